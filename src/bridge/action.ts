@@ -1,0 +1,87 @@
+/**
+ * What the bridge makes of one call of the model: search results, a schema, a resolved tool to
+ * execute, or an error that tells the model how to recover.
+ *
+ * @module
+ */
+
+import type { ToolMatch } from "../catalog.ts";
+import type { McpTool } from "../tool.ts";
+
+/**
+ * The stable codes of model mistakes:
+ * - `invalid_json`: the arguments are a string that is not JSON;
+ * - `invalid_arguments`: the bridge arguments, or an execute's tool arguments, break their schema;
+ * - `unknown_tool`: the name is not an id of this catalogue (a bare name, a typo, another server);
+ * - `describe_first`: execute of a tool not yet described in this session.
+ */
+export type BridgeErrorCode =
+  | "invalid_json"
+  | "invalid_arguments"
+  | "unknown_tool"
+  | "describe_first";
+
+/** Why a search found nothing, and the one step that helps. */
+export interface SearchMiss {
+  /** `empty_query`: no searchable words; `no_match`: no tool matches them. */
+  why: "empty_query" | "no_match";
+  /** The next step, in words for the model. */
+  next: string;
+}
+
+/** Search results. */
+export interface SearchAction {
+  /** The action. */
+  action: "search";
+  /** The query, trimmed. */
+  query: string;
+  /** The number of results asked for, after defaults and caps. */
+  limit: number;
+  /** The matches, best first. */
+  matches: ToolMatch[];
+  /** Why there are no matches, when there are none. */
+  miss?: SearchMiss;
+  /** The text for the model. */
+  toolResult: string;
+}
+
+/** One tool's exact input schema. */
+export interface DescribeAction {
+  /** The action. */
+  action: "describe";
+  /** The resolved id. */
+  id: string;
+  /** The tool, unmodified. */
+  tool: McpTool;
+  /** The text for the model: description and schema as compact JSON. */
+  toolResult: string;
+}
+
+/** A resolved tool call, for the host to authorise and run. */
+export interface ExecuteAction {
+  /** The action. */
+  action: "execute";
+  /** The resolved id. */
+  id: string;
+  /** The tool, from the catalogue. */
+  tool: McpTool;
+  /** The arguments for the tool. */
+  arguments: Record<string, unknown>;
+}
+
+/** A mistake of the model, with what to do next. */
+export interface ErrorAction {
+  /** The action. */
+  action: "error";
+  /** The stable code. */
+  code: BridgeErrorCode;
+  /** What went wrong and how to recover. */
+  message: string;
+  /** The resolved id, when the mistake concerns a known tool. */
+  id?: string;
+  /** The text for the model. */
+  toolResult: string;
+}
+
+/** What the bridge makes of one call of the model. */
+export type BridgeAction = SearchAction | DescribeAction | ExecuteAction | ErrorAction;

@@ -1,0 +1,111 @@
+/**
+ * The texts the model reads as the bridge tool's result: compact, deterministic, with third-party
+ * text quoted on one line, and always a next step.
+ *
+ * @module
+ */
+
+import type { ToolMatch } from "../catalog.ts";
+import type { McpTool } from "../tool.ts";
+import { oneLine, quote, quoteId } from "../untrusted.ts";
+import type { BridgeErrorCode, SearchMiss } from "./action.ts";
+
+const MATCH_CHARS = 160;
+
+/**
+ * The text of search results: one line per match (id and description), then the next step.
+ *
+ * @param query The query.
+ * @param matches The matches, best first.
+ * @param total The number of tools in the catalogue.
+ * @returns The text for the model.
+ *
+ * @example Usage
+ * ```ts
+ * import { renderSearch } from "./render.ts";
+ * import { equal } from "node:assert/strict";
+ *
+ * const text = renderSearch("issue", [
+ *   { id: "github/create_issue", server: "github", name: "create_issue", description: "Create an issue", score: 2 },
+ * ], 10);
+ * equal(text.split("\n")[1], 'github/create_issue: "Create an issue"');
+ * ```
+ */
+export function renderSearch(query: string, matches: readonly ToolMatch[], total: number): string {
+  const lines = matches.map((m) => {
+    const description = oneLine(m.description, MATCH_CHARS);
+    return description === "" ? quoteId(m.id) : `${quoteId(m.id)}: ${quote(description)}`;
+  });
+  return [
+    `Top ${matches.length} of ${total} tools for ${quote(oneLine(query, 200))} (untrusted data):`,
+    ...lines,
+    `Next: {"action":"describe","name":"<id>"} to get a tool's input schema.`,
+  ].join("\n");
+}
+
+/**
+ * The text of a search that found nothing: why, the catalogue's server inventory, and one next step.
+ *
+ * @param miss Why, and the next step.
+ * @param inventory The inventory listing of the catalogue.
+ * @returns The text for the model.
+ */
+export function renderMiss(miss: SearchMiss, inventory: string): string {
+  const why = miss.why === "empty_query"
+    ? "The search query is empty."
+    : "No tool matches the query.";
+  return `${why} The catalogue has these servers:\n${inventory}\nNext: ${miss.next}`;
+}
+
+/**
+ * The text of a describe: the tool's id and description, its input schema as compact JSON, and how
+ * to execute it.
+ *
+ * @param id The tool's id.
+ * @param tool The tool.
+ * @param maxDescriptionChars The most code points of its description.
+ * @returns The text for the model.
+ *
+ * @example Usage
+ * ```ts
+ * import { renderDescribe } from "./render.ts";
+ * import { equal } from "node:assert/strict";
+ *
+ * const text = renderDescribe("a/b", { server: "a", name: "b", description: "B", inputSchema: { type: "object" } }, 100);
+ * equal(text.split("\n")[1], 'Input schema: {"type":"object"}');
+ * ```
+ */
+export function renderDescribe(id: string, tool: McpTool, maxDescriptionChars: number): string {
+  const description = oneLine(tool.description, maxDescriptionChars);
+  return [
+    description === "" ? quoteId(id) : `${quoteId(id)}: ${quote(description)}`,
+    `Input schema: ${JSON.stringify(tool.inputSchema)}`,
+    `Next: {"action":"execute","name":${
+      JSON.stringify(id)
+    },"arguments":{...}} with arguments that follow this schema.`,
+  ].join("\n");
+}
+
+/**
+ * The text of a describe whose schema the model already has in this session.
+ *
+ * @param id The tool's id.
+ * @returns The text for the model.
+ */
+export function renderElided(id: string): string {
+  return `The input schema of ${
+    quoteId(id)
+  } was sent earlier in this session and has not changed. ` +
+    "Next: execute it with arguments that follow that schema.";
+}
+
+/**
+ * The text of a mistake: its code and the message that says how to recover.
+ *
+ * @param code The stable code.
+ * @param message What went wrong and what to do.
+ * @returns The text for the model.
+ */
+export function renderError(code: BridgeErrorCode, message: string): string {
+  return `Error ${code}: ${message}`;
+}

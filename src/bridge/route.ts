@@ -1,0 +1,266 @@
+/**
+ * Routing one call of the model: parse and validate the bridge arguments (an object or the raw
+ * JSON string), then resolve them against the catalogue. Never throws on model input.
+ *
+ * @module
+ */
+
+import { z } from "zod";
+import type { McpCatalog } from "../catalog.ts";
+import { compareStrings } from "../_compare.ts";
+import { toolId } from "../tool.ts";
+import { oneLine, quote } from "../untrusted.ts";
+import type { BridgeAction, BridgeErrorCode, ErrorAction, SearchAction } from "./action.ts";
+import { renderDescribe, renderError, renderMiss, renderSearch } from "./render.ts";
+import { BRIDGE_ACTIONS } from "./tool.ts";
+
+/** What routing needs to know besides the catalogue. */
+export interface RouteOptions {
+  /** The number of search results when the model gives no limit. */
+  searchDefaultLimit: number;
+  /** The most search results; a larger limit is capped. */
+  maxSearchLimit: number;
+  /** The longest query accepted, in code points. */
+  maxQueryChars: number;
+  /** The most code points of a description in a result. */
+  maxDescriptionChars: number;
+  /** The catalogue's inventory listing, shown when a search finds nothing. */
+  inventory: () => string;
+}
+
+const EXAMPLE = `{"action":"search","query":"what you need"}`;
+// Longer than any real id: not worth a search for suggestions.
+const MAX_NAME_CHARS = 300;
+const LIMIT = `"limit" must be a positive integer`;
+
+const BridgeArguments = z.strictObject({
+  action: z.enum(BRIDGE_ACTIONS, {
+    error: (issue) =>
+      issue.input === undefined
+        ? `"action" is required: one of "search", "describe", "execute"`
+        : `"action" must be one of "search", "describe", "execute"`,
+  }),
+  query: z.string({ error: `"query" must be a string` }).optional(),
+  limit: z.preprocess(
+    (value) => typeof value === "string" && /^\s*\d+\s*$/.test(value) ? Number(value) : value,
+    z.number({ error: LIMIT }).int({ error: LIMIT }).min(1, { error: LIMIT }),
+  ).optional(),
+  name: z.string({ error: `"name" must be a string: a tool id "server/tool"` }).optional(),
+  // Models sometimes send the tool's arguments as a JSON string.
+  arguments: z.preprocess(
+    (value) => {
+      const parsed = typeof value === "string" ? parseJson(value) : undefined;
+      return parsed !== undefined && !(parsed instanceof SyntaxError) && isObject(parsed.value)
+        ? parsed.value
+        : value;
+    },
+    z.custom<Record<string, unknown>>(isObject, {
+      error: `"arguments" must be an object of the tool's arguments`,
+    }),
+  ).optional(),
+}, {
+  error: (issue) =>
+    issue.code === "unrecognized_keys"
+      ? `unknown field${issue.keys.length > 1 ? "s" : ""} ${
+        issue.keys.map((k) => quote(oneLine(k, 60))).join(", ")
+      }: the bridge takes action, query, limit, name and arguments; put the tool's own arguments inside "arguments"`
+      : `the arguments must be a JSON object such as ${EXAMPLE}`,
+});
+
+/**
+ * Routes one call of the model against a catalogue.
+ *
+ * @param catalog The session's catalogue; nothing outside it is ever named.
+ * @param args The bridge arguments: an object, or the model's raw JSON string.
+ * @param options Limits, and the inventory to show when a search finds nothing.
+ * @returns The action: search results, a schema, a resolved execute, or an error for the model.
+ *
+ * @example Usage
+ * ```ts
+ * import { McpCatalog } from "../catalog.ts";
+ * import { route } from "./route.ts";
+ * import { equal } from "node:assert/strict";
+ *
+ * const catalog = new McpCatalog([
+ *   { server: "github", name: "create_issue", description: "Create an issue", inputSchema: { type: "object" } },
+ * ]);
+ * const options = { searchDefaultLimit: 5, maxSearchLimit: 20, maxQueryChars: 1000, maxDescriptionChars: 4000, inventory: () => "" };
+ * equal(route(catalog, '{"action":"describe","name":"github/create_issue"}', options).action, "describe");
+ * equal(route(catalog, { action: "execute", name: "create_issue" }, options).action, "error");
+ * ```
+ */
+export function route(catalog: McpCatalog, args: unknown, options: RouteOptions): BridgeAction {
+  let input = args;
+  if (typeof input === "string") {
+    const parsed = parseJson(input.trim() === "" ? "{}" : input);
+    if (parsed instanceof SyntaxError) {
+      return error(
+        "invalid_json",
+        `the arguments are not valid JSON (${
+          oneLine(parsed.message, 120)
+        }). Send a JSON object such as ${EXAMPLE}`,
+      );
+    }
+    input = parsed.value;
+  }
+  // Models often send null for "not given".
+  if (isObject(input)) {
+    input = Object.fromEntries(Object.entries(input).filter(([, value]) => value !== null));
+  }
+  const parsed = BridgeArguments.safeParse(input);
+  if (!parsed.success) {
+    const problems = [...new Set(parsed.error.issues.map((issue) => issue.message))];
+    return error("invalid_arguments", problems.join("; "));
+  }
+  const call = parsed.data;
+  switch (call.action) {
+    case "search":
+      return search(catalog, call.query ?? call.name ?? "", call.limit, options);
+    case "describe":
+    case "execute": {
+      if (call.name === undefined || call.name.trim() === "") {
+        return error(
+          "invalid_arguments",
+          `"name" is required for ${call.action}: a tool id "server/tool" from search results`,
+        );
+      }
+      const tool = catalog.get(call.name.trim());
+      if (tool === undefined) return unknownTool(catalog, call.name.trim());
+      const id = toolId(tool);
+      if (call.action === "execute") {
+        return { action: "execute", id, tool, arguments: call.arguments ?? {} };
+      }
+      return {
+        action: "describe",
+        id,
+        tool,
+        toolResult: renderDescribe(id, tool, options.maxDescriptionChars),
+      };
+    }
+  }
+}
+
+function search(
+  catalog: McpCatalog,
+  rawQuery: string,
+  rawLimit: number | undefined,
+  options: RouteOptions,
+): BridgeAction {
+  const query = rawQuery.trim();
+  if ([...query].length > options.maxQueryChars) {
+    return error(
+      "invalid_arguments",
+      `"query" is longer than ${options.maxQueryChars} characters: search with a few keywords`,
+    );
+  }
+  const limit = Math.min(rawLimit ?? options.searchDefaultLimit, options.maxSearchLimit);
+  const matches = query === "" ? [] : catalog.search(query, limit);
+  const result: SearchAction = {
+    action: "search",
+    query,
+    limit,
+    matches,
+    toolResult: renderSearch(query, matches, catalog.size),
+  };
+  if (matches.length === 0) {
+    result.miss = query === ""
+      ? {
+        why: "empty_query",
+        next: `send "query" with a few words about the task, e.g. ${EXAMPLE}`,
+      }
+      : {
+        why: "no_match",
+        next:
+          "search again with other words: what the tool does, or a server name from the list above",
+      };
+    result.toolResult = renderMiss(result.miss, options.inventory());
+  }
+  return result;
+}
+
+// Explains a name that is not an id of this catalogue, suggesting ids of this catalogue only.
+function unknownTool(catalog: McpCatalog, name: string): ErrorAction {
+  const shown = quote(oneLine(name, 200));
+  if (name.length > MAX_NAME_CHARS) {
+    return error(
+      "unknown_tool",
+      `there is no tool ${shown} in this catalogue. Use an id from search results`,
+    );
+  }
+  const slash = name.indexOf("/");
+  const bare = (slash === -1 ? name : name.slice(slash + 1)).toLowerCase();
+  const sameName = catalog.tools.filter((t) => t.name.toLowerCase() === bare).map(toolId);
+  const ids = (list: readonly string[]) => list.slice(0, 5).map((id) => quote(id)).join(", ");
+  if (slash === -1 && sameName.length > 0) {
+    return error(
+      "unknown_tool",
+      `${shown} is a bare tool name, but "name" takes an id "server/tool": ${
+        sameName.length === 1 ? `use ${ids(sameName)}` : `one of ${ids(sameName)}`
+      }`,
+    );
+  }
+  const near = sameName.length > 0 ? sameName : closest(catalog, name);
+  const hint = near.length > 0 ? ` Closest ids: ${ids(near)}.` : "";
+  return error(
+    "unknown_tool",
+    `there is no tool ${shown} in this catalogue.${hint} Use an id from search results, or search with ${EXAMPLE}`,
+  );
+}
+
+// Ids a mistyped name probably meant: the nearest by edit distance when that is small, otherwise
+// the best search matches. Only ids of this catalogue.
+function closest(catalog: McpCatalog, name: string): string[] {
+  const wanted = name.toLowerCase();
+  const bareWanted = wanted.slice(wanted.indexOf("/") + 1);
+  const scored = catalog.tools.map((tool) => {
+    const id = toolId(tool);
+    const distance = Math.min(
+      editDistance(wanted, id.toLowerCase()),
+      editDistance(bareWanted, tool.name.toLowerCase()),
+    );
+    return { id, distance };
+  }).filter((c) => c.distance <= Math.max(2, Math.floor(bareWanted.length / 4)));
+  if (scored.length > 0) {
+    return scored.sort((a, b) => a.distance - b.distance || compareStrings(a.id, b.id))
+      .slice(0, 3).map((c) => c.id);
+  }
+  return catalog.search(name, 3).map((m) => m.id);
+}
+
+// Levenshtein distance with adjacent transpositions (optimal string alignment), capped inputs.
+function editDistance(a: string, b: string): number {
+  if (a.length > 200 || b.length > 200) return Infinity;
+  const rows = Array.from(
+    { length: a.length + 1 },
+    (_, i) => [i, ...new Array<number>(b.length).fill(0)],
+  );
+  for (let j = 1; j <= b.length; j++) rows[0]![j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let d = Math.min(rows[i - 1]![j]! + 1, rows[i]![j - 1]! + 1, rows[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
+        d = Math.min(d, rows[i - 2]![j - 2]! + 1);
+      }
+      rows[i]![j] = d;
+    }
+  }
+  return rows[a.length]![b.length]!;
+}
+
+function error(code: BridgeErrorCode, message: string): ErrorAction {
+  return { action: "error", code, message, toolResult: renderError(code, message) };
+}
+
+// The parsed value, or the SyntaxError for text that is not JSON.
+function parseJson(text: string): { value: unknown } | SyntaxError {
+  try {
+    return { value: JSON.parse(text) };
+  } catch (e) {
+    return e instanceof SyntaxError ? e : new SyntaxError(String(e));
+  }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,317 @@
+/**
+ * The catalogue: a validated, immutable set of MCP tools from several servers, looked up by id and
+ * searched through a swappable {@linkcode Ranker}.
+ *
+ * @module
+ */
+
+import { compareStrings } from "./_compare.ts";
+import type { RankerFactory } from "./ranking/ranker.ts";
+import { minisearchRanker } from "./ranking/minisearch_ranker.ts";
+import type { Ranker } from "./ranking/ranker.ts";
+import { type McpTool, type ServerInfo, toolId } from "./tool.ts";
+
+/** A search result: the tool's id, server, name and description, and its relevance score. */
+export interface ToolMatch {
+  /** `server/name`. */
+  id: string;
+  /** The tool's server. */
+  server: string;
+  /** The tool's name on its server. */
+  name: string;
+  /** The tool's description: untrusted third-party text. */
+  description: string;
+  /** The relevance score (higher is better); only comparable within one search. */
+  score: number;
+}
+
+/** Options of {@linkcode McpCatalog}. */
+export interface McpCatalogOptions {
+  /**
+   * Information about the catalogue's servers; each must name a server that has tools here.
+   * @default {[]}
+   */
+  servers?: readonly ServerInfo[];
+  /**
+   * The ranker behind {@linkcode McpCatalog.prototype.search}.
+   * @default {minisearchRanker}
+   */
+  ranker?: RankerFactory;
+}
+
+/**
+ * Thrown when a catalogue entry breaks a rule: says which entry (index and id) and which rule.
+ *
+ * @example Usage
+ * ```ts
+ * import { InvalidCatalogError, McpCatalog } from "./catalog.ts";
+ * import { throws } from "node:assert/strict";
+ *
+ * throws(
+ *   () => new McpCatalog([{ server: "a/b", name: "x", description: "", inputSchema: { type: "object" } }]),
+ *   InvalidCatalogError,
+ * );
+ * ```
+ */
+export class InvalidCatalogError extends TypeError {
+  /** Where the entry is: `catalog[3]` or `servers[0]`. */
+  readonly entry: string;
+  /** The entry's id, when it has one. */
+  readonly id: string | undefined;
+  /** The field that breaks the rule. */
+  readonly field: string;
+  /** The rule, in words. */
+  readonly rule: string;
+
+  /**
+   * Makes the error.
+   *
+   * @param entry Where the entry is: `catalog[3]` or `servers[0]`.
+   * @param id The entry's id, when it has one.
+   * @param field The field that breaks the rule.
+   * @param rule The rule, in words.
+   */
+  constructor(entry: string, id: string | undefined, field: string, rule: string) {
+    super(
+      `Invalid ${entry}${id === undefined ? "" : ` (${showId(id)})`}: "${field}" ${rule}`,
+    );
+    this.name = "InvalidCatalogError";
+    this.entry = entry;
+    this.id = id;
+    this.field = field;
+    this.rule = rule;
+  }
+}
+
+// Control characters, line/paragraph separators: an id must stay on one line wherever it is shown.
+const UNPRINTABLE = /[\p{Cc}\u2028\u2029]/u;
+
+/**
+ * A validated, immutable catalogue of MCP tools. Tools are kept sorted by id, so everything derived
+ * from a catalogue is the same whatever order the tools arrived in.
+ *
+ * @example Usage
+ * ```ts
+ * import { McpCatalog } from "./catalog.ts";
+ * import { equal } from "node:assert/strict";
+ *
+ * const catalog = new McpCatalog([
+ *   { server: "github", name: "create_issue", description: "Create a new issue", inputSchema: { type: "object" } },
+ *   { server: "slack", name: "post_message", description: "Post a message to a channel", inputSchema: { type: "object" } },
+ * ]);
+ * equal(catalog.size, 2);
+ * equal(catalog.get("slack/post_message")?.name, "post_message");
+ * equal(catalog.search("open an issue on github")[0]?.id, "github/create_issue");
+ * ```
+ */
+export class McpCatalog {
+  /** The tools, sorted by id. */
+  readonly tools: readonly McpTool[];
+  /** Information about the servers that has been given, sorted by server. */
+  readonly servers: readonly ServerInfo[];
+  #byId: Map<string, McpTool>;
+  #rankerFactory: RankerFactory;
+  #ranker: Ranker | undefined;
+
+  /**
+   * Validates the tools and builds the catalogue.
+   *
+   * @param tools The tools, in any order.
+   * @param options Server information and the ranker.
+   * @throws {InvalidCatalogError} When an entry breaks a rule: empty `server` or `name`, `/` or a
+   * control character in a server name, a control character in a tool name, a `description` that is
+   * not a string, an `inputSchema` that is not an object schema, a duplicate id, server information
+   * for a server without tools.
+   */
+  constructor(tools: readonly McpTool[], options: McpCatalogOptions = {}) {
+    if (!Array.isArray(tools)) {
+      throw new TypeError("Cannot build a catalogue: tools must be an array");
+    }
+    const byId = new Map<string, McpTool>();
+    tools.forEach((tool, index) => {
+      const valid = validateTool(tool, index);
+      const id = toolId(valid);
+      if (byId.has(id)) {
+        throw new InvalidCatalogError(
+          `catalog[${index}]`,
+          id,
+          "name",
+          "repeats an id already in the catalogue",
+        );
+      }
+      byId.set(id, valid);
+    });
+    this.tools = Object.freeze(
+      [...byId.values()].sort((a, b) => compareStrings(toolId(a), toolId(b))),
+    );
+    this.#byId = byId;
+    this.servers = validateServers(options.servers ?? [], new Set(this.tools.map((t) => t.server)));
+    this.#rankerFactory = options.ranker ?? minisearchRanker;
+  }
+
+  /** The number of tools. */
+  get size(): number {
+    return this.tools.length;
+  }
+
+  /**
+   * Looks a tool up by its full id.
+   *
+   * @param id `server/name`; a bare name never matches.
+   * @returns The tool, or `undefined`.
+   */
+  get(id: string): McpTool | undefined {
+    return this.#byId.get(id);
+  }
+
+  /**
+   * Ranks the tools for a query. An exact id, or a tool name that only one server has, always comes
+   * first.
+   *
+   * @param query What to look for, in words or as an id.
+   * @param limit The most results, a positive integer.
+   * @returns The best matches, best first; `[]` for a query without searchable terms.
+   * @throws {RangeError} When `limit` is not a positive integer.
+   */
+  search(query: string, limit = 10): ToolMatch[] {
+    if (!Number.isSafeInteger(limit) || limit < 1) {
+      throw new RangeError(`Cannot search: limit must be a positive integer, got ${limit}`);
+    }
+    const text = String(query).trim();
+    if (text === "") return [];
+    this.#ranker ??= this.#rankerFactory(this.tools, { servers: this.servers });
+    const ranked = this.#ranker.search(text, limit + 1);
+    const exact = this.#exact(text);
+    const top = ranked[0]?.score ?? 0;
+    const hits = exact === undefined ? ranked : [
+      { id: toolId(exact), score: Math.max(top, 1) + 1 },
+      ...ranked.filter((hit) => hit.id !== toolId(exact)),
+    ];
+    const matches: ToolMatch[] = [];
+    for (const hit of hits) {
+      const tool = this.#byId.get(hit.id);
+      if (tool === undefined) continue; // a ranker must not invent ids
+      matches.push({
+        id: hit.id,
+        server: tool.server,
+        name: tool.name,
+        description: tool.description,
+        score: Math.round(hit.score * 1e6) / 1e6,
+      });
+      if (matches.length === limit) break;
+    }
+    return matches;
+  }
+
+  // The tool a query names exactly: an id, or a name (then case-insensitively) that one server has.
+  #exact(query: string): McpTool | undefined {
+    const byId = this.#byId.get(query);
+    if (byId !== undefined) return byId;
+    const named = this.tools.filter((tool) => tool.name === query);
+    if (named.length === 1) return named[0];
+    if (named.length > 1) return undefined;
+    const lower = query.toLowerCase();
+    const folded = this.tools.filter((tool) =>
+      toolId(tool).toLowerCase() === lower || tool.name.toLowerCase() === lower
+    );
+    return folded.length === 1 ? folded[0] : undefined;
+  }
+}
+
+function validateTool(tool: McpTool, index: number): McpTool {
+  const entry = `catalog[${index}]`;
+  if (typeof tool !== "object" || tool === null || Array.isArray(tool)) {
+    throw new InvalidCatalogError(entry, undefined, "(entry)", "must be an object");
+  }
+  const { server, name } = tool as Partial<McpTool>;
+  if (typeof server !== "string" || server === "") {
+    throw new InvalidCatalogError(entry, undefined, "server", "must be a non-empty string");
+  }
+  if (server.includes("/")) {
+    throw new InvalidCatalogError(entry, undefined, "server", 'must not contain "/"');
+  }
+  if (UNPRINTABLE.test(server)) {
+    throw new InvalidCatalogError(
+      entry,
+      undefined,
+      "server",
+      "must not contain control characters",
+    );
+  }
+  if (typeof name !== "string" || name === "") {
+    throw new InvalidCatalogError(entry, undefined, "name", "must be a non-empty string");
+  }
+  const id = toolId({ server, name });
+  if (UNPRINTABLE.test(name)) {
+    throw new InvalidCatalogError(entry, id, "name", "must not contain control characters");
+  }
+  if (typeof tool.description !== "string") {
+    throw new InvalidCatalogError(entry, id, "description", "must be a string");
+  }
+  const schema = tool.inputSchema as unknown;
+  if (!isObject(schema) || schema.type !== "object") {
+    throw new InvalidCatalogError(
+      entry,
+      id,
+      "inputSchema",
+      'must be an object schema with "type": "object"',
+    );
+  }
+  if (tool.title !== undefined && typeof tool.title !== "string") {
+    throw new InvalidCatalogError(entry, id, "title", "must be a string when present");
+  }
+  for (const field of ["outputSchema", "annotations", "_meta"] as const) {
+    if (tool[field] !== undefined && !isObject(tool[field])) {
+      throw new InvalidCatalogError(entry, id, field, "must be an object when present");
+    }
+  }
+  return Object.freeze({ ...tool });
+}
+
+function validateServers(
+  servers: readonly ServerInfo[],
+  known: Set<string>,
+): readonly ServerInfo[] {
+  if (!Array.isArray(servers)) {
+    throw new TypeError("Cannot build a catalogue: servers must be an array");
+  }
+  const seen = new Set<string>();
+  servers.forEach((info, index) => {
+    const entry = `servers[${index}]`;
+    if (!isObject(info)) {
+      throw new InvalidCatalogError(entry, undefined, "(entry)", "must be an object");
+    }
+    const { server } = info;
+    if (typeof server !== "string" || !known.has(server)) {
+      throw new InvalidCatalogError(
+        entry,
+        undefined,
+        "server",
+        "must name a server that has tools in the catalogue",
+      );
+    }
+    if (seen.has(server)) {
+      throw new InvalidCatalogError(entry, server, "server", "repeats a server already described");
+    }
+    seen.add(server);
+    for (const field of ["title", "description"] as const) {
+      if (info[field] !== undefined && typeof info[field] !== "string") {
+        throw new InvalidCatalogError(entry, server, field, "must be a string when present");
+      }
+    }
+  });
+  return Object.freeze(
+    servers.map((info) => Object.freeze({ ...info })).sort((a, b) =>
+      compareStrings(a.server, b.server)
+    ),
+  );
+}
+
+// JSON quoting, plus the two line separators JSON leaves raw: an error message stays on one line.
+function showId(id: string): string {
+  return JSON.stringify(id).replace(/[\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16)}`);
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

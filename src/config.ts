@@ -1,0 +1,188 @@
+/**
+ * The configuration of an {@linkcode Injector}: its budget, search limits, bridge tool name and
+ * format, and the disclosure levels it may use.
+ *
+ * @module
+ */
+
+import { estimateTokens, type TokenEstimator } from "./tokens.ts";
+
+/** The disclosure levels, richest first. */
+export const DISCLOSURE_LEVELS = ["manifest", "brief", "names", "inventory"] as const;
+
+/**
+ * How much of the catalogue the prompt lists:
+ * - `manifest`: every `server/tool` with its full description;
+ * - `brief`: every `server/tool` with the first sentence of its description;
+ * - `names`: every tool name, grouped by server;
+ * - `inventory`: server names with tool counts (always the fallback).
+ */
+export type DisclosureLevel = typeof DISCLOSURE_LEVELS[number];
+
+/** The tool-definition formats the bridge tool can be emitted in. */
+export const TOOL_FORMATS = ["openai", "anthropic", "mcp"] as const;
+
+/** A tool-definition format: OpenAI function, Anthropic tool or MCP tool. */
+export type ToolFormat = typeof TOOL_FORMATS[number];
+
+/** The configuration of an injector. Every field has a default in {@linkcode DEFAULT_CONFIG}. */
+export interface ProgressiveConfig {
+  /**
+   * The context the model still has available, in tokens; a positive integer.
+   * @default {100000}
+   */
+  availableContextTokens: number;
+  /**
+   * The share of `availableContextTokens` the catalogue listing may use, in (0, 100].
+   * @default {6}
+   */
+  inventoryThresholdPercent: number;
+  /**
+   * The number of search results when the model gives no `limit`.
+   * @default {5}
+   */
+  searchDefaultLimit: number;
+  /**
+   * The most search results the model may ask for; at most 50.
+   * @default {20}
+   */
+  maxSearchLimit: number;
+  /**
+   * The bridge tool's name: 1 to 64 of `A-Z a-z 0-9 _ -`.
+   * @default {"mcp"}
+   */
+  bridgeName: string;
+  /**
+   * The format of the bridge tool definition.
+   * @default {"openai"}
+   */
+  toolFormat: ToolFormat;
+  /**
+   * The disclosure levels the prompt may use; `inventory` is the fallback whatever this says.
+   * @default {["manifest", "brief", "names", "inventory"]}
+   */
+  disclosure: readonly DisclosureLevel[];
+  /**
+   * The token estimate used for budgets.
+   * @default {estimateTokens}
+   */
+  estimateTokens: TokenEstimator;
+  /**
+   * The most code points of one description shown in a listing or a search result.
+   * @default {4000}
+   */
+  maxDescriptionChars: number;
+  /**
+   * The longest search query accepted from the model, in code points.
+   * @default {1000}
+   */
+  maxQueryChars: number;
+}
+
+/** The default configuration (the seed's defaults). */
+export const DEFAULT_CONFIG: Readonly<ProgressiveConfig> = Object.freeze({
+  availableContextTokens: 100_000,
+  inventoryThresholdPercent: 6,
+  searchDefaultLimit: 5,
+  maxSearchLimit: 20,
+  bridgeName: "mcp",
+  toolFormat: "openai",
+  disclosure: DISCLOSURE_LEVELS,
+  estimateTokens,
+  maxDescriptionChars: 4000,
+  maxQueryChars: 1000,
+});
+
+/** The highest `maxSearchLimit` allowed. */
+export const MAX_SEARCH_LIMIT = 50;
+
+/**
+ * Merges a partial configuration over the defaults and validates the result. Fields given as
+ * `undefined` keep their default.
+ *
+ * @param config The fields to change.
+ * @returns The complete, validated configuration.
+ * @throws {RangeError} When a field is out of range, naming the field and the rule.
+ *
+ * @example Usage
+ * ```ts
+ * import { resolveConfig } from "./config.ts";
+ * import { equal, throws } from "node:assert/strict";
+ *
+ * equal(resolveConfig({ availableContextTokens: 32_000 }).searchDefaultLimit, 5);
+ * throws(() => resolveConfig({ inventoryThresholdPercent: 0 }), RangeError);
+ * ```
+ */
+export function resolveConfig(config: Partial<ProgressiveConfig> = {}): ProgressiveConfig {
+  const merged: Record<string, unknown> = { ...DEFAULT_CONFIG };
+  for (const [key, value] of Object.entries(config)) {
+    if (value !== undefined) merged[key] = value;
+  }
+  const c = merged as unknown as ProgressiveConfig;
+  const fail = (field: string, rule: string, value: unknown): never => {
+    throw new RangeError(`Invalid config "${field}": ${rule}, got ${describe(value)}`);
+  };
+  if (!Number.isSafeInteger(c.availableContextTokens) || c.availableContextTokens <= 0) {
+    fail("availableContextTokens", "must be a positive integer", c.availableContextTokens);
+  }
+  if (
+    typeof c.inventoryThresholdPercent !== "number" || !(c.inventoryThresholdPercent > 0) ||
+    !(c.inventoryThresholdPercent <= 100)
+  ) {
+    fail("inventoryThresholdPercent", "must be a number in (0, 100]", c.inventoryThresholdPercent);
+  }
+  if (
+    !Number.isSafeInteger(c.maxSearchLimit) || c.maxSearchLimit < 1 ||
+    c.maxSearchLimit > MAX_SEARCH_LIMIT
+  ) {
+    fail("maxSearchLimit", `must be an integer from 1 to ${MAX_SEARCH_LIMIT}`, c.maxSearchLimit);
+  }
+  if (
+    !Number.isSafeInteger(c.searchDefaultLimit) || c.searchDefaultLimit < 1 ||
+    c.searchDefaultLimit > c.maxSearchLimit
+  ) {
+    fail(
+      "searchDefaultLimit",
+      `must be an integer from 1 to maxSearchLimit (${c.maxSearchLimit})`,
+      c.searchDefaultLimit,
+    );
+  }
+  if (typeof c.bridgeName !== "string" || !/^[A-Za-z0-9_-]{1,64}$/.test(c.bridgeName)) {
+    fail("bridgeName", "must be 1 to 64 of A-Z a-z 0-9 _ -", c.bridgeName);
+  }
+  if (!(TOOL_FORMATS as readonly unknown[]).includes(c.toolFormat)) {
+    fail("toolFormat", `must be one of ${TOOL_FORMATS.map(describe).join(", ")}`, c.toolFormat);
+  }
+  if (
+    !Array.isArray(c.disclosure) || c.disclosure.length === 0 ||
+    c.disclosure.some((level) => !(DISCLOSURE_LEVELS as readonly unknown[]).includes(level)) ||
+    new Set(c.disclosure).size !== c.disclosure.length
+  ) {
+    fail(
+      "disclosure",
+      `must be a non-empty list of distinct levels from ${
+        DISCLOSURE_LEVELS.map(describe).join(", ")
+      }`,
+      c.disclosure,
+    );
+  }
+  if (typeof c.estimateTokens !== "function") {
+    fail("estimateTokens", "must be a function", c.estimateTokens);
+  }
+  if (!Number.isSafeInteger(c.maxDescriptionChars) || c.maxDescriptionChars < 1) {
+    fail("maxDescriptionChars", "must be a positive integer", c.maxDescriptionChars);
+  }
+  if (!Number.isSafeInteger(c.maxQueryChars) || c.maxQueryChars < 1) {
+    fail("maxQueryChars", "must be a positive integer", c.maxQueryChars);
+  }
+  return Object.freeze({ ...c, disclosure: Object.freeze([...c.disclosure]) });
+}
+
+function describe(value: unknown): string {
+  if (typeof value === "function") return "a function";
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
+  }
+}

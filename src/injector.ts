@@ -1,0 +1,166 @@
+/**
+ * The injector: what a host puts in front of the model (one bridge tool and the richest catalogue
+ * overview that fits the budget) and what it makes of the model's calls of that tool.
+ *
+ * @module
+ */
+
+import type { BridgeAction, ExecuteAction } from "./bridge/action.ts";
+import { route } from "./bridge/route.ts";
+import { type BridgeTool, bridgeTool } from "./bridge/tool.ts";
+import type { McpCatalog } from "./catalog.ts";
+import { type DisclosureLevel, type ProgressiveConfig, resolveConfig } from "./config.ts";
+import { disclose, type Inventory, listCatalog } from "./disclosure.ts";
+import { instructions, renderPrompt } from "./prompt.ts";
+import type { McpTool } from "./tool.ts";
+
+/** What a host puts in front of the model. */
+export interface Injection {
+  /** The bridge tool, in the configured format. */
+  bridgeTool: BridgeTool;
+  /** The system-prompt section: protocol instructions and the catalogue listing. */
+  prompt: string;
+  /** The disclosure level chosen. */
+  mode: DisclosureLevel;
+  /** The structured form of what the prompt lists. */
+  inventory: Inventory;
+  /** The estimated tokens of the full manifest listing (every id with its description). */
+  manifestTokens: number;
+  /** The listing's budget: floor(availableContextTokens × inventoryThresholdPercent / 100). */
+  inventoryBudgetTokens: number;
+  /** The estimated tokens of the chosen level's listing. */
+  promptTokens: number;
+  /** The estimated tokens of the fixed part: bridge tool definition and instructions. */
+  overheadTokens: number;
+}
+
+/** Runs a resolved tool call: the host's bridge to the real MCP server. */
+export interface McpInvoker {
+  /**
+   * Calls the tool.
+   *
+   * @param tool The resolved tool.
+   * @param args Its arguments.
+   * @returns The result to hand back to the model.
+   */
+  invoke(tool: McpTool, args: Record<string, unknown>): Promise<unknown> | unknown;
+}
+
+/** An execute that ran: its action, and the invoker's result or failure. */
+export type ExecutedAction =
+  & ExecuteAction
+  & (
+    | { isError: false; result: unknown; toolResult: unknown }
+    | { isError: true; error: { code: string; message: string }; toolResult: string }
+  );
+
+/** What {@linkcode Injector.prototype.handle} returns: every result carries its `toolResult`. */
+export type HandledAction = Exclude<BridgeAction, ExecuteAction> | ExecutedAction;
+
+/**
+ * The injector over one catalogue and configuration.
+ *
+ * @example Usage
+ * ```ts
+ * import { Injector, McpCatalog } from "../mod.ts";
+ * import { equal } from "node:assert/strict";
+ *
+ * const catalog = new McpCatalog([
+ *   { server: "everything", name: "echo", description: "Echoes back the input", inputSchema: { type: "object", properties: { message: { type: "string" } } } },
+ * ]);
+ * const injector = new Injector(catalog, { availableContextTokens: 32_000 });
+ * equal(injector.inject()?.mode, "manifest");
+ * const invoker = { invoke: (_tool: unknown, args: Record<string, unknown>) => `Echo: ${args.message}` };
+ * const result = await injector.handle({ action: "execute", name: "everything/echo", arguments: { message: "hi" } }, invoker);
+ * equal(result.toolResult, "Echo: hi");
+ * ```
+ */
+export class Injector {
+  /** The catalogue. */
+  readonly catalog: McpCatalog;
+  /** The complete, validated configuration. */
+  readonly config: ProgressiveConfig;
+  #injection: Injection | null | undefined;
+  #inventory: string | undefined;
+
+  /**
+   * Makes an injector.
+   *
+   * @param catalog The catalogue the model may use; nothing outside it exists for the model.
+   * @param config Changes to the default configuration.
+   * @throws {RangeError} When the configuration is invalid.
+   */
+  constructor(catalog: McpCatalog, config: Partial<ProgressiveConfig> = {}) {
+    this.catalog = catalog;
+    this.config = resolveConfig(config);
+  }
+
+  /**
+   * The bridge tool and the richest catalogue listing that fits the budget.
+   *
+   * @returns The injection, or `null` when the catalogue is empty.
+   */
+  inject(): Injection | null {
+    if (this.#injection !== undefined) return this.#injection;
+    if (this.catalog.size === 0) return this.#injection = null;
+    const c = this.config;
+    const budget = Math.floor(c.availableContextTokens * c.inventoryThresholdPercent / 100);
+    const chosen = disclose(this.catalog, budget, c);
+    const tool = bridgeTool(c);
+    this.#injection = {
+      bridgeTool: tool,
+      prompt: renderPrompt(c.bridgeName, chosen.mode, chosen.text),
+      mode: chosen.mode,
+      inventory: chosen.inventory,
+      manifestTokens: chosen.manifestTokens,
+      inventoryBudgetTokens: budget,
+      promptTokens: chosen.promptTokens,
+      overheadTokens: c.estimateTokens(JSON.stringify(tool)) +
+        c.estimateTokens(instructions(c.bridgeName, chosen.mode)),
+    };
+    return this.#injection;
+  }
+
+  /**
+   * Routes one call of the bridge tool. Never throws on model input: mistakes come back as
+   * `action: "error"` with a message that says how to recover.
+   *
+   * @param args The bridge arguments: an object, or the model's raw JSON string.
+   * @returns The action.
+   */
+  route(args: unknown): BridgeAction {
+    return route(this.catalog, args, {
+      ...this.config,
+      inventory: () => this.#inventory ??= listCatalog(this.catalog, "inventory", this.config).text,
+    });
+  }
+
+  /**
+   * Routes one call of the bridge tool and, for an execute, runs the resolved tool through the
+   * invoker. Model mistakes and invoker failures come back as results with `isError`, never as
+   * exceptions; `toolResult` is what to hand back to the model.
+   *
+   * @param args The bridge arguments: an object, or the model's raw JSON string.
+   * @param invoker Runs the resolved tool.
+   * @returns The action, with its `toolResult`.
+   */
+  async handle(args: unknown, invoker: McpInvoker): Promise<HandledAction> {
+    const action = this.route(args);
+    if (action.action !== "execute") return action;
+    try {
+      const result = await invoker.invoke(action.tool, action.arguments);
+      return { ...action, isError: false, result, toolResult: result };
+    } catch (e) {
+      const code = typeof (e as { code?: unknown })?.code === "string"
+        ? (e as { code: string }).code
+        : "tool_failed";
+      const message = e instanceof Error ? e.message : String(e);
+      return {
+        ...action,
+        isError: true,
+        error: { code, message },
+        toolResult: `Error ${code}: the tool ${action.id} failed: ${message}`,
+      };
+    }
+  }
+}

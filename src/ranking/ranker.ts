@@ -1,0 +1,51 @@
+/**
+ * The ranking strategy behind `search`: an index over a catalogue's tools that answers a query with
+ * scored ids. Implementations are chosen in one place ({@linkcode McpCatalog}'s `ranker` option) and
+ * all pass the same contract tests.
+ *
+ * @module
+ */
+
+import type { McpTool, ServerInfo } from "../tool.ts";
+
+/** One search hit: a tool id and its relevance (higher is better). */
+export interface RankedTool {
+  /** The tool's id, `server/name`. */
+  id: string;
+  /** The relevance score, a finite positive number. */
+  score: number;
+}
+
+/**
+ * A search index over one catalogue.
+ *
+ * Contract (checked by `test/_contracts/ranker_contract.ts` for every implementation):
+ * at most `limit` results; scores finite and positive; sorted by score, ties by id; the same answer
+ * whatever order the tools were indexed in; `[]` for a query without searchable terms; never throws
+ * on any string.
+ */
+export interface Ranker {
+  /**
+   * Ranks the catalogue's tools for a query.
+   *
+   * @param query What the model is looking for, in its own words.
+   * @param limit The most results to return, a positive integer.
+   * @returns The best matches, best first.
+   */
+  search(query: string, limit: number): RankedTool[];
+}
+
+/** What a ranker may index besides the tools. */
+export interface RankerOptions {
+  /** Information about the catalogue's servers. */
+  servers: readonly ServerInfo[];
+}
+
+/**
+ * Builds a {@linkcode Ranker} over a catalogue's tools (already validated, sorted by id).
+ *
+ * @param tools The tools to index.
+ * @param options What else to index.
+ * @returns The ranker.
+ */
+export type RankerFactory = (tools: readonly McpTool[], options: RankerOptions) => Ranker;

@@ -1,0 +1,48 @@
+import { deepEqual, equal, ok } from "node:assert/strict";
+import { bridgeParameters, bridgeTool } from "../../mod.ts";
+
+const options = { bridgeName: "tools", maxSearchLimit: 12, searchDefaultLimit: 4 };
+
+Deno.test("bridgeTool() emits the OpenAI function format", () => {
+  const t = bridgeTool({ ...options, toolFormat: "openai" });
+  deepEqual(Object.keys(t), ["type", "function"]);
+  if (!("function" in t)) throw new Error("not openai");
+  equal(t.type, "function");
+  equal(t.function.name, "tools");
+  deepEqual(t.function.parameters, bridgeParameters(options));
+});
+
+Deno.test("bridgeTool() emits the Anthropic and MCP formats", () => {
+  deepEqual(Object.keys(bridgeTool({ ...options, toolFormat: "anthropic" })), [
+    "name",
+    "description",
+    "input_schema",
+  ]);
+  deepEqual(Object.keys(bridgeTool({ ...options, toolFormat: "mcp" })), [
+    "name",
+    "description",
+    "inputSchema",
+  ]);
+});
+
+Deno.test("bridgeParameters() declares the three actions and the limits", () => {
+  const p = bridgeParameters(options) as {
+    properties: Record<string, Record<string, unknown>>;
+    required: string[];
+  };
+  deepEqual(p.properties.action?.enum, ["search", "describe", "execute"]);
+  deepEqual(Object.keys(p.properties), ["action", "query", "limit", "name", "arguments"]);
+  equal(p.properties.limit?.minimum, 1);
+  equal(p.properties.limit?.maximum, 12);
+  ok(String(p.properties.limit?.description).includes("4"));
+  equal(p.properties.arguments?.type, "object");
+  deepEqual(p.required, ["action"]);
+});
+
+Deno.test("the bridge tool's description teaches the three actions", () => {
+  const t = bridgeTool({ ...options, toolFormat: "mcp" });
+  if (!("inputSchema" in t)) throw new Error("not mcp");
+  for (const word of ["search", "describe", "execute", "server/tool"]) {
+    ok(t.description.includes(word), word);
+  }
+});

@@ -1,0 +1,64 @@
+import { deepEqual, equal, throws } from "node:assert/strict";
+import { DEFAULT_CONFIG, DISCLOSURE_LEVELS, estimateTokens, resolveConfig } from "../mod.ts";
+
+Deno.test("resolveConfig() returns the seed defaults", () => {
+  const c = resolveConfig();
+  equal(c.availableContextTokens, 100_000);
+  equal(c.inventoryThresholdPercent, 6);
+  equal(c.searchDefaultLimit, 5);
+  equal(c.maxSearchLimit, 20);
+  equal(c.bridgeName, "mcp");
+  equal(c.toolFormat, "openai");
+  deepEqual(c.disclosure, [...DISCLOSURE_LEVELS]);
+  equal(c.estimateTokens, estimateTokens);
+  equal(DEFAULT_CONFIG.maxDescriptionChars, 4000);
+});
+
+Deno.test("resolveConfig() keeps defaults for fields given as undefined", () => {
+  const c = resolveConfig({ availableContextTokens: undefined } as never);
+  equal(c.availableContextTokens, 100_000);
+});
+
+Deno.test("resolveConfig() rejects each out-of-range field with a RangeError naming it", () => {
+  const bad: Array<[string, unknown]> = [
+    ["availableContextTokens", 0],
+    ["availableContextTokens", -5],
+    ["availableContextTokens", 1.5],
+    ["availableContextTokens", "100"],
+    ["inventoryThresholdPercent", 0],
+    ["inventoryThresholdPercent", 100.1],
+    ["inventoryThresholdPercent", Number.NaN],
+    ["maxSearchLimit", 51],
+    ["maxSearchLimit", 0],
+    ["searchDefaultLimit", 21],
+    ["searchDefaultLimit", 0],
+    ["bridgeName", ""],
+    ["bridgeName", "has space"],
+    ["bridgeName", "x".repeat(65)],
+    ["toolFormat", "gemini"],
+    ["disclosure", []],
+    ["disclosure", ["manifest", "manifest"]],
+    ["disclosure", ["everything"]],
+    ["estimateTokens", 4],
+    ["maxDescriptionChars", 0],
+    ["maxQueryChars", -1],
+  ];
+  for (const [field, value] of bad) {
+    throws(
+      () => resolveConfig({ [field]: value }),
+      (e: unknown) => e instanceof RangeError && e.message.includes(`"${field}"`),
+      `${field} = ${String(value)}`,
+    );
+  }
+});
+
+Deno.test("resolveConfig() accepts the edges of each range", () => {
+  resolveConfig({ inventoryThresholdPercent: 100, availableContextTokens: 1 });
+  resolveConfig({ maxSearchLimit: 50, searchDefaultLimit: 50 });
+  resolveConfig({ maxSearchLimit: 1, searchDefaultLimit: 1 });
+  resolveConfig({ disclosure: ["inventory"], toolFormat: "mcp", bridgeName: "tools_2-x" });
+});
+
+Deno.test("resolveConfig() validates searchDefaultLimit against the given maxSearchLimit", () => {
+  throws(() => resolveConfig({ maxSearchLimit: 3 }), /searchDefaultLimit.*maxSearchLimit \(3\)/);
+});
