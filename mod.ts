@@ -66,3 +66,26 @@ export type {
 export { BRIDGE_ACTIONS, bridgeParameters, bridgeTool } from "./src/bridge/tool.ts";
 export type { RankedTool, Ranker, RankerFactory, RankerOptions } from "./src/ranking/ranker.ts";
 export { minisearchRanker } from "./src/ranking/minisearch_ranker.ts";
+export type { ArgumentProblem } from "./src/bridge/validate.ts";
+export { validateArguments } from "./src/bridge/validate.ts";
+export type { Hasher } from "./src/canonical_json.ts";
+export { canonicalJson, sha256Hex } from "./src/canonical_json.ts";
+export type {
+  SessionCounters,
+  SessionDecision,
+  SessionEvent,
+  SessionInput,
+  SessionState,
+} from "./src/session/state.ts";
+export { emptySession, transition } from "./src/session/state.ts";
+export type { MaybePromise, SessionKey, SessionStore } from "./src/session/store.ts";
+export { DEFAULT_SESSION_TTL_SECONDS, SessionStoreError } from "./src/session/store.ts";
+export type { MemorySessionStoreOptions } from "./src/session/memory_store.ts";
+export { MemorySessionStore } from "./src/session/memory_store.ts";
+export type { SessionRouteOptions } from "./src/session/session_route.ts";
+export { routeInSession } from "./src/session/session_route.ts";
+export type { AppDeps } from "./src/http/app.ts";
+export { createApp } from "./src/http/app.ts";
+export type { HttpSettings } from "./src/http/settings.ts";
+export { DEFAULT_SETTINGS, settingsFromEnv } from "./src/http/settings.ts";
+export { VERSION } from "./src/version.ts";

@@ -126,11 +126,14 @@ export class Injector {
    * `action: "error"` with a message that says how to recover.
    *
    * @param args The bridge arguments: an object, or the model's raw JSON string.
+   * @param options `validateArguments: false` leaves an execute's arguments unchecked (the session
+   * layer checks them after its describe-first rule).
    * @returns The action.
    */
-  route(args: unknown): BridgeAction {
+  route(args: unknown, options: { validateArguments?: boolean } = {}): BridgeAction {
     return route(this.catalog, args, {
       ...this.config,
+      ...options,
       inventory: () => this.#inventory ??= listCatalog(this.catalog, "inventory", this.config).text,
     });
   }

@@ -7,6 +7,7 @@
 
 import type { ToolMatch } from "../catalog.ts";
 import type { McpTool } from "../tool.ts";
+import type { ArgumentProblem } from "./validate.ts";
 
 /**
  * The stable codes of model mistakes:
@@ -53,6 +54,8 @@ export interface DescribeAction {
   id: string;
   /** The tool, unmodified. */
   tool: McpTool;
+  /** True when the session already has this schema and `toolResult` only says so. */
+  elided?: boolean;
   /** The text for the model: description and schema as compact JSON. */
   toolResult: string;
 }
@@ -79,6 +82,8 @@ export interface ErrorAction {
   message: string;
   /** The resolved id, when the mistake concerns a known tool. */
   id?: string;
+  /** For `invalid_arguments` against a tool's schema: each problem with its JSON pointer. */
+  problems?: ArgumentProblem[];
   /** The text for the model. */
   toolResult: string;
 }

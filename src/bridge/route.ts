@@ -9,10 +9,17 @@ import { z } from "zod";
 import type { McpCatalog } from "../catalog.ts";
 import { compareStrings } from "../_compare.ts";
 import { toolId } from "../tool.ts";
-import { oneLine, quote } from "../untrusted.ts";
-import type { BridgeAction, BridgeErrorCode, ErrorAction, SearchAction } from "./action.ts";
+import { oneLine, quote, quoteId } from "../untrusted.ts";
+import type {
+  BridgeAction,
+  BridgeErrorCode,
+  ErrorAction,
+  ExecuteAction,
+  SearchAction,
+} from "./action.ts";
 import { renderDescribe, renderError, renderMiss, renderSearch } from "./render.ts";
 import { BRIDGE_ACTIONS } from "./tool.ts";
+import { validateArguments } from "./validate.ts";
 
 /** What routing needs to know besides the catalogue. */
 export interface RouteOptions {
@@ -26,6 +33,11 @@ export interface RouteOptions {
   maxDescriptionChars: number;
   /** The catalogue's inventory listing, shown when a search finds nothing. */
   inventory: () => string;
+  /**
+   * Whether an execute's arguments are checked against the tool's input schema.
+   * @default {true}
+   */
+  validateArguments?: boolean;
 }
 
 const EXAMPLE = `{"action":"search","query":"what you need"}`;
@@ -128,7 +140,8 @@ export function route(catalog: McpCatalog, args: unknown, options: RouteOptions)
       if (tool === undefined) return unknownTool(catalog, call.name.trim());
       const id = toolId(tool);
       if (call.action === "execute") {
-        return { action: "execute", id, tool, arguments: call.arguments ?? {} };
+        const execute = { action: "execute", id, tool, arguments: call.arguments ?? {} } as const;
+        return options.validateArguments === false ? execute : checkArguments(execute);
       }
       return {
         action: "describe",
@@ -176,6 +189,21 @@ function search(
     result.toolResult = renderMiss(result.miss, options.inventory());
   }
   return result;
+}
+
+/**
+ * Checks an execute's arguments against the tool's input schema.
+ *
+ * @param execute The resolved execute.
+ * @returns The execute, or an `invalid_arguments` error listing each problem with its JSON pointer.
+ */
+export function checkArguments(execute: ExecuteAction): ExecuteAction | ErrorAction {
+  const problems = validateArguments(execute.tool, execute.arguments);
+  if (problems.length === 0) return execute;
+  const message = `the arguments do not match the input schema of ${quoteId(execute.id)}: ${
+    problems.map((p) => `${p.pointer === "" ? "(root)" : quote(p.pointer)} ${p.message}`).join("; ")
+  }. Fix them and execute again; describe the tool if you need its schema`;
+  return { ...error("invalid_arguments", message), id: execute.id, problems };
 }
 
 // Explains a name that is not an id of this catalogue, suggesting ids of this catalogue only.

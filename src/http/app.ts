@@ -1,0 +1,356 @@
+/**
+ * The HTTP API as a runtime-neutral Hono app: each request carries its catalogue and budget; the
+ * session store (in memory, or Durable Objects) is the only state.
+ *
+ * @module
+ */
+
+import { Hono } from "hono";
+import type { Context } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import type { z } from "zod";
+import type { BridgeAction } from "../bridge/action.ts";
+import { type Hasher, sha256Hex } from "../canonical_json.ts";
+import { InvalidCatalogError } from "../catalog.ts";
+import type { ProgressiveConfig } from "../config.ts";
+import { routeInSession } from "../session/session_route.ts";
+import type { SessionState } from "../session/state.ts";
+import type { McpTool, ServerInfo } from "../tool.ts";
+import {
+  SESSION_NAME,
+  type SessionKey,
+  type SessionStore,
+  SessionStoreError,
+} from "../session/store.ts";
+import { VERSION } from "../version.ts";
+import { bearerAuthenticator } from "./auth.ts";
+import { type CachedCatalog, CatalogCache } from "./catalog_cache.ts";
+import { openApiDocument, OPERATIONS } from "./openapi.ts";
+import { problem, type ProblemCode, type ProblemDetail } from "./problems.ts";
+import { httpSchemas } from "./schemas.ts";
+import { DEFAULT_SETTINGS, type HttpSettings } from "./settings.ts";
+
+/** What the app needs from its runtime. */
+export interface AppDeps {
+  /** Where sessions live. */
+  store: SessionStore;
+  /** Auth and limits; unset fields keep {@linkcode DEFAULT_SETTINGS}. */
+  settings?: Partial<HttpSettings>;
+  /**
+   * Hashes text (catalogues, schemas, tokens).
+   * @default {sha256Hex}
+   */
+  hash?: Hasher;
+  /**
+   * Reports unexpected errors (never sent to the caller).
+   * @default {console.error}
+   */
+  onUnexpectedError?: (error: unknown) => void;
+}
+
+type Env = { Variables: { tenant: string } };
+const BUDGET_FIELDS = new Set(["availableContextTokens", "inventoryThresholdPercent"]);
+type Parsed<T> = { ok: true; value: T } | { ok: false; response: Response };
+
+/**
+ * Creates the HTTP API app (Hono): `POST /v1/inject`, `POST /v1/route`,
+ * `GET|DELETE /v1/sessions/{session}`, `GET /healthz`, `GET /openapi.json`.
+ *
+ * @param deps The session store, settings and hash function.
+ * @returns The app; serve it with `Deno.serve(app.fetch)` or export it from a Worker.
+ *
+ * @example Usage
+ * ```ts
+ * import { createApp } from "./app.ts";
+ * import { MemorySessionStore } from "../session/memory_store.ts";
+ * import { equal } from "node:assert/strict";
+ *
+ * const app = createApp({ store: new MemorySessionStore() });
+ * const response = await app.request("/v1/route", {
+ *   method: "POST",
+ *   body: JSON.stringify({
+ *     catalog: [{ server: "a", name: "b", description: "B", inputSchema: { type: "object" } }],
+ *     arguments: { action: "describe", name: "a/b" },
+ *   }),
+ * });
+ * equal((await response.json()).action, "describe");
+ * ```
+ */
+export function createApp(deps: AppDeps): Hono<Env> {
+  const settings: HttpSettings = { ...DEFAULT_SETTINGS, ...deps.settings };
+  const hash = deps.hash ?? sha256Hex;
+  const schemas = httpSchemas(settings);
+  const cache = new CatalogCache({ hash, maxTools: Math.max(50_000, settings.maxTools) });
+  const auth = bearerAuthenticator(settings.tokens, hash);
+  const store = deps.store;
+  // deno-lint-ignore no-console
+  const report = deps.onUnexpectedError ?? ((e: unknown) => console.error(e));
+  let openapi: string | undefined;
+
+  const app = new Hono<Env>();
+
+  app.onError((error) => {
+    report(error);
+    return error instanceof SessionStoreError
+      ? problem(
+        "session_store_unavailable",
+        "The session store did not answer; retry shortly",
+        undefined,
+        {
+          "retry-after": "1",
+        },
+      )
+      : problem("internal_error", "An unexpected error occurred");
+  });
+  app.notFound((c) => {
+    const allowed = OPERATIONS.filter((op) => matches(op.path, c.req.path))
+      .map((op) => op.method.toUpperCase());
+    if (allowed.length > 0) {
+      return problem(
+        "method_not_allowed",
+        `${c.req.method} is not allowed on ${c.req.path}; use ${allowed.join(" or ")}`,
+        undefined,
+        { allow: allowed.join(", ") },
+      );
+    }
+    return problem("not_found", `There is no route ${c.req.method} ${c.req.path}`);
+  });
+
+  app.get("/healthz", (c) => c.json({ ok: true as const, version: VERSION }));
+  app.get("/openapi.json", (c) => {
+    openapi ??= JSON.stringify(openApiDocument(schemas, VERSION));
+    return c.body(openapi, 200, { "content-type": "application/json" });
+  });
+
+  app.use("/v1/*", async (c, next) => {
+    const tenant = await auth.tenant(c.req.header("authorization"));
+    if (tenant === null) {
+      return problem("unauthorized", "Send Authorization: Bearer <token>", undefined, {
+        "www-authenticate": 'Bearer realm="unfold"',
+      });
+    }
+    c.set("tenant", tenant);
+    await next();
+  });
+  app.use(
+    "/v1/*",
+    bodyLimit({
+      maxSize: settings.maxBodyBytes,
+      onError: () =>
+        problem("payload_too_large", `The body exceeds ${settings.maxBodyBytes} bytes`),
+    }),
+  );
+
+  app.post("/v1/inject", async (c) => {
+    const parsed = await parseBody(c, schemas.InjectRequest);
+    if (!parsed.ok) return parsed.response;
+    const body = parsed.value;
+    const prepared = await prepare(body);
+    if (!prepared.ok) return prepared.response;
+    const { entry, injector } = prepared.value;
+    if (body.session !== undefined) {
+      await store.apply(keyOf(c, body.session), {
+        catalogHash: entry.catalogHash,
+        event: { kind: "inject" },
+      });
+    }
+    return c.json({ injection: injector.inject() });
+  });
+
+  app.post("/v1/route", async (c) => {
+    const parsed = await parseBody(c, schemas.RouteRequest);
+    if (!parsed.ok) return parsed.response;
+    const body = parsed.value;
+    const prepared = await prepare(body);
+    if (!prepared.ok) return prepared.response;
+    const { entry, injector } = prepared.value;
+    const action = body.session === undefined
+      ? injector.route(body.arguments)
+      : await routeInSession(injector, body.arguments, {
+        store,
+        key: keyOf(c, body.session),
+        catalogHash: entry.catalogHash,
+        hash,
+        ...(body.options?.describeFirst ? { describeFirst: body.options.describeFirst } : {}),
+        ...(body.options?.resend ? { resend: true } : {}),
+      });
+    return c.json(routeResult(action));
+  });
+
+  app.get("/v1/sessions/:session", async (c) => {
+    const session = c.req.param("session");
+    if (!SESSION_NAME.test(session)) return badSession(session);
+    const state = await store.get(keyOf(c, session));
+    if (state === undefined) {
+      return problem("not_found", `There is no session ${JSON.stringify(session)}`);
+    }
+    return c.json(sessionInfo(session, state));
+  });
+
+  app.delete("/v1/sessions/:session", async (c) => {
+    const session = c.req.param("session");
+    if (!SESSION_NAME.test(session)) return badSession(session);
+    await store.delete(keyOf(c, session));
+    return c.body(null, 204);
+  });
+
+  // The catalogue (cached by content) and an injector for the request's budget and options.
+  async function prepare(body: z.output<typeof schemas.InjectRequest>): Promise<
+    Parsed<{ entry: CachedCatalog; injector: ReturnType<CatalogCache["injector"]> }>
+  > {
+    let entry: CachedCatalog;
+    try {
+      // zod leaves absent optional fields absent, as McpTool and ServerInfo expect.
+      entry = await cache.catalog(
+        body.catalog as McpTool[],
+        (body.servers ?? []) as ServerInfo[],
+      );
+    } catch (e) {
+      if (!(e instanceof InvalidCatalogError)) throw e;
+      const pointer = `/${e.entry.replace(/\[(\d+)\]/, "/$1")}/${
+        e.field === "(entry)" ? "" : e.field
+      }`
+        .replace(/\/$/, "");
+      return {
+        ok: false,
+        response: problem("invalid_catalog", e.message, [{ pointer, message: e.rule }]),
+      };
+    }
+    const { describeFirst: _, resend: __, ...options } = body.options ?? {};
+    const config = Object.fromEntries(
+      Object.entries({
+        ...body.budget,
+        ...options,
+        maxQueryChars: settings.maxQueryChars,
+        maxDescriptionChars: settings.maxDescriptionChars,
+      }).filter(([, value]) => value !== undefined),
+    ) as Partial<ProgressiveConfig>;
+    try {
+      return { ok: true, value: { entry, injector: cache.injector(entry, config) } };
+    } catch (e) {
+      if (!(e instanceof RangeError)) throw e;
+      const field = /"(\w+)"/.exec(e.message)?.[1] ?? "";
+      const where = BUDGET_FIELDS.has(field) ? "budget" : "options";
+      return {
+        ok: false,
+        response: problem("invalid_config", e.message, [{
+          pointer: `/${where}/${field}`,
+          message: e.message,
+        }]),
+      };
+    }
+  }
+
+  function keyOf(c: Context<Env>, session: string): SessionKey {
+    return { tenant: c.get("tenant"), session };
+  }
+
+  return app;
+}
+
+// Reads and validates a JSON body; every failure is a problem response naming where and why.
+async function parseBody<S extends z.ZodType>(
+  c: Context<Env>,
+  schema: S,
+): Promise<Parsed<z.output<S>>> {
+  const text = await c.req.text();
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (e) {
+    const detail = text.trim() === ""
+      ? "The body is empty: send a JSON object"
+      : `The body is not valid JSON: ${(e as Error).message}`;
+    return { ok: false, response: problem("invalid_json", detail) };
+  }
+  const result = schema.safeParse(json);
+  if (result.success) return { ok: true, value: result.data };
+  const errors: Array<ProblemDetail & { code: ProblemCode }> = result.error.issues.map((issue) => {
+    const [head] = issue.path;
+    const code: ProblemCode = head === "catalog" || head === "servers"
+      ? "invalid_catalog"
+      : head === "budget" || head === "options"
+      ? "invalid_config"
+      : "invalid_request";
+    const keys = issue.code === "unrecognized_keys"
+      ? ` ${issue.keys.map((k) => `"${k}"`).join(", ")}`
+      : "";
+    return { code, pointer: pointerOf(issue.path), message: `${issue.message}${keys}` };
+  });
+  // The most basic problem decides the status: a malformed request before a bad catalogue.
+  const code = (["invalid_request", "invalid_catalog", "invalid_config"] as const)
+    .find((candidate) => errors.some((e) => e.code === candidate))!;
+  const first = errors.find((e) => e.code === code)!;
+  const entry = first.pointer.match(/^\/(catalog|servers)\/(\d+)/);
+  const named = entry ? describeEntry(json, entry[1]!, Number(entry[2])) : "";
+  return {
+    ok: false,
+    response: problem(
+      code,
+      `${first.pointer || "(body)"}${named}: ${first.message}${
+        errors.length > 1 ? ` (and ${errors.length - 1} more)` : ""
+      }`,
+      errors.map(({ pointer, message }) => ({ pointer, message })),
+    ),
+  };
+}
+
+function describeEntry(json: unknown, list: string, index: number): string {
+  const entry = (json as Record<string, unknown[]>)?.[list]?.[index] as
+    | Record<string, unknown>
+    | undefined;
+  if (list === "catalog" && typeof entry?.server === "string" && typeof entry?.name === "string") {
+    return ` (${JSON.stringify(`${entry.server}/${entry.name}`)})`;
+  }
+  return "";
+}
+
+function pointerOf(path: readonly PropertyKey[]): string {
+  return path.map((p) => `/${String(p).replaceAll("~", "~0").replaceAll("/", "~1")}`).join("");
+}
+
+function badSession(session: string): Response {
+  return problem(
+    "invalid_request",
+    `Invalid session name ${
+      JSON.stringify(session.slice(0, 200))
+    }: use 1 to 128 of A-Z a-z 0-9 . _ : -`,
+    [{ pointer: "/session", message: "must match ^[A-Za-z0-9._:-]{1,128}$" }],
+  );
+}
+
+function matches(template: string, path: string): boolean {
+  const pattern = template.replace(/\{[^}]+\}/g, "[^/]+").replaceAll(".", "\\.");
+  return new RegExp(`^${pattern}$`).test(path);
+}
+
+/**
+ * The response body of `/v1/route` for an action: model errors as `error: {code, message}`.
+ *
+ * @param action The routed action.
+ * @returns The `RouteResult`.
+ */
+export function routeResult(action: BridgeAction): Record<string, unknown> {
+  if (action.action !== "error") return { ...action };
+  const { code, message, problems, ...rest } = action;
+  return { ...rest, error: { code, message, ...(problems ? { problems } : {}) } };
+}
+
+/**
+ * The response body of `GET /v1/sessions/{session}`.
+ *
+ * @param session The session name.
+ * @param state Its state.
+ * @returns The `SessionInfo`.
+ */
+export function sessionInfo(session: string, state: SessionState): Record<string, unknown> {
+  return {
+    session,
+    catalogHash: state.catalogHash,
+    generation: state.generation,
+    described: Object.keys(state.described).sort(),
+    counters: state.counters,
+    createdAt: new Date(state.createdAt).toISOString(),
+    updatedAt: new Date(state.updatedAt).toISOString(),
+  };
+}

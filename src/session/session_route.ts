@@ -1,0 +1,139 @@
+/**
+ * Routing with session memory: the stateless front routes and validates, then asks the session
+ * store only a small question (catalogue hash, event, id, hashes) and shapes the answer from its
+ * decision: elided describes, describe-before-execute, argument checks.
+ *
+ * @module
+ */
+
+import type { BridgeAction } from "../bridge/action.ts";
+import { renderDescribe, renderElided, renderError } from "../bridge/render.ts";
+import { checkArguments } from "../bridge/route.ts";
+import { canonicalJson, type Hasher } from "../canonical_json.ts";
+import type { Injector } from "../injector.ts";
+import { quoteId } from "../untrusted.ts";
+import type { SessionKey, SessionStore } from "./store.ts";
+
+/** Where a call's session lives and how it behaves. */
+export interface SessionRouteOptions {
+  /** The store. */
+  store: SessionStore;
+  /** The session. */
+  key: SessionKey;
+  /** The hash of the request's catalogue (the generation). */
+  catalogHash: string;
+  /** Hashes schemas and describe bodies. */
+  hash: Hasher;
+  /**
+   * Whether an execute of a tool not yet described is refused with `describe_first`.
+   * @default {"enforce"}
+   */
+  describeFirst?: "enforce" | "off";
+  /**
+   * Whether a describe sends the schema even when the session already has it.
+   * @default {false}
+   */
+  resend?: boolean;
+}
+
+/**
+ * Routes one call of the bridge tool within a session.
+ *
+ * @param injector The injector over the request's catalogue.
+ * @param args The bridge arguments: an object, or the model's raw JSON string.
+ * @param options The session and its rules.
+ * @returns The action, shaped by the session's decision.
+ *
+ * @example Usage
+ * ```ts
+ * import { Injector, McpCatalog } from "../../mod.ts";
+ * import { MemorySessionStore } from "./memory_store.ts";
+ * import { routeInSession } from "./session_route.ts";
+ * import { sha256Hex } from "../canonical_json.ts";
+ * import { equal } from "node:assert/strict";
+ *
+ * const injector = new Injector(new McpCatalog([
+ *   { server: "a", name: "b", description: "B", inputSchema: { type: "object" } },
+ * ]));
+ * const options = { store: new MemorySessionStore(), key: { tenant: "", session: "s" }, catalogHash: "c", hash: sha256Hex };
+ * const first = await routeInSession(injector, { action: "execute", name: "a/b" }, options);
+ * equal(first.action === "error" && first.code, "describe_first");
+ * equal((await routeInSession(injector, { action: "execute", name: "a/b" }, options)).action, "execute");
+ * ```
+ */
+export async function routeInSession(
+  injector: Injector,
+  args: unknown,
+  options: SessionRouteOptions,
+): Promise<BridgeAction> {
+  const { store, key, catalogHash } = options;
+  const action = injector.route(args, { validateArguments: false });
+  switch (action.action) {
+    case "search":
+      await store.apply(key, {
+        catalogHash,
+        event: { kind: "search", empty: action.matches.length === 0 },
+      });
+      return action;
+    case "error":
+      await store.apply(key, { catalogHash, event: { kind: "error", code: action.code } });
+      return action;
+    case "describe": {
+      const [schemaHash, bodyHash] = await hashes(
+        options.hash,
+        action.tool.inputSchema,
+        action.toolResult,
+      );
+      const decision = await store.apply(key, {
+        catalogHash,
+        event: {
+          kind: "describe",
+          id: action.id,
+          schemaHash,
+          bodyHash,
+          resend: options.resend === true,
+        },
+      });
+      const elided = decision.kind === "describe" && decision.elided;
+      return elided
+        ? { ...action, elided, toolResult: renderElided(action.id) }
+        : { ...action, elided: false };
+    }
+    case "execute": {
+      const checked = checkArguments(action);
+      const body = renderDescribe(action.id, action.tool, injector.config.maxDescriptionChars);
+      const [schemaHash, bodyHash] = await hashes(options.hash, action.tool.inputSchema, body);
+      const decision = await store.apply(key, {
+        catalogHash,
+        event: {
+          kind: "execute",
+          id: action.id,
+          schemaHash,
+          bodyHash,
+          enforce: (options.describeFirst ?? "enforce") === "enforce",
+          valid: checked.action === "execute",
+        },
+      });
+      const verdict = decision.kind === "execute" ? decision.verdict : "execute";
+      if (verdict === "describe_first") {
+        const message = `describe ${quoteId(action.id)} before executing it. Its input schema ` +
+          `follows (it now counts as described): check the arguments against it and execute again`;
+        return {
+          action: "error",
+          code: "describe_first",
+          message,
+          id: action.id,
+          toolResult: `${renderError("describe_first", message)}\n${body}`,
+        };
+      }
+      return verdict === "invalid_arguments" ? checked : action;
+    }
+  }
+}
+
+// Short hashes keep a session small (a Durable Object value stays well under its size limit even
+// with 10,000 described tools); 64 bits is plenty within one session.
+async function hashes(hash: Hasher, schema: unknown, body: string): Promise<[string, string]> {
+  const [a, b] = await Promise.all([hash(canonicalJson(schema)), hash(body)]);
+  return [a.slice(0, 16), b.slice(0, 16)];
+}

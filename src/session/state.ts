@@ -1,0 +1,193 @@
+/**
+ * Session memory as pure data and transitions: which schemas the model has been sent in this
+ * generation of the catalogue, and what it has done. Stores apply {@linkcode transition} atomically.
+ *
+ * @module
+ */
+
+/** What a session has counted since it began (counters survive new generations). */
+export interface SessionCounters {
+  /** Searches. */
+  searches: number;
+  /** Searches that found nothing. */
+  emptySearches: number;
+  /** Describes, elided ones included. */
+  describes: number;
+  /** Describes answered with "sent earlier" instead of the schema. */
+  elidedDescribes: number;
+  /** Executes resolved for the host to run. */
+  executes: number;
+  /** Executes of a tool whose schema the model had been sent. */
+  describeToExecute: number;
+  /** Model mistakes, by code. */
+  errors: Record<string, number>;
+  /** Upstream tool calls that failed, as reported by the host. */
+  upstreamFailures: number;
+}
+
+/** The state of one session. */
+export interface SessionState {
+  /** The hash of the catalogue of the current generation, `null` before the first. */
+  catalogHash: string | null;
+  /** The generation number: 1 for the first catalogue, +1 for each new catalogue hash. */
+  generation: number;
+  /** Ids described in this generation → the hash of the schema sent. */
+  described: Record<string, string>;
+  /** Hashes of the describe bodies sent in this generation. */
+  seen: string[];
+  /** Counters since the session began. */
+  counters: SessionCounters;
+  /** When the session began, in ms since the epoch. */
+  createdAt: number;
+  /** When it last changed, in ms since the epoch. */
+  updatedAt: number;
+}
+
+/** What happened, as the stateless front saw it; small, and never the catalogue itself. */
+export type SessionEvent =
+  | { kind: "inject" }
+  | { kind: "search"; empty: boolean }
+  | { kind: "describe"; id: string; schemaHash: string; bodyHash: string; resend: boolean }
+  | {
+    kind: "execute";
+    id: string;
+    schemaHash: string;
+    bodyHash: string;
+    enforce: boolean;
+    valid: boolean;
+  }
+  | { kind: "error"; code: string }
+  | { kind: "result"; isError: boolean };
+
+/** One transition's input. */
+export interface SessionInput {
+  /** The catalogue hash of the request; absent for events without a catalogue (results). */
+  catalogHash?: string;
+  /** What happened. */
+  event: SessionEvent;
+}
+
+/** The session's decision about the event. */
+export type SessionDecision =
+  | { kind: "recorded" }
+  | { kind: "describe"; elided: boolean }
+  | { kind: "execute"; verdict: "execute" | "describe_first" | "invalid_arguments" };
+
+/** The most body hashes kept per generation (the most tools a catalogue may have). */
+export const MAX_SEEN = 10_000;
+
+/**
+ * A new, empty session.
+ *
+ * @param now The time, in ms since the epoch.
+ * @returns The state.
+ */
+export function emptySession(now: number): SessionState {
+  return {
+    catalogHash: null,
+    generation: 0,
+    described: {},
+    seen: [],
+    counters: {
+      searches: 0,
+      emptySearches: 0,
+      describes: 0,
+      elidedDescribes: 0,
+      executes: 0,
+      describeToExecute: 0,
+      errors: {},
+      upstreamFailures: 0,
+    },
+    createdAt: now,
+    updatedAt: now,
+  };
+}
+
+/**
+ * Applies one event to a session: a new catalogue hash starts a new generation (described and seen
+ * cleared, counters kept); a describe of a body already sent is elided unless `resend`; an execute
+ * of a tool not described (when enforced) is refused with `describe_first` and marks the tool
+ * described, since the refusal carries its schema.
+ *
+ * @param previous The state, or `undefined` for a new session.
+ * @param input The event and its catalogue hash.
+ * @param now The time, in ms since the epoch.
+ * @returns The new state (a fresh object; `previous` is not modified) and the decision.
+ *
+ * @example Usage
+ * ```ts
+ * import { transition } from "./state.ts";
+ * import { deepEqual, equal } from "node:assert/strict";
+ *
+ * const execute = { kind: "execute", id: "a/b", schemaHash: "s1", bodyHash: "b1", enforce: true, valid: true } as const;
+ * const first = transition(undefined, { catalogHash: "c1", event: execute }, 0);
+ * deepEqual(first.decision, { kind: "execute", verdict: "describe_first" });
+ * const second = transition(first.state, { catalogHash: "c1", event: execute }, 1);
+ * deepEqual(second.decision, { kind: "execute", verdict: "execute" });
+ * equal(second.state.counters.describeToExecute, 1);
+ * ```
+ */
+export function transition(
+  previous: SessionState | undefined,
+  input: SessionInput,
+  now: number,
+): { state: SessionState; decision: SessionDecision } {
+  const base = previous ?? emptySession(now);
+  const state: SessionState = {
+    ...base,
+    described: { ...base.described },
+    seen: [...base.seen],
+    counters: { ...base.counters, errors: { ...base.counters.errors } },
+    updatedAt: now,
+  };
+  if (input.catalogHash !== undefined && input.catalogHash !== state.catalogHash) {
+    state.catalogHash = input.catalogHash;
+    state.generation += 1;
+    state.described = {};
+    state.seen = [];
+  }
+  const c = state.counters;
+  const event = input.event;
+  const error = (code: string) => c.errors[code] = (c.errors[code] ?? 0) + 1;
+  const send = (id: string, schemaHash: string, bodyHash: string) => {
+    state.described[id] = schemaHash;
+    if (!state.seen.includes(bodyHash)) state.seen.push(bodyHash);
+    if (state.seen.length > MAX_SEEN) state.seen.splice(0, state.seen.length - MAX_SEEN);
+  };
+  switch (event.kind) {
+    case "inject":
+      return { state, decision: { kind: "recorded" } };
+    case "search":
+      c.searches += 1;
+      if (event.empty) c.emptySearches += 1;
+      return { state, decision: { kind: "recorded" } };
+    case "describe": {
+      c.describes += 1;
+      const elided = !event.resend && state.seen.includes(event.bodyHash);
+      if (elided) c.elidedDescribes += 1;
+      send(event.id, event.schemaHash, event.bodyHash);
+      return { state, decision: { kind: "describe", elided } };
+    }
+    case "execute": {
+      const described = state.described[event.id] === event.schemaHash;
+      if (event.enforce && !described) {
+        error("describe_first");
+        send(event.id, event.schemaHash, event.bodyHash);
+        return { state, decision: { kind: "execute", verdict: "describe_first" } };
+      }
+      if (!event.valid) {
+        error("invalid_arguments");
+        return { state, decision: { kind: "execute", verdict: "invalid_arguments" } };
+      }
+      c.executes += 1;
+      if (described) c.describeToExecute += 1;
+      return { state, decision: { kind: "execute", verdict: "execute" } };
+    }
+    case "error":
+      error(event.code);
+      return { state, decision: { kind: "recorded" } };
+    case "result":
+      if (event.isError) c.upstreamFailures += 1;
+      return { state, decision: { kind: "recorded" } };
+  }
+}

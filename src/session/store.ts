@@ -1,0 +1,71 @@
+/**
+ * Where session state lives: the {@linkcode SessionStore} strategy (in memory for Deno, a Durable
+ * Object per session on Workers). A store applies {@linkcode transition} atomically per session.
+ *
+ * @module
+ */
+
+import type { SessionDecision, SessionInput, SessionState } from "./state.ts";
+
+/** A value or a promise of it. */
+export type MaybePromise<T> = T | Promise<T>;
+
+/** Which session: the tenant (a hash of the caller's token, or `""`) and the session name. */
+export interface SessionKey {
+  /** The tenant's namespace. */
+  tenant: string;
+  /** The session name, `^[A-Za-z0-9._:-]{1,128}$`. */
+  session: string;
+}
+
+/**
+ * A session store. Contract (checked by `test/_contracts/session_store_contract.ts`): `apply` runs
+ * the transition atomically per key (no lost update under concurrency) and creates the session when
+ * absent; sessions of different keys never see each other; `get` of an unknown or expired session
+ * is `undefined`; `delete` says whether there was a session; idle sessions expire after the store's
+ * time to live.
+ */
+export interface SessionStore {
+  /**
+   * Applies one event to a session, creating it when absent.
+   *
+   * @param key The session.
+   * @param input The event and its catalogue hash.
+   * @returns The session's decision.
+   */
+  apply(key: SessionKey, input: SessionInput): MaybePromise<SessionDecision>;
+  /**
+   * Reads a session.
+   *
+   * @param key The session.
+   * @returns The state, or `undefined` when there is none.
+   */
+  get(key: SessionKey): MaybePromise<SessionState | undefined>;
+  /**
+   * Deletes a session.
+   *
+   * @param key The session.
+   * @returns Whether there was one.
+   */
+  delete(key: SessionKey): MaybePromise<boolean>;
+}
+
+/** The default time to live of an idle session: 24 hours, in seconds. */
+export const DEFAULT_SESSION_TTL_SECONDS = 86_400;
+
+/** The session-name rule of the HTTP API. */
+export const SESSION_NAME = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** Thrown by a session store that cannot be reached; the HTTP API answers 503 `session_store_unavailable`. */
+export class SessionStoreError extends Error {
+  /**
+   * Makes the error.
+   *
+   * @param message What failed.
+   * @param options The cause.
+   */
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = "SessionStoreError";
+  }
+}

@@ -1,0 +1,43 @@
+/**
+ * The Cloudflare Workers entry: the HTTP API with sessions in Durable Objects. Configure with
+ * `UNFOLD_*` variables (secrets for `UNFOLD_API_TOKEN`) and the `SESSIONS` binding in wrangler.toml.
+ *
+ * @module
+ */
+
+import type { Hono } from "hono";
+import { createApp } from "../http/app.ts";
+import { problem } from "../http/problems.ts";
+import { settingsFromEnv } from "../http/settings.ts";
+import { DurableSessionStore, type SessionNamespace } from "./durable_store.ts";
+
+export { SessionObject } from "./session_object.ts";
+
+// deno-lint-ignore no-explicit-any
+let app: Hono<any> | undefined;
+
+export default {
+  /**
+   * Serves one request.
+   *
+   * @param request The request.
+   * @param env The bindings and variables.
+   * @returns The response.
+   */
+  fetch(request: Request, env: Record<string, unknown>): Response | Promise<Response> {
+    if (app === undefined) {
+      try {
+        app = createApp({
+          store: new DurableSessionStore(env.SESSIONS as SessionNamespace),
+          settings: settingsFromEnv(env),
+        });
+      } catch (e) {
+        return problem(
+          "internal_error",
+          `The deployment is misconfigured: ${(e as Error).message}`,
+        );
+      }
+    }
+    return app.fetch(request);
+  },
+};

@@ -1,0 +1,14 @@
+import { equal } from "node:assert/strict";
+import { startWrangler } from "./_processes.ts";
+import { runScenario, TOKENS } from "./_scenario.ts";
+
+Deno.test("the Worker in wrangler dev (workerd + Durable Objects) serves the whole-session scenario", async () => {
+  const worker = await startWrangler("wrangler.toml", { UNFOLD_API_TOKEN: TOKENS.join(",") });
+  try {
+    await runScenario((path, init) => fetch(`${worker.url}${path}`, init), "worker-scenario");
+    const health = await fetch(`${worker.url}/healthz`);
+    equal((await health.json()).version, "0.1.0");
+  } finally {
+    await worker.close();
+  }
+});

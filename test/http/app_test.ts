@@ -1,0 +1,355 @@
+import { deepEqual, equal, match, ok } from "node:assert/strict";
+import { createApp } from "../../src/http/app.ts";
+import { httpSchemas } from "../../src/http/schemas.ts";
+import { DEFAULT_SETTINGS, type HttpSettings } from "../../src/http/settings.ts";
+import { MemorySessionStore } from "../../src/session/memory_store.ts";
+import { type SessionStore, SessionStoreError } from "../../src/session/store.ts";
+import { tool } from "../_data.ts";
+import { client } from "./_client.ts";
+
+const schemas = httpSchemas(DEFAULT_SETTINGS);
+const catalog = [
+  tool("github", "create_issue", "Create an issue", {
+    title: { type: "string" },
+  }),
+  tool("slack", "post_message", "Post a message to a channel", {
+    channel: { type: "string" },
+  }),
+];
+catalog[1]!.inputSchema.required = ["channel"];
+
+function setup(
+  settings: Partial<HttpSettings> = {},
+  store: SessionStore = new MemorySessionStore(),
+) {
+  const errors: unknown[] = [];
+  const app = createApp({ store, settings, onUnexpectedError: (e) => errors.push(e) });
+  return { app, errors, api: client((path, init) => Promise.resolve(app.request(path, init))) };
+}
+
+function isProblem(
+  response: { status: number; headers: Headers; body: unknown },
+  status: number,
+  code: string,
+) {
+  equal(response.status, status, JSON.stringify(response.body));
+  equal(response.headers.get("content-type"), "application/problem+json");
+  const body = schemas.Problem.parse(response.body);
+  equal(body.code, code);
+  equal(body.status, status);
+  equal(body.type, `urn:unfold:problem:${code}`);
+  return body;
+}
+
+Deno.test("GET /healthz answers ok and the version", async () => {
+  const { api } = setup();
+  const health = await api.get("/healthz");
+  deepEqual(schemas.Health.parse(health.body), { ok: true, version: "0.1.0" });
+});
+
+Deno.test("unknown routes are not_found and wrong methods method_not_allowed with Allow", async () => {
+  const { api } = setup();
+  isProblem(await api.get("/v2/nothing"), 404, "not_found");
+  const wrong = await api.get("/v1/route");
+  isProblem(wrong, 405, "method_not_allowed");
+  equal(wrong.headers.get("allow"), "POST");
+  const put = await api.call("PUT", "/v1/sessions/abc", {});
+  isProblem(put, 405, "method_not_allowed");
+  equal(put.headers.get("allow"), "GET, DELETE");
+});
+
+Deno.test("POST /v1/inject returns the injection, or null for an empty catalogue", async () => {
+  const { api } = setup();
+  const response = await api.post("/v1/inject", {
+    catalog,
+    budget: { availableContextTokens: 50_000 },
+  });
+  equal(response.status, 200);
+  const body = schemas.InjectResponse.parse(response.body);
+  equal(body.injection?.mode, "manifest");
+  equal(body.injection?.inventoryBudgetTokens, 3000);
+  deepEqual(schemas.InjectResponse.parse((await api.post("/v1/inject", { catalog: [] })).body), {
+    injection: null,
+  });
+});
+
+Deno.test("POST /v1/inject applies options: format, bridge name, disclosure, server information", async () => {
+  const { api } = setup();
+  const response = await api.post("/v1/inject", {
+    catalog,
+    servers: [{ server: "slack", title: "Slack", description: "Team chat." }],
+    options: { toolFormat: "anthropic", bridgeName: "tools", disclosure: ["names", "inventory"] },
+  });
+  const injection = response.body.injection;
+  equal(injection.bridgeTool.name, "tools");
+  ok("input_schema" in injection.bridgeTool);
+  equal(injection.mode, "names");
+  match(injection.prompt, /slack \(1 tool, "Slack: Team chat\."\): post_message/);
+});
+
+Deno.test("POST /v1/route searches, describes and executes, with toolResult for the model", async () => {
+  const { api } = setup();
+  const search = schemas.RouteResult.parse(
+    (await api.post("/v1/route", {
+      catalog,
+      arguments: { action: "search", query: "send a message" },
+    })).body,
+  );
+  equal(search.matches?.[0]?.id, "slack/post_message");
+  match(search.toolResult!, /^Top 1 of 2 tools/);
+  const describe = schemas.RouteResult.parse(
+    (await api.post("/v1/route", {
+      catalog,
+      arguments: '{"action":"describe","name":"slack/post_message"}',
+    })).body,
+  );
+  equal(describe.id, "slack/post_message");
+  deepEqual(describe.tool?.inputSchema, catalog[1]!.inputSchema);
+  match(describe.toolResult!, /Input schema: \{"type":"object"/);
+  const execute = schemas.RouteResult.parse(
+    (await api.post("/v1/route", {
+      catalog,
+      arguments: { action: "execute", name: "slack/post_message", arguments: { channel: "x" } },
+    })).body,
+  );
+  deepEqual([execute.action, execute.id, execute.arguments], ["execute", "slack/post_message", {
+    channel: "x",
+  }]);
+  equal(execute.toolResult, undefined);
+});
+
+Deno.test("POST /v1/route returns model mistakes as 200 action error with a toolResult", async () => {
+  const { api } = setup();
+  for (
+    const [args, code] of [
+      ['{"action":', "invalid_json"],
+      [{ action: "fly" }, "invalid_arguments"],
+      [{ action: "describe", name: "post_message" }, "unknown_tool"],
+      [{ action: "execute", name: "slack/post_message", arguments: {} }, "invalid_arguments"],
+    ] as const
+  ) {
+    const response = await api.post("/v1/route", { catalog, arguments: args });
+    equal(response.status, 200);
+    const body = schemas.RouteResult.parse(response.body);
+    equal(body.action, "error");
+    equal(body.error?.code, code);
+    match(body.toolResult!, new RegExp(`^Error ${code}: `));
+  }
+  const missing = (await api.post("/v1/route", {
+    catalog,
+    arguments: { action: "execute", name: "slack/post_message" },
+  })).body;
+  deepEqual(missing.error.problems, [{
+    pointer: "",
+    message: 'Instance does not have required property "channel".',
+  }]);
+  equal(missing.id, "slack/post_message");
+});
+
+Deno.test("without a session, route neither enforces describe-first nor elides", async () => {
+  const { api } = setup();
+  const args = { action: "execute", name: "slack/post_message", arguments: { channel: "c" } };
+  equal((await api.post("/v1/route", { catalog, arguments: args })).body.action, "execute");
+  const describe = { action: "describe", name: "slack/post_message" };
+  await api.post("/v1/route", { catalog, arguments: describe });
+  equal((await api.post("/v1/route", { catalog, arguments: describe })).body.elided, undefined);
+});
+
+Deno.test("sessions: describe-first can be turned off, and resend forces the schema", async () => {
+  const { api } = setup();
+  const base = { catalog, session: "s-1" };
+  const execute = { action: "execute", name: "slack/post_message", arguments: { channel: "c" } };
+  const off = await api.post("/v1/route", {
+    ...base,
+    arguments: execute,
+    options: { describeFirst: "off" },
+  });
+  equal(off.body.action, "execute");
+  const enforced = await api.post("/v1/route", { ...base, arguments: execute });
+  equal(enforced.body.error.code, "describe_first");
+  const describe = { action: "describe", name: "slack/post_message" };
+  equal((await api.post("/v1/route", { ...base, arguments: describe })).body.elided, true);
+  const resent = await api.post("/v1/route", {
+    ...base,
+    arguments: describe,
+    options: { resend: true },
+  });
+  equal(resent.body.elided, false);
+  match(resent.body.toolResult, /Input schema/);
+});
+
+Deno.test("sessions: the catalogue hash ignores tool order, so the generation stays", async () => {
+  const { api } = setup();
+  await api.post("/v1/inject", { catalog, session: "order" });
+  await api.post("/v1/route", {
+    catalog: [...catalog].reverse(),
+    session: "order",
+    arguments: { action: "search", query: "issue" },
+  });
+  const info = schemas.SessionInfo.parse((await api.get("/v1/sessions/order")).body);
+  equal(info.generation, 1);
+  equal(info.counters.searches, 1);
+  match(info.catalogHash!, /^[0-9a-f]{64}$/);
+  ok(!Number.isNaN(Date.parse(info.createdAt)));
+});
+
+Deno.test("sessions: unknown ones are not_found, bad names invalid_request, delete is idempotent", async () => {
+  const { api } = setup();
+  isProblem(await api.get("/v1/sessions/none"), 404, "not_found");
+  isProblem(await api.get(`/v1/sessions/${"x".repeat(129)}`), 400, "invalid_request");
+  isProblem(await api.get("/v1/sessions/bad%20name"), 400, "invalid_request");
+  equal((await api.delete("/v1/sessions/none")).status, 204);
+  isProblem(
+    await api.post("/v1/inject", { catalog, session: "no spaces" }),
+    400,
+    "invalid_request",
+  );
+});
+
+Deno.test("bad bodies: invalid_json and invalid_request name the problem", async () => {
+  const { api } = setup();
+  match(
+    isProblem(await api.post("/v1/inject", "{nope"), 400, "invalid_json").detail,
+    /not valid JSON/,
+  );
+  match(isProblem(await api.post("/v1/inject", ""), 400, "invalid_json").detail, /empty/);
+  const missing = isProblem(await api.post("/v1/route", { catalog }), 400, "invalid_request");
+  deepEqual(missing.errors?.map((e) => e.pointer), ["/arguments"]);
+  const unknown = isProblem(
+    await api.post("/v1/inject", { catalog, budjet: {} }),
+    400,
+    "invalid_request",
+  );
+  match(unknown.errors?.[0]?.message ?? "", /"budjet"/);
+  isProblem(await api.post("/v1/inject", [1, 2]), 400, "invalid_request");
+});
+
+Deno.test("bad catalogues are invalid_catalog naming the entry, field and rule", async () => {
+  const { api } = setup({ maxTools: 3 });
+  const shape = isProblem(
+    await api.post("/v1/inject", {
+      catalog: [catalog[0], { ...catalog[1], inputSchema: "object" }],
+    }),
+    422,
+    "invalid_catalog",
+  );
+  deepEqual(shape.errors?.[0]?.pointer, "/catalog/1/inputSchema");
+  match(shape.detail, /^\/catalog\/1\/inputSchema \("slack\/post_message"\)/);
+  const rule = isProblem(
+    await api.post("/v1/inject", { catalog: [{ ...catalog[0], server: "a/b" }] }),
+    422,
+    "invalid_catalog",
+  );
+  deepEqual(rule.errors, [{ pointer: "/catalog/0/server", message: 'must not contain "/"' }]);
+  const duplicate = isProblem(
+    await api.post("/v1/inject", { catalog: [catalog[0], catalog[0]] }),
+    422,
+    "invalid_catalog",
+  );
+  match(duplicate.detail, /catalog\[1\] \("github\/create_issue"\).*repeats/);
+  const many = isProblem(
+    await api.post("/v1/inject", { catalog: [1, 2, 3, 4].map((i) => tool("s", `t${i}`)) }),
+    422,
+    "invalid_catalog",
+  );
+  match(many.detail, /\/catalog.*3/);
+  const servers = isProblem(
+    await api.post("/v1/inject", { catalog, servers: [{ server: "nowhere" }] }),
+    422,
+    "invalid_catalog",
+  );
+  deepEqual(servers.errors?.[0]?.pointer, "/servers/0/server");
+});
+
+Deno.test("bad budgets and options are invalid_config", async () => {
+  const { api } = setup();
+  for (
+    const [body, pointer] of [
+      [{ budget: { availableContextTokens: 0 } }, "/budget/availableContextTokens"],
+      [{ budget: { inventoryThresholdPercent: 150 } }, "/budget/inventoryThresholdPercent"],
+      [{ options: { toolFormat: "gemini" } }, "/options/toolFormat"],
+      [{ options: { searchDefaultLimit: 30 } }, "/options/searchDefaultLimit"],
+    ] as const
+  ) {
+    const problem = isProblem(
+      await api.post("/v1/inject", { catalog, ...body }),
+      422,
+      "invalid_config",
+    );
+    equal(problem.errors?.[0]?.pointer, pointer, JSON.stringify(problem));
+  }
+});
+
+Deno.test("bodies over the limit are payload_too_large, also when streamed without a length", async () => {
+  const { app, api } = setup({ maxBodyBytes: 1000 });
+  const big = { catalog: [tool("s", "t", "x".repeat(2000))] };
+  isProblem(await api.post("/v1/inject", big), 413, "payload_too_large");
+  const stream = new ReadableStream({
+    start(controller) {
+      for (let i = 0; i < 20; i++) controller.enqueue(new TextEncoder().encode("x".repeat(100)));
+      controller.close();
+    },
+  });
+  const response = await app.request(
+    "/v1/inject",
+    { method: "POST", body: stream, duplex: "half" } as RequestInit,
+  );
+  equal(response.status, 413);
+  equal((await response.json()).code, "payload_too_large");
+});
+
+Deno.test("auth: /v1 needs a valid bearer token; /healthz and /openapi.json stay open", async () => {
+  const { app } = setup({ tokens: ["t1", "t2"] });
+  const send = (token?: string) => client((p, i) => Promise.resolve(app.request(p, i)), token);
+  isProblem(await send().post("/v1/inject", { catalog }), 401, "unauthorized");
+  const wrong = await send("t3").post("/v1/inject", { catalog });
+  isProblem(wrong, 401, "unauthorized");
+  equal(wrong.headers.get("www-authenticate"), 'Bearer realm="unfold"');
+  isProblem(
+    await send().post("/v1/inject", { catalog }, { authorization: "Basic dDE6" }),
+    401,
+    "unauthorized",
+  );
+  equal((await send("t2").post("/v1/inject", { catalog })).status, 200);
+  equal((await send().get("/healthz")).status, 200);
+  equal((await send().get("/openapi.json")).status, 200);
+  isProblem(await send().get("/v1/sessions/x"), 401, "unauthorized");
+});
+
+Deno.test("auth: each token is a tenant of its own", async () => {
+  const { app } = setup({ tokens: ["t1", "t2"] });
+  const one = client((p, i) => Promise.resolve(app.request(p, i)), "t1");
+  const two = client((p, i) => Promise.resolve(app.request(p, i)), "t2");
+  await one.post("/v1/inject", { catalog, session: "shared-name" });
+  equal((await one.get("/v1/sessions/shared-name")).status, 200);
+  equal((await two.get("/v1/sessions/shared-name")).status, 404);
+  await two.delete("/v1/sessions/shared-name");
+  equal((await one.get("/v1/sessions/shared-name")).status, 200);
+});
+
+Deno.test("a failing session store is a 503 without details; an unexpected error a 500 without a stack", async () => {
+  const failing = (error: Error): SessionStore => ({
+    apply: () => Promise.reject(error),
+    get: () => Promise.reject(error),
+    delete: () => Promise.reject(error),
+  });
+  const down = setup({}, failing(new SessionStoreError("connection refused to secret-host")));
+  const unavailable = isProblem(
+    await down.api.get("/v1/sessions/x"),
+    503,
+    "session_store_unavailable",
+  );
+  ok(!JSON.stringify(unavailable).includes("secret-host"));
+  equal(down.errors.length, 1);
+  const broken = setup({}, failing(new TypeError("boom at internal/file.ts:12")));
+  const internal = isProblem(
+    await broken.api.post("/v1/route", {
+      catalog,
+      session: "s",
+      arguments: { action: "search", query: "x" },
+    }),
+    500,
+    "internal_error",
+  );
+  ok(!JSON.stringify(internal).includes("boom") && !JSON.stringify(internal).includes("file.ts"));
+});

@@ -1,0 +1,64 @@
+import { deepEqual, equal, ok } from "node:assert/strict";
+import { createApp } from "../../src/http/app.ts";
+import { OPERATIONS } from "../../src/http/openapi.ts";
+import { PROBLEMS } from "../../src/http/problems.ts";
+import { MemorySessionStore } from "../../src/session/memory_store.ts";
+
+// deno-lint-ignore no-explicit-any
+type Doc = any;
+const app = createApp({ store: new MemorySessionStore() });
+const doc: Doc = await (await app.request("/openapi.json")).json();
+
+Deno.test("/openapi.json is an OpenAPI 3.1 document", () => {
+  equal(doc.openapi, "3.1.0");
+  equal(doc.info.title, "unfold");
+  equal(doc.info.version, "0.1.0");
+});
+
+Deno.test("the OpenAPI document lists every route the app serves, and no other", () => {
+  const served = new Set(
+    app.routes
+      .filter((r) => r.method !== "ALL")
+      .map((r) => `${r.method.toLowerCase()} ${r.path.replace(/:(\w+)/g, "{$1}")}`),
+  );
+  const documented = new Set(
+    Object.entries(doc.paths).flatMap(([path, ops]) =>
+      Object.keys(ops as object).map((m) => `${m} ${path}`)
+    ),
+  );
+  deepEqual([...documented].sort(), [...served].sort());
+});
+
+Deno.test("every documented body and problem schema reference resolves", () => {
+  const text = JSON.stringify(doc);
+  const refs = [...text.matchAll(/"\$ref":"#\/components\/schemas\/(\w+)"/g)].map((m) => m[1]!);
+  ok(refs.length > 10);
+  for (const ref of refs) ok(ref in doc.components.schemas, ref);
+  for (const op of OPERATIONS) {
+    const operation = doc.paths[op.path][op.method];
+    if (op.request) {
+      equal(
+        operation.requestBody.content["application/json"].schema.$ref,
+        `#/components/schemas/${op.request}`,
+      );
+    }
+    for (const code of op.problems) {
+      const status = String(PROBLEMS[code].status);
+      ok(
+        operation.responses[status]?.description.includes(code),
+        `${op.method} ${op.path}: ${code}`,
+      );
+    }
+    ok(operation.responses["500"]);
+  }
+});
+
+Deno.test("the OpenAPI request schemas come from the validating zod schemas", () => {
+  const route = doc.components.schemas.RouteRequest;
+  deepEqual(route.required.sort(), ["arguments", "catalog"]);
+  equal(route.additionalProperties, false);
+  equal(route.properties.catalog.maxItems, 10_000);
+  const tool = doc.components.schemas.McpTool;
+  deepEqual(tool.required.sort(), ["inputSchema", "name", "server"]);
+  ok(doc.components.schemas.Problem.properties.code.enum.includes("invalid_catalog"));
+});

@@ -1,0 +1,39 @@
+import { deepEqual, equal, throws } from "node:assert/strict";
+import { DEFAULT_SETTINGS, settingsFromEnv } from "../../src/http/settings.ts";
+
+Deno.test("settingsFromEnv() keeps the defaults of DESIGN.md for unset or empty variables", () => {
+  deepEqual(settingsFromEnv({}), DEFAULT_SETTINGS);
+  deepEqual(settingsFromEnv({ UNFOLD_MAX_TOOLS: "", UNFOLD_API_TOKEN: "" }), DEFAULT_SETTINGS);
+  equal(DEFAULT_SETTINGS.maxBodyBytes, 16 * 1024 * 1024);
+  equal(DEFAULT_SETTINGS.maxTools, 10_000);
+  equal(DEFAULT_SETTINGS.maxQueryChars, 1000);
+  equal(DEFAULT_SETTINGS.maxDescriptionChars, 4000);
+  equal(DEFAULT_SETTINGS.sessionTtlSeconds, 86_400);
+});
+
+Deno.test("settingsFromEnv() reads every variable", () => {
+  const s = settingsFromEnv({
+    UNFOLD_API_TOKEN: " a ,b,, ",
+    UNFOLD_MAX_BODY_BYTES: "1000",
+    UNFOLD_MAX_TOOLS: "5",
+    UNFOLD_MAX_QUERY_CHARS: "50",
+    UNFOLD_MAX_DESCRIPTION_CHARS: "60",
+    UNFOLD_SESSION_TTL_SECONDS: "70",
+    UNFOLD_MAX_SESSIONS: "80",
+  });
+  deepEqual(s, {
+    tokens: ["a", "b"],
+    maxBodyBytes: 1000,
+    maxTools: 5,
+    maxQueryChars: 50,
+    maxDescriptionChars: 60,
+    sessionTtlSeconds: 70,
+    maxSessions: 80,
+  });
+});
+
+Deno.test("settingsFromEnv() rejects a number variable that is not a positive integer", () => {
+  for (const value of ["0", "-1", "1.5", "lots"]) {
+    throws(() => settingsFromEnv({ UNFOLD_MAX_TOOLS: value }), /UNFOLD_MAX_TOOLS/);
+  }
+});
