@@ -5,8 +5,6 @@
  * @module
  */
 
-import { compareStrings } from "./_compare.ts";
-
 /**
  * Serialises JSON data with object keys sorted at every depth. `undefined` members are left out,
  * as `JSON.stringify` does.
@@ -23,16 +21,28 @@ import { compareStrings } from "./_compare.ts";
  * ```
  */
 export function canonicalJson(value: unknown): string {
+  if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "null";
   if (Array.isArray(value)) {
-    return `[${value.map((item) => item === undefined ? "null" : canonicalJson(item)).join(",")}]`;
+    let text = "[";
+    for (let i = 0; i < value.length; i++) {
+      const item = value[i];
+      text += (i === 0 ? "" : ",") + (skipped(item) ? "null" : canonicalJson(item));
+    }
+    return `${text}]`;
   }
-  if (typeof value === "object" && value !== null) {
-    const entries = Object.entries(value)
-      .filter(([, v]) => v !== undefined && typeof v !== "function")
-      .sort(([a], [b]) => compareStrings(a, b));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(",")}}`;
+  // Array.prototype.sort compares UTF-16 code units, like compareStrings: the same in every runtime.
+  const keys = Object.keys(value).sort();
+  let text = "{";
+  for (const key of keys) {
+    const member = (value as Record<string, unknown>)[key];
+    if (skipped(member)) continue;
+    text += `${text.length === 1 ? "" : ","}${JSON.stringify(key)}:${canonicalJson(member)}`;
   }
-  return JSON.stringify(value) ?? "null";
+  return `${text}}`;
+}
+
+function skipped(value: unknown): boolean {
+  return value === undefined || typeof value === "function" || typeof value === "symbol";
 }
 
 /** Hashes text to a hex digest; comes in as a parameter so the core never reaches for crypto. */

@@ -201,7 +201,10 @@ export function checkArguments(execute: ExecuteAction): ExecuteAction | ErrorAct
   const problems = validateArguments(execute.tool, execute.arguments);
   if (problems.length === 0) return execute;
   const message = `the arguments do not match the input schema of ${quoteId(execute.id)}: ${
-    problems.map((p) => `${p.pointer === "" ? "(root)" : quote(p.pointer)} ${p.message}`).join("; ")
+    problems.map((p) =>
+      `${p.pointer === "" ? "(root)" : quote(p.pointer)} ${p.message.replace(/\.$/, "")}`
+    )
+      .join("; ")
   }. Fix them and execute again; describe the tool if you need its schema`;
   return { ...error("invalid_arguments", message), id: execute.id, problems };
 }

@@ -5,7 +5,6 @@
  * @module
  */
 
-import { compareStrings } from "../_compare.ts";
 import { canonicalJson, type Hasher } from "../canonical_json.ts";
 import { McpCatalog } from "../catalog.ts";
 import type { ProgressiveConfig } from "../config.ts";
@@ -85,22 +84,24 @@ export class CatalogCache {
    * @throws {InvalidCatalogError} When an entry breaks a catalogue rule.
    */
   async catalog(tools: readonly McpTool[], servers: readonly ServerInfo[]): Promise<CachedCatalog> {
-    const toolsText = tools.map(canonicalJson).sort(compareStrings).join(",");
-    const serversText = servers.map(canonicalJson).sort(compareStrings).join(",");
-    const [catalogHash, serversHash] = await Promise.all([
-      this.#hash(`[${toolsText}]`),
-      servers.length === 0 ? "" : this.#hash(`[${serversText}]`),
-    ]);
-    const key = `${catalogHash}:${serversHash}`;
+    // The lookup key skips canonicalisation (the costly part): tools sorted as sent. The same
+    // catalogue serialised with other key orders only misses the cache; its catalogHash, computed
+    // canonically on a miss, is the same.
+    const key = await this.#hash(
+      `${tools.map((t) => JSON.stringify(t)).sort().join("\n")}\n\n${
+        servers.map((s) => JSON.stringify(s)).sort().join("\n")
+      }`,
+    );
     const hit = this.#entries.get(key);
     if (hit !== undefined) {
       this.#entries.delete(key);
       this.#entries.set(key, hit);
       return hit;
     }
+    const catalog = new McpCatalog(tools, { servers });
     const entry: CachedCatalog = {
-      catalog: new McpCatalog(tools, { servers }),
-      catalogHash,
+      catalog,
+      catalogHash: await this.#hash(`[${catalog.tools.map(canonicalJson).join(",")}]`),
       injectors: new Map(),
     };
     this.#entries.set(key, entry);
