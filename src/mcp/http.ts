@@ -70,7 +70,7 @@ const END_SESSION_MS = 2_000;
  * );
  * ```
  */
-export function connectHttp(
+export async function connectHttp(
   config: HttpServerConfig,
   options: HttpConnectOptions = {},
 ): Promise<McpConnection> {
@@ -91,7 +91,7 @@ export function connectHttp(
     ...(config.headers === undefined ? {} : { requestInit: { headers: config.headers } }),
     ...(fetch === undefined ? {} : { fetch }),
   });
-  return openConnection(config.server, transport, rest, {
+  return await openConnection(config.server, transport, rest, {
     beforeClose: () => endSession(transport),
   });
 }

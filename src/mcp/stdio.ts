@@ -70,7 +70,7 @@ const STDERR_TAIL_CHARS = 2_000;
  * );
  * ```
  */
-export function connectStdio(
+export async function connectStdio(
   config: StdioServerConfig,
   options: StdioConnectOptions = {},
 ): Promise<McpConnection> {
@@ -95,7 +95,7 @@ export function connectStdio(
     tail = (tail + text).slice(-STDERR_TAIL_CHARS);
     onStderr?.(text);
   });
-  return openConnection(config.server, transport, rest, {
+  return await openConnection(config.server, transport, rest, {
     detail: () => {
       const last = tail.trim();
       return last === "" ? "" : `its error output ends with: ${JSON.stringify(last)}`;

@@ -1,4 +1,4 @@
-import { equal, ok, throws } from "node:assert/strict";
+import { equal, ok, rejects } from "node:assert/strict";
 import { connectHttp, type McpError } from "../../mod.ts";
 import { everythingContract, rejectsWith } from "../_contracts/everything_contract.ts";
 import { freePort, startHttpEverything } from "./_servers.ts";
@@ -62,7 +62,7 @@ Deno.test("connectHttp() sends the configured headers with every request", async
   ok(seen.every((value) => value === "Bearer t0ken"), seen.join(", "));
 });
 
-Deno.test("connectHttp() throws a TypeError for a bad server name or URL", () => {
-  throws(() => connectHttp({ server: "a/b", url: "http://127.0.0.1:1/mcp" }), TypeError);
-  throws(() => connectHttp({ server: "remote", url: "not a url" }), TypeError);
+Deno.test("connectHttp() rejects a bad server name or URL with a TypeError", async () => {
+  await rejects(connectHttp({ server: "a/b", url: "http://127.0.0.1:1/mcp" }), TypeError);
+  await rejects(connectHttp({ server: "remote", url: "not a url" }), TypeError);
 });

@@ -1,4 +1,4 @@
-import { equal, ok, throws } from "node:assert/strict";
+import { equal, ok, rejects } from "node:assert/strict";
 import type { McpError } from "../../mod.ts";
 import { connectStdio } from "../../src/mcp/stdio.ts";
 import { everythingContract, rejectsWith } from "../_contracts/everything_contract.ts";
@@ -67,8 +67,8 @@ Deno.test("connectStdio() forwards the server's error output to onStderr", async
   ok(log.includes("crashing_server: out of memory, exiting"), log);
 });
 
-Deno.test("connectStdio() throws a TypeError for a bad server name or an empty command", () => {
-  throws(() => connectStdio({ server: "a/b", command: "x" }), TypeError);
-  throws(() => connectStdio({ server: "", command: "x" }), TypeError);
-  throws(() => connectStdio({ server: "x", command: "" }), TypeError);
+Deno.test("connectStdio() rejects a bad server name or an empty command with a TypeError", async () => {
+  await rejects(connectStdio({ server: "a/b", command: "x" }), TypeError);
+  await rejects(connectStdio({ server: "", command: "x" }), TypeError);
+  await rejects(connectStdio({ server: "x", command: "" }), TypeError);
 });
