@@ -209,6 +209,21 @@ export function connectTransport(
  * @throws {McpError} `connect` when the transport fails to start or the handshake fails.
  * @throws {TypeError} When the server name is empty or contains `/`.
  * @throws {RangeError} When a timeout option is invalid.
+ *
+ * @example Usage
+ * ```ts
+ * import { openConnection } from "./client.ts";
+ * import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+ * import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+ * import { rejects } from "node:assert/strict";
+ *
+ * const server = new McpServer({ name: "demo", version: "1.0.0" });
+ * const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+ * await server.connect(serverSide);
+ * const demo = await openConnection("demo", clientSide, {}, { detail: () => "the demo log is empty" });
+ * await serverSide.close();
+ * await rejects(demo.tools(), /the server closed the connection; the demo log is empty/);
+ * ```
  */
 export async function openConnection(
   server: string,
@@ -578,6 +593,15 @@ function checkTimeout(value: unknown, name: string, nullable: boolean): number |
  *
  * @param server The name.
  * @throws {TypeError} When it is empty or contains `/`.
+ *
+ * @example Usage
+ * ```ts
+ * import { checkServerName } from "./client.ts";
+ * import { throws } from "node:assert/strict";
+ *
+ * checkServerName("github");
+ * throws(() => checkServerName("github/issues"), TypeError);
+ * ```
  */
 export function checkServerName(server: unknown): asserts server is string {
   if (typeof server !== "string" || server === "" || server.includes("/")) {

@@ -23,7 +23,17 @@ export type McpErrorCode =
   | "tool_error"
   | "unsupported_content";
 
-/** Every {@linkcode McpErrorCode}, in the order of a connection's life. */
+/**
+ * Every {@linkcode McpErrorCode}, in the order of a connection's life.
+ *
+ * @example Usage
+ * ```ts
+ * import { MCP_ERROR_CODES } from "./error.ts";
+ * import { ok } from "node:assert/strict";
+ *
+ * ok(MCP_ERROR_CODES.includes("call_timeout"));
+ * ```
+ */
 export const MCP_ERROR_CODES: readonly McpErrorCode[] = Object.freeze([
   "connect",
   "list_tools",

@@ -48,13 +48,26 @@ const END_SESSION_MS = 2_000;
  * @throws {RangeError} When a timeout option is invalid.
  *
  * @example Usage
- * ```ts ignore
- * import { connectHttp, Injector, McpCatalog } from "../../mod.ts";
+ * ```ts
+ * import { connectHttp } from "./http.ts";
+ * import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+ * import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+ * import { equal } from "node:assert/strict";
  *
- * const everything = await connectHttp({ server: "everything", url: "http://127.0.0.1:3001/mcp" });
- * const injector = new Injector(new McpCatalog(await everything.tools()));
- * await injector.handle({ action: "execute", name: "everything/echo", arguments: { message: "hi" } }, everything.invoker);
- * await everything.close();
+ * // A server that answers HTTP in this process; a real one is a URL away and needs no `fetch`.
+ * const server = new McpServer({ name: "demo", version: "1.0.0" });
+ * server.registerTool("hello", { description: "Says hello" }, () => ({ content: [{ type: "text", text: "Hello!" }] }));
+ * const endpoint = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: () => crypto.randomUUID(), enableJsonResponse: true });
+ * await server.connect(endpoint);
+ *
+ * const demo = await connectHttp(
+ *   { server: "demo", url: "http://demo.invalid/mcp" },
+ *   { fetch: (url, init) => endpoint.handleRequest(new Request(url, init)) },
+ * );
+ * equal((await demo.tools())[0]?.name, "hello");
+ * equal(await demo.call("hello"), "Hello!");
+ * await demo.close();
+ * await server.close();
  * ```
  *
  * @example A server that cannot be reached
