@@ -7,12 +7,8 @@
 
 // @ts-types="@modelcontextprotocol/sdk/client/streamableHttp"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import {
-  checkServerName,
-  type ConnectOptions,
-  type McpConnection,
-  openConnection,
-} from "./client.ts";
+import { checkServerName, openConnection } from "./_connection.ts";
+import type { ConnectOptions, McpConnection } from "./client.ts";
 
 /** Where an MCP server listens over Streamable HTTP. */
 export interface HttpServerConfig {

@@ -7,12 +7,8 @@
 
 // @ts-types="@modelcontextprotocol/sdk/client/stdio"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import {
-  checkServerName,
-  type ConnectOptions,
-  type McpConnection,
-  openConnection,
-} from "./client.ts";
+import { checkServerName, openConnection } from "./_connection.ts";
+import type { ConnectOptions, McpConnection } from "./client.ts";
 
 /** How to start an MCP server as a child process. */
 export interface StdioServerConfig {
