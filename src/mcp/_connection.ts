@@ -39,6 +39,7 @@ export interface TransportHooks {
   /** Runs before the transport is closed (ending an HTTP session); failures are ignored. */
   beforeClose?: () => Promise<void>;
 }
+
 /** The default {@linkcode ConnectOptions.callTimeoutMs}: five minutes. */
 const DEFAULT_CALL_TIMEOUT_MS = 300_000;
 /** The default {@linkcode ConnectOptions.requestTimeoutMs}: one minute. */
@@ -58,6 +59,7 @@ const PROBE_TIMEOUT_MS = 10_000;
 // Our own timers bound every request; the SDK's must never fire first, and setTimeout cannot wait
 // longer than this (larger values fire at once).
 const SDK_TIMEOUT_MS = 2_147_483_647;
+
 /**
  * Connects over a transport with its hooks: what every `connect*` function does.
  *
@@ -232,7 +234,7 @@ class Connection implements McpConnection {
     }
     const timeoutMs = options.timeoutMs === undefined
       ? this.#settings.callTimeoutMs
-      : checkTimeout(options.timeoutMs, "timeoutMs", true);
+      : checkTimeout(options.timeoutMs, "timeoutMs", true, `Cannot call ${JSON.stringify(id)}`);
     const raw = await this.#request(
       { what: `Cannot call ${JSON.stringify(id)}`, failure: "tool_error", timeout: "call_timeout" },
       (signal) =>
@@ -409,9 +411,7 @@ class Connection implements McpConnection {
             try {
               listener(tools);
             } catch (error) {
-              queueMicrotask(() => {
-                throw error;
-              });
+              rethrow(error);
             }
           }
         } while (this.#refreshAgain && !this.#closed);
@@ -426,21 +426,26 @@ function resolveOptions(options: ConnectOptions): Settings {
   return {
     callTimeoutMs: options.callTimeoutMs === undefined
       ? DEFAULT_CALL_TIMEOUT_MS
-      : checkTimeout(options.callTimeoutMs, "callTimeoutMs", true),
+      : checkTimeout(options.callTimeoutMs, "callTimeoutMs", true, "Cannot connect"),
     requestTimeoutMs: options.requestTimeoutMs === undefined
       ? DEFAULT_REQUEST_TIMEOUT_MS
-      : checkTimeout(options.requestTimeoutMs, "requestTimeoutMs", false)!,
+      : checkTimeout(options.requestTimeoutMs, "requestTimeoutMs", false, "Cannot connect")!,
     onToolIssue: options.onToolIssue ?? warnToolIssue,
-    onError: options.onError ?? (() => {}),
+    onError: reportingErrors(options.onError),
     clientInfo: options.clientInfo ?? { name: "unfold", version: "0.1.0" },
   };
 }
 
-function checkTimeout(value: unknown, name: string, nullable: boolean): number | null {
+function checkTimeout(
+  value: unknown,
+  name: string,
+  nullable: boolean,
+  what: string,
+): number | null {
   if (nullable && value === null) return null;
   if (typeof value !== "number" || !(value > 0) || value > SDK_TIMEOUT_MS) {
     throw new RangeError(
-      `Cannot connect: ${name} must be a positive number of milliseconds${
+      `${what}: ${name} must be a positive number of milliseconds${
         nullable ? " or null" : ""
       }, got ${String(value)}`,
     );
@@ -471,6 +476,27 @@ export function checkServerName(server: unknown): asserts server is string {
       }`,
     );
   }
+}
+
+// The host's onError runs inside transport callbacks: if it throws, its error is rethrown on its
+// own, as an event listener's would be, instead of breaking the transport.
+function reportingErrors(
+  onError: ((error: McpError) => void) | undefined,
+): (error: McpError) => void {
+  if (onError === undefined) return () => {};
+  return (error) => {
+    try {
+      onError(error);
+    } catch (thrown) {
+      rethrow(thrown);
+    }
+  };
+}
+
+function rethrow(error: unknown): void {
+  queueMicrotask(() => {
+    throw error;
+  });
 }
 
 function warnToolIssue(issue: ToolIssue): void {

@@ -158,6 +158,30 @@ Deno.test("onToolsChanged() lists once more, not once each, for notifications du
   await connection.close();
 });
 
+Deno.test("a listener that throws does not stop the others, and its error is rethrown on its own", async () => {
+  const uncaught: unknown[] = [];
+  const catcher = (event: ErrorEvent) => {
+    uncaught.push(event.error);
+    event.preventDefault();
+  };
+  globalThis.addEventListener("error", catcher);
+  try {
+    const { connection, server } = await serve("shared", { tools: [fakeTool("only")] });
+    const second = Promise.withResolvers<string[]>();
+    connection.onToolsChanged(() => {
+      throw new Error("listener bug");
+    });
+    connection.onToolsChanged((tools) => second.resolve(tools.map((tool) => tool.name)));
+    await server.sendToolListChanged();
+    deepEqual(await second.promise, ["only"]);
+    await sleep(10);
+    equal((uncaught[0] as Error | undefined)?.message, "listener bug");
+    await connection.close();
+  } finally {
+    globalThis.removeEventListener("error", catcher);
+  }
+});
+
 Deno.test("onToolsChanged() reports a failed refresh to onError as list_tools", async () => {
   const errors: McpError[] = [];
   const reported = Promise.withResolvers<void>();
@@ -317,6 +341,11 @@ Deno.test("invalid timeouts, names and arguments fail with a RangeError or TypeE
   for (const timeoutMs of [0, -5, Number.NaN, Infinity]) {
     await rejects(connection.call("x", {}, { timeoutMs }), RangeError);
   }
+  await rejects(connection.call("x", {}, { timeoutMs: 0 }), {
+    name: "RangeError",
+    message:
+      'Cannot call "strict/x": timeoutMs must be a positive number of milliseconds or null, got 0',
+  });
   await rejects(connection.call(""), TypeError);
   await rejects(connection.call("x", [] as unknown as Record<string, unknown>), TypeError);
   throws(() => connection.onToolsChanged("no" as unknown as () => void), TypeError);
