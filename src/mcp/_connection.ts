@@ -30,7 +30,8 @@ import type {
 } from "./client.ts";
 import { type MappedResult, mapResult } from "./content.ts";
 import { McpError, type McpErrorCode } from "./error.ts";
-import { toMcpTools, type ToolIssue } from "./tool_list.ts";
+import { toMcpTools } from "./tool_list.ts";
+import { checkTimeout, rethrow, SDK_TIMEOUT_MS, type Settings, settingsOf } from "./_settings.ts";
 
 /** What a transport adds to a connection: words about a failure, and a step before closing. */
 export interface TransportHooks {
@@ -39,11 +40,6 @@ export interface TransportHooks {
   /** Runs before the transport is closed (ending an HTTP session); failures are ignored. */
   beforeClose?: () => Promise<void>;
 }
-
-/** The default {@linkcode ConnectOptions.callTimeoutMs}: five minutes. */
-const DEFAULT_CALL_TIMEOUT_MS = 300_000;
-/** The default {@linkcode ConnectOptions.requestTimeoutMs}: one minute. */
-const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
 
 // Results are handed on, not validated here: so no schema compiler is ever built (none could run
 // on Workers, where code generation is forbidden).
@@ -55,10 +51,6 @@ const HAND_ON: jsonSchemaValidator = {
 
 // How long a server that may have died gets to answer a ping.
 const PROBE_TIMEOUT_MS = 10_000;
-
-// Our own timers bound every request; the SDK's must never fire first, and setTimeout cannot wait
-// longer than this (larger values fire at once).
-const SDK_TIMEOUT_MS = 2_147_483_647;
 
 /**
  * Connects over a transport with its hooks: what every `connect*` function does.
@@ -94,7 +86,7 @@ export async function openConnection(
   hooks: TransportHooks,
 ): Promise<McpConnection> {
   checkServerName(server);
-  const settings = resolveOptions(options);
+  const settings = settingsOf(options);
   const client = new Client(settings.clientInfo, {
     capabilities: {},
     jsonSchemaValidator: HAND_ON,
@@ -112,14 +104,6 @@ export async function openConnection(
   }
   connection.ready();
   return connection;
-}
-
-interface Settings {
-  callTimeoutMs: number | null;
-  requestTimeoutMs: number;
-  onToolIssue: (issue: ToolIssue) => void;
-  onError: (error: McpError) => void;
-  clientInfo: { name: string; version: string };
 }
 
 interface Pending {
@@ -422,37 +406,6 @@ class Connection implements McpConnection {
   }
 }
 
-function resolveOptions(options: ConnectOptions): Settings {
-  return {
-    callTimeoutMs: options.callTimeoutMs === undefined
-      ? DEFAULT_CALL_TIMEOUT_MS
-      : checkTimeout(options.callTimeoutMs, "callTimeoutMs", true, "Cannot connect"),
-    requestTimeoutMs: options.requestTimeoutMs === undefined
-      ? DEFAULT_REQUEST_TIMEOUT_MS
-      : checkTimeout(options.requestTimeoutMs, "requestTimeoutMs", false, "Cannot connect")!,
-    onToolIssue: options.onToolIssue ?? warnToolIssue,
-    onError: reportingErrors(options.onError),
-    clientInfo: options.clientInfo ?? { name: "unfold", version: "0.1.0" },
-  };
-}
-
-function checkTimeout(
-  value: unknown,
-  name: string,
-  nullable: boolean,
-  what: string,
-): number | null {
-  if (nullable && value === null) return null;
-  if (typeof value !== "number" || !(value > 0) || value > SDK_TIMEOUT_MS) {
-    throw new RangeError(
-      `${what}: ${name} must be a positive number of milliseconds${
-        nullable ? " or null" : ""
-      }, got ${String(value)}`,
-    );
-  }
-  return value;
-}
-
 /**
  * Checks a server name as the catalogue will: not empty, no `/`.
  *
@@ -476,38 +429,6 @@ export function checkServerName(server: unknown): asserts server is string {
       }`,
     );
   }
-}
-
-// The host's onError runs inside transport callbacks: if it throws, its error is rethrown on its
-// own, as an event listener's would be, instead of breaking the transport.
-function reportingErrors(
-  onError: ((error: McpError) => void) | undefined,
-): (error: McpError) => void {
-  if (onError === undefined) return () => {};
-  return (error) => {
-    try {
-      onError(error);
-    } catch (thrown) {
-      rethrow(thrown);
-    }
-  };
-}
-
-function rethrow(error: unknown): void {
-  queueMicrotask(() => {
-    throw error;
-  });
-}
-
-function warnToolIssue(issue: ToolIssue): void {
-  // A library should not print, but a tool left out must not vanish unnoticed: hosts that want
-  // otherwise pass onToolIssue.
-  // deno-lint-ignore no-console
-  console.warn(
-    `unfold: the tool ${JSON.stringify(issue.name)} of ${
-      JSON.stringify(issue.server)
-    } ${issue.problem}${issue.dropped ? "; it is left out" : "; it is kept"}`,
-  );
 }
 
 // The message of an error, without the SDK's "MCP error -32602: " prefix.
