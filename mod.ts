@@ -18,6 +18,10 @@
  * equal(action.action, "describe");
  * ```
  *
+ * MCP servers come in through connections: {@linkcode connectHttp} here (Streamable HTTP, any
+ * runtime), `connectStdio` from `./stdio` (Deno and Node: it spawns processes), several at once
+ * with {@linkcode connectServers}; {@linkcode mapContent} maps a tool's result for the model.
+ *
  * This module is runtime-neutral (Deno, Workers, Node, browsers).
  *
  * @module
@@ -89,3 +93,29 @@ export { createApp } from "./src/http/app.ts";
 export type { HttpSettings } from "./src/http/settings.ts";
 export { DEFAULT_SETTINGS, settingsFromEnv } from "./src/http/settings.ts";
 export { VERSION } from "./src/version.ts";
+export type { McpErrorCode } from "./src/mcp/error.ts";
+export { MCP_ERROR_CODES, McpError } from "./src/mcp/error.ts";
+export type {
+  CallToolResultLike,
+  ContentBlock,
+  ImageBlock,
+  MappedContent,
+  MappedResult,
+  ResourceBlock,
+  StructuredResult,
+  TextBlock,
+} from "./src/mcp/content.ts";
+export { mapContent } from "./src/mcp/content.ts";
+export type { ToolIssue } from "./src/mcp/tool_list.ts";
+export type {
+  CallOptions,
+  ConnectOptions,
+  McpConnection,
+  McpTransport,
+  ServerIdentity,
+} from "./src/mcp/client.ts";
+export { connectTransport } from "./src/mcp/client.ts";
+export type { HttpConnectOptions, HttpServerConfig } from "./src/mcp/http.ts";
+export { connectHttp } from "./src/mcp/http.ts";
+export type { McpServers } from "./src/mcp/servers.ts";
+export { connectServers } from "./src/mcp/servers.ts";

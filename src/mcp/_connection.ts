@@ -1,0 +1,443 @@
+/**
+ * The connection behind every `connect*` function: the SDK client, bounded requests, the
+ * connection's life (closed, lost, probed), and change notifications.
+ *
+ * @module
+ */
+
+// The SDK's "./*" exports give Deno the JavaScript but not the types of a subpath ending in
+// ".js": each such import names its types with the extensionless subpath.
+import { Client } from "@modelcontextprotocol/sdk/client";
+import type {
+  JsonSchemaValidator,
+  jsonSchemaValidator,
+} from "@modelcontextprotocol/sdk/validation";
+// @ts-types="@modelcontextprotocol/sdk/types"
+import {
+  ErrorCode,
+  McpError as SdkError,
+  ResultSchema,
+  ToolListChangedNotificationSchema,
+} from "@modelcontextprotocol/sdk/types.js";
+import type { McpInvoker } from "../injector.ts";
+import { type McpTool, toolId } from "../tool.ts";
+import type {
+  CallOptions,
+  ConnectOptions,
+  McpConnection,
+  McpTransport,
+  ServerIdentity,
+} from "./client.ts";
+import { type MappedResult, mapResult } from "./content.ts";
+import { McpError, type McpErrorCode } from "./error.ts";
+import { toMcpTools } from "./tool_list.ts";
+import { checkTimeout, rethrow, SDK_TIMEOUT_MS, type Settings, settingsOf } from "./_settings.ts";
+
+/** What a transport adds to a connection: words about a failure, and a step before closing. */
+export interface TransportHooks {
+  /** More about why the server failed (a stdio server's last error output), or `""`. */
+  detail?: () => string;
+  /** Runs before the transport is closed (ending an HTTP session); failures are ignored. */
+  beforeClose?: () => Promise<void>;
+}
+
+// Results are handed on, not validated here: so no schema compiler is ever built (none could run
+// on Workers, where code generation is forbidden).
+const HAND_ON: jsonSchemaValidator = {
+  getValidator<T>(): JsonSchemaValidator<T> {
+    return (input) => ({ valid: true, data: input as T, errorMessage: undefined });
+  },
+};
+
+// How long a server that may have died gets to answer a ping.
+const PROBE_TIMEOUT_MS = 10_000;
+
+/**
+ * Connects over a transport with its hooks: what every `connect*` function does.
+ *
+ * @param server The server's name.
+ * @param transport The transport, not yet started.
+ * @param options Timeouts and callbacks.
+ * @param hooks What the transport adds.
+ * @returns The connection.
+ * @throws {McpError} `connect` when the transport fails to start or the handshake fails.
+ * @throws {TypeError} When the server name is empty or contains `/`.
+ * @throws {RangeError} When a timeout option is invalid.
+ *
+ * @example Usage
+ * ```ts
+ * import { openConnection } from "./_connection.ts";
+ * import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+ * import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+ * import { rejects } from "node:assert/strict";
+ *
+ * const server = new McpServer({ name: "demo", version: "1.0.0" });
+ * const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+ * await server.connect(serverSide);
+ * const demo = await openConnection("demo", clientSide, {}, { detail: () => "the demo log is empty" });
+ * await serverSide.close();
+ * await rejects(demo.tools(), /the server closed the connection; the demo log is empty/);
+ * ```
+ */
+export async function openConnection(
+  server: string,
+  transport: McpTransport,
+  options: ConnectOptions,
+  hooks: TransportHooks,
+): Promise<McpConnection> {
+  checkServerName(server);
+  const settings = settingsOf(options);
+  const client = new Client(settings.clientInfo, {
+    capabilities: {},
+    jsonSchemaValidator: HAND_ON,
+  });
+  const connection = new Connection(server, client, settings, hooks);
+  try {
+    await client.connect(transport, { timeout: settings.requestTimeoutMs });
+  } catch (error) {
+    await client.close().catch(() => {});
+    throw new McpError(
+      "connect",
+      `Cannot connect to ${JSON.stringify(server)}: ${reason(error)}${detail(hooks)}`,
+      { cause: error },
+    );
+  }
+  connection.ready();
+  return connection;
+}
+
+interface Pending {
+  what: string;
+  fail: (error: McpError) => void;
+}
+
+class Connection implements McpConnection {
+  readonly server: string;
+  readonly invoker: McpInvoker;
+  #client: Client;
+  #settings: Settings;
+  #hooks: TransportHooks;
+  #closed = false;
+  // Why the connection is closed: "the connection is closed", or what was lost and why.
+  #why = "";
+  #closing: Promise<void> | undefined;
+  #probing = false;
+  #pending = new Set<Pending>();
+  #listeners = new Set<(tools: McpTool[]) => void>();
+  #refreshing = false;
+  #refreshAgain = false;
+
+  constructor(server: string, client: Client, settings: Settings, hooks: TransportHooks) {
+    this.server = server;
+    this.#client = client;
+    this.#settings = settings;
+    this.#hooks = hooks;
+    this.invoker = {
+      invoke: (tool: McpTool, args: Record<string, unknown>) => {
+        if (tool?.server !== server) {
+          throw new TypeError(
+            `Cannot invoke ${JSON.stringify(toolId(tool))}: this connection is to ${
+              JSON.stringify(server)
+            }`,
+          );
+        }
+        return this.call(tool.name, args);
+      },
+    };
+    // Registered before the handshake: some servers change their tools right after it.
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.#refresh());
+  }
+
+  // After the handshake: from now on, the transport closing means the connection is lost, and a
+  // transport error may mean it (see #probe).
+  ready(): void {
+    this.#client.onclose = () => this.#lost("the server closed the connection");
+    this.#client.onerror = () => this.#probe();
+  }
+
+  get identity(): ServerIdentity {
+    const info = this.#client.getServerVersion();
+    const identity: ServerIdentity = { name: info?.name ?? "", version: info?.version ?? "" };
+    if (typeof info?.title === "string") identity.title = info.title;
+    return identity;
+  }
+
+  get instructions(): string | undefined {
+    return this.#client.getInstructions();
+  }
+
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  async tools(): Promise<McpTool[]> {
+    const what = `Cannot list the tools of ${JSON.stringify(this.server)}`;
+    const entries: unknown[] = [];
+    const cursors = new Set<string>();
+    let cursor: string | undefined;
+    do {
+      const params = cursor === undefined ? {} : { cursor };
+      const page = await this.#request(
+        { what, failure: "list_tools", timeout: "list_tools" },
+        (signal) =>
+          this.#client.request({ method: "tools/list", params }, ResultSchema, {
+            signal,
+            timeout: SDK_TIMEOUT_MS,
+          }),
+        this.#settings.requestTimeoutMs,
+      );
+      if (!Array.isArray(page.tools)) {
+        throw new McpError("list_tools", `${what}: the answer has no list of tools`);
+      }
+      entries.push(...page.tools);
+      const next = page.nextCursor;
+      if (next === undefined || next === null) break;
+      if (typeof next !== "string" || cursors.has(next)) {
+        throw new McpError(
+          "list_tools",
+          `${what}: the server sent a bad page cursor ${JSON.stringify(next)}`,
+        );
+      }
+      cursors.add(next);
+      cursor = next;
+    } while (true);
+    return toMcpTools(this.server, entries, this.#settings.onToolIssue);
+  }
+
+  async call(
+    name: string,
+    args: Record<string, unknown> = {},
+    options: CallOptions = {},
+  ): Promise<MappedResult> {
+    if (typeof name !== "string" || name === "") {
+      throw new TypeError("Cannot call a tool: the name must be a non-empty string");
+    }
+    const id = toolId({ server: this.server, name });
+    if (typeof args !== "object" || args === null || Array.isArray(args)) {
+      throw new TypeError(`Cannot call ${JSON.stringify(id)}: the arguments must be an object`);
+    }
+    const timeoutMs = options.timeoutMs === undefined
+      ? this.#settings.callTimeoutMs
+      : checkTimeout(options.timeoutMs, "timeoutMs", true, `Cannot call ${JSON.stringify(id)}`);
+    const raw = await this.#request(
+      { what: `Cannot call ${JSON.stringify(id)}`, failure: "tool_error", timeout: "call_timeout" },
+      (signal) =>
+        this.#client.request(
+          { method: "tools/call", params: { name, arguments: args } },
+          ResultSchema,
+          { signal, timeout: SDK_TIMEOUT_MS },
+        ),
+      timeoutMs,
+      options.signal,
+    );
+    return mapResult(raw, `the result of ${JSON.stringify(id)}`);
+  }
+
+  onToolsChanged(listener: (tools: McpTool[]) => void): () => void {
+    if (typeof listener !== "function") {
+      throw new TypeError("Cannot listen for tool changes: the listener must be a function");
+    }
+    const own = (tools: McpTool[]) => listener(tools);
+    this.#listeners.add(own);
+    return () => void this.#listeners.delete(own);
+  }
+
+  close(): Promise<void> {
+    if (!this.#closed) {
+      this.#closed = true;
+      this.#why = "the connection is closed";
+      this.#listeners.clear();
+      this.#failPending("the connection was closed");
+      this.#closing = (async () => {
+        try {
+          await this.#hooks.beforeClose?.();
+        } catch {
+          // The session may already be gone: closing goes on.
+        }
+        await this.#client.close().catch(() => {});
+      })();
+    }
+    return this.#closing ?? Promise.resolve();
+  }
+
+  // One request, bounded: it settles on its answer, its timeout, the caller's abort, or the
+  // connection closing, whichever comes first; in the last three cases the SDK request is
+  // abandoned (the server is told it is cancelled).
+  #request<T>(
+    codes: { what: string; failure: McpErrorCode; timeout: McpErrorCode },
+    run: (signal: AbortSignal) => Promise<T>,
+    timeoutMs: number | null,
+    signal?: AbortSignal,
+  ): Promise<T> {
+    const { what } = codes;
+    if (this.#closed) return Promise.reject(new McpError("disconnected", `${what}: ${this.#why}`));
+    if (signal?.aborted) return Promise.reject(signal.reason);
+    const abandon = new AbortController();
+    return new Promise<T>((resolve, reject) => {
+      let settled = false;
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const settle = (outcome: () => void, abandoned: boolean) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        signal?.removeEventListener("abort", onAbort);
+        this.#pending.delete(pending);
+        outcome();
+        if (abandoned) abandon.abort();
+      };
+      const onAbort = () => settle(() => reject(signal?.reason), true);
+      const pending: Pending = { what, fail: (error) => settle(() => reject(error), true) };
+      if (timeoutMs !== null) {
+        timer = setTimeout(() => {
+          const error = new McpError(codes.timeout, `${what}: no answer within ${timeoutMs} ms`);
+          settle(() => reject(error), true);
+        }, timeoutMs);
+      }
+      signal?.addEventListener("abort", onAbort, { once: true });
+      this.#pending.add(pending);
+      run(abandon.signal).then(
+        (value) => settle(() => resolve(value), false),
+        (error) => settle(() => reject(this.#failure(what, codes, error)), false),
+      );
+    });
+  }
+
+  // Why a request failed, as an McpError: closed or unreachable → `disconnected`; the server's
+  // JSON-RPC error → a call's `tool_error`, a listing's `list_tools`.
+  #failure(
+    what: string,
+    codes: { failure: McpErrorCode; timeout: McpErrorCode },
+    error: unknown,
+  ): McpError {
+    if (error instanceof McpError) return error;
+    if (this.#closed) {
+      return new McpError("disconnected", `${what}: ${this.#why}`, { cause: error });
+    }
+    if (error instanceof SdkError) {
+      if (error.code === ErrorCode.ConnectionClosed) {
+        return new McpError(
+          "disconnected",
+          `${what}: the server closed the connection${detail(this.#hooks)}`,
+          { cause: error },
+        );
+      }
+      const code = error.code === ErrorCode.RequestTimeout ? codes.timeout : codes.failure;
+      return new McpError(code, `${what}: ${reason(error)}`, { cause: error });
+    }
+    return new McpError("disconnected", `${what}: ${reason(error)}${detail(this.#hooks)}`, {
+      cause: error,
+    });
+  }
+
+  #failPending(why: string): void {
+    for (const pending of [...this.#pending]) {
+      pending.fail(new McpError("disconnected", `${pending.what}: ${why}`));
+    }
+  }
+
+  // The connection is lost (the server exited, or stopped answering): fail everything pending and
+  // to come, tell the host, and release the transport.
+  #lost(why: string): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#why = `${why}${detail(this.#hooks)}`;
+    this.#failPending(this.#why);
+    this.#settings.onError(
+      new McpError(
+        "disconnected",
+        `Lost the connection to ${JSON.stringify(this.server)}: ${this.#why}`,
+      ),
+    );
+    this.#closing = this.#client.close().catch(() => {});
+  }
+
+  // A transport error: a broken stream, an unreachable server, a malformed message. Over HTTP a
+  // server that died leaves pending calls waiting for a response stream that never resumes, so
+  // ask the server for a ping: no answer means the connection is lost.
+  #probe(): void {
+    if (this.#closed || this.#probing) return;
+    this.#probing = true;
+    // An error answer means the server is alive: only no answer at all counts as `disconnected`.
+    this.#request(
+      { what: "Cannot ping", failure: "tool_error", timeout: "disconnected" },
+      (signal) => this.#client.ping({ signal, timeout: SDK_TIMEOUT_MS }),
+      PROBE_TIMEOUT_MS,
+    ).then(
+      () => {},
+      (error: McpError) => {
+        if (error.code !== "disconnected" || this.#closed) return;
+        this.#lost(`the server stopped answering (${error.message.replace(/^Cannot ping: /, "")})`);
+      },
+    ).finally(() => this.#probing = false);
+  }
+
+  // A change notification: list again and tell the listeners; notifications that arrive during a
+  // listing cause one more listing after it, not one each.
+  #refresh(): void {
+    if (this.#closed || this.#listeners.size === 0) return;
+    if (this.#refreshing) {
+      this.#refreshAgain = true;
+      return;
+    }
+    this.#refreshing = true;
+    void (async () => {
+      try {
+        do {
+          this.#refreshAgain = false;
+          let tools: McpTool[];
+          try {
+            tools = await this.tools();
+          } catch (error) {
+            if (!this.#closed && error instanceof McpError) this.#settings.onError(error);
+            continue;
+          }
+          for (const listener of [...this.#listeners]) {
+            try {
+              listener(tools);
+            } catch (error) {
+              rethrow(error);
+            }
+          }
+        } while (this.#refreshAgain && !this.#closed);
+      } finally {
+        this.#refreshing = false;
+      }
+    })();
+  }
+}
+
+/**
+ * Checks a server name as the catalogue will: not empty, no `/`.
+ *
+ * @param server The name.
+ * @throws {TypeError} When it is empty or contains `/`.
+ *
+ * @example Usage
+ * ```ts
+ * import { checkServerName } from "./_connection.ts";
+ * import { throws } from "node:assert/strict";
+ *
+ * checkServerName("github");
+ * throws(() => checkServerName("github/issues"), TypeError);
+ * ```
+ */
+export function checkServerName(server: unknown): asserts server is string {
+  if (typeof server !== "string" || server === "" || server.includes("/")) {
+    throw new TypeError(
+      `Cannot connect: the server name must be a non-empty string without "/", got ${
+        JSON.stringify(server)
+      }`,
+    );
+  }
+}
+
+// The message of an error, without the SDK's "MCP error -32602: " prefix.
+function reason(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message.replace(/^MCP error -?\d+: /, "") || "unknown error";
+}
+
+function detail(hooks: TransportHooks): string {
+  const more = hooks.detail?.() ?? "";
+  return more === "" ? "" : `; ${more}`;
+}

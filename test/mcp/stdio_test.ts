@@ -1,0 +1,74 @@
+import { equal, ok, rejects } from "node:assert/strict";
+import type { McpError } from "../../mod.ts";
+import { connectStdio } from "../../src/mcp/stdio.ts";
+import { everythingContract, rejectsWith } from "../_contracts/everything_contract.ts";
+import { denoEnv, npmServer } from "./_servers.ts";
+
+const FIXTURE = new URL("./_fixtures/crashing_server.ts", import.meta.url).pathname;
+const CONFIG = new URL("../../deno.json", import.meta.url).pathname;
+
+function crashing(...args: string[]) {
+  return {
+    server: "crashing",
+    command: Deno.execPath(),
+    args: ["run", "-A", "--quiet", "--config", CONFIG, FIXTURE, ...args],
+    env: denoEnv(),
+  };
+}
+
+everythingContract("stdio", () =>
+  Promise.resolve({
+    connect: () =>
+      connectStdio({
+        server: "everything",
+        ...npmServer("@modelcontextprotocol/server-everything", "stdio"),
+        env: denoEnv(),
+      }),
+    stop: () => Promise.resolve(),
+  }));
+
+Deno.test("connectStdio() fails with connect when the command does not exist", async () => {
+  const error = await rejectsWith(
+    connectStdio({ server: "missing", command: "/no/such/mcp-server" }),
+    "connect",
+    2_000,
+  );
+  ok(error.message.startsWith('Cannot connect to "missing": '), error.message);
+  ok(error.message.includes("ENOENT"), error.message);
+});
+
+Deno.test("connectStdio() fails with connect, quoting the server's error output, when it exits at start", async () => {
+  const error = await rejectsWith(connectStdio(crashing("--exit-at-start")), "connect", 10_000);
+  ok(error.message.includes("crashing_server: missing API_KEY, giving up"), error.message);
+});
+
+Deno.test("a stdio server that exits mid-call fails the call and every later one at once", async () => {
+  const lost: McpError[] = [];
+  const crashy = await connectStdio(crashing(), { onError: (error) => lost.push(error) });
+  try {
+    equal(await crashy.call("echo"), "alive");
+    const error = await rejectsWith(crashy.call("crash"), "disconnected", 3_000);
+    ok(error.message.startsWith('Cannot call "crashing/crash": the server closed the connection'));
+    ok(error.message.includes("crashing_server: out of memory, exiting"), error.message);
+    equal(crashy.closed, true);
+    await rejectsWith(crashy.call("echo"), "disconnected", 50);
+    equal(lost.length, 1);
+    equal(lost[0]?.code, "disconnected");
+  } finally {
+    await crashy.close();
+  }
+});
+
+Deno.test("connectStdio() forwards the server's error output to onStderr", async () => {
+  let log = "";
+  const crashy = await connectStdio(crashing(), { onStderr: (text) => log += text });
+  await rejectsWith(crashy.call("crash"), "disconnected", 3_000);
+  await crashy.close();
+  ok(log.includes("crashing_server: out of memory, exiting"), log);
+});
+
+Deno.test("connectStdio() rejects a bad server name or an empty command with a TypeError", async () => {
+  await rejects(connectStdio({ server: "a/b", command: "x" }), TypeError);
+  await rejects(connectStdio({ server: "", command: "x" }), TypeError);
+  await rejects(connectStdio({ server: "x", command: "" }), TypeError);
+});
