@@ -98,3 +98,41 @@ export const minisearchRanker: RankerFactory = (
     },
   };
 };
+
+/**
+ * MiniSearch exactly as it comes, over each tool's name and description: default tokenizer,
+ * default term processing, default search options. Not for production: the reference point the
+ * retrieval evaluation (`deno task eval`) compares {@linkcode minisearchRanker} with.
+ *
+ * @param tools The tools to index.
+ * @returns A ranker over the tools.
+ *
+ * @example Usage
+ * ```ts
+ * import { plainMinisearchRanker } from "./minisearch_ranker.ts";
+ * import { equal } from "node:assert/strict";
+ *
+ * const ranker = plainMinisearchRanker([
+ *   { server: "github", name: "create_issue", description: "Open an issue", inputSchema: { type: "object" } },
+ *   { server: "slack", name: "post_message", description: "Send a message", inputSchema: { type: "object" } },
+ * ], { servers: [] });
+ * equal(ranker.search("send a message", 5)[0]?.id, "slack/post_message");
+ * ```
+ */
+export const plainMinisearchRanker: RankerFactory = (tools: readonly McpTool[]): Ranker => {
+  const index = new MiniSearch<{ id: string; name: string; description: string }>({
+    fields: ["name", "description"],
+  });
+  index.addAll(
+    tools.map((tool) => ({ id: toolId(tool), name: tool.name, description: tool.description })),
+  );
+  return {
+    search(query: string, limit: number): RankedTool[] {
+      return index.search(query)
+        .map((hit) => ({ id: String(hit.id), score: hit.score }))
+        .filter((hit) => Number.isFinite(hit.score) && hit.score > 0)
+        .sort((a, b) => b.score - a.score || compareStrings(a.id, b.id))
+        .slice(0, limit);
+    },
+  };
+};
