@@ -7,7 +7,7 @@
 
 import { compareStrings } from "./_compare.ts";
 import type { RankerFactory } from "./ranking/ranker.ts";
-import { minisearchRanker } from "./ranking/minisearch_ranker.ts";
+import { lexicalRanker } from "./ranking/lexical_ranker.ts";
 import type { Ranker } from "./ranking/ranker.ts";
 import { type McpTool, type ServerInfo, toolId } from "./tool.ts";
 
@@ -34,7 +34,7 @@ export interface McpCatalogOptions {
   servers?: readonly ServerInfo[];
   /**
    * The ranker behind {@linkcode McpCatalog.prototype.search}.
-   * @default {minisearchRanker}
+   * @default {lexicalRanker}
    */
   ranker?: RankerFactory;
 }
@@ -146,7 +146,7 @@ export class McpCatalog {
     );
     this.#byId = byId;
     this.servers = validateServers(options.servers ?? [], new Set(this.tools.map((t) => t.server)));
-    this.#rankerFactory = options.ranker ?? minisearchRanker;
+    this.#rankerFactory = options.ranker ?? lexicalRanker;
   }
 
   /** The number of tools. */
