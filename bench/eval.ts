@@ -3,7 +3,10 @@
  * information), MiniSearch with default options and a plain BM25 baseline, side by side on every
  * query set of a LiveMCPBench-style directory.
  *
- * Run: `deno task eval [--data DIR] [--json] [--rounds N]`
+ * Run: `deno task eval [--data DIR] [--json] [--rounds N] [--ablation]`
+ *
+ * `--ablation` instead compares unfold's default ranker with itself with one technique switched
+ * off at a time.
  *
  * Queries go to every ranker exactly as they were written (route_dev queries keep their
  * `<tool_assistant>` wrapper): coping with what agents really send is part of the ranker's job.
@@ -12,12 +15,18 @@
  */
 
 import { parseArgs } from "node:util";
-import { McpCatalog } from "../mod.ts";
+import {
+  createLexicalRanker,
+  type LexicalRankerOptions,
+  McpCatalog,
+  minisearchRanker,
+  type RankerFactory,
+} from "../mod.ts";
 import { plainMinisearchRanker } from "../src/ranking/minisearch_ranker.ts";
 import { bm25Ranker } from "./eval/bm25.ts";
 import { defaultDataDir, loadEvalData } from "./eval/dataset.ts";
 import { CUTOFF } from "./eval/metrics.ts";
-import { renderReport } from "./eval/report.ts";
+import { renderAblation, renderReport } from "./eval/report.ts";
 import { type Contender, evaluate } from "./eval/run.ts";
 
 // The three rankers compared.
@@ -46,6 +55,44 @@ const CONTENDERS: readonly Contender[] = [
   },
 ];
 
+// unfold's ranker through the catalogue, with other settings, with or without server information.
+function unfold(
+  name: string,
+  options: LexicalRankerOptions,
+  withServers = true,
+  ranker: RankerFactory = createLexicalRanker(options),
+): Contender {
+  return {
+    name,
+    build(tools, servers) {
+      const catalog = new McpCatalog(tools, { servers: withServers ? servers : [], ranker });
+      catalog.search("-", 1);
+      return (query) => catalog.search(query, CUTOFF).map((match) => match.id);
+    },
+  };
+}
+
+// Each technique switched off in turn (the first row is the default, the reference).
+const ABLATION: readonly Contender[] = [
+  unfold("default", {}),
+  unfold("no markup stripping", { stripMarkup: false }),
+  unfold("no stop-words", { stopWords: new Set() }),
+  unfold("no query term frequency", { queryTermFrequency: false }),
+  unfold("no prefix matching", { prefixWeight: 0 }),
+  unfold("no typo matching", { fuzzyWeight: 0 }),
+  unfold("no coordination", { coordination: 0 }),
+  unfold("no name word pairs", { nameBigramBoost: 0 }),
+  unfold("no server boost", { serverBoost: 0 }),
+  unfold("no BM25+ delta", { delta: 0 }),
+  unfold("no schema fields", { fieldWeights: { params: 0, paramDescriptions: 0 } }),
+  unfold("no server information (servers: [])", {}, false),
+  unfold("name + description only", {
+    fieldWeights: { title: 0, server: 0, serverText: 0, params: 0, paramDescriptions: 0 },
+    serverBoost: 0,
+  }),
+  unfold("minisearchRanker (the previous default)", {}, true, minisearchRanker),
+];
+
 if (import.meta.main) {
   const { values } = parseArgs({
     args: Deno.args,
@@ -53,6 +100,7 @@ if (import.meta.main) {
       data: { type: "string" },
       json: { type: "boolean", default: false },
       rounds: { type: "string", default: "3" },
+      ablation: { type: "boolean", default: false },
     },
   });
   const dir = values.data ?? defaultDataDir();
@@ -60,13 +108,15 @@ if (import.meta.main) {
     throw new Error("Cannot find the LiveMCPBench data: pass --data DIR or set UNFOLD_DATA_DIR");
   }
   const data = loadEvalData(dir);
-  const results = evaluate(data, CONTENDERS, { rounds: Number(values.rounds) });
+  const contenders = values.ablation ? ABLATION : CONTENDERS;
+  const results = evaluate(data, contenders, { rounds: Number(values.rounds) });
+  const render = values.ablation ? renderAblation : renderReport;
   // deno-lint-ignore no-console
   console.log(
     values.json
       ? JSON.stringify({ data: dir, tools: data.tools.length, results }, null, 2)
       : `${data.tools.length} tools, ${data.servers.length} servers described, ${dir}\n\n${
-        renderReport(results)
+        render(results)
       }`,
   );
 }

@@ -18,8 +18,9 @@ const LABELS: Record<keyof QueryMetrics, string> = {
   ndcg10: "nDCG@10",
 };
 
-function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
-  const align = header.map((_, i) => i === 0 || i === 1 ? "---" : "---:");
+// A Markdown table whose first `left` columns are left-aligned and the others right-aligned.
+function table(header: readonly string[], rows: readonly (readonly string[])[], left = 2): string {
+  const align = header.map((_, i) => i < left ? "---" : "---:");
   return [header, align, ...rows].map((row) => `| ${row.join(" | ")} |`).join("\n");
 }
 
@@ -74,6 +75,41 @@ export function renderReport(results: readonly ContenderResult[]): string {
       ms(r.buildMs),
       ...r.sets.flatMap((s) => [ms(s.latency.meanMs), ms(s.latency.p99Ms)]),
     ]),
+    1,
   );
   return `${quality}\n\n${halves}\n\n${timing}\n`;
+}
+
+/**
+ * Renders an ablation as Markdown: for each variant, the issue's target metrics on each query set
+ * and their change from the first variant (the reference).
+ *
+ * @param results The results of {@linkcode evaluate}, the reference first.
+ * @returns One table.
+ *
+ * @example Usage
+ * ```ts
+ * import { renderAblation } from "./report.ts";
+ * import { ok } from "node:assert/strict";
+ *
+ * ok(renderAblation([]).includes("variant"));
+ * ```
+ */
+export function renderAblation(results: readonly ContenderResult[]): string {
+  const reference = results[0];
+  const metrics: (keyof QueryMetrics)[] = ["ndcg10", "r5", "hit5"];
+  const header = reference?.sets.flatMap((s) => metrics.map((m) => `${s.set} ${LABELS[m]}`)) ?? [];
+  const rows = results.map((r) => [
+    r.name,
+    ...r.sets.flatMap((s, i) =>
+      metrics.map((m) => {
+        const base = reference!.sets[i]!.all[m];
+        const change = s.all[m] - base;
+        return r === reference
+          ? f3(s.all[m])
+          : `${f3(s.all[m])} (${change >= 0 ? "+" : ""}${change.toFixed(3)})`;
+      })
+    ),
+  ]);
+  return `${table(["variant", ...header], rows, 1)}\n`;
 }

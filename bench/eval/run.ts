@@ -63,7 +63,7 @@ export interface EvaluateOptions {
    */
   now?: () => number;
   /**
-   * How many times each build and each search is timed.
+   * How many times each build and each search is timed, after one untimed warm-up round.
    * @default {3}
    */
   rounds?: number;
@@ -100,7 +100,9 @@ export function evaluate(
   const rounds = Math.max(1, Math.floor(options.rounds ?? 3));
   return contenders.map((contender): ContenderResult => {
     const builds: number[] = [];
-    let search: Search | undefined;
+    // Untimed warm-up, so that timings measure the steady state, not the JIT compiler.
+    let search = contender.build(data.tools, data.servers);
+    for (const set of data.sets) for (const q of set.queries) search(q.query);
     for (let round = 0; round < rounds; round++) {
       const start = now();
       search = contender.build(data.tools, data.servers);
@@ -112,7 +114,7 @@ export function evaluate(
         let ranked: string[] = [];
         for (let round = 0; round < rounds; round++) {
           const start = now();
-          ranked = search!(q.query);
+          ranked = search(q.query);
           times.push(now() - start);
         }
         return { half: half(q.group), metrics: scoreQuery(ranked.slice(0, CUTOFF), q.gold) };

@@ -13,6 +13,8 @@ import type { McpTool } from "../tool.ts";
 import { toolId } from "../tool.ts";
 import type { RankedTool, Ranker, RankerFactory, RankerOptions } from "./ranker.ts";
 import { schemaText, splitIdentifiers, STOP_WORDS, stripMarkup, tokenize } from "./terms.ts";
+import { fieldScores } from "./field_scores.ts";
+import { ServerMatch } from "./server_match.ts";
 import { Vocabulary } from "./vocabulary.ts";
 
 /** The parts of a tool the ranker indexes. */
@@ -95,14 +97,8 @@ export const LEXICAL_DEFAULTS: Readonly<LexicalSettings> = Object.freeze({
 
 // Longer terms are noise (hashes, base64).
 const MAX_TERM_CHARS = 40;
-
-// A term's tools and scores: `docs[start..end)` and `impacts[start..end)` of arrays all terms share.
-interface Postings {
-  docs: Int32Array;
-  impacts: Float64Array;
-  start: number;
-  end: number;
-}
+// Up to this many results are selected by insertion; more are sorted.
+const SMALL_LIMIT = 64;
 
 /**
  * Builds a lexical ranker factory with other settings than the defaults (to measure what each
@@ -175,12 +171,14 @@ function buildRanker(
       serverText: terms(`${info?.title ?? ""} ${info?.description ?? ""}`),
     });
   }
-  const servers = new ServerScorer(serverWords);
+  const servers = new ServerMatch(
+    new Map(
+      [...serverWords].map(([server, words]) => [server, [...words.server, ...words.serverText]]),
+    ),
+  );
   const serverOf = Int32Array.from(tools, (tool) => servers.indexOf(tool.server));
   const words = tools.map((tool) => toolWords(tool, serverWords.get(tool.server)!, terms));
-  const fields = (Object.keys(settings.fieldWeights) as LexicalField[])
-    .filter((field) => settings.fieldWeights[field] > 0);
-  const postings = buildPostings(words, fields, settings);
+  const postings = fieldScores(words, settings.fieldWeights, settings);
   const vocabulary = new Vocabulary(postings.keys());
   const nameBigrams = new Map<string, Set<number>>();
   words.forEach(({ name }, doc) => {
@@ -190,6 +188,13 @@ function buildRanker(
     }
   });
 
+  // Per-search scratch, reused: a search runs to completion before the next starts, and fresh
+  // arrays for every search showed up as garbage-collection pauses in the p99.
+  const scores = new Float64Array(tools.length);
+  const matched = new Uint32Array(tools.length);
+  const lastWord = new Int32Array(tools.length);
+  const boost = new Float64Array(tools.length);
+
   return {
     search(query: string, limit: number): RankedTool[] {
       const queryWords = terms(settings.stripMarkup ? stripMarkup(query) : query);
@@ -197,16 +202,17 @@ function buildRanker(
       for (const word of queryWords) {
         counts.set(word, settings.queryTermFrequency ? (counts.get(word) ?? 0) + 1 : 1);
       }
-      const scores = new Float64Array(tools.length);
-      const matched = new Uint16Array(tools.length);
-      const lastWord = new Int32Array(tools.length).fill(-1);
+      scores.fill(0);
+      matched.fill(0);
+      lastWord.fill(-1);
+      boost.fill(1);
       let wordIndex = 0;
       for (const [word, count] of counts) {
         for (const { term, weight } of vocabulary.expand(word, settings)) {
-          const { docs, impacts, start, end } = postings.get(term)!;
+          const { docs, scores: termScores, start, end } = postings.get(term)!;
           for (let k = start; k < end; k++) {
             const doc = docs[k]!;
-            scores[doc]! += count * weight * impacts[k]!;
+            scores[doc]! += count * weight * termScores[k]!;
             if (lastWord[doc] !== wordIndex) {
               lastWord[doc] = wordIndex;
               matched[doc]!++;
@@ -215,7 +221,6 @@ function buildRanker(
         }
         wordIndex++;
       }
-      const boost = new Float64Array(tools.length).fill(1);
       if (settings.nameBigramBoost > 0) {
         const pairs = new Set<string>();
         for (let i = 0; i + 1 < queryWords.length; i++) {
@@ -228,9 +233,10 @@ function buildRanker(
         }
       }
       const serverMatch = settings.serverBoost > 0 ? servers.match(counts.keys()) : undefined;
-      // The best `limit` tools, kept sorted; tools are numbered in id order, so on equal scores the
-      // lower number wins.
+      // The best `limit` tools, kept sorted (insertion, as limits are small); tools are numbered in
+      // id order, so on equal scores the lower number stays ahead.
       const top: { doc: number; score: number }[] = [];
+      const keep = Math.min(limit, tools.length);
       for (let doc = 0; doc < tools.length; doc++) {
         if (!(scores[doc]! > 0)) continue;
         let score = scores[doc]! * matched[doc]! ** settings.coordination * boost[doc]!;
@@ -238,14 +244,19 @@ function buildRanker(
           score *= 1 + settings.serverBoost * serverMatch[serverOf[doc]!]!;
         }
         if (!Number.isFinite(score) || score <= 0) continue;
-        if (top.length === limit && score <= top[limit - 1]!.score) continue;
-        let at = top.length === limit ? limit - 1 : top.length;
+        if (keep > SMALL_LIMIT) {
+          top.push({ doc, score });
+          continue;
+        }
+        if (top.length === keep && score <= top[keep - 1]!.score) continue;
+        let at = top.length === keep ? keep - 1 : top.length;
         while (at > 0 && top[at - 1]!.score < score) {
           top[at] = top[at - 1]!;
           at--;
         }
         top[at] = { doc, score };
       }
+      if (keep > SMALL_LIMIT) top.sort((a, b) => b.score - a.score || a.doc - b.doc).splice(keep);
       return top.map(({ doc, score }) => ({ id: ids[doc]!, score }));
     },
   };
@@ -271,123 +282,4 @@ function toolWords(
     params: terms(schema.names.map(splitIdentifiers).join(" ")),
     paramDescriptions: terms(schema.descriptions.join(" ")),
   };
-}
-
-// For every term and tool, the tool's BM25+ score for that term summed over fields, each field with
-// its own document frequencies and average length (as MiniSearch scores fields). Terms are numbered
-// and counted in typed arrays: maps of maps made building several times slower.
-function buildPostings(
-  words: readonly Record<LexicalField, string[]>[],
-  fields: readonly LexicalField[],
-  { fieldWeights, k1, b, delta }: LexicalSettings,
-): Map<string, Postings> {
-  const n = words.length;
-  const ids = new Map<string, number>();
-  const coded = words.map((w) =>
-    fields.map((field) =>
-      w[field].map((word) => {
-        let id = ids.get(word);
-        if (id === undefined) ids.set(word, id = ids.size);
-        return id;
-      })
-    )
-  );
-  const size = ids.size;
-  const df = new Int32Array(fields.length * size);
-  const stamp = new Int32Array(size).fill(-1);
-  coded.forEach((doc, d) =>
-    doc.forEach((terms, f) => {
-      for (const term of terms) {
-        if (stamp[term] === d * fields.length + f) continue;
-        stamp[term] = d * fields.length + f;
-        df[f * size + term]!++;
-      }
-    })
-  );
-  const averages = fields.map((_, f) =>
-    Math.max(1, coded.reduce((sum, doc) => sum + doc[f]!.length, 0) / n)
-  );
-  // (term, tool, score) triples, tool by tool, then grouped by term (a counting sort).
-  const triples = { term: [] as number[], doc: [] as number[], score: [] as number[] };
-  const tf = new Float64Array(size);
-  const sum = new Float64Array(size);
-  const touched: number[] = [];
-  coded.forEach((doc, d) => {
-    doc.forEach((terms, f) => {
-      for (const term of terms) tf[term]!++;
-      const norm = k1 * (1 - b + b * terms.length / averages[f]!);
-      for (const term of terms) {
-        const count = tf[term]!;
-        if (count === 0) continue; // already scored for this field
-        tf[term] = 0;
-        const frequency = df[f * size + term]!;
-        const idf = Math.log(1 + (n - frequency + 0.5) / (frequency + 0.5));
-        if (sum[term] === 0) touched.push(term);
-        sum[term]! += fieldWeights[fields[f]!] * idf * (delta + count * (k1 + 1) / (count + norm));
-      }
-    });
-    for (const term of touched) {
-      triples.term.push(term);
-      triples.doc.push(d);
-      triples.score.push(sum[term]!);
-      sum[term] = 0;
-    }
-    touched.length = 0;
-  });
-  const start = new Int32Array(size + 1);
-  for (const term of triples.term) start[term + 1]!++;
-  for (let term = 0; term < size; term++) start[term + 1]! += start[term]!;
-  const next = start.slice(0, size);
-  const docs = new Int32Array(triples.term.length);
-  const impacts = new Float64Array(triples.term.length);
-  triples.term.forEach((term, i) => {
-    const at = next[term]!++;
-    docs[at] = triples.doc[i]!;
-    impacts[at] = triples.score[i]!;
-  });
-  const postings = new Map<string, Postings>();
-  for (const [word, term] of ids) {
-    postings.set(word, { docs, impacts, start: start[term]!, end: start[term + 1]! });
-  }
-  return postings;
-}
-
-// How well each server's own words (name, title, description) match a query: the summed rarity
-// (over servers) of the query words it contains, relative to the best server.
-class ServerScorer {
-  #names: string[];
-  // For each word, the servers whose words hold it, and its rarity among servers.
-  #servers = new Map<string, number[]>();
-  #idf = new Map<string, number>();
-
-  constructor(servers: ReadonlyMap<string, ServerWords>) {
-    this.#names = [...servers.keys()];
-    this.#names.forEach((server, index) => {
-      const words = servers.get(server)!;
-      for (const word of new Set([...words.server, ...words.serverText])) {
-        const list = this.#servers.get(word);
-        if (list === undefined) this.#servers.set(word, [index]);
-        else list.push(index);
-      }
-    });
-    for (const [word, list] of this.#servers) {
-      this.#idf.set(word, Math.log(1 + (servers.size - list.length + 0.5) / (list.length + 0.5)));
-    }
-  }
-
-  match(queryWords: Iterable<string>): Float64Array {
-    const scores = new Float64Array(this.#names.length);
-    for (const word of queryWords) {
-      const idf = this.#idf.get(word) ?? 0;
-      for (const index of this.#servers.get(word) ?? []) scores[index]! += idf;
-    }
-    let best = 0;
-    for (const score of scores) best = Math.max(best, score);
-    if (best > 0) { for (let i = 0; i < scores.length; i++) scores[i]! /= best; }
-    return scores;
-  }
-
-  indexOf(server: string): number {
-    return this.#names.indexOf(server);
-  }
 }

@@ -48,7 +48,7 @@ export class Vocabulary {
   // For the one-edit search: words by length and by each of their first two characters. Two words
   // one edit apart share a character among their first two positions, and differ in length by at
   // most one, so a query word only needs checking against a few short lists.
-  #byStart = new Map<string, string[]>();
+  #byStart = new Map<number, string[]>();
 
   /**
    * Builds the vocabulary.
@@ -57,13 +57,13 @@ export class Vocabulary {
    */
   constructor(words: Iterable<string>) {
     this.#known = new Set(words);
-    this.#sorted = [...this.#known].sort(compareStrings);
+    // The default sort compares UTF-16 code units, like compareStrings, without a callback.
+    this.#sorted = [...this.#known].sort();
     for (const word of this.#sorted) {
-      for (const key of new Set([`${word.length}:${word[0]}`, `${word.length}:${word[1]}`])) {
-        const list = this.#byStart.get(key);
-        if (list === undefined) this.#byStart.set(key, [word]);
-        else list.push(word);
-      }
+      const first = startKey(word.length, word.charCodeAt(0));
+      const second = startKey(word.length, word.charCodeAt(1));
+      this.#add(first, word);
+      if (second !== first) this.#add(second, word);
     }
   }
 
@@ -110,8 +110,8 @@ export class Vocabulary {
     if (word.length < options.fuzzyMinLength) return out;
     const found = new Set<string>();
     for (const length of [word.length - 1, word.length, word.length + 1]) {
-      for (const start of new Set([word[0], word[1]])) {
-        for (const term of this.#byStart.get(`${length}:${start}`) ?? []) {
+      for (const start of new Set([word.charCodeAt(0), word.charCodeAt(1)])) {
+        for (const term of this.#byStart.get(startKey(length, start)) ?? []) {
           if (!found.has(term) && oneEdit(word, term)) found.add(term);
         }
       }
@@ -120,6 +120,12 @@ export class Vocabulary {
       out.push({ term, weight: options.fuzzyWeight * term.length / (term.length + 1) });
     }
     return out.sort((a, b) => compareStrings(a.term, b.term));
+  }
+
+  #add(key: number, word: string): void {
+    const list = this.#byStart.get(key);
+    if (list === undefined) this.#byStart.set(key, [word]);
+    else list.push(word);
   }
 
   #lowerBound(word: string): number {
@@ -132,6 +138,11 @@ export class Vocabulary {
     }
     return lo;
   }
+}
+
+// A number for (word length, character code); NaN (past the end) becomes 65536.
+function startKey(length: number, code: number): number {
+  return length * 65537 + (Number.isNaN(code) ? 65536 : code);
 }
 
 /**

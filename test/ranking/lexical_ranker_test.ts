@@ -74,3 +74,23 @@ Deno.test("createLexicalRanker() leaves fields with weight 0 out and keeps the o
   deepEqual(noParams(tools, { servers: [] }).search("street", 1), []);
   equal(LEXICAL_DEFAULTS.fieldWeights.name, 3);
 });
+
+Deno.test("lexicalRanker orders a long result list like a short one", () => {
+  const tools = Array.from(
+    { length: 150 },
+    (_, i) =>
+      tool(
+        `s${i % 7}`,
+        `tool_${i}`,
+        `file ${i % 3 === 0 ? "read" : "write"} ${"x ".repeat(i % 5)}`,
+      ),
+  );
+  const ranker = lexicalRanker(tools, { servers: [] });
+  const all = ranker.search("read file", 200);
+  equal(all.length, 150);
+  deepEqual(ranker.search("read file", 20), all.slice(0, 20));
+  for (let i = 1; i < all.length; i++) {
+    const [a, b] = [all[i - 1]!, all[i]!];
+    ok(a.score > b.score || (a.score === b.score && a.id < b.id), `${a.id} before ${b.id}`);
+  }
+});
