@@ -25,6 +25,7 @@ import {
 import { plainMinisearchRanker } from "../src/ranking/minisearch_ranker.ts";
 import { bm25Ranker } from "./eval/bm25.ts";
 import { defaultDataDir, loadEvalData } from "./eval/dataset.ts";
+import { exactRate, readServerMap } from "./eval/exact.ts";
 import { CUTOFF } from "./eval/metrics.ts";
 import { renderAblation, renderReport } from "./eval/report.ts";
 import { type Contender, evaluate } from "./eval/run.ts";
@@ -90,7 +91,12 @@ const ABLATION: readonly Contender[] = [
     fieldWeights: { title: 0, server: 0, serverText: 0, params: 0, paramDescriptions: 0 },
     serverBoost: 0,
   }),
-  unfold("minisearchRanker (the previous default)", {}, true, minisearchRanker),
+  unfold(
+    "minisearchRanker (previous default, now with markup stripping)",
+    {},
+    true,
+    minisearchRanker,
+  ),
 ];
 
 if (import.meta.main) {
@@ -111,12 +117,22 @@ if (import.meta.main) {
   const contenders = values.ablation ? ABLATION : CONTENDERS;
   const results = evaluate(data, contenders, { rounds: Number(values.rounds) });
   const render = values.ablation ? renderAblation : renderReport;
+  // Exact lookups with the default ranker, on this catalogue and the real-server one next to it.
+  const realServers = readServerMap(`${dir}/../real-servers/tools.json`);
+  const exact = {
+    [data.dir]: exactRate(data.tools, data.servers),
+    ...(realServers === undefined ? {} : { "real-servers": exactRate(realServers) }),
+  };
+  const exactLines = Object.entries(exact).map(([name, r]) =>
+    `exact lookups at rank 1 (${name}): ids ${r.ids.hits}/${r.ids.total}, ` +
+    `unique names ${r.names.hits}/${r.names.total}`
+  );
   // deno-lint-ignore no-console
   console.log(
     values.json
-      ? JSON.stringify({ data: dir, tools: data.tools.length, results }, null, 2)
+      ? JSON.stringify({ data: dir, tools: data.tools.length, results, exact }, null, 2)
       : `${data.tools.length} tools, ${data.servers.length} servers described, ${dir}\n\n${
         render(results)
-      }`,
+      }\n${exactLines.join("\n")}`,
   );
 }
