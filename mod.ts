@@ -69,6 +69,16 @@ export type {
 } from "./src/bridge/tool.ts";
 export { BRIDGE_ACTIONS, bridgeParameters, bridgeTool } from "./src/bridge/tool.ts";
 export type { RankedTool, Ranker, RankerFactory, RankerOptions } from "./src/ranking/ranker.ts";
+export type {
+  LexicalField,
+  LexicalRankerOptions,
+  LexicalSettings,
+} from "./src/ranking/lexical_ranker.ts";
+export {
+  createLexicalRanker,
+  LEXICAL_DEFAULTS,
+  lexicalRanker,
+} from "./src/ranking/lexical_ranker.ts";
 export { minisearchRanker } from "./src/ranking/minisearch_ranker.ts";
 export type { ArgumentProblem } from "./src/bridge/validate.ts";
 export { validateArguments } from "./src/bridge/validate.ts";

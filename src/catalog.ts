@@ -7,7 +7,7 @@
 
 import { compareStrings } from "./_compare.ts";
 import type { RankerFactory } from "./ranking/ranker.ts";
-import { minisearchRanker } from "./ranking/minisearch_ranker.ts";
+import { lexicalRanker } from "./ranking/lexical_ranker.ts";
 import type { Ranker } from "./ranking/ranker.ts";
 import { type McpTool, type ServerInfo, toolId } from "./tool.ts";
 
@@ -34,7 +34,7 @@ export interface McpCatalogOptions {
   servers?: readonly ServerInfo[];
   /**
    * The ranker behind {@linkcode McpCatalog.prototype.search}.
-   * @default {minisearchRanker}
+   * @default {lexicalRanker}
    */
   ranker?: RankerFactory;
 }
@@ -112,6 +112,9 @@ export class McpCatalog {
   #byId: Map<string, McpTool>;
   #rankerFactory: RankerFactory;
   #ranker: Ranker | undefined;
+  // Tools by exact name and by lower-cased id or name, built with the ranker: a search must not
+  // lower-case every id of the catalogue.
+  #names: { exact: Map<string, McpTool[]>; folded: Map<string, McpTool[]> } | undefined;
 
   /**
    * Validates the tools and builds the catalogue.
@@ -146,7 +149,7 @@ export class McpCatalog {
     );
     this.#byId = byId;
     this.servers = validateServers(options.servers ?? [], new Set(this.tools.map((t) => t.server)));
-    this.#rankerFactory = options.ranker ?? minisearchRanker;
+    this.#rankerFactory = options.ranker ?? lexicalRanker;
   }
 
   /** The number of tools. */
@@ -207,15 +210,33 @@ export class McpCatalog {
   #exact(query: string): McpTool | undefined {
     const byId = this.#byId.get(query);
     if (byId !== undefined) return byId;
-    const named = this.tools.filter((tool) => tool.name === query);
+    this.#names ??= nameIndex(this.tools);
+    const named = this.#names.exact.get(query) ?? [];
     if (named.length === 1) return named[0];
     if (named.length > 1) return undefined;
-    const lower = query.toLowerCase();
-    const folded = this.tools.filter((tool) =>
-      toolId(tool).toLowerCase() === lower || tool.name.toLowerCase() === lower
-    );
+    const folded = this.#names.folded.get(query.toLowerCase()) ?? [];
     return folded.length === 1 ? folded[0] : undefined;
   }
+}
+
+// Tools by exact name, and by lower-cased id and lower-cased name (a tool under both keys at most
+// once: a lower-cased id always differs from a lower-cased name, having more slashes).
+function nameIndex(
+  tools: readonly McpTool[],
+): { exact: Map<string, McpTool[]>; folded: Map<string, McpTool[]> } {
+  const exact = new Map<string, McpTool[]>();
+  const folded = new Map<string, McpTool[]>();
+  const add = (map: Map<string, McpTool[]>, key: string, tool: McpTool) => {
+    const list = map.get(key);
+    if (list === undefined) map.set(key, [tool]);
+    else list.push(tool);
+  };
+  for (const tool of tools) {
+    add(exact, tool.name, tool);
+    add(folded, toolId(tool).toLowerCase(), tool);
+    add(folded, tool.name.toLowerCase(), tool);
+  }
+  return { exact, folded };
 }
 
 function validateTool(tool: McpTool, index: number): McpTool {

@@ -1,5 +1,5 @@
 /**
- * The default ranker: MiniSearch (BM25) over a tool's name, title, server, description and the
+ * A ranker on MiniSearch (BM25) over a tool's name, title, server, description and the
  * property names and descriptions of its input schema, with identifier-aware terms. The only module
  * that imports MiniSearch.
  *
@@ -11,7 +11,7 @@ import MiniSearch from "minisearch";
 import type { McpTool } from "../tool.ts";
 import { toolId } from "../tool.ts";
 import type { RankedTool, Ranker, RankerFactory, RankerOptions } from "./ranker.ts";
-import { schemaText, splitIdentifiers, STOP_WORDS, tokenize } from "./terms.ts";
+import { schemaText, splitIdentifiers, STOP_WORDS, stripMarkup, tokenize } from "./terms.ts";
 
 interface Document {
   id: string;
@@ -34,7 +34,9 @@ const BOOST: Record<typeof FIELDS[number], number> = {
 };
 
 /**
- * Builds the default ranker.
+ * Builds a MiniSearch ranker: the alternative to the default `lexicalRanker`, for hosts that want
+ * MiniSearch's own prefix and fuzzy search. The default scores fields the way MiniSearch does but
+ * computes the scores when it builds its index, which makes a search several times faster.
  *
  * @param tools The tools to index.
  * @param options Server information (its titles and descriptions are indexed with the server name).
@@ -88,8 +90,47 @@ export const minisearchRanker: RankerFactory = (
   );
   index.addAll(documents);
   return {
-    search(query: string, limit: number): RankedTool[] {
+    search(rawQuery: string, limit: number): RankedTool[] {
+      const query = stripMarkup(rawQuery);
       if (!tokenize(query).some((t) => !STOP_WORDS.has(t) && t.length <= MAX_TERM_CHARS)) return [];
+      return index.search(query)
+        .map((hit) => ({ id: String(hit.id), score: hit.score }))
+        .filter((hit) => Number.isFinite(hit.score) && hit.score > 0)
+        .sort((a, b) => b.score - a.score || compareStrings(a.id, b.id))
+        .slice(0, limit);
+    },
+  };
+};
+
+/**
+ * MiniSearch exactly as it comes, over each tool's name and description: default tokenizer,
+ * default term processing, default search options. Not for production: the reference point the
+ * retrieval evaluation (`deno task eval`) compares {@linkcode minisearchRanker} with.
+ *
+ * @param tools The tools to index.
+ * @returns A ranker over the tools.
+ *
+ * @example Usage
+ * ```ts
+ * import { plainMinisearchRanker } from "./minisearch_ranker.ts";
+ * import { equal } from "node:assert/strict";
+ *
+ * const ranker = plainMinisearchRanker([
+ *   { server: "github", name: "create_issue", description: "Open an issue", inputSchema: { type: "object" } },
+ *   { server: "slack", name: "post_message", description: "Send a message", inputSchema: { type: "object" } },
+ * ], { servers: [] });
+ * equal(ranker.search("send a message", 5)[0]?.id, "slack/post_message");
+ * ```
+ */
+export const plainMinisearchRanker: RankerFactory = (tools: readonly McpTool[]): Ranker => {
+  const index = new MiniSearch<{ id: string; name: string; description: string }>({
+    fields: ["name", "description"],
+  });
+  index.addAll(
+    tools.map((tool) => ({ id: toolId(tool), name: tool.name, description: tool.description })),
+  );
+  return {
+    search(query: string, limit: number): RankedTool[] {
       return index.search(query)
         .map((hit) => ({ id: String(hit.id), score: hit.score }))
         .filter((hit) => Number.isFinite(hit.score) && hit.score > 0)

@@ -13,6 +13,9 @@ const LETTER_DIGIT = /(\p{L})(\p{Nd})|(\p{Nd})(\p{L})/gu;
 const WORD = /[\p{L}\p{N}]+/gu;
 const COMBINING = /\p{M}+/gu;
 const NO_SPACE_SCRIPT = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
+// An opening, closing or empty markup tag without attributes: `<tool_assistant>`, `</query>`,
+// `<br/>`. With attributes allowed, `a<b and c>d` would lose its middle.
+const MARKUP = /<\/?[A-Za-z][\w:.-]*\s*\/?>/g;
 const NO_SPACE_RUN =
   /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]+|[^\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]+/gu;
 
@@ -51,6 +54,27 @@ export function splitIdentifiers(text: string): string {
     .replace(LETTER_DIGIT, (_, l1, d1, d2, l2) => l1 ? `${l1} ${d1}` : `${d2} ${l2}`)
     .replace(/[_\-./:]+/g, " ")
     .trim();
+}
+
+/**
+ * Removes markup tags from a query. Agents often wrap what they look for in tags of their own
+ * prompt format (`<tool_assistant>…</tool_assistant>`); the tag names are not what they look for,
+ * the text between the tags is.
+ *
+ * @param text A query.
+ * @returns The query with each tag replaced by a space.
+ *
+ * @example Usage
+ * ```ts
+ * import { stripMarkup } from "./terms.ts";
+ * import { equal } from "node:assert/strict";
+ *
+ * equal(stripMarkup("<tool_assistant>read a file</tool_assistant>"), " read a file ");
+ * equal(stripMarkup("a < b and c > d"), "a < b and c > d");
+ * ```
+ */
+export function stripMarkup(text: string): string {
+  return text.replace(MARKUP, " ");
 }
 
 /**

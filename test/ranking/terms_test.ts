@@ -1,5 +1,11 @@
 import { deepEqual, equal } from "node:assert/strict";
-import { normalize, schemaText, splitIdentifiers, tokenize } from "../../src/ranking/terms.ts";
+import {
+  normalize,
+  schemaText,
+  splitIdentifiers,
+  stripMarkup,
+  tokenize,
+} from "../../src/ranking/terms.ts";
 
 Deno.test("splitIdentifiers() splits snake, kebab, camel, acronyms and digits", () => {
   equal(splitIdentifiers("get_file_contents"), "get file contents");
@@ -44,4 +50,11 @@ Deno.test("schemaText() walks nested properties, items and combinators, bounded"
   };
   equal(schemaText(wide).names.length, 200);
   deepEqual(schemaText(null), { names: [], descriptions: [] });
+});
+
+Deno.test("stripMarkup() removes tags without attributes and keeps comparisons", () => {
+  equal(stripMarkup("<tool_assistant>\nserver: x\n</tool_assistant>").trim(), "server: x");
+  equal(stripMarkup("<b>bold</b><br/>"), " bold  ");
+  equal(stripMarkup("if a<b and b>c"), "if a<b and b>c");
+  equal(stripMarkup("List<String> is generic"), "List  is generic");
 });

@@ -1,0 +1,138 @@
+/**
+ * The retrieval evaluation: unfold's default ranker (through `McpCatalog.search`, with server
+ * information), MiniSearch with default options and a plain BM25 baseline, side by side on every
+ * query set of a LiveMCPBench-style directory.
+ *
+ * Run: `deno task eval [--data DIR] [--json] [--rounds N] [--ablation]`
+ *
+ * `--ablation` instead compares unfold's default ranker with itself with one technique switched
+ * off at a time.
+ *
+ * Queries go to every ranker exactly as they were written (route_dev queries keep their
+ * `<tool_assistant>` wrapper): coping with what agents really send is part of the ranker's job.
+ *
+ * @module
+ */
+
+import { parseArgs } from "node:util";
+import {
+  createLexicalRanker,
+  type LexicalRankerOptions,
+  McpCatalog,
+  minisearchRanker,
+  type RankerFactory,
+} from "../mod.ts";
+import { plainMinisearchRanker } from "../src/ranking/minisearch_ranker.ts";
+import { bm25Ranker } from "./eval/bm25.ts";
+import { defaultDataDir, loadEvalData } from "./eval/dataset.ts";
+import { exactRate, readServerMap } from "./eval/exact.ts";
+import { CUTOFF } from "./eval/metrics.ts";
+import { renderAblation, renderReport } from "./eval/report.ts";
+import { type Contender, evaluate } from "./eval/run.ts";
+
+// The three rankers compared.
+const CONTENDERS: readonly Contender[] = [
+  {
+    name: "unfold",
+    build(tools, servers) {
+      const catalog = new McpCatalog(tools, { servers });
+      catalog.search("-", 1); // the index is built on the first search
+      return (query) => catalog.search(query, CUTOFF).map((match) => match.id);
+    },
+  },
+  {
+    name: "minisearch-default",
+    build(tools, servers) {
+      const ranker = plainMinisearchRanker(tools, { servers });
+      return (query) => ranker.search(query, CUTOFF).map((hit) => hit.id);
+    },
+  },
+  {
+    name: "bm25",
+    build(tools) {
+      const ranker = bm25Ranker(tools);
+      return (query) => ranker.search(query, CUTOFF).map((hit) => hit.id);
+    },
+  },
+];
+
+// unfold's ranker through the catalogue, with other settings, with or without server information.
+function unfold(
+  name: string,
+  options: LexicalRankerOptions,
+  withServers = true,
+  ranker: RankerFactory = createLexicalRanker(options),
+): Contender {
+  return {
+    name,
+    build(tools, servers) {
+      const catalog = new McpCatalog(tools, { servers: withServers ? servers : [], ranker });
+      catalog.search("-", 1);
+      return (query) => catalog.search(query, CUTOFF).map((match) => match.id);
+    },
+  };
+}
+
+// Each technique switched off in turn (the first row is the default, the reference).
+const ABLATION: readonly Contender[] = [
+  unfold("default", {}),
+  unfold("no markup stripping", { stripMarkup: false }),
+  unfold("no stop-words", { stopWords: new Set() }),
+  unfold("no query term frequency", { queryTermFrequency: false }),
+  unfold("no prefix matching", { prefixWeight: 0 }),
+  unfold("no typo matching", { fuzzyWeight: 0 }),
+  unfold("no coordination", { coordination: 0 }),
+  unfold("no name word pairs", { nameBigramBoost: 0 }),
+  unfold("no server boost", { serverBoost: 0 }),
+  unfold("no BM25+ delta", { delta: 0 }),
+  unfold("no schema fields", { fieldWeights: { params: 0, paramDescriptions: 0 } }),
+  unfold("no server information (servers: [])", {}, false),
+  unfold("name + description only", {
+    fieldWeights: { title: 0, server: 0, serverText: 0, params: 0, paramDescriptions: 0 },
+    serverBoost: 0,
+  }),
+  unfold(
+    "minisearchRanker (previous default, now with markup stripping)",
+    {},
+    true,
+    minisearchRanker,
+  ),
+];
+
+if (import.meta.main) {
+  const { values } = parseArgs({
+    args: Deno.args,
+    options: {
+      data: { type: "string" },
+      json: { type: "boolean", default: false },
+      rounds: { type: "string", default: "3" },
+      ablation: { type: "boolean", default: false },
+    },
+  });
+  const dir = values.data ?? defaultDataDir();
+  if (dir === undefined) {
+    throw new Error("Cannot find the LiveMCPBench data: pass --data DIR or set UNFOLD_DATA_DIR");
+  }
+  const data = loadEvalData(dir);
+  const contenders = values.ablation ? ABLATION : CONTENDERS;
+  const results = evaluate(data, contenders, { rounds: Number(values.rounds) });
+  const render = values.ablation ? renderAblation : renderReport;
+  // Exact lookups with the default ranker, on this catalogue and the real-server one next to it.
+  const realServers = readServerMap(`${dir}/../real-servers/tools.json`);
+  const exact = {
+    [data.dir]: exactRate(data.tools, data.servers),
+    ...(realServers === undefined ? {} : { "real-servers": exactRate(realServers) }),
+  };
+  const exactLines = Object.entries(exact).map(([name, r]) =>
+    `exact lookups at rank 1 (${name}): ids ${r.ids.hits}/${r.ids.total}, ` +
+    `unique names ${r.names.hits}/${r.names.total}`
+  );
+  // deno-lint-ignore no-console
+  console.log(
+    values.json
+      ? JSON.stringify({ data: dir, tools: data.tools.length, results, exact }, null, 2)
+      : `${data.tools.length} tools, ${data.servers.length} servers described, ${dir}\n\n${
+        render(results)
+      }\n${exactLines.join("\n")}`,
+  );
+}

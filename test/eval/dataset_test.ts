@@ -1,0 +1,54 @@
+import { deepEqual, equal, ok, throws } from "node:assert/strict";
+import { half, loadEvalData, parseQuery } from "../../bench/eval/dataset.ts";
+
+Deno.test("parseQuery() prefers gold groups and makes each plain gold id its own group", () => {
+  deepEqual(parseQuery({ id: "t", query: "q", gold: ["a"], gold_groups: [["a", "b"]] }, 0), {
+    group: "t",
+    query: "q",
+    gold: [["a", "b"]],
+  });
+  deepEqual(parseQuery({ task_id: "t", query: "q", gold: ["a", "b"] }, 0)?.gold, [["a"], ["b"]]);
+});
+
+Deno.test("parseQuery() skips a query without gold and rejects malformed lines", () => {
+  equal(parseQuery({ query: "q", gold_groups: [] }, 3), undefined);
+  equal(parseQuery({ query: "q" }, 3), undefined);
+  throws(() => parseQuery({ gold: ["a"] }, 3), /query 3/);
+  throws(() => parseQuery({ query: "q", gold: [1] }, 3), TypeError);
+});
+
+Deno.test("half() splits groups stably and into both halves", () => {
+  deepEqual(["task-0", "task-1"].map(half), ["B", "A"]);
+  const groups = Array.from({ length: 40 }, (_, i) => `task-${i}`);
+  const halves = groups.map(half);
+  deepEqual(groups.map(half), halves);
+  ok(halves.includes("A") && halves.includes("B"));
+});
+
+Deno.test("loadEvalData() reads the catalogue, servers and every query set, sorted", () => {
+  const dir = Deno.makeTempDirSync();
+  try {
+    const tool = { server: "s", name: "a", description: "", inputSchema: { type: "object" } };
+    Deno.writeTextFileSync(`${dir}/catalogue.json`, JSON.stringify([tool]));
+    Deno.writeTextFileSync(
+      `${dir}/servers.json`,
+      JSON.stringify([{ server: "s", title: "S", category: "x" }]),
+    );
+    Deno.writeTextFileSync(
+      `${dir}/b.jsonl`,
+      `{"id":"1","query":"q","gold_groups":[["s/a"]]}\n{"id":"2","query":"r","gold_groups":[]}\n`,
+    );
+    Deno.writeTextFileSync(`${dir}/a.jsonl`, `{"task_id":"1","query":"q","gold":["s/a"]}\n`);
+    const data = loadEvalData(dir);
+    equal(data.tools.length, 1);
+    deepEqual(data.servers, [{ server: "s", title: "S" }]);
+    deepEqual(data.sets.map((s) => [s.name, s.queries.length, s.skipped]), [
+      ["a", 1, 0],
+      ["b", 1, 1],
+    ]);
+    Deno.removeSync(`${dir}/servers.json`);
+    deepEqual(loadEvalData(dir).servers, []);
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+});

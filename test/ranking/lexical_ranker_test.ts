@@ -1,0 +1,96 @@
+import { deepEqual, equal, ok } from "node:assert/strict";
+import { createLexicalRanker, LEXICAL_DEFAULTS, lexicalRanker } from "../../mod.ts";
+import { rankerContract } from "../_contracts/ranker_contract.ts";
+import { tool } from "../_data.ts";
+
+rankerContract("lexicalRanker", lexicalRanker);
+
+const ids = (hits: { id: string }[]) => hits.map((hit) => hit.id);
+
+Deno.test("lexicalRanker ignores markup tags an agent wraps its query in", () => {
+  const ranker = lexicalRanker([
+    tool("chat", "post_message", "Post a message"),
+    tool("kit", "tool_assistant", "An assistant"),
+  ], { servers: [] });
+  deepEqual(ids(ranker.search("<tool_assistant>\npost a message\n</tool_assistant>", 5)), [
+    "chat/post_message",
+  ]);
+  const raw = createLexicalRanker({ stripMarkup: false })([
+    tool("chat", "post_message", "Post a message"),
+    tool("kit", "tool_assistant", "An assistant"),
+  ], { servers: [] });
+  ok(ids(raw.search("<tool_assistant>post</tool_assistant>", 5)).includes("kit/tool_assistant"));
+});
+
+Deno.test("lexicalRanker finds a tool through its server's title and description", () => {
+  const tools = [tool("zz", "search", "Search places"), tool("web", "search", "Search pages")];
+  const servers = [{ server: "zz", title: "OpenStreetMap", description: "Maps and geocoding" }];
+  equal(lexicalRanker(tools, { servers }).search("search maps", 2)[0]?.id, "zz/search");
+  equal(lexicalRanker(tools, { servers: [] }).search("search maps", 2)[0]?.id, "web/search");
+  equal(lexicalRanker(tools, { servers }).search("geocoding", 2)[0]?.id, "zz/search");
+  deepEqual(lexicalRanker(tools, { servers: [] }).search("geocoding", 2), []);
+});
+
+Deno.test("lexicalRanker ranks a tool whose name holds a query word pair above one with the words apart", () => {
+  const tools = [
+    tool("a", "write_file", "Write to disk"),
+    tool("b", "file_write_lock", "Lock a file"),
+  ];
+  equal(lexicalRanker(tools, { servers: [] }).search("write file", 2)[0]?.id, "a/write_file");
+});
+
+Deno.test("lexicalRanker prefers a tool matching more of the query's words", () => {
+  const tools = [
+    tool("a", "weather", "Weather forecast for a city"),
+    tool("b", "forecast", "Sales forecast forecast forecast"),
+  ];
+  equal(
+    lexicalRanker(tools, { servers: [] }).search("city weather forecast", 2)[0]?.id,
+    "a/weather",
+  );
+});
+
+Deno.test("lexicalRanker matches longer words a query word begins, and words one typo away", () => {
+  const tools = [tool("a", "take_screenshot", "Capture the screen"), tool("b", "list", "List")];
+  equal(lexicalRanker(tools, { servers: [] }).search("screensh", 2)[0]?.id, "a/take_screenshot");
+  equal(lexicalRanker(tools, { servers: [] }).search("screnshot", 2)[0]?.id, "a/take_screenshot");
+  deepEqual(
+    createLexicalRanker({ fuzzyWeight: 0 })(tools, { servers: [] }).search("screnshot", 2),
+    [],
+  );
+});
+
+Deno.test("lexicalRanker ignores stop-words, and a query of only stop-words finds nothing", () => {
+  const tools = [tool("a", "the_tool", "What it is")];
+  deepEqual(lexicalRanker(tools, { servers: [] }).search("what is the", 5), []);
+  const noStops = createLexicalRanker({ stopWords: new Set() })(tools, { servers: [] });
+  equal(noStops.search("what is the", 5)[0]?.id, "a/the_tool");
+});
+
+Deno.test("createLexicalRanker() leaves fields with weight 0 out and keeps the other defaults", () => {
+  const tools = [tool("a", "x", "", { street: { type: "string" } })];
+  equal(lexicalRanker(tools, { servers: [] }).search("street", 1)[0]?.id, "a/x");
+  const noParams = createLexicalRanker({ fieldWeights: { params: 0 } });
+  deepEqual(noParams(tools, { servers: [] }).search("street", 1), []);
+  equal(LEXICAL_DEFAULTS.fieldWeights.name, 3);
+});
+
+Deno.test("lexicalRanker orders a long result list like a short one", () => {
+  const tools = Array.from(
+    { length: 150 },
+    (_, i) =>
+      tool(
+        `s${i % 7}`,
+        `tool_${i}`,
+        `file ${i % 3 === 0 ? "read" : "write"} ${"x ".repeat(i % 5)}`,
+      ),
+  );
+  const ranker = lexicalRanker(tools, { servers: [] });
+  const all = ranker.search("read file", 200);
+  equal(all.length, 150);
+  deepEqual(ranker.search("read file", 20), all.slice(0, 20));
+  for (let i = 1; i < all.length; i++) {
+    const [a, b] = [all[i - 1]!, all[i]!];
+    ok(a.score > b.score || (a.score === b.score && a.id < b.id), `${a.id} before ${b.id}`);
+  }
+});
