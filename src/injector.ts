@@ -6,6 +6,7 @@
  */
 
 import type { BridgeAction, ExecuteAction } from "./bridge/action.ts";
+import { renderToolFailure } from "./bridge/render.ts";
 import { route } from "./bridge/route.ts";
 import { type BridgeTool, bridgeTool } from "./bridge/tool.ts";
 import type { McpCatalog } from "./catalog.ts";
@@ -162,7 +163,7 @@ export class Injector {
         ...action,
         isError: true,
         error: { code, message },
-        toolResult: `Error ${code}: the tool ${action.id} failed: ${message}`,
+        toolResult: renderToolFailure(action.id, code, message),
       };
     }
   }

@@ -109,3 +109,25 @@ export function renderElided(id: string): string {
 export function renderError(code: BridgeErrorCode, message: string): string {
   return `Error ${code}: ${message}`;
 }
+
+/**
+ * The text of a tool call that failed upstream (the server's error result, a timeout, a lost
+ * connection), naming the tool.
+ *
+ * @param id The tool's id.
+ * @param code The failure's code (`tool_error`, `call_timeout`, ...).
+ * @param message What the server or the connection said, as it said it (like a successful result,
+ * it is the tool's output: the host hands it on unchanged).
+ * @returns The text for the model.
+ *
+ * @example Usage
+ * ```ts
+ * import { renderToolFailure } from "./render.ts";
+ * import { equal } from "node:assert/strict";
+ *
+ * equal(renderToolFailure("fs/read", "tool_error", "No such file"), "Error tool_error: the tool fs/read failed: No such file");
+ * ```
+ */
+export function renderToolFailure(id: string, code: string, message: string): string {
+  return `Error ${code}: the tool ${quoteId(id)} failed: ${message}`;
+}

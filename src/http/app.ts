@@ -10,9 +10,12 @@ import type { Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { z } from "zod";
 import type { BridgeAction } from "../bridge/action.ts";
+import { renderToolFailure } from "../bridge/render.ts";
 import { type Hasher, sha256Hex } from "../canonical_json.ts";
 import { InvalidCatalogError } from "../catalog.ts";
 import type { ProgressiveConfig } from "../config.ts";
+import { type CallToolResultLike, mapResult } from "../mcp/content.ts";
+import { McpError } from "../mcp/error.ts";
 import { routeInSession } from "../session/session_route.ts";
 import type { SessionState } from "../session/state.ts";
 import type { McpTool, ServerInfo } from "../tool.ts";
@@ -53,7 +56,7 @@ const BUDGET_FIELDS = new Set(["availableContextTokens", "inventoryThresholdPerc
 type Parsed<T> = { ok: true; value: T } | { ok: false; response: Response };
 
 /**
- * Creates the HTTP API app (Hono): `POST /v1/inject`, `POST /v1/route`,
+ * Creates the HTTP API app (Hono): `POST /v1/inject`, `POST /v1/route`, `POST /v1/result`,
  * `GET|DELETE /v1/sessions/{session}`, `GET /healthz`, `GET /openapi.json`.
  *
  * @param deps The session store, settings and hash function.
@@ -175,6 +178,41 @@ export function createApp(deps: AppDeps): Hono<Env> {
         ...(body.options?.resend ? { resend: true } : {}),
       });
     return c.json(routeResult(action));
+  });
+
+  app.post("/v1/result", async (c) => {
+    const parsed = await parseBody(c, schemas.ResultRequest);
+    if (!parsed.ok) return parsed.response;
+    const { session, tool, result } = parsed.value;
+    let body: Record<string, unknown>;
+    try {
+      body = {
+        // zod leaves absent fields absent.
+        toolResult: mapResult(
+          result as CallToolResultLike,
+          `the result of ${JSON.stringify(tool)}`,
+        ),
+        isError: false,
+      };
+    } catch (e) {
+      if (!(e instanceof McpError)) throw e;
+      body = {
+        toolResult: e.code === "tool_error"
+          ? renderToolFailure(tool, e.code, e.message)
+          : `Error ${e.code}: ${e.message}`,
+        isError: true,
+        error: { code: e.code, message: e.message },
+      };
+    }
+    if (session !== undefined) {
+      await store.apply(keyOf(c, session), {
+        event: {
+          kind: "result",
+          isError: (body.error as { code?: string })?.code === "tool_error",
+        },
+      });
+    }
+    return c.json(body);
   });
 
   app.get("/v1/sessions/:session", async (c) => {

@@ -60,6 +60,20 @@ export const OPERATIONS: readonly Operation[] = [
     authenticated: true,
   },
   {
+    method: "post",
+    path: "/v1/result",
+    summary:
+      "Maps an upstream MCP tool result to what the model gets, counting failures in the session.",
+    request: "ResultRequest",
+    success: {
+      status: 200,
+      schema: "ResultResponse",
+      description: "The mapped result; a tool failure is isError with its text.",
+    },
+    problems: [...AUTH, ...BODY],
+    authenticated: true,
+  },
+  {
     method: "get",
     path: "/v1/sessions/{session}",
     summary: "A session's generation, described tools and counters.",

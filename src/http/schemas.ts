@@ -92,6 +92,46 @@ export function httpSchemas(settings: Pick<HttpSettings, "maxTools">) {
       .describe("The bridge tool's arguments from the model: an object, or its raw JSON string."),
   });
 
+  const ResultRequest = z.strictObject({
+    session: Session.optional(),
+    tool: z.string().regex(/^[^/]+\/.+$/).describe('The id ("server/tool") of the tool that ran.'),
+    result: z.looseObject({
+      content: z.array(z.unknown()).optional(),
+      structuredContent: JsonObject.optional(),
+      isError: z.boolean().optional(),
+    }).describe("The upstream MCP CallToolResult, as the server sent it."),
+  });
+
+  const ContentBlock = z.union([
+    z.object({ type: z.literal("text"), text: z.string() }),
+    z.object({ type: z.literal("image"), mimeType: z.string(), data: z.string() }),
+    z.object({
+      type: z.literal("resource"),
+      uri: z.string(),
+      mimeType: z.string().optional(),
+      text: z.string().optional(),
+      blob: z.string().optional(),
+      name: z.string().optional(),
+      description: z.string().optional(),
+    }),
+  ]);
+  const MappedContent = z.union([z.string(), z.array(ContentBlock)]);
+
+  const ResultResponse = z.object({
+    toolResult: z.union([
+      MappedContent,
+      z.object({ content: MappedContent, structuredContent: JsonObject }),
+    ]).describe(
+      "What to hand the model: one text block as a string, else the blocks; with structuredContent " +
+        "alongside when the server sent it; for a failure, the error text.",
+    ),
+    isError: z.boolean(),
+    error: z.object({
+      code: z.enum(["tool_error", "unsupported_content"]),
+      message: z.string(),
+    }).optional(),
+  });
+
   const ToolMatch = z.object({
     id: z.string(),
     server: z.string(),
@@ -181,6 +221,8 @@ export function httpSchemas(settings: Pick<HttpSettings, "maxTools">) {
     Options,
     InjectRequest,
     RouteRequest,
+    ResultRequest,
+    ResultResponse,
     ToolMatch,
     Injection,
     InjectResponse,

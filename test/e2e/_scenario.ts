@@ -1,7 +1,7 @@
 /**
  * The whole-session scenario every deployment passes (in-process app, `deno task start`, the Worker
  * in `wrangler dev`): inject, search, describe-first, execute, invalid arguments, elided describe,
- * stats, tenant isolation, new generation, 50 concurrent describes, delete.
+ * upstream results, stats, tenant isolation, new generation, 50 concurrent describes, delete.
  *
  * @module
  */
@@ -69,6 +69,21 @@ export async function runScenario(send: Send, session: string): Promise<void> {
   equal(run.body.tool.server, "slack");
   deepEqual(run.body.arguments, { channel_id: "C1", text: "hello" });
 
+  // The host ran it; the upstream result is mapped for the model, failures counted.
+  const ok1 = await a.post("/v1/result", {
+    session,
+    tool: run.body.id,
+    result: { content: [{ type: "text", text: "posted" }] },
+  });
+  deepEqual(ok1.body, { toolResult: "posted", isError: false });
+  const failed = await a.post("/v1/result", {
+    session,
+    tool: run.body.id,
+    result: { content: [{ type: "text", text: "channel_not_found" }], isError: true },
+  });
+  equal(failed.body.isError, true);
+  match(failed.body.toolResult, /slack\/slack_post_message failed: channel_not_found/);
+
   // Invalid arguments: each problem with its JSON pointer.
   const invalid = await a.post("/v1/route", {
     ...base,
@@ -107,7 +122,7 @@ export async function runScenario(send: Send, session: string): Promise<void> {
     executes: 1,
     describeToExecute: 1,
     errors: { describe_first: 1, invalid_arguments: 1 },
-    upstreamFailures: 0,
+    upstreamFailures: 1,
   });
 
   // Another tenant sees nothing of it, even with the same session name.

@@ -353,3 +353,83 @@ Deno.test("a failing session store is a 503 without details; an unexpected error
   );
   ok(!JSON.stringify(internal).includes("boom") && !JSON.stringify(internal).includes("file.ts"));
 });
+
+Deno.test("POST /v1/result maps the upstream content for the model", async () => {
+  const { api } = setup();
+  const text = await api.post("/v1/result", {
+    tool: "everything/echo",
+    result: { content: [{ type: "text", text: "Echo: hi" }] },
+  });
+  deepEqual(schemas.ResultResponse.parse(text.body), { toolResult: "Echo: hi", isError: false });
+  const mixed = await api.post("/v1/result", {
+    tool: "everything/get-tiny-image",
+    result: {
+      content: [{ type: "text", text: "A tiny image:" }, {
+        type: "image",
+        mimeType: "image/png",
+        data: "iVBO",
+      }],
+      structuredContent: { ok: true },
+      _meta: { ignored: true },
+    },
+  });
+  deepEqual(schemas.ResultResponse.parse(mixed.body), {
+    toolResult: {
+      content: [{ type: "text", text: "A tiny image:" }, {
+        type: "image",
+        mimeType: "image/png",
+        data: "iVBO",
+      }],
+      structuredContent: { ok: true },
+    },
+    isError: false,
+  });
+});
+
+Deno.test("POST /v1/result turns an error result into isError text and counts it in the session", async () => {
+  const { api } = setup();
+  const failed = await api.post("/v1/result", {
+    session: "r1",
+    tool: "fs/read_file",
+    result: { content: [{ type: "text", text: "ENOENT: no such file" }], isError: true },
+  });
+  deepEqual(schemas.ResultResponse.parse(failed.body), {
+    toolResult: "Error tool_error: the tool fs/read_file failed: ENOENT: no such file",
+    isError: true,
+    error: { code: "tool_error", message: "ENOENT: no such file" },
+  });
+  await api.post("/v1/result", { session: "r1", tool: "fs/read_file", result: { content: [] } });
+  equal(
+    schemas.SessionInfo.parse((await api.get("/v1/sessions/r1")).body).counters.upstreamFailures,
+    1,
+  );
+});
+
+Deno.test("POST /v1/result reports audio as unsupported_content without counting a failure", async () => {
+  const { api } = setup();
+  const audio = await api.post("/v1/result", {
+    session: "r2",
+    tool: "tts/speak",
+    result: { content: [{ type: "audio", mimeType: "audio/wav", data: "UklG" }] },
+  });
+  equal(audio.status, 200);
+  equal(audio.body.isError, true);
+  equal(audio.body.error.code, "unsupported_content");
+  match(audio.body.toolResult, /^Error unsupported_content: .*audio/);
+  equal((await api.get("/v1/sessions/r2")).body.counters.upstreamFailures, 0);
+});
+
+Deno.test("POST /v1/result rejects a body without a tool id or a result", async () => {
+  const { api } = setup();
+  isProblem(
+    await api.post("/v1/result", { tool: "echo", result: { content: [] } }),
+    400,
+    "invalid_request",
+  );
+  isProblem(await api.post("/v1/result", { tool: "a/b" }), 400, "invalid_request");
+  isProblem(
+    await api.post("/v1/result", { tool: "a/b", result: { content: "text" } }),
+    400,
+    "invalid_request",
+  );
+});

@@ -1,0 +1,62 @@
+import { equal, match } from "node:assert/strict";
+import { freePort, startDenoServer } from "../e2e/_processes.ts";
+
+const ROOT = new URL("../..", import.meta.url).pathname;
+const TOKEN = "example-host-token";
+
+async function run(command: string, args: string[], env: Record<string, string>): Promise<string> {
+  const child = new Deno.Command(command, {
+    args,
+    cwd: ROOT,
+    env: { ...env, DENO: Deno.execPath() },
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const deadline = setTimeout(() => child.kill("SIGKILL"), 90_000);
+  const { code, stdout, stderr } = await child.output();
+  clearTimeout(deadline);
+  const out = new TextDecoder().decode(stdout);
+  equal(code, 0, `${out}\n${new TextDecoder().decode(stderr)}`);
+  return out;
+}
+
+function expectTurn(out: string, transport: string, executed: RegExp): void {
+  match(out, new RegExp(`^Connected mcp-servers/everything over ${transport}: \\d+ tools$`, "m"));
+  match(out, /== Injection at 8,000 tokens: level "(manifest|brief|names)"/);
+  match(out, /<tool-catalogue level=/);
+  match(out, /< \[search\] Top \d+ of \d+ tools for/);
+  match(out, /< \[describe\] everything\/\S+: ".*"\nInput schema: \{/);
+  match(out, executed);
+  match(out, /< \[error\] Error unknown_tool: ".*" is a bare tool name/);
+  match(out, /"describeToExecute": ?1/);
+  match(out, /"executes": ?1/);
+}
+
+Deno.test("examples/http_host.py plays a model turn over the HTTP API with a real stdio MCP server", async () => {
+  const server = await startDenoServer({ UNFOLD_API_TOKEN: TOKEN });
+  try {
+    const out = await run("python3", ["examples/http_host.py"], {
+      UNFOLD_URL: server.url,
+      UNFOLD_API_TOKEN: TOKEN,
+    });
+    expectTurn(out, "stdio", /< \[execute everything\/get-sum\] The sum of 2 and 3 is 5\./);
+  } finally {
+    await server.close();
+  }
+});
+
+Deno.test("examples/http_host.sh plays a model turn over the HTTP API with a real Streamable HTTP MCP server", async () => {
+  const server = await startDenoServer({ UNFOLD_API_TOKEN: TOKEN });
+  try {
+    const out = await run("bash", ["examples/http_host.sh"], {
+      UNFOLD_URL: server.url,
+      UNFOLD_API_TOKEN: TOKEN,
+      MCP_PORT: String(freePort()),
+      PATH: Deno.env.get("PATH") ?? "",
+    });
+    expectTurn(out, "Streamable HTTP", /< \[execute everything\/echo\] Echo: hello from bash/);
+  } finally {
+    await server.close();
+  }
+});
