@@ -47,6 +47,7 @@ export type {
   InventoryServer,
   InventoryTool,
   Listing,
+  ListingOptions,
 } from "./src/disclosure.ts";
 export { disclose, listCatalog } from "./src/disclosure.ts";
 export type { ExecutedAction, HandledAction, Injection, McpInvoker } from "./src/injector.ts";
@@ -98,7 +99,7 @@ export type { MemorySessionStoreOptions } from "./src/session/memory_store.ts";
 export { MemorySessionStore } from "./src/session/memory_store.ts";
 export type { SessionRouteOptions } from "./src/session/session_route.ts";
 export { routeInSession } from "./src/session/session_route.ts";
-export type { AppDeps } from "./src/http/app.ts";
+export type { AppDeps, AppEnv, UnfoldApp } from "./src/http/app.ts";
 export { createApp } from "./src/http/app.ts";
 export type { HttpSettings } from "./src/http/settings.ts";
 export { DEFAULT_SETTINGS, settingsFromEnv } from "./src/http/settings.ts";

@@ -51,7 +51,29 @@ export interface AppDeps {
   onUnexpectedError?: (error: unknown) => void;
 }
 
-type Env = { Variables: { tenant: string } };
+/** The app's Hono environment: the tenant of the request, set by the auth middleware. */
+export type AppEnv = { Variables: { tenant: string } };
+
+/** The HTTP API app (a Hono app): `fetch` serves, `request` calls it in-process. */
+export interface UnfoldApp {
+  /**
+   * Serves one request.
+   *
+   * @param request The request.
+   * @returns The response.
+   */
+  fetch(request: Request): Response | Promise<Response>;
+  /**
+   * Calls the app in-process, as tests do.
+   *
+   * @param input A path (`/healthz`), URL or request.
+   * @param init Request options.
+   * @returns The response.
+   */
+  request(input: string | URL | Request, init?: RequestInit): Response | Promise<Response>;
+  /** The routes the app serves. */
+  readonly routes: ReadonlyArray<{ readonly method: string; readonly path: string }>;
+}
 const BUDGET_FIELDS = new Set(["availableContextTokens", "inventoryThresholdPercent"]);
 type Parsed<T> = { ok: true; value: T } | { ok: false; response: Response };
 
@@ -79,7 +101,7 @@ type Parsed<T> = { ok: true; value: T } | { ok: false; response: Response };
  * equal((await response.json()).action, "describe");
  * ```
  */
-export function createApp(deps: AppDeps): Hono<Env> {
+export function createApp(deps: AppDeps): UnfoldApp {
   const settings: HttpSettings = { ...DEFAULT_SETTINGS, ...deps.settings };
   const hash = deps.hash ?? sha256Hex;
   const schemas = httpSchemas(settings);
@@ -90,7 +112,7 @@ export function createApp(deps: AppDeps): Hono<Env> {
   const report = deps.onUnexpectedError ?? ((e: unknown) => console.error(e));
   let openapi: string | undefined;
 
-  const app = new Hono<Env>();
+  const app = new Hono<AppEnv>();
 
   app.onError((error) => {
     report(error);
@@ -279,7 +301,7 @@ export function createApp(deps: AppDeps): Hono<Env> {
     }
   }
 
-  function keyOf(c: Context<Env>, session: string): SessionKey {
+  function keyOf(c: Context<AppEnv>, session: string): SessionKey {
     return { tenant: c.get("tenant"), session };
   }
 
@@ -288,7 +310,7 @@ export function createApp(deps: AppDeps): Hono<Env> {
 
 // Reads and validates a JSON body; every failure is a problem response naming where and why.
 async function parseBody<S extends z.ZodType>(
-  c: Context<Env>,
+  c: Context<AppEnv>,
   schema: S,
 ): Promise<Parsed<z.output<S>>> {
   const text = await c.req.text();

@@ -5,16 +5,14 @@
  * @module
  */
 
-import type { Hono } from "hono";
-import { createApp } from "../http/app.ts";
+import { createApp, type UnfoldApp } from "../http/app.ts";
 import { problem } from "../http/problems.ts";
 import { settingsFromEnv } from "../http/settings.ts";
 import { DurableSessionStore, type SessionNamespace } from "./durable_store.ts";
 
 export { SessionObject } from "./session_object.ts";
 
-// deno-lint-ignore no-explicit-any
-let app: Hono<any> | undefined;
+let app: UnfoldApp | undefined;
 
 export default {
   /**
