@@ -11,6 +11,14 @@
  * @param a A string.
  * @param b Another string.
  * @returns Negative, zero or positive, as `Array.prototype.sort` expects.
+ *
+ * @example Usage
+ * ```ts
+ * import { compareStrings } from "./_compare.ts";
+ * import { deepEqual } from "node:assert/strict";
+ *
+ * deepEqual(["b", "a-b", "a", "B"].sort(compareStrings), ["B", "a", "a-b", "b"]);
+ * ```
  */
 export function compareStrings(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;

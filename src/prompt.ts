@@ -42,6 +42,15 @@ export function instructions(bridgeName: string, level: DisclosureLevel): string
  * @param level The level of the listing.
  * @param listing The listing's text (a delimited data block).
  * @returns The prompt section.
+ *
+ * @example Usage
+ * ```ts
+ * import { renderPrompt } from "./prompt.ts";
+ * import { ok } from "node:assert/strict";
+ *
+ * const prompt = renderPrompt("mcp", "inventory", '<tool-catalogue level="inventory" servers="1" tools="2">\na: 2 tools\n</tool-catalogue>');
+ * ok(prompt.endsWith("</tool-catalogue>"));
+ * ```
  */
 export function renderPrompt(bridgeName: string, level: DisclosureLevel, listing: string): string {
   return `${instructions(bridgeName, level)}\n${listing}`;

@@ -49,6 +49,15 @@ export function renderSearch(query: string, matches: readonly ToolMatch[], total
  * @param miss Why, and the next step.
  * @param inventory The inventory listing of the catalogue.
  * @returns The text for the model.
+ *
+ * @example Usage
+ * ```ts
+ * import { renderMiss } from "./render.ts";
+ * import { match } from "node:assert/strict";
+ *
+ * const text = renderMiss({ why: "no_match", next: "search again with other words" }, "github: 26 tools");
+ * match(text, /^No tool matches the query\. The catalogue has these servers:\ngithub: 26 tools\nNext: search again/);
+ * ```
  */
 export function renderMiss(miss: SearchMiss, inventory: string): string {
   const why = miss.why === "empty_query"
@@ -91,6 +100,14 @@ export function renderDescribe(id: string, tool: McpTool, maxDescriptionChars: n
  *
  * @param id The tool's id.
  * @returns The text for the model.
+ *
+ * @example Usage
+ * ```ts
+ * import { renderElided } from "./render.ts";
+ * import { match } from "node:assert/strict";
+ *
+ * match(renderElided("github/create_issue"), /^The input schema of github\/create_issue was sent earlier/);
+ * ```
  */
 export function renderElided(id: string): string {
   return `The input schema of ${
@@ -105,6 +122,14 @@ export function renderElided(id: string): string {
  * @param code The stable code.
  * @param message What went wrong and what to do.
  * @returns The text for the model.
+ *
+ * @example Usage
+ * ```ts
+ * import { renderError } from "./render.ts";
+ * import { equal } from "node:assert/strict";
+ *
+ * equal(renderError("unknown_tool", "there is no tool \"x/y\""), 'Error unknown_tool: there is no tool "x/y"');
+ * ```
  */
 export function renderError(code: BridgeErrorCode, message: string): string {
   return `Error ${code}: ${message}`;

@@ -196,6 +196,20 @@ function search(
  *
  * @param execute The resolved execute.
  * @returns The execute, or an `invalid_arguments` error listing each problem with its JSON pointer.
+ *
+ * @example Usage
+ * ```ts
+ * import { checkArguments } from "./route.ts";
+ * import { equal } from "node:assert/strict";
+ *
+ * const tool = {
+ *   server: "a", name: "b", description: "",
+ *   inputSchema: { type: "object", properties: { n: { type: "integer" } }, required: ["n"] },
+ * };
+ * equal(checkArguments({ action: "execute", id: "a/b", tool, arguments: { n: 1 } }).action, "execute");
+ * const refused = checkArguments({ action: "execute", id: "a/b", tool, arguments: {} });
+ * equal(refused.action === "error" && refused.code, "invalid_arguments");
+ * ```
  */
 export function checkArguments(execute: ExecuteAction): ExecuteAction | ErrorAction {
   const problems = validateArguments(execute.tool, execute.arguments);

@@ -389,6 +389,17 @@ function matches(template: string, path: string): boolean {
  *
  * @param action The routed action.
  * @returns The `RouteResult`.
+ *
+ * @example Usage
+ * ```ts
+ * import { routeResult } from "./app.ts";
+ * import { deepEqual } from "node:assert/strict";
+ *
+ * deepEqual(
+ *   routeResult({ action: "error", code: "unknown_tool", message: "m", toolResult: "Error unknown_tool: m" }),
+ *   { action: "error", toolResult: "Error unknown_tool: m", error: { code: "unknown_tool", message: "m" } },
+ * );
+ * ```
  */
 export function routeResult(action: BridgeAction): Record<string, unknown> {
   if (action.action !== "error") return { ...action };
@@ -402,6 +413,16 @@ export function routeResult(action: BridgeAction): Record<string, unknown> {
  * @param session The session name.
  * @param state Its state.
  * @returns The `SessionInfo`.
+ *
+ * @example Usage
+ * ```ts
+ * import { sessionInfo } from "./app.ts";
+ * import { emptySession } from "../session/state.ts";
+ * import { equal } from "node:assert/strict";
+ *
+ * const info = sessionInfo("chat-1", emptySession(0));
+ * equal(info.createdAt, "1970-01-01T00:00:00.000Z");
+ * ```
  */
 export function sessionInfo(session: string, state: SessionState): Record<string, unknown> {
   return {

@@ -81,6 +81,16 @@ export const MAX_SEEN = 10_000;
  *
  * @param now The time, in ms since the epoch.
  * @returns The state.
+ *
+ * @example Usage
+ * ```ts
+ * import { emptySession } from "./state.ts";
+ * import { equal } from "node:assert/strict";
+ *
+ * const state = emptySession(1_000);
+ * equal(state.generation, 0);
+ * equal(state.counters.searches, 0);
+ * ```
  */
 export function emptySession(now: number): SessionState {
   return {

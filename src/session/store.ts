@@ -56,7 +56,16 @@ export const DEFAULT_SESSION_TTL_SECONDS = 86_400;
 /** The session-name rule of the HTTP API. */
 export const SESSION_NAME = /^[A-Za-z0-9._:-]{1,128}$/;
 
-/** Thrown by a session store that cannot be reached; the HTTP API answers 503 `session_store_unavailable`. */
+/** Thrown by a session store that cannot be reached; the HTTP API answers 503 `session_store_unavailable`. *
+ * @example Usage
+ * ```ts
+ * import { SessionStoreError } from "./store.ts";
+ * import { equal } from "node:assert/strict";
+ *
+ * const error = new SessionStoreError("Session object failed", { cause: new Error("reset") });
+ * equal(error.name, "SessionStoreError");
+ * ```
+ */
 export class SessionStoreError extends Error {
   /**
    * Makes the error.
