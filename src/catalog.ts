@@ -5,6 +5,7 @@
  * @module
  */
 
+import { isRecord } from "./_record.ts";
 import { compareStrings } from "./_compare.ts";
 import type { RankerFactory } from "./ranking/ranker.ts";
 import { lexicalRanker } from "./ranking/lexical_ranker.ts";
@@ -270,7 +271,7 @@ function validateTool(tool: McpTool, index: number): McpTool {
     throw new InvalidCatalogError(entry, id, "description", "must be a string");
   }
   const schema = tool.inputSchema as unknown;
-  if (!isObject(schema) || schema.type !== "object") {
+  if (!isRecord(schema) || schema.type !== "object") {
     throw new InvalidCatalogError(
       entry,
       id,
@@ -282,7 +283,7 @@ function validateTool(tool: McpTool, index: number): McpTool {
     throw new InvalidCatalogError(entry, id, "title", "must be a string when present");
   }
   for (const field of ["outputSchema", "annotations", "_meta"] as const) {
-    if (tool[field] !== undefined && !isObject(tool[field])) {
+    if (tool[field] !== undefined && !isRecord(tool[field])) {
       throw new InvalidCatalogError(entry, id, field, "must be an object when present");
     }
   }
@@ -299,7 +300,7 @@ function validateServers(
   const seen = new Set<string>();
   servers.forEach((info, index) => {
     const entry = `servers[${index}]`;
-    if (!isObject(info)) {
+    if (!isRecord(info)) {
       throw new InvalidCatalogError(entry, undefined, "(entry)", "must be an object");
     }
     const { server } = info;
@@ -331,8 +332,4 @@ function validateServers(
 // JSON quoting, plus the two line separators JSON leaves raw: an error message stays on one line.
 function showId(id: string): string {
   return JSON.stringify(id).replace(/[\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16)}`);
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

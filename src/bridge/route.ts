@@ -5,6 +5,7 @@
  * @module
  */
 
+import { isRecord } from "../_record.ts";
 import { z } from "zod";
 import type { McpCatalog } from "../catalog.ts";
 import { compareStrings } from "../_compare.ts";
@@ -62,11 +63,11 @@ const BridgeArguments = z.strictObject({
   arguments: z.preprocess(
     (value) => {
       const parsed = typeof value === "string" ? parseJson(value) : undefined;
-      return parsed !== undefined && !(parsed instanceof SyntaxError) && isObject(parsed.value)
+      return parsed !== undefined && !(parsed instanceof SyntaxError) && isRecord(parsed.value)
         ? parsed.value
         : value;
     },
-    z.custom<Record<string, unknown>>(isObject, {
+    z.custom<Record<string, unknown>>(isRecord, {
       error: `"arguments" must be an object of the tool's arguments`,
     }),
   ).optional(),
@@ -116,7 +117,7 @@ export function route(catalog: McpCatalog, args: unknown, options: RouteOptions)
     input = parsed.value;
   }
   // Models often send null for "not given".
-  if (isObject(input)) {
+  if (isRecord(input)) {
     input = Object.fromEntries(Object.entries(input).filter(([, value]) => value !== null));
   }
   const parsed = BridgeArguments.safeParse(input);
@@ -304,8 +305,4 @@ function parseJson(text: string): { value: unknown } | SyntaxError {
   } catch (e) {
     return e instanceof SyntaxError ? e : new SyntaxError(String(e));
   }
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -5,6 +5,7 @@
  * @module
  */
 
+import { isRecord } from "../_record.ts";
 import { McpError } from "./error.ts";
 
 /**
@@ -229,8 +230,4 @@ function resourceLink(
 
 function isTextBlock(block: unknown): block is TextBlock {
   return isRecord(block) && block.type === "text" && typeof block.text === "string";
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -6,6 +6,7 @@
  * @module
  */
 
+import { isRecord } from "../_record.ts";
 import type { McpTool } from "../tool.ts";
 
 /**
@@ -108,8 +109,4 @@ export function toMcpTools(
     tools.push(tool);
   }
   return tools;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
