@@ -35,6 +35,7 @@ export type { DisclosureLevel, ProgressiveConfig, ToolFormat } from "./src/confi
 export {
   DEFAULT_CONFIG,
   DISCLOSURE_LEVELS,
+  InvalidConfigError,
   MAX_SEARCH_LIMIT,
   resolveConfig,
   TOOL_FORMATS,

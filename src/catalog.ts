@@ -59,20 +59,28 @@ export class InvalidCatalogError extends TypeError {
   readonly entry: string;
   /** The entry's id, when it has one. */
   readonly id: string | undefined;
-  /** The field that breaks the rule. */
+  /** The field that breaks the rule (`(entry)` when the entry itself is wrong). */
   readonly field: string;
   /** The rule, in words. */
   readonly rule: string;
+  /** A JSON pointer to the field in `{catalog, servers}`: `/catalog/3/inputSchema`. */
+  readonly pointer: string;
 
   /**
    * Makes the error.
    *
-   * @param entry Where the entry is: `catalog[3]` or `servers[0]`.
+   * @param where The list (`catalog` or `servers`) and the entry's index in it.
    * @param id The entry's id, when it has one.
-   * @param field The field that breaks the rule.
+   * @param field The field that breaks the rule (`(entry)` when the entry itself is wrong).
    * @param rule The rule, in words.
    */
-  constructor(entry: string, id: string | undefined, field: string, rule: string) {
+  constructor(
+    where: { list: "catalog" | "servers"; index: number },
+    id: string | undefined,
+    field: string,
+    rule: string,
+  ) {
+    const entry = `${where.list}[${where.index}]`;
     super(
       `Invalid ${entry}${id === undefined ? "" : ` (${showId(id)})`}: "${field}" ${rule}`,
     );
@@ -81,6 +89,7 @@ export class InvalidCatalogError extends TypeError {
     this.id = id;
     this.field = field;
     this.rule = rule;
+    this.pointer = `/${where.list}/${where.index}${field === "(entry)" ? "" : `/${field}`}`;
   }
 }
 
@@ -137,7 +146,7 @@ export class McpCatalog {
       const id = toolId(valid);
       if (byId.has(id)) {
         throw new InvalidCatalogError(
-          `catalog[${index}]`,
+          { list: "catalog", index },
           id,
           "name",
           "repeats an id already in the catalogue",
@@ -241,7 +250,7 @@ function nameIndex(
 }
 
 function validateTool(tool: McpTool, index: number): McpTool {
-  const entry = `catalog[${index}]`;
+  const entry = { list: "catalog", index } as const;
   if (typeof tool !== "object" || tool === null || Array.isArray(tool)) {
     throw new InvalidCatalogError(entry, undefined, "(entry)", "must be an object");
   }
@@ -299,7 +308,7 @@ function validateServers(
   }
   const seen = new Set<string>();
   servers.forEach((info, index) => {
-    const entry = `servers[${index}]`;
+    const entry = { list: "servers", index } as const;
     if (!isRecord(info)) {
       throw new InvalidCatalogError(entry, undefined, "(entry)", "must be an object");
     }

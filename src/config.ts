@@ -97,12 +97,41 @@ export const DEFAULT_CONFIG: Readonly<ProgressiveConfig> = Object.freeze({
 export const MAX_SEARCH_LIMIT = 50;
 
 /**
+ * Thrown for a configuration field out of range: a `RangeError` that also says which field.
+ *
+ * @example Usage
+ * ```ts
+ * import { InvalidConfigError, resolveConfig } from "./config.ts";
+ * import { throws } from "node:assert/strict";
+ *
+ * throws(() => resolveConfig({ maxSearchLimit: 99 }), (e) => e instanceof InvalidConfigError && e.field === "maxSearchLimit");
+ * ```
+ */
+export class InvalidConfigError extends RangeError {
+  /** The field out of range. */
+  readonly field: keyof ProgressiveConfig;
+
+  /**
+   * Makes the error.
+   *
+   * @param field The field out of range.
+   * @param rule The rule it breaks, and the value it had.
+   */
+  constructor(field: keyof ProgressiveConfig, rule: string) {
+    super(`Invalid config "${field}": ${rule}`);
+    this.name = "InvalidConfigError";
+    this.field = field;
+  }
+}
+
+/**
  * Merges a partial configuration over the defaults and validates the result. Fields given as
  * `undefined` keep their default.
  *
  * @param config The fields to change.
  * @returns The complete, validated configuration.
- * @throws {RangeError} When a field is out of range, naming the field and the rule.
+ * @throws {InvalidConfigError} (a `RangeError`) When a field is out of range, naming the field and
+ * the rule.
  *
  * @example Usage
  * ```ts
@@ -119,8 +148,8 @@ export function resolveConfig(config: Partial<ProgressiveConfig> = {}): Progress
     if (value !== undefined) merged[key] = value;
   }
   const c = merged as unknown as ProgressiveConfig;
-  const fail = (field: string, rule: string, value: unknown): never => {
-    throw new RangeError(`Invalid config "${field}": ${rule}, got ${describe(value)}`);
+  const fail = (field: keyof ProgressiveConfig, rule: string, value: unknown): never => {
+    throw new InvalidConfigError(field, `${rule}, got ${describe(value)}`);
   };
   if (!Number.isSafeInteger(c.availableContextTokens) || c.availableContextTokens <= 0) {
     fail("availableContextTokens", "must be a positive integer", c.availableContextTokens);

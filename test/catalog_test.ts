@@ -176,3 +176,19 @@ Deno.test("McpCatalog uses the ranker it is given, and ignores ids the ranker in
   catalog.search("again", 5);
   deepEqual(calls, ["index 2 1", "search anything", "search again"]);
 });
+
+Deno.test("InvalidCatalogError carries a JSON pointer to the entry's field", () => {
+  for (
+    const [tools, servers, pointer] of [
+      [[tool("a", "x"), { ...tool("a", "y"), inputSchema: {} }], [], "/catalog/1/inputSchema"],
+      [[null], [], "/catalog/0"],
+      [[tool("a", "x")], [{ server: "zzz" }], "/servers/0/server"],
+    ] as const
+  ) {
+    throws(
+      () => new McpCatalog(tools as unknown as McpTool[], { servers }),
+      (e: unknown) => e instanceof InvalidCatalogError && e.pointer === pointer,
+      pointer,
+    );
+  }
+});

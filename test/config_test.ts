@@ -1,5 +1,11 @@
 import { deepEqual, equal, throws } from "node:assert/strict";
-import { DEFAULT_CONFIG, DISCLOSURE_LEVELS, estimateTokens, resolveConfig } from "../mod.ts";
+import {
+  DEFAULT_CONFIG,
+  DISCLOSURE_LEVELS,
+  estimateTokens,
+  InvalidConfigError,
+  resolveConfig,
+} from "../mod.ts";
 
 Deno.test("resolveConfig() returns the seed defaults", () => {
   const c = resolveConfig();
@@ -61,4 +67,12 @@ Deno.test("resolveConfig() accepts the edges of each range", () => {
 
 Deno.test("resolveConfig() validates searchDefaultLimit against the given maxSearchLimit", () => {
   throws(() => resolveConfig({ maxSearchLimit: 3 }), /searchDefaultLimit.*maxSearchLimit \(3\)/);
+});
+
+Deno.test("resolveConfig() throws an InvalidConfigError that names the field", () => {
+  throws(
+    () => resolveConfig({ toolFormat: "gemini" as never }),
+    (e: unknown) =>
+      e instanceof InvalidConfigError && e instanceof RangeError && e.field === "toolFormat",
+  );
 });

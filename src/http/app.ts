@@ -13,7 +13,7 @@ import type { BridgeAction } from "../bridge/action.ts";
 import { renderToolFailure } from "../bridge/render.ts";
 import { type Hasher, sha256Hex } from "../canonical_json.ts";
 import { InvalidCatalogError } from "../catalog.ts";
-import type { ProgressiveConfig } from "../config.ts";
+import { InvalidConfigError, type ProgressiveConfig } from "../config.ts";
 import { type CallToolResultLike, mapResult } from "../mcp/content.ts";
 import { McpError } from "../mcp/error.ts";
 import { routeInSession } from "../session/session_route.ts";
@@ -74,7 +74,10 @@ export interface UnfoldApp {
   /** The routes the app serves. */
   readonly routes: ReadonlyArray<{ readonly method: string; readonly path: string }>;
 }
-const BUDGET_FIELDS = new Set(["availableContextTokens", "inventoryThresholdPercent"]);
+const BUDGET_FIELDS: ReadonlySet<string> = new Set([
+  "availableContextTokens",
+  "inventoryThresholdPercent",
+]);
 type Parsed<T> = { ok: true; value: T } | { ok: false; response: Response };
 
 /**
@@ -267,13 +270,9 @@ export function createApp(deps: AppDeps): UnfoldApp {
       );
     } catch (e) {
       if (!(e instanceof InvalidCatalogError)) throw e;
-      const pointer = `/${e.entry.replace(/\[(\d+)\]/, "/$1")}/${
-        e.field === "(entry)" ? "" : e.field
-      }`
-        .replace(/\/$/, "");
       return {
         ok: false,
-        response: problem("invalid_catalog", e.message, [{ pointer, message: e.rule }]),
+        response: problem("invalid_catalog", e.message, [{ pointer: e.pointer, message: e.rule }]),
       };
     }
     const { describeFirst: _, resend: __, ...options } = body.options ?? {};
@@ -288,13 +287,12 @@ export function createApp(deps: AppDeps): UnfoldApp {
     try {
       return { ok: true, value: { entry, injector: cache.injector(entry, config) } };
     } catch (e) {
-      if (!(e instanceof RangeError)) throw e;
-      const field = /"(\w+)"/.exec(e.message)?.[1] ?? "";
-      const where = BUDGET_FIELDS.has(field) ? "budget" : "options";
+      if (!(e instanceof InvalidConfigError)) throw e;
+      const where = BUDGET_FIELDS.has(e.field) ? "budget" : "options";
       return {
         ok: false,
         response: problem("invalid_config", e.message, [{
-          pointer: `/${where}/${field}`,
+          pointer: `/${where}/${e.field}`,
           message: e.message,
         }]),
       };
