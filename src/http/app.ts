@@ -16,6 +16,7 @@ import { InvalidCatalogError } from "../catalog.ts";
 import { InvalidConfigError, type ProgressiveConfig } from "../config.ts";
 import { type CallToolResultLike, mapResult } from "../mcp/content.ts";
 import { McpError } from "../mcp/error.ts";
+import type { Injector } from "../injector.ts";
 import { routeInSession } from "../session/session_route.ts";
 import type { SessionState } from "../session/state.ts";
 import type { McpTool, ServerInfo } from "../tool.ts";
@@ -29,7 +30,8 @@ import { VERSION } from "../version.ts";
 import { bearerAuthenticator } from "./auth.ts";
 import { type CachedCatalog, CatalogCache } from "./catalog_cache.ts";
 import { openApiDocument, OPERATIONS } from "./openapi.ts";
-import { problem, type ProblemCode, type ProblemDetail } from "./problems.ts";
+import { parseBody, type Parsed } from "./body.ts";
+import { problem } from "./problems.ts";
 import { httpSchemas } from "./schemas.ts";
 import { DEFAULT_SETTINGS, type HttpSettings } from "./settings.ts";
 
@@ -78,7 +80,6 @@ const BUDGET_FIELDS: ReadonlySet<string> = new Set([
   "availableContextTokens",
   "inventoryThresholdPercent",
 ]);
-type Parsed<T> = { ok: true; value: T } | { ok: false; response: Response };
 
 /**
  * Creates the HTTP API app (Hono): `POST /v1/inject`, `POST /v1/route`, `POST /v1/result`,
@@ -170,12 +171,9 @@ export function createApp(deps: AppDeps): UnfoldApp {
   );
 
   app.post("/v1/inject", async (c) => {
-    const parsed = await parseBody(c, schemas.InjectRequest);
-    if (!parsed.ok) return parsed.response;
-    const body = parsed.value;
-    const prepared = await prepare(body);
+    const prepared = await prepare(c.req.raw, schemas.InjectRequest);
     if (!prepared.ok) return prepared.response;
-    const { entry, injector } = prepared.value;
+    const { body, entry, injector } = prepared.value;
     if (body.session !== undefined) {
       await store.apply(keyOf(c, body.session), {
         catalogHash: entry.catalogHash,
@@ -186,12 +184,9 @@ export function createApp(deps: AppDeps): UnfoldApp {
   });
 
   app.post("/v1/route", async (c) => {
-    const parsed = await parseBody(c, schemas.RouteRequest);
-    if (!parsed.ok) return parsed.response;
-    const body = parsed.value;
-    const prepared = await prepare(body);
+    const prepared = await prepare(c.req.raw, schemas.RouteRequest);
     if (!prepared.ok) return prepared.response;
-    const { entry, injector } = prepared.value;
+    const { body, entry, injector } = prepared.value;
     const action = body.session === undefined
       ? injector.route(body.arguments)
       : await routeInSession(injector, body.arguments, {
@@ -206,7 +201,7 @@ export function createApp(deps: AppDeps): UnfoldApp {
   });
 
   app.post("/v1/result", async (c) => {
-    const parsed = await parseBody(c, schemas.ResultRequest);
+    const parsed = await parseBody(c.req.raw, schemas.ResultRequest);
     if (!parsed.ok) return parsed.response;
     const { session, tool, result } = parsed.value;
     let body: Record<string, unknown>;
@@ -257,16 +252,22 @@ export function createApp(deps: AppDeps): UnfoldApp {
     return c.body(null, 204);
   });
 
-  // The catalogue (cached by content) and an injector for the request's budget and options.
-  async function prepare(body: z.output<typeof schemas.InjectRequest>): Promise<
-    Parsed<{ entry: CachedCatalog; injector: ReturnType<CatalogCache["injector"]> }>
-  > {
+  // The body of an inject or route request, its catalogue (cached by content) and an injector for
+  // its budget and options.
+  async function prepare<S extends typeof schemas.InjectRequest | typeof schemas.RouteRequest>(
+    request: Request,
+    schema: S,
+  ): Promise<Parsed<{ body: z.output<S>; entry: CachedCatalog; injector: Injector }>> {
+    const parsed = await parseBody(request, schema);
+    if (!parsed.ok) return parsed;
+    // Both bodies share the inject request's fields.
+    const common = parsed.value as z.output<typeof schemas.InjectRequest>;
     let entry: CachedCatalog;
     try {
       // zod leaves absent optional fields absent, as McpTool and ServerInfo expect.
       entry = await cache.catalog(
-        body.catalog as McpTool[],
-        (body.servers ?? []) as ServerInfo[],
+        common.catalog as McpTool[],
+        (common.servers ?? []) as ServerInfo[],
       );
     } catch (e) {
       if (!(e instanceof InvalidCatalogError)) throw e;
@@ -275,17 +276,24 @@ export function createApp(deps: AppDeps): UnfoldApp {
         response: problem("invalid_catalog", e.message, [{ pointer: e.pointer, message: e.rule }]),
       };
     }
-    const { describeFirst: _, resend: __, ...options } = body.options ?? {};
+    const { describeFirst: _, resend: __, ...options } = common.options ?? {};
     const config = Object.fromEntries(
       Object.entries({
-        ...body.budget,
+        ...common.budget,
         ...options,
         maxQueryChars: settings.maxQueryChars,
         maxDescriptionChars: settings.maxDescriptionChars,
       }).filter(([, value]) => value !== undefined),
     ) as Partial<ProgressiveConfig>;
     try {
-      return { ok: true, value: { entry, injector: cache.injector(entry, config) } };
+      return {
+        ok: true,
+        value: {
+          body: parsed.value as z.output<S>,
+          entry,
+          injector: cache.injector(entry, config),
+        },
+      };
     } catch (e) {
       if (!(e instanceof InvalidConfigError)) throw e;
       const where = BUDGET_FIELDS.has(e.field) ? "budget" : "options";
@@ -304,67 +312,6 @@ export function createApp(deps: AppDeps): UnfoldApp {
   }
 
   return app;
-}
-
-// Reads and validates a JSON body; every failure is a problem response naming where and why.
-async function parseBody<S extends z.ZodType>(
-  c: Context<AppEnv>,
-  schema: S,
-): Promise<Parsed<z.output<S>>> {
-  const text = await c.req.text();
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (e) {
-    const detail = text.trim() === ""
-      ? "The body is empty: send a JSON object"
-      : `The body is not valid JSON: ${(e as Error).message}`;
-    return { ok: false, response: problem("invalid_json", detail) };
-  }
-  const result = schema.safeParse(json);
-  if (result.success) return { ok: true, value: result.data };
-  const errors: Array<ProblemDetail & { code: ProblemCode }> = result.error.issues.map((issue) => {
-    const [head] = issue.path;
-    const code: ProblemCode = head === "catalog" || head === "servers"
-      ? "invalid_catalog"
-      : head === "budget" || head === "options"
-      ? "invalid_config"
-      : "invalid_request";
-    const keys = issue.code === "unrecognized_keys"
-      ? ` ${issue.keys.map((k) => `"${k}"`).join(", ")}`
-      : "";
-    return { code, pointer: pointerOf(issue.path), message: `${issue.message}${keys}` };
-  });
-  // The most basic problem decides the status: a malformed request before a bad catalogue.
-  const code = (["invalid_request", "invalid_catalog", "invalid_config"] as const)
-    .find((candidate) => errors.some((e) => e.code === candidate))!;
-  const first = errors.find((e) => e.code === code)!;
-  const entry = first.pointer.match(/^\/(catalog|servers)\/(\d+)/);
-  const named = entry ? describeEntry(json, entry[1]!, Number(entry[2])) : "";
-  return {
-    ok: false,
-    response: problem(
-      code,
-      `${first.pointer || "(body)"}${named}: ${first.message}${
-        errors.length > 1 ? ` (and ${errors.length - 1} more)` : ""
-      }`,
-      errors.map(({ pointer, message }) => ({ pointer, message })),
-    ),
-  };
-}
-
-function describeEntry(json: unknown, list: string, index: number): string {
-  const entry = (json as Record<string, unknown[]>)?.[list]?.[index] as
-    | Record<string, unknown>
-    | undefined;
-  if (list === "catalog" && typeof entry?.server === "string" && typeof entry?.name === "string") {
-    return ` (${JSON.stringify(`${entry.server}/${entry.name}`)})`;
-  }
-  return "";
-}
-
-function pointerOf(path: readonly PropertyKey[]): string {
-  return path.map((p) => `/${String(p).replaceAll("~", "~0").replaceAll("/", "~1")}`).join("");
 }
 
 function badSession(session: string): Response {

@@ -1,19 +1,8 @@
-import { equal, ok } from "node:assert/strict";
+import { ok } from "node:assert/strict";
+import { runExample } from "./_run.ts";
 
 Deno.test("examples/deno_host.ts connects three real servers, injects at two budgets and plays its turns", async () => {
-  const root = new URL("../..", import.meta.url).pathname;
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--quiet", "examples/deno_host.ts"],
-    cwd: root,
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  const deadline = setTimeout(() => child.kill("SIGKILL"), 60_000);
-  const { code, stdout, stderr } = await child.output();
-  clearTimeout(deadline);
-  const out = new TextDecoder().decode(stdout);
-  equal(code, 0, new TextDecoder().decode(stderr));
+  const out = await runExample(Deno.execPath(), ["run", "-A", "--quiet", "examples/deno_host.ts"]);
   ok(
     /^Connected 3 servers: everything \(\d+ tools\), filesystem \(14 tools\), memory \(9 tools\)$/m
       .test(out),

@@ -1,25 +1,8 @@
-import { equal, match } from "node:assert/strict";
+import { match } from "node:assert/strict";
 import { freePort, startDenoServer } from "../e2e/_processes.ts";
+import { runExample } from "./_run.ts";
 
-const ROOT = new URL("../..", import.meta.url).pathname;
 const TOKEN = "example-host-token";
-
-async function run(command: string, args: string[], env: Record<string, string>): Promise<string> {
-  const child = new Deno.Command(command, {
-    args,
-    cwd: ROOT,
-    env: { ...env, DENO: Deno.execPath() },
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  const deadline = setTimeout(() => child.kill("SIGKILL"), 90_000);
-  const { code, stdout, stderr } = await child.output();
-  clearTimeout(deadline);
-  const out = new TextDecoder().decode(stdout);
-  equal(code, 0, `${out}\n${new TextDecoder().decode(stderr)}`);
-  return out;
-}
 
 function expectTurn(out: string, transport: string, executed: RegExp): void {
   match(out, new RegExp(`^Connected mcp-servers/everything over ${transport}: \\d+ tools$`, "m"));
@@ -36,7 +19,7 @@ function expectTurn(out: string, transport: string, executed: RegExp): void {
 Deno.test("examples/http_host.py plays a model turn over the HTTP API with a real stdio MCP server", async () => {
   const server = await startDenoServer({ UNFOLD_API_TOKEN: TOKEN });
   try {
-    const out = await run("python3", ["examples/http_host.py"], {
+    const out = await runExample("python3", ["examples/http_host.py"], {
       UNFOLD_URL: server.url,
       UNFOLD_API_TOKEN: TOKEN,
     });
@@ -49,7 +32,7 @@ Deno.test("examples/http_host.py plays a model turn over the HTTP API with a rea
 Deno.test("examples/http_host.sh plays a model turn over the HTTP API with a real Streamable HTTP MCP server", async () => {
   const server = await startDenoServer({ UNFOLD_API_TOKEN: TOKEN });
   try {
-    const out = await run("bash", ["examples/http_host.sh"], {
+    const out = await runExample("bash", ["examples/http_host.sh"], {
       UNFOLD_URL: server.url,
       UNFOLD_API_TOKEN: TOKEN,
       MCP_PORT: String(freePort()),

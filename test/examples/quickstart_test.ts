@@ -1,14 +1,8 @@
-import { equal, match } from "node:assert/strict";
+import { match } from "node:assert/strict";
+import { runExample } from "./_run.ts";
 
 Deno.test("examples/quickstart.ts injects and plays search, describe, execute and a mistake", async () => {
-  const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "--quiet", "examples/quickstart.ts"],
-    cwd: new URL("../..", import.meta.url).pathname,
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const out = new TextDecoder().decode(stdout);
-  equal(code, 0, new TextDecoder().decode(stderr));
+  const out = await runExample(Deno.execPath(), ["run", "--quiet", "examples/quickstart.ts"]);
   match(out, /^mode: manifest, listing \d+ of 1920 tokens$/m);
   match(out, /\[search\] Top 1 of 2 tools for "tell the team on slack"/);
   match(
