@@ -16,7 +16,7 @@ import type {
   BridgeErrorCode,
   ErrorAction,
   ExecuteAction,
-  SearchAction,
+  SearchMiss,
 } from "./action.ts";
 import { renderDescribe, renderError, renderMiss, renderSearch } from "./render.ts";
 import { BRIDGE_ACTIONS } from "./tool.ts";
@@ -169,27 +169,30 @@ function search(
   }
   const limit = Math.min(rawLimit ?? options.searchDefaultLimit, options.maxSearchLimit);
   const matches = query === "" ? [] : catalog.search(query, limit);
-  const result: SearchAction = {
+  if (matches.length > 0) {
+    return {
+      action: "search",
+      query,
+      limit,
+      matches,
+      toolResult: renderSearch(query, matches, catalog.size),
+    };
+  }
+  const miss: SearchMiss = query === ""
+    ? { why: "empty_query", next: `send "query" with a few words about the task, e.g. ${EXAMPLE}` }
+    : {
+      why: "no_match",
+      next:
+        "search again with other words: what the tool does, or a server name from the list above",
+    };
+  return {
     action: "search",
     query,
     limit,
     matches,
-    toolResult: renderSearch(query, matches, catalog.size),
+    miss,
+    toolResult: renderMiss(miss, options.inventory()),
   };
-  if (matches.length === 0) {
-    result.miss = query === ""
-      ? {
-        why: "empty_query",
-        next: `send "query" with a few words about the task, e.g. ${EXAMPLE}`,
-      }
-      : {
-        why: "no_match",
-        next:
-          "search again with other words: what the tool does, or a server name from the list above",
-      };
-    result.toolResult = renderMiss(result.miss, options.inventory());
-  }
-  return result;
 }
 
 /**

@@ -12,7 +12,14 @@ import { compareStrings } from "../_compare.ts";
 import type { McpTool } from "../tool.ts";
 import { toolId } from "../tool.ts";
 import type { RankedTool, Ranker, RankerFactory, RankerOptions } from "./ranker.ts";
-import { schemaText, splitIdentifiers, STOP_WORDS, stripMarkup, tokenize } from "./terms.ts";
+import {
+  MAX_TERM_CHARS,
+  schemaText,
+  splitIdentifiers,
+  STOP_WORDS,
+  stripMarkup,
+  tokenize,
+} from "./terms.ts";
 import { fieldScores } from "./field_scores.ts";
 import { ServerMatch } from "./server_match.ts";
 import { Vocabulary } from "./vocabulary.ts";
@@ -95,8 +102,6 @@ export const LEXICAL_DEFAULTS: Readonly<LexicalSettings> = Object.freeze({
   stripMarkup: true,
 });
 
-// Longer terms are noise (hashes, base64).
-const MAX_TERM_CHARS = 40;
 // Up to this many results are selected by insertion; more are sorted.
 const SMALL_LIMIT = 64;
 

@@ -11,7 +11,14 @@ import MiniSearch from "minisearch";
 import type { McpTool } from "../tool.ts";
 import { toolId } from "../tool.ts";
 import type { RankedTool, Ranker, RankerFactory, RankerOptions } from "./ranker.ts";
-import { schemaText, splitIdentifiers, STOP_WORDS, stripMarkup, tokenize } from "./terms.ts";
+import {
+  MAX_TERM_CHARS,
+  schemaText,
+  splitIdentifiers,
+  STOP_WORDS,
+  stripMarkup,
+  tokenize,
+} from "./terms.ts";
 
 interface Document {
   id: string;
@@ -22,8 +29,6 @@ interface Document {
   params: string;
 }
 
-// Longer terms are noise (hashes, base64) and make fuzzy matching slow.
-const MAX_TERM_CHARS = 40;
 const FIELDS = ["name", "title", "server", "description", "params"] as const;
 const BOOST: Record<typeof FIELDS[number], number> = {
   name: 3,

@@ -30,6 +30,9 @@ export const STOP_WORDS: ReadonlySet<string> = new Set(
     "please want need some any all just also then than so if not no").split(" "),
 );
 
+/** Longer terms are noise to a ranker (hashes, base64) and make fuzzy matching slow. */
+export const MAX_TERM_CHARS = 40;
+
 /**
  * Splits identifiers into words: `getFileContents` → `get File Contents`, `list_issues` →
  * `list issues`, `base64Encode` → `base 64 Encode`.
