@@ -10,7 +10,7 @@
 import { estimateTokens, Injector, McpCatalog, type McpTool } from "../mod.ts";
 
 const path = Deno.args[0] ??
-  new URL("../../shared/data/real-servers/tools.json", import.meta.url).pathname;
+  new URL("../testdata/real-servers/tools.json", import.meta.url).pathname;
 const raw = JSON.parse(Deno.readTextFileSync(path)) as Record<
   string,
   Array<Omit<McpTool, "server">>

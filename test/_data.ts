@@ -1,5 +1,5 @@
 /**
- * Test data: the shared real-world catalogues (`../shared/data`, or `UNFOLD_DATA_DIR`).
+ * Test data: the real-world catalogues in `testdata/` (or the directory in `UNFOLD_DATA_DIR`).
  *
  * @module
  */
@@ -8,8 +8,7 @@ import type { McpTool, ServerInfo } from "../mod.ts";
 
 const CANDIDATES = [
   Deno.env.get("UNFOLD_DATA_DIR"),
-  new URL("../../shared/data", import.meta.url).pathname,
-  "/work/shared/data",
+  new URL("../testdata", import.meta.url).pathname,
 ].filter((dir): dir is string => dir !== undefined && dir !== "");
 
 /** The data directory: the first candidate that holds the real-server catalogue. */
@@ -21,7 +20,7 @@ export const DATA_DIR: string = CANDIDATES.find((dir) => {
   }
 }) ?? (() => {
   throw new Error(
-    `Cannot find the shared data (real-servers/tools.json) in ${
+    `Cannot find the test data (real-servers/tools.json) in ${
       CANDIDATES.join(", ")
     }: set UNFOLD_DATA_DIR`,
   );

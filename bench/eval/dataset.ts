@@ -1,7 +1,7 @@
 /**
  * Loading an evaluation directory: a catalogue (`catalogue.json`), optional server information
  * (`servers.json`) and query sets (every `*.jsonl` file, one query a line). The layout is that of
- * `../shared/data/livemcpbench`, so held-out sets in the same layout can be swapped in.
+ * `testdata/livemcpbench`, so held-out sets in the same layout can be swapped in.
  *
  * @module
  */
@@ -94,7 +94,7 @@ export function parseQuery(line: Record<string, unknown>, index: number): EvalQu
  * ```ts ignore
  * import { loadEvalData } from "./dataset.ts";
  *
- * const data = loadEvalData("../shared/data/livemcpbench");
+ * const data = loadEvalData("testdata/livemcpbench");
  * console.log(data.tools.length, data.sets.map((set) => set.name));
  * ```
  */
@@ -131,9 +131,8 @@ export function loadEvalData(dir: string): EvalData {
 }
 
 /**
- * The default evaluation directory: `UNFOLD_DATA_DIR/livemcpbench`, else
- * `../shared/data/livemcpbench` next to this project, else `/work/shared/data/livemcpbench`;
- * the first that has a `catalogue.json`.
+ * The default evaluation directory: `UNFOLD_DATA_DIR/livemcpbench`, else the repository's
+ * `testdata/livemcpbench`; the first that has a `catalogue.json`.
  *
  * @returns The directory, or `undefined` when none has a catalogue.
  *
@@ -147,8 +146,7 @@ export function loadEvalData(dir: string): EvalData {
 export function defaultDataDir(): string | undefined {
   const roots = [
     Deno.env.get("UNFOLD_DATA_DIR"),
-    new URL("../../../shared/data", import.meta.url).pathname,
-    "/work/shared/data",
+    new URL("../../testdata", import.meta.url).pathname,
   ].filter((dir): dir is string => dir !== undefined && dir !== "");
   return roots.map((root) => `${root}/livemcpbench`).find((dir) => {
     try {

@@ -61,7 +61,7 @@ export function exactRate(
  * ```ts ignore
  * import { readServerMap } from "./exact.ts";
  *
- * console.log(readServerMap("../shared/data/real-servers/tools.json")?.length);
+ * console.log(readServerMap("testdata/real-servers/tools.json")?.length);
  * ```
  */
 export function readServerMap(path: string): McpTool[] | undefined {
