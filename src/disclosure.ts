@@ -7,30 +7,9 @@
 
 import type { McpCatalog } from "./catalog.ts";
 import { DISCLOSURE_LEVELS, type DisclosureLevel } from "./config.ts";
-import type { TokenEstimator } from "./tokens.ts";
 import type { McpTool, ServerInfo } from "./tool.ts";
 import { toolId } from "./tool.ts";
 import { firstSentence, oneLine, quote, quoteId } from "./untrusted.ts";
-
-/** One tool as a listing shows it. */
-export interface InventoryTool {
-  /** The tool's name on its server. */
-  name: string;
-  /** The description as shown (cleaned, capped); absent at the `names` level. */
-  description?: string;
-}
-
-/** One server as a listing shows it. */
-export interface InventoryServer {
-  /** The server's name. */
-  server: string;
-  /** How many tools it has. */
-  toolCount: number;
-  /** Its one-line summary, from server information (`names` and `inventory` levels). */
-  summary?: string;
-  /** Its tools, sorted by name (every level but `inventory`). */
-  tools?: InventoryTool[];
-}
 
 /** The structured form of what a listing shows. */
 export interface Inventory {
@@ -38,9 +17,24 @@ export interface Inventory {
   level: DisclosureLevel;
   /** The number of tools in the catalogue. */
   toolCount: number;
-  /** The servers, sorted by name. */
-  servers: InventoryServer[];
+  /**
+   * The servers, sorted by name: each with its tool count, its one-line `summary` from server
+   * information (`names` and `inventory` levels) and its `tools` sorted by name (every level but
+   * `inventory`), each with the `description` as shown (cleaned, capped; absent at `names`).
+   */
+  servers: {
+    server: string;
+    toolCount: number;
+    summary?: string;
+    tools?: { name: string; description?: string }[];
+  }[];
 }
+
+/** One server as a listing shows it. */
+export type InventoryServer = Inventory["servers"][number];
+
+/** One tool as a listing shows it. */
+export type InventoryTool = NonNullable<InventoryServer["tools"]>[number];
 
 /** A catalogue listing at one level: its structure and its text for the prompt. */
 export interface Listing {
@@ -176,7 +170,7 @@ export function disclose(
   budgetTokens: number,
   options: ListingOptions & {
     disclosure: readonly DisclosureLevel[];
-    estimateTokens: TokenEstimator;
+    estimateTokens: (text: string) => number;
   },
 ): Disclosure {
   const manifest = listCatalog(catalog, "manifest", options);

@@ -1,11 +1,7 @@
 import { deepEqual, equal, throws } from "node:assert/strict";
-import {
-  DEFAULT_CONFIG,
-  DISCLOSURE_LEVELS,
-  estimateTokens,
-  InvalidConfigError,
-  resolveConfig,
-} from "../mod.ts";
+import { DEFAULT_CONFIG, DISCLOSURE_LEVELS, resolveConfig } from "../src/config.ts";
+import { estimateTokens } from "../src/tokens.ts";
+import { InvalidConfigError } from "../mod.ts";
 
 Deno.test("resolveConfig() returns the seed defaults", () => {
   const c = resolveConfig();

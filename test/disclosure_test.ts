@@ -1,5 +1,7 @@
 import { deepEqual, equal, ok } from "node:assert/strict";
-import { disclose, estimateTokens, listCatalog, McpCatalog, toolId } from "../mod.ts";
+import { disclose, listCatalog } from "../src/disclosure.ts";
+import { estimateTokens } from "../src/tokens.ts";
+import { McpCatalog, toolId } from "../mod.ts";
 import { liveMcpBench, realServerTools, tool } from "./_data.ts";
 
 const OPTIONS = {

@@ -43,12 +43,7 @@ export const SEARCH_MISS_REASONS: readonly [SearchMiss["why"], ...SearchMiss["wh
   );
 
 /** Why a search found nothing, and the one step that helps. */
-export interface SearchMiss {
-  /** `empty_query`: no searchable words; `no_match`: no tool matches them. */
-  why: "empty_query" | "no_match";
-  /** The next step, in words for the model. */
-  next: string;
-}
+export type SearchMiss = NonNullable<SearchAction["miss"]>;
 
 /** Search results. */
 export interface SearchAction {
@@ -60,8 +55,11 @@ export interface SearchAction {
   limit: number;
   /** The matches, best first. */
   matches: ToolMatch[];
-  /** Why there are no matches, when there are none. */
-  miss?: SearchMiss;
+  /**
+   * When there are no matches: why (`empty_query`: no searchable words; `no_match`: no tool
+   * matches them) and the next step, in words for the model.
+   */
+  miss?: { why: "empty_query" | "no_match"; next: string };
   /** The text for the model. */
   toolResult: string;
 }
