@@ -110,3 +110,8 @@ Deno.test("the core's module graph holds one third-party package: the JSON Schem
   const packages = modules.flatMap((m) => m.npmPackage === undefined ? [] : [m.npmPackage]);
   deepEqual(packages.map((p) => p.replace(/@[^@]+$/, "")), ["@cfworker/json-schema"]);
 });
+
+Deno.test("the package is ready for JSR: deno publish --dry-run passes (offline)", async () => {
+  const published = await deno(["publish", "--dry-run", "--allow-dirty"]);
+  equal(published.code, 0, published.stdout + published.stderr);
+});
