@@ -8,7 +8,8 @@
  * @module
  */
 
-import { lexicalRanker, McpCatalog, minisearchRanker, type RankerFactory } from "../mod.ts";
+import { lexicalRanker, McpCatalog, type RankerFactory } from "../mod.ts";
+import { minisearchRanker } from "../src/ranking/minisearch.ts";
 import { defaultDataDir, loadEvalData } from "./eval/dataset.ts";
 
 const dir = defaultDataDir();

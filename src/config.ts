@@ -5,10 +5,7 @@
  * @module
  */
 
-import { estimateTokens, type TokenEstimator } from "./tokens.ts";
-
-/** The disclosure levels, richest first. */
-export const DISCLOSURE_LEVELS = ["manifest", "brief", "names", "inventory"] as const;
+import { estimateTokens } from "./tokens.ts";
 
 /**
  * How much of the catalogue the prompt lists:
@@ -17,13 +14,29 @@ export const DISCLOSURE_LEVELS = ["manifest", "brief", "names", "inventory"] as 
  * - `names`: every tool name, grouped by server;
  * - `inventory`: server names with tool counts (always the fallback).
  */
-export type DisclosureLevel = typeof DISCLOSURE_LEVELS[number];
+export type DisclosureLevel = "manifest" | "brief" | "names" | "inventory";
 
-/** The tool-definition formats the bridge tool can be emitted in. */
-export const TOOL_FORMATS = ["openai", "anthropic", "mcp"] as const;
+/** The disclosure levels, richest first. */
+export const DISCLOSURE_LEVELS = [
+  "manifest",
+  "brief",
+  "names",
+  "inventory",
+] as const satisfies readonly DisclosureLevel[];
 
 /** A tool-definition format: OpenAI function, Anthropic tool or MCP tool. */
-export type ToolFormat = typeof TOOL_FORMATS[number];
+export type ToolFormat = "openai" | "anthropic" | "mcp";
+
+/** The tool-definition formats the bridge tool can be emitted in. */
+export const TOOL_FORMATS = ["openai", "anthropic", "mcp"] as const satisfies readonly ToolFormat[];
+
+// The lists above name every member of their union: the public types are written out so that the
+// docs show them, and these checks keep the two in step.
+type Lists<L extends readonly string[], U extends string> = [Exclude<U, L[number]>] extends [never]
+  ? true
+  : false;
+true satisfies Lists<typeof DISCLOSURE_LEVELS, DisclosureLevel>;
+true satisfies Lists<typeof TOOL_FORMATS, ToolFormat>;
 
 /** The configuration of an injector. Every field has a default in {@linkcode DEFAULT_CONFIG}. */
 export interface ProgressiveConfig {
@@ -67,7 +80,7 @@ export interface ProgressiveConfig {
    * The token estimate used for budgets.
    * @default {estimateTokens}
    */
-  estimateTokens: TokenEstimator;
+  estimateTokens: (text: string) => number;
   /**
    * The most code points of one description shown in a listing or a search result.
    * @default {4000}

@@ -9,31 +9,11 @@
 
 import type { McpCatalog } from "./catalog.ts";
 import { DISCLOSURE_LEVELS, type DisclosureLevel } from "./config.ts";
-import { estimateTokens, type TokenEstimator } from "./tokens.ts";
+import { estimateTokens } from "./tokens.ts";
 import type { McpTool, ServerInfo } from "./tool.ts";
 import { toolId } from "./tool.ts";
 import { TextSize } from "./_text_size.ts";
 import { firstSentence, oneLine, quote, quoteId } from "./untrusted.ts";
-
-/** One tool as a listing shows it. */
-export interface InventoryTool {
-  /** The tool's name on its server. */
-  name: string;
-  /** The description as shown (cleaned, capped); absent at the `names` level. */
-  description?: string;
-}
-
-/** One server as a listing shows it. */
-export interface InventoryServer {
-  /** The server's name. */
-  server: string;
-  /** How many tools it has. */
-  toolCount: number;
-  /** Its one-line summary, from server information (`names` and `inventory` levels). */
-  summary?: string;
-  /** Its tools, sorted by name (every level but `inventory`). */
-  tools?: InventoryTool[];
-}
 
 /** The structured form of what a listing shows. */
 export interface Inventory {
@@ -41,9 +21,25 @@ export interface Inventory {
   level: DisclosureLevel;
   /** The number of tools in the catalogue. */
   toolCount: number;
-  /** The servers, sorted by name (an inventory cut at {@linkcode MAX_LISTING_BYTES}: those listed). */
-  servers: InventoryServer[];
+  /**
+   * The servers, sorted by name: each with its tool count, its one-line `summary` from server
+   * information (`names` and `inventory` levels) and its `tools` sorted by name (every level but
+   * `inventory`), each with the `description` as shown (cleaned, capped; absent at `names`). An
+   * inventory cut at {@linkcode MAX_LISTING_BYTES} holds the servers it lists.
+   */
+  servers: {
+    server: string;
+    toolCount: number;
+    summary?: string;
+    tools?: { name: string; description?: string }[];
+  }[];
 }
+
+/** One server as a listing shows it. */
+export type InventoryServer = Inventory["servers"][number];
+
+/** One tool as a listing shows it. */
+export type InventoryTool = NonNullable<InventoryServer["tools"]>[number];
 
 /** A catalogue listing at one level: its structure and its text for the prompt. */
 export interface Listing {
@@ -143,7 +139,7 @@ export function disclose(
   budgetTokens: number,
   options: ListingOptions & {
     disclosure: readonly DisclosureLevel[];
-    estimateTokens: TokenEstimator;
+    estimateTokens: (text: string) => number;
   },
 ): Disclosure {
   // The default estimate is ceil(code points / 4): a listing fits when its code points do.

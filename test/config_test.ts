@@ -2,11 +2,11 @@ import { deepEqual, equal, throws } from "node:assert/strict";
 import {
   DEFAULT_CONFIG,
   DISCLOSURE_LEVELS,
-  estimateTokens,
-  InvalidConfigError,
+  MAX_AVAILABLE_CONTEXT_TOKENS,
   resolveConfig,
-} from "../mod.ts";
-import { MAX_AVAILABLE_CONTEXT_TOKENS } from "../src/config.ts";
+} from "../src/config.ts";
+import { estimateTokens } from "../src/tokens.ts";
+import { InvalidConfigError } from "../mod.ts";
 
 Deno.test("resolveConfig() returns the seed defaults", () => {
   const c = resolveConfig();

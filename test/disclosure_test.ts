@@ -1,7 +1,8 @@
 import { deepEqual, equal, ok } from "node:assert/strict";
-import { disclose, estimateTokens, listCatalog, McpCatalog, toolId } from "../mod.ts";
-import type { DisclosureLevel } from "../mod.ts";
-import { MAX_LISTING_BYTES } from "../src/disclosure.ts";
+import { disclose, listCatalog, MAX_LISTING_BYTES } from "../src/disclosure.ts";
+import type { DisclosureLevel } from "../src/config.ts";
+import { estimateTokens } from "../src/tokens.ts";
+import { McpCatalog, toolId } from "../mod.ts";
 import { liveMcpBench, realServerTools, tool } from "./_data.ts";
 
 const OPTIONS = {

@@ -23,12 +23,7 @@ export type BridgeErrorCode =
   | "describe_first";
 
 /** Why a search found nothing, and the one step that helps. */
-export interface SearchMiss {
-  /** `empty_query`: no searchable words; `no_match`: no tool matches them. */
-  why: "empty_query" | "no_match";
-  /** The next step, in words for the model. */
-  next: string;
-}
+export type SearchMiss = NonNullable<SearchAction["miss"]>;
 
 /** Search results. */
 export interface SearchAction {
@@ -40,8 +35,11 @@ export interface SearchAction {
   limit: number;
   /** The matches, best first. */
   matches: ToolMatch[];
-  /** Why there are no matches, when there are none. */
-  miss?: SearchMiss;
+  /**
+   * When there are no matches: why (`empty_query`: no searchable words; `no_match`: no tool
+   * matches them) and the next step, in words for the model.
+   */
+  miss?: { why: "empty_query" | "no_match"; next: string };
   /** The text for the model. */
   toolResult: string;
 }
