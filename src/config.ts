@@ -116,6 +116,9 @@ export const MAX_AVAILABLE_CONTEXT_TOKENS = 10_000_000;
 /** The highest `maxSearchLimit` allowed. */
 export const MAX_SEARCH_LIMIT = 50;
 
+/** What a `bridgeName` may be: 1 to 64 of `A-Z a-z 0-9 _ -` (the tool-name rule every provider accepts). */
+export const BRIDGE_NAME: RegExp = /^[A-Za-z0-9_-]{1,64}$/;
+
 /**
  * Thrown for a configuration field out of range: a `RangeError` that also says which field.
  *
@@ -203,7 +206,7 @@ export function resolveConfig(config: Partial<ProgressiveConfig> = {}): Progress
       c.searchDefaultLimit,
     );
   }
-  if (typeof c.bridgeName !== "string" || !/^[A-Za-z0-9_-]{1,64}$/.test(c.bridgeName)) {
+  if (typeof c.bridgeName !== "string" || !BRIDGE_NAME.test(c.bridgeName)) {
     fail("bridgeName", "must be 1 to 64 of A-Z a-z 0-9 _ -", c.bridgeName);
   }
   if (!(TOOL_FORMATS as readonly unknown[]).includes(c.toolFormat)) {

@@ -102,3 +102,11 @@ Deno.test("./mcp bundles for Workers: the Streamable HTTP client without the std
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("the core's module graph holds one third-party package: the JSON Schema validator", async () => {
+  const info = await deno(["info", "--json", "mod.ts"]);
+  equal(info.code, 0, info.stderr);
+  const modules = JSON.parse(info.stdout).modules as { kind: string; npmPackage?: string }[];
+  const packages = modules.flatMap((m) => m.npmPackage === undefined ? [] : [m.npmPackage]);
+  deepEqual(packages.map((p) => p.replace(/@[^@]+$/, "")), ["@cfworker/json-schema"]);
+});

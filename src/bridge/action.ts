@@ -22,6 +22,26 @@ export type BridgeErrorCode =
   | "unknown_tool"
   | "describe_first";
 
+/** Every {@linkcode BridgeErrorCode} (the object literal makes the compiler check the list is complete). */
+export const BRIDGE_ERROR_CODES: readonly [BridgeErrorCode, ...BridgeErrorCode[]] = Object.freeze(
+  Object.keys(
+    {
+      invalid_json: 0,
+      invalid_arguments: 0,
+      unknown_tool: 0,
+      describe_first: 0,
+    } satisfies Record<BridgeErrorCode, 0>,
+  ) as [BridgeErrorCode, ...BridgeErrorCode[]],
+);
+
+/** Every reason a search can miss (see {@linkcode SearchMiss}). */
+export const SEARCH_MISS_REASONS: readonly [SearchMiss["why"], ...SearchMiss["why"][]] = Object
+  .freeze(
+    Object.keys(
+      { empty_query: 0, no_match: 0 } satisfies Record<SearchMiss["why"], 0>,
+    ) as [SearchMiss["why"], ...SearchMiss["why"][]],
+  );
+
 /** Why a search found nothing, and the one step that helps. */
 export type SearchMiss = NonNullable<SearchAction["miss"]>;
 

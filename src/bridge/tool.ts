@@ -73,7 +73,7 @@ export function bridgeParameters(
         type: "integer",
         minimum: 1,
         maximum: options.maxSearchLimit,
-        description: `search: max results (default ${options.searchDefaultLimit})`,
+        description: `search: max results, default ${options.searchDefaultLimit}`,
       },
       name: { type: "string", description: "describe, execute: the tool id server/tool" },
       arguments: { type: "object", description: "execute: the tool's arguments" },

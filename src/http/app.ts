@@ -7,8 +7,7 @@
 
 import { Hono } from "hono";
 import type { Context } from "hono";
-import { bodyLimit } from "hono/body-limit";
-import type { z } from "zod";
+import type * as z from "zod/mini";
 import type { BridgeAction } from "../bridge/action.ts";
 import { renderToolFailure } from "../bridge/render.ts";
 import { type Hasher, sha256Hex } from "../canonical_json.ts";
@@ -112,6 +111,7 @@ export function createApp(deps: AppDeps): UnfoldApp {
   const cache = new CatalogCache({ hash, maxTools: Math.max(50_000, settings.maxTools) });
   const auth = bearerAuthenticator(settings.tokens, hash);
   const store = deps.store;
+  const bodyOptions = { maxBytes: settings.maxBodyBytes };
   // deno-lint-ignore no-console
   const report = deps.onUnexpectedError ?? ((e: unknown) => console.error(e));
   let openapi: string | undefined;
@@ -161,14 +161,6 @@ export function createApp(deps: AppDeps): UnfoldApp {
     c.set("tenant", tenant);
     await next();
   });
-  app.use(
-    "/v1/*",
-    bodyLimit({
-      maxSize: settings.maxBodyBytes,
-      onError: () =>
-        problem("payload_too_large", `The body exceeds ${settings.maxBodyBytes} bytes`),
-    }),
-  );
 
   app.post("/v1/inject", async (c) => {
     const prepared = await prepare(c.req.raw, schemas.InjectRequest);
@@ -201,7 +193,7 @@ export function createApp(deps: AppDeps): UnfoldApp {
   });
 
   app.post("/v1/result", async (c) => {
-    const parsed = await parseBody(c.req.raw, schemas.ResultRequest);
+    const parsed = await parseBody(c.req.raw, schemas.ResultRequest, bodyOptions);
     if (!parsed.ok) return parsed.response;
     const { session, tool, result } = parsed.value;
     let body: Record<string, unknown>;
@@ -258,7 +250,7 @@ export function createApp(deps: AppDeps): UnfoldApp {
     request: Request,
     schema: S,
   ): Promise<Parsed<{ body: z.output<S>; entry: CachedCatalog; injector: Injector }>> {
-    const parsed = await parseBody(request, schema);
+    const parsed = await parseBody(request, schema, bodyOptions);
     if (!parsed.ok) return parsed;
     // Both bodies share the inject request's fields.
     const common = parsed.value as z.output<typeof schemas.InjectRequest>;

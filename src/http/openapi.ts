@@ -5,7 +5,8 @@
  * @module
  */
 
-import { z } from "zod";
+import * as z from "zod/mini";
+import { SESSION_NAME } from "../session/store.ts";
 import { type ProblemCode, PROBLEMS } from "./problems.ts";
 import type { HttpSchemas } from "./schemas.ts";
 
@@ -27,7 +28,12 @@ export interface Operation {
   authenticated: boolean;
 }
 
-const BODY: ProblemCode[] = ["invalid_json", "invalid_request", "payload_too_large"];
+const BODY: ProblemCode[] = [
+  "invalid_json",
+  "invalid_request",
+  "unreadable_body",
+  "payload_too_large",
+];
 const CATALOG: ProblemCode[] = [...BODY, "invalid_catalog", "invalid_config"];
 const AUTH: ProblemCode[] = ["unauthorized"];
 
@@ -174,7 +180,7 @@ export function openApiDocument(
             name: "session",
             in: "path",
             required: true,
-            schema: { type: "string", pattern: "^[A-Za-z0-9._:-]{1,128}$" },
+            schema: { type: "string", pattern: SESSION_NAME.source },
           }],
         }
         : {}),

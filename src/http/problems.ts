@@ -8,6 +8,7 @@
 export const PROBLEMS = {
   invalid_json: { status: 400, title: "The body is not valid JSON" },
   invalid_request: { status: 400, title: "The request does not match its schema" },
+  unreadable_body: { status: 400, title: "The body could not be read" },
   unauthorized: { status: 401, title: "A valid bearer token is required" },
   not_found: { status: 404, title: "Not found" },
   method_not_allowed: { status: 405, title: "Method not allowed" },
@@ -20,6 +21,9 @@ export const PROBLEMS = {
 
 /** A stable problem code. */
 export type ProblemCode = keyof typeof PROBLEMS;
+
+/** Every problem code, in the order of {@linkcode PROBLEMS}. */
+export const PROBLEM_CODES = Object.keys(PROBLEMS) as [ProblemCode, ...ProblemCode[]];
 
 /** One located problem: where (a JSON pointer into the request body) and what. */
 export interface ProblemDetail {

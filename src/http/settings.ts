@@ -36,7 +36,8 @@ export const DEFAULT_SETTINGS: Readonly<HttpSettings> = Object.freeze({
   maxSessions: 10_000,
 });
 
-const VARIABLES: Record<Exclude<keyof HttpSettings, "tokens">, string> = {
+/** The environment variable that sets each limit (error messages name it, so a caller knows what to raise). */
+export const SETTING_VARIABLES: Readonly<Record<Exclude<keyof HttpSettings, "tokens">, string>> = {
   maxBodyBytes: "UNFOLD_MAX_BODY_BYTES",
   maxTools: "UNFOLD_MAX_TOOLS",
   maxQueryChars: "UNFOLD_MAX_QUERY_CHARS",
@@ -71,7 +72,7 @@ export function settingsFromEnv(env: Readonly<Record<string, unknown>>): HttpSet
   if (typeof tokens === "string") {
     settings.tokens = tokens.split(",").map((t) => t.trim()).filter((t) => t !== "");
   }
-  for (const [field, variable] of Object.entries(VARIABLES)) {
+  for (const [field, variable] of Object.entries(SETTING_VARIABLES)) {
     const raw = env[variable];
     if (raw === undefined || raw === "") continue;
     const value = Number(raw);
@@ -80,7 +81,7 @@ export function settingsFromEnv(env: Readonly<Record<string, unknown>>): HttpSet
         `Invalid ${variable}: must be a positive integer, got ${JSON.stringify(raw)}`,
       );
     }
-    settings[field as keyof typeof VARIABLES] = value;
+    settings[field as keyof typeof SETTING_VARIABLES] = value;
   }
   return settings;
 }

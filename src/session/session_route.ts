@@ -14,6 +14,14 @@ import type { Injector } from "../injector.ts";
 import { quoteId } from "../untrusted.ts";
 import type { SessionKey, SessionStore } from "./store.ts";
 
+/** Every describe-first mode: `enforce` refuses an execute of a tool not yet described, `off` does not. */
+export const DESCRIBE_FIRST_MODES: readonly NonNullable<SessionRouteOptions["describeFirst"]>[] =
+  Object.freeze(
+    Object.keys(
+      { enforce: 0, off: 0 } satisfies Record<NonNullable<SessionRouteOptions["describeFirst"]>, 0>,
+    ) as NonNullable<SessionRouteOptions["describeFirst"]>[],
+  );
+
 /** Where a call's session lives and how it behaves. */
 export interface SessionRouteOptions {
   /** The store. */
