@@ -3,7 +3,7 @@
  * unfold's default ranker through `McpCatalog.search`, and the MiniSearch alternative. Each search
  * iteration runs the next query of a query set, so the mean is the mean over the set's queries.
  *
- * Run: `deno task bench`
+ * Run: `deno task bench` (with `bench/scale_bench.ts`)
  *
  * @module
  */
