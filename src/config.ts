@@ -41,7 +41,8 @@ true satisfies Lists<typeof TOOL_FORMATS, ToolFormat>;
 /** The configuration of an injector. Every field has a default in {@linkcode DEFAULT_CONFIG}. */
 export interface ProgressiveConfig {
   /**
-   * The context the model still has available, in tokens; a positive integer.
+   * The context the model still has available, in tokens; a positive integer up to
+   * {@linkcode MAX_AVAILABLE_CONTEXT_TOKENS}.
    * @default {100000}
    */
   availableContextTokens: number;
@@ -106,6 +107,12 @@ export const DEFAULT_CONFIG: Readonly<ProgressiveConfig> = Object.freeze({
   maxQueryChars: 1000,
 });
 
+/**
+ * The largest `availableContextTokens` accepted: ten million tokens, the largest context windows
+ * announced. With the byte cap on listings (`MAX_LISTING_BYTES`) it bounds what an injection costs.
+ */
+export const MAX_AVAILABLE_CONTEXT_TOKENS = 10_000_000;
+
 /** The highest `maxSearchLimit` allowed. */
 export const MAX_SEARCH_LIMIT = 50;
 
@@ -167,8 +174,15 @@ export function resolveConfig(config: Partial<ProgressiveConfig> = {}): Progress
   const fail = (field: keyof ProgressiveConfig, rule: string, value: unknown): never => {
     throw new InvalidConfigError(field, `${rule}, got ${describe(value)}`);
   };
-  if (!Number.isSafeInteger(c.availableContextTokens) || c.availableContextTokens <= 0) {
-    fail("availableContextTokens", "must be a positive integer", c.availableContextTokens);
+  if (
+    !Number.isSafeInteger(c.availableContextTokens) || c.availableContextTokens <= 0 ||
+    c.availableContextTokens > MAX_AVAILABLE_CONTEXT_TOKENS
+  ) {
+    fail(
+      "availableContextTokens",
+      `must be an integer from 1 to ${MAX_AVAILABLE_CONTEXT_TOKENS}`,
+      c.availableContextTokens,
+    );
   }
   if (
     typeof c.inventoryThresholdPercent !== "number" || !(c.inventoryThresholdPercent > 0) ||

@@ -24,7 +24,9 @@ const MAX_LISTED = 20;
 const MAX_SUGGESTED_KEY = 64;
 
 /**
- * Reads a request's body (at most `maxBytes`) as JSON and validates it against its schema.
+ * Reads a request's body (at most `maxBytes`) as JSON and validates it against its schema. The
+ * body must be declared `application/json` (or `application/*+json`; any charset parameter):
+ * otherwise `unsupported_media_type`.
  *
  * The code names the part of the body at fault: a problem inside `catalog` or `servers` is
  * `invalid_catalog` (422), inside `budget` or `options` `invalid_config` (422), anywhere else
@@ -47,7 +49,8 @@ const MAX_SUGGESTED_KEY = 64;
  * import { equal, match } from "node:assert/strict";
  *
  * const schema = z.strictObject({ budget: z.optional(z.number()) });
- * const request = new Request("http://x/", { method: "POST", body: '{"bugdet":1}' });
+ * const headers = { "content-type": "application/json" };
+ * const request = new Request("http://x/", { method: "POST", headers, body: '{"bugdet":1}' });
  * const bad = await parseBody(request, schema, { maxBytes: 1000 });
  * const problem = bad.ok ? undefined : await bad.response.json();
  * equal(problem?.status, 400);
@@ -59,6 +62,20 @@ export async function parseBody<S extends z.ZodMiniType>(
   schema: S,
   options: ParseBodyOptions,
 ): Promise<Parsed<z.output<S>>> {
+  const type = request.headers.get("content-type");
+  if (!isJson(type)) {
+    return {
+      ok: false,
+      response: problem(
+        "unsupported_media_type",
+        `Send the body as JSON with Content-Type: application/json (got ${
+          type === null ? "none" : JSON.stringify(type.slice(0, 100))
+        })`,
+        undefined,
+        { "accept-post": "application/json" },
+      ),
+    };
+  }
   const read = await readText(request, options.maxBytes);
   if (!read.ok) return read;
   const text = read.value;
@@ -74,6 +91,14 @@ export async function parseBody<S extends z.ZodMiniType>(
   const result = schema.safeParse(json, { error: messageOf });
   if (result.success) return { ok: true, value: result.data };
   return { ok: false, response: problemOf(json, schema, result.error.issues) };
+}
+
+// application/json or application/*+json, with any parameters (charset). A browser cannot send
+// either cross-site without a CORS preflight, which only allowed origins pass.
+function isJson(type: string | null): boolean {
+  const media = (type ?? "").split(";")[0]!.trim().toLowerCase();
+  return media === "application/json" ||
+    (media.startsWith("application/") && media.endsWith("+json") && !media.includes(" "));
 }
 
 type Located = ProblemDetail & { code: ProblemCode };
