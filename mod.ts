@@ -48,8 +48,8 @@ export type { ArgumentProblem } from "./src/bridge/validate.ts";
 export type { RankedTool, Ranker, RankerFactory } from "./src/ranking/ranker.ts";
 export {
   createLexicalRanker,
-  lexicalRanker,
   type LexicalField,
+  lexicalRanker,
   type LexicalRankerOptions,
 } from "./src/ranking/lexical_ranker.ts";
 export type { SessionDecision, SessionInput, SessionState } from "./src/session/state.ts";
