@@ -12,6 +12,7 @@ export const PROBLEMS = {
   unauthorized: { status: 401, title: "A valid bearer token is required" },
   not_found: { status: 404, title: "Not found" },
   method_not_allowed: { status: 405, title: "Method not allowed" },
+  catalog_unknown: { status: 409, title: "The catalogue catalogRef names is not held here" },
   payload_too_large: { status: 413, title: "The body is too large" },
   invalid_catalog: { status: 422, title: "The catalogue is invalid" },
   invalid_config: { status: 422, title: "The budget or options are invalid" },

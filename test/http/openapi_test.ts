@@ -55,7 +55,10 @@ Deno.test("every documented body and problem schema reference resolves", () => {
 
 Deno.test("the OpenAPI request schemas come from the validating zod schemas", () => {
   const route = doc.components.schemas.RouteRequest;
-  deepEqual(route.required.sort(), ["arguments", "catalog"]);
+  deepEqual(route.required.sort(), ["arguments"]);
+  deepEqual(route.oneOf, [{ required: ["catalog"] }, { required: ["catalogRef"] }]);
+  equal(route.properties.catalogRef.type, "string");
+  equal(doc.components.schemas.RouteRest, undefined);
   equal(route.additionalProperties, false);
   equal(route.properties.catalog.maxItems, 10_000);
   const tool = doc.components.schemas.McpTool;
