@@ -103,10 +103,18 @@ Deno.test("./mcp bundles for Workers: the Streamable HTTP client without the std
   }
 });
 
-Deno.test("the core's module graph holds one third-party package: the JSON Schema validator", async () => {
+Deno.test("the core's module graph holds two third-party packages: the JSON Schema validator and the linear-time regex engine", async () => {
   const info = await deno(["info", "--json", "mod.ts"]);
   equal(info.code, 0, info.stderr);
   const modules = JSON.parse(info.stdout).modules as { kind: string; npmPackage?: string }[];
   const packages = modules.flatMap((m) => m.npmPackage === undefined ? [] : [m.npmPackage]);
-  deepEqual(packages.map((p) => p.replace(/@[^@]+$/, "")), ["@cfworker/json-schema"]);
+  deepEqual(
+    [...new Set(packages.map((p) => p.replace(/@[^@]+$/, "")))].sort(),
+    ["@cfworker/json-schema", "re2js"],
+  );
+});
+
+Deno.test("the package is ready for JSR: deno publish --dry-run passes (offline)", async () => {
+  const published = await deno(["publish", "--dry-run", "--allow-dirty"]);
+  equal(published.code, 0, published.stdout + published.stderr);
 });

@@ -27,6 +27,7 @@ import { bearerAuthenticator } from "./auth.ts";
 import { type CachedCatalog, CatalogCache, type CatalogStore } from "./catalog_cache.ts";
 import { type InjectBody, readCatalogRequest, type RouteBody } from "./catalog_request.ts";
 import { openApiDocument, OPERATIONS } from "./openapi.ts";
+import { originGuard } from "./origin.ts";
 import { parseBody, type Parsed } from "./body.ts";
 import { problem } from "./problems.ts";
 import { httpSchemas } from "./schemas.ts";
@@ -100,6 +101,7 @@ const BUDGET_FIELDS: ReadonlySet<string> = new Set([
  * const app = createApp({ store: new MemorySessionStore() });
  * const response = await app.request("/v1/route", {
  *   method: "POST",
+ *   headers: { "content-type": "application/json" },
  *   body: JSON.stringify({
  *     catalog: [{ server: "a", name: "b", description: "B", inputSchema: { type: "object" } }],
  *     arguments: { action: "describe", name: "a/b" },
@@ -160,6 +162,7 @@ export function createApp(deps: AppDeps): UnfoldApp {
     return c.body(openapi, 200, { "content-type": "application/json" });
   });
 
+  app.use("/v1/*", originGuard(settings.allowedOrigins));
   app.use("/v1/*", async (c, next) => {
     const tenant = await auth.tenant(c.req.header("authorization"));
     if (tenant === null) {

@@ -24,7 +24,9 @@ const MAX_LISTED = 20;
 const MAX_SUGGESTED_KEY = 64;
 
 /**
- * Reads a request's body (at most `maxBytes`) as JSON and validates it against its schema.
+ * Reads a request's body (at most `maxBytes`) as JSON and validates it against its schema. The
+ * body must be declared `application/json` (or `application/*+json`; any charset parameter):
+ * otherwise `unsupported_media_type`.
  *
  * The code names the part of the body at fault: a problem inside `catalog` or `servers` is
  * `invalid_catalog` (422), inside `budget` or `options` `invalid_config` (422), anywhere else
@@ -47,7 +49,8 @@ const MAX_SUGGESTED_KEY = 64;
  * import { equal, match } from "node:assert/strict";
  *
  * const schema = z.strictObject({ budget: z.optional(z.number()) });
- * const request = new Request("http://x/", { method: "POST", body: '{"bugdet":1}' });
+ * const headers = { "content-type": "application/json" };
+ * const request = new Request("http://x/", { method: "POST", headers, body: '{"bugdet":1}' });
  * const bad = await parseBody(request, schema, { maxBytes: 1000 });
  * const problem = bad.ok ? undefined : await bad.response.json();
  * equal(problem?.status, 400);
@@ -98,6 +101,14 @@ export function parseText<S extends z.ZodMiniType>(
   const result = schema.safeParse(json, { error: messageOf });
   if (result.success) return { ok: true, value: result.data };
   return { ok: false, response: problemOf(json, schema, result.error.issues) };
+}
+
+// application/json or application/*+json, with any parameters (charset). A browser cannot send
+// either cross-site without a CORS preflight, which only allowed origins pass.
+function isJson(type: string | null): boolean {
+  const media = (type ?? "").split(";")[0]!.trim().toLowerCase();
+  return media === "application/json" ||
+    (media.startsWith("application/") && media.endsWith("+json") && !media.includes(" "));
 }
 
 type Located = ProblemDetail & { code: ProblemCode };
@@ -268,9 +279,10 @@ function editDistance(a: string, b: string): number {
 }
 
 /**
- * Reads a request's body as text, chunk by chunk, so that a body without a length stops at the
- * limit, and a transport failure (a malformed chunked encoding, an aborted upload) is the caller's
- * 400 `unreadable_body`.
+ * Reads a request's body as text: it must be declared `application/json` (or
+ * `application/*+json`; any charset parameter), otherwise `unsupported_media_type`; it is read
+ * chunk by chunk, so that a body without a length stops at the limit, and a transport failure (a
+ * malformed chunked encoding, an aborted upload) is the caller's 400 `unreadable_body`.
  *
  * @param request The request.
  * @param maxBytes The largest body accepted, in bytes.
@@ -281,11 +293,26 @@ function editDistance(a: string, b: string): number {
  * import { readBody } from "./body.ts";
  * import { equal } from "node:assert/strict";
  *
- * const read = await readBody(new Request("http://x/", { method: "POST", body: "{}" }), 10);
+ * const headers = { "content-type": "application/json" };
+ * const read = await readBody(new Request("http://x/", { method: "POST", headers, body: "{}" }), 10);
  * equal(read.ok && read.value, "{}");
  * ```
  */
 export async function readBody(request: Request, maxBytes: number): Promise<Parsed<string>> {
+  const type = request.headers.get("content-type");
+  if (!isJson(type)) {
+    return {
+      ok: false,
+      response: problem(
+        "unsupported_media_type",
+        `Send the body as JSON with Content-Type: application/json (got ${
+          type === null ? "none" : JSON.stringify(type.slice(0, 100))
+        })`,
+        undefined,
+        { "accept-post": "application/json" },
+      ),
+    };
+  }
   const tooLarge = (): Parsed<string> => ({
     ok: false,
     response: problem(

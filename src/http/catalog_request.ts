@@ -53,7 +53,8 @@ export type RouteBody = z.output<HttpSchemas["RouteRest"]>;
  *
  * const deps = { schemas: httpSchemas(DEFAULT_SETTINGS), cache: new CatalogCache({ hash: sha256Hex }), maxBytes: 1e6 };
  * const catalog = [{ server: "s", name: "t", inputSchema: { type: "object" } }];
- * const post = (body: unknown) => new Request("http://x/", { method: "POST", body: JSON.stringify(body) });
+ * const headers = { "content-type": "application/json" };
+ * const post = (body: unknown) => new Request("http://x/", { method: "POST", headers, body: JSON.stringify(body) });
  * const first = await readCatalogRequest(post({ catalog }), "", "inject", deps);
  * if (!first.ok) throw new Error("unexpected");
  * const again = await readCatalogRequest(post({ catalogRef: first.value.entry.catalogHash }), "", "inject", deps);

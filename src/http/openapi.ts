@@ -29,13 +29,14 @@ export interface Operation {
 }
 
 const BODY: ProblemCode[] = [
+  "unsupported_media_type",
   "invalid_json",
   "invalid_request",
   "unreadable_body",
   "payload_too_large",
 ];
 const CATALOG: ProblemCode[] = [...BODY, "catalog_unknown", "invalid_catalog", "invalid_config"];
-const AUTH: ProblemCode[] = ["unauthorized"];
+const AUTH: ProblemCode[] = ["origin_not_allowed", "unauthorized"];
 
 /** Every operation the app serves. */
 export const OPERATIONS: readonly Operation[] = [

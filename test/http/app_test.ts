@@ -378,7 +378,12 @@ Deno.test("bodies over the limit are payload_too_large, also when streamed witho
   });
   const response = await app.request(
     "/v1/inject",
-    { method: "POST", body: stream, duplex: "half" } as RequestInit,
+    {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: stream,
+      duplex: "half",
+    } as RequestInit,
   );
   equal(response.status, 413);
   equal((await response.json()).code, "payload_too_large");
@@ -517,5 +522,96 @@ Deno.test("POST /v1/result rejects a body without a tool id or a result", async 
     await api.post("/v1/result", { tool: "a/b", result: { content: "text" } }),
     400,
     "invalid_request",
+  );
+});
+
+Deno.test("a POST body must be declared JSON: unsupported_media_type otherwise", async () => {
+  const { app, api } = setup();
+  const body = JSON.stringify({ catalog });
+  for (
+    const type of [
+      undefined,
+      "text/plain",
+      "application/x-www-form-urlencoded",
+      "multipart/form-data; boundary=x",
+      "application/jsonp",
+      "json",
+    ]
+  ) {
+    const response = await app.request("/v1/inject", {
+      method: "POST",
+      body,
+      headers: type === undefined ? {} : { "content-type": type },
+    });
+    // A Request built from a string body gets text/plain unless told otherwise.
+    const problem = isProblem(
+      { status: response.status, headers: response.headers, body: await response.json() },
+      415,
+      "unsupported_media_type",
+    );
+    match(problem.detail, /^Send the body as JSON with Content-Type: application\/json \(got "/);
+    equal(response.headers.get("accept-post"), "application/json");
+  }
+  for (
+    const type of [
+      "application/json; charset=utf-8",
+      "Application/JSON",
+      "application/vnd.api+json",
+    ]
+  ) {
+    equal((await api.post("/v1/inject", { catalog }, { "content-type": type })).status, 200, type);
+  }
+  isProblem(
+    await api.post("/v1/result", { tool: "a/b", result: {} }, { "content-type": "text/plain" }),
+    415,
+    "unsupported_media_type",
+  );
+});
+
+Deno.test("a request from a browser origin is refused unless the origin is allowed", async () => {
+  const { api } = setup();
+  const evil = { origin: "https://evil.example" };
+  const refused = isProblem(
+    await api.post("/v1/route", { catalog, arguments: {} }, evil),
+    403,
+    "origin_not_allowed",
+  );
+  equal(
+    refused.detail,
+    'The origin "https://evil.example" may not call this API: list it in UNFOLD_ALLOWED_ORIGINS',
+  );
+  isProblem(await api.delete("/v1/sessions/s", evil), 403, "origin_not_allowed");
+  isProblem(await api.get("/v1/sessions/s", { origin: "null" }), 403, "origin_not_allowed");
+  equal((await api.get("/healthz", evil)).status, 200);
+  equal((await api.post("/v1/inject", { catalog })).status, 200);
+});
+
+Deno.test("allowed origins get CORS headers and preflights, before the bearer token is checked", async () => {
+  const { app } = setup({ tokens: ["t1"], allowedOrigins: ["https://app.example"] });
+  const preflight = await app.request("/v1/route", {
+    method: "OPTIONS",
+    headers: {
+      origin: "https://app.example",
+      "access-control-request-method": "POST",
+      "access-control-request-headers": "authorization, content-type",
+    },
+  });
+  equal(preflight.status, 204);
+  equal(preflight.headers.get("access-control-allow-origin"), "https://app.example");
+  equal(preflight.headers.get("access-control-allow-headers"), "authorization,content-type");
+  match(preflight.headers.get("access-control-allow-methods") ?? "", /POST/);
+  const api = client((p, i) => Promise.resolve(app.request(p, i)), "t1");
+  const call = await api.post("/v1/inject", { catalog }, { origin: "https://app.example" });
+  equal(call.status, 200);
+  equal(call.headers.get("access-control-allow-origin"), "https://app.example");
+  isProblem(
+    await api.post("/v1/inject", { catalog }, { origin: "https://other.example" }),
+    403,
+    "origin_not_allowed",
+  );
+  const any = setup({ allowedOrigins: ["*"] });
+  equal(
+    (await any.api.post("/v1/inject", { catalog }, { origin: "https://x.example" })).status,
+    200,
   );
 });

@@ -112,6 +112,8 @@ Deno.test("a body read by its catalogue's text answers as if parsed whole: forma
     JSON.stringify(describe)
   }}`;
   equal((await api.post("/v1/route", twice)).body.action, "describe");
+  const plain = await api.call("POST", "/v1/route", variants[0], { "content-type": "text/plain" });
+  equal(plain.status, 415);
   // A cached catalogue's text inside a malformed body is still a malformed body.
   const broken = `{"catalog":${text},"arguments":${JSON.stringify(describe)}`;
   equal((await api.post("/v1/route", broken)).body.code, "invalid_json");
