@@ -5,9 +5,7 @@
  * @module
  */
 
-import { editDistance } from "../_edit_distance.ts";
 import type { McpCatalog } from "../catalog.ts";
-import { compareStrings } from "../_compare.ts";
 import { toolId } from "../tool.ts";
 import { oneLine, quote, quoteId } from "../untrusted.ts";
 import type {
@@ -19,6 +17,7 @@ import type {
 } from "./action.ts";
 import { renderDescribe, renderError, renderMiss, renderSearch } from "./render.ts";
 import { BRIDGE_EXAMPLE, parseBridgeCall } from "./parse.ts";
+import { closestIds, MAX_ID_CHARS, sameNameIds } from "./suggest.ts";
 import { validateArguments } from "./validate.ts";
 
 /** What routing needs to know besides the catalogue. */
@@ -41,8 +40,6 @@ export interface RouteOptions {
 }
 
 const EXAMPLE = BRIDGE_EXAMPLE;
-// Longer than any real id: not worth a search for suggestions.
-const MAX_NAME_CHARS = 300;
 
 /**
  * Routes one call of the model against a catalogue.
@@ -171,18 +168,18 @@ export function checkArguments(execute: ExecuteAction): ExecuteAction | ErrorAct
   return { ...error("invalid_arguments", message), id: execute.id, problems };
 }
 
-// Explains a name that is not an id of this catalogue, suggesting ids of this catalogue only.
+// Explains a name that is not an id of this catalogue, suggesting ids of this catalogue only, from
+// a bounded candidate set (./suggest.ts).
 function unknownTool(catalog: McpCatalog, name: string): ErrorAction {
   const shown = quote(oneLine(name, 200));
-  if (name.length > MAX_NAME_CHARS) {
+  if (name.length > MAX_ID_CHARS) {
     return error(
       "unknown_tool",
       `there is no tool ${shown} in this catalogue. Use an id from search results`,
     );
   }
   const slash = name.indexOf("/");
-  const bare = (slash === -1 ? name : name.slice(slash + 1)).toLowerCase();
-  const sameName = catalog.tools.filter((t) => t.name.toLowerCase() === bare).map(toolId);
+  const sameName = sameNameIds(catalog, slash === -1 ? name : name.slice(slash + 1));
   const ids = (list: readonly string[]) => list.slice(0, 5).map((id) => quote(id)).join(", ");
   if (slash === -1 && sameName.length > 0) {
     return error(
@@ -203,21 +200,8 @@ function unknownTool(catalog: McpCatalog, name: string): ErrorAction {
 // Ids a mistyped name probably meant: the nearest by edit distance when that is small, otherwise
 // the best search matches. Only ids of this catalogue.
 function closest(catalog: McpCatalog, name: string): string[] {
-  const wanted = name.toLowerCase();
-  const bareWanted = wanted.slice(wanted.indexOf("/") + 1);
-  const scored = catalog.tools.map((tool) => {
-    const id = toolId(tool);
-    const distance = Math.min(
-      editDistance(wanted, id.toLowerCase()),
-      editDistance(bareWanted, tool.name.toLowerCase()),
-    );
-    return { id, distance };
-  }).filter((c) => c.distance <= Math.max(2, Math.floor(bareWanted.length / 4)));
-  if (scored.length > 0) {
-    return scored.sort((a, b) => a.distance - b.distance || compareStrings(a.id, b.id))
-      .slice(0, 3).map((c) => c.id);
-  }
-  return catalog.search(name, 3).map((m) => m.id);
+  const near = closestIds(catalog, name).ids;
+  return near.length > 0 ? near : catalog.search(name, 3).map((m) => m.id);
 }
 
 function error(code: BridgeErrorCode, message: string): ErrorAction {
