@@ -88,10 +88,10 @@ Deno.test("RouteResult is a oneOf discriminated by action, each shape with its r
     [...shape.required].sort(),
   ]);
   deepEqual(shapes, [
-    ["search", ["action", "limit", "matches", "query", "toolResult"]],
-    ["describe", ["action", "id", "tool", "toolResult"]],
-    ["execute", ["action", "arguments", "id", "tool"]],
-    ["error", ["action", "error", "toolResult"]],
+    ["search", ["action", "catalogHash", "limit", "matches", "query", "toolResult"]],
+    ["describe", ["action", "catalogHash", "id", "tool", "toolResult"]],
+    ["execute", ["action", "arguments", "catalogHash", "id", "tool"]],
+    ["error", ["action", "catalogHash", "error", "toolResult"]],
   ]);
 });
 
