@@ -90,6 +90,7 @@ const ABLATION: readonly Contender[] = [
   unfold("with clause segmentation (long requests ranked per clause, fused)", {
     segmentMinWords: 12,
   }),
+  unfold("no coverage re-ranking (diversity 0)", { diversity: 0 }),
   unfold("no markup stripping", { stripMarkup: false }),
   unfold("no stop-words", { stopWords: new Set() }),
   unfold("no query term frequency", { queryTermFrequency: false }),

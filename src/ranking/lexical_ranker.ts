@@ -122,6 +122,15 @@ export interface LexicalRankerOptions {
   knownWordFactor?: number;
   /** Whether a match through an expansion counts as matching its query word only by its weight. @default {true} */
   fractionalCover?: boolean;
+  /**
+   * The weight of query-word coverage when the best tools are re-ranked (xQuAD, with the query's
+   * words weighted by idf as aspects), so that a request needing several tools surfaces each of
+   * them (0: off; at most 0.99, where relevance still breaks ties).
+   * @default {0.3}
+   */
+  diversity?: number;
+  /** How many of the best tools the coverage re-ranking considers. @default {60} */
+  diversityDepth?: number;
 }
 
 /** Every setting of the lexical ranker: {@linkcode LexicalRankerOptions} with none left out. */
@@ -164,6 +173,8 @@ export const LEXICAL_DEFAULTS: Readonly<LexicalSettings> = Object.freeze({
   fractionalCover: true,
   segmentMinWords: 0,
   segmentFusionK: 1,
+  diversity: 0.3,
+  diversityDepth: 60,
 });
 
 /**
