@@ -43,13 +43,17 @@ export function startDenoServer(
  *
  * @param config The wrangler.toml path, relative to the repository.
  * @param vars Worker variables, passed as `--var NAME:value`.
+ * @param persistTo Where Durable Objects keep their storage; a directory the caller owns (kept
+ * after close, so a second Worker started on it finds what the first stored), else a temporary
+ * one removed on close.
  * @returns The running Worker.
  */
 export async function startWrangler(
   config = "wrangler.toml",
   vars: Record<string, string> = {},
+  persistTo?: string,
 ): Promise<Running> {
-  const persist = await Deno.makeTempDir({ prefix: "unfold-wrangler-" });
+  const persist = persistTo ?? await Deno.makeTempDir({ prefix: "unfold-wrangler-" });
   const running = await start(
     [
       Deno.execPath(),
@@ -77,7 +81,7 @@ export async function startWrangler(
     ...running,
     close: async () => {
       await running.close();
-      await Deno.remove(persist, { recursive: true }).catch(() => {});
+      if (persistTo === undefined) await Deno.remove(persist, { recursive: true }).catch(() => {});
     },
   };
 }
