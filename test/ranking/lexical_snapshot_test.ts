@@ -1,0 +1,51 @@
+import { deepEqual, equal, ok } from "node:assert/strict";
+import {
+  createLexicalRanker,
+  LEXICAL_INDEX_VERSION,
+  lexicalRanker,
+} from "../../src/ranking/lexical_ranker.ts";
+import { defaultDataDir, loadEvalData } from "../../bench/eval/dataset.ts";
+import { tool } from "../_data.ts";
+
+const data = loadEvalData(defaultDataDir()!);
+const options = { servers: data.servers };
+
+Deno.test("a restored lexical index answers every evaluation query exactly as the one saved", () => {
+  const built = lexicalRanker(data.tools, options);
+  const snapshot = built.snapshot!();
+  const restored = lexicalRanker.restore!(data.tools, options, structuredClone(snapshot))!;
+  for (const set of data.sets) {
+    for (const { query } of set.queries) {
+      deepEqual(restored.search(query, 10), built.search(query, 10), query);
+    }
+  }
+  deepEqual(restored.snapshot!().bytes, snapshot.bytes);
+});
+
+Deno.test("restore() refuses a snapshot of other settings, other tools or no index at all", () => {
+  const tools = [tool("s", "read_file", "Read a file"), tool("s", "write_file", "Write a file")];
+  const snapshot = lexicalRanker(tools, { servers: [] }).snapshot!();
+  const other = createLexicalRanker({ fieldWeights: { name: 5 } });
+  equal(other.restore!(tools, { servers: [] }, snapshot), undefined);
+  equal(lexicalRanker.restore!([tools[0]!], { servers: [] }, snapshot), undefined);
+  equal(
+    lexicalRanker.restore!(tools, { servers: [] }, { ...snapshot, bytes: new Uint8Array(64) }),
+    undefined,
+  );
+  const search = createLexicalRanker({ serverBoost: 0 });
+  ok(search.restore!(tools, { servers: [] }, snapshot), "search-time settings share the index");
+});
+
+// The digest of the LiveMCPBench index for each LEXICAL_INDEX_VERSION. When the build changes what
+// it stores, this test fails: bump LEXICAL_INDEX_VERSION (so no stored snapshot of the old build is
+// read by the new code) and record the new digest under it.
+const DIGESTS: Record<number, string> = {
+  1: "8952a58cd14377cedd874f38fa6d7375a8183f3bea345b630c62a6fb88e0048a",
+};
+
+Deno.test("LEXICAL_INDEX_VERSION names what a built index holds (bump it when this fails)", async () => {
+  const bytes = lexicalRanker(data.tools, options).snapshot!().bytes;
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new Uint8Array(bytes)));
+  const hex = Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
+  equal(hex, DIGESTS[LEXICAL_INDEX_VERSION]);
+});
