@@ -91,6 +91,11 @@ const ABLATION: readonly Contender[] = [
     segmentMinWords: 12,
   }),
   unfold("no coverage re-ranking (diversity 0)", { diversity: 0 }),
+  unfold("with pseudo-relevance feedback (3 tools, 8 words, weight 0.3)", { feedbackDocs: 3 }),
+  unfold("with pseudo-relevance feedback (3 tools, 8 words, weight 0.1)", {
+    feedbackDocs: 3,
+    feedbackWeight: 0.1,
+  }),
   unfold("no markup stripping", { stripMarkup: false }),
   unfold("no stop-words", { stopWords: new Set() }),
   unfold("no query term frequency", { queryTermFrequency: false }),

@@ -23,6 +23,7 @@ import {
   tokenizeIdentifiers,
 } from "./terms.ts";
 import { fieldScores } from "./field_scores.ts";
+import { feedbackWords } from "./feedback.ts";
 import type { ExpansionSources } from "./expansion.ts";
 import type { Lexicon, RelatedWord } from "./lexicon.ts";
 import { LexicalIndex } from "./lexical_search.ts";
@@ -131,6 +132,16 @@ export interface LexicalRankerOptions {
   diversity?: number;
   /** How many of the best tools the coverage re-ranking considers. @default {60} */
   diversityDepth?: number;
+  /**
+   * Pseudo-relevance feedback: the words of this many best tools of a first search feed a second
+   * (0: off).
+   * @default {0}
+   */
+  feedbackDocs?: number;
+  /** The most feedback words added to a query. @default {8} */
+  feedbackWords?: number;
+  /** The weight of the best feedback word (a query word counts 1). @default {0.3} */
+  feedbackWeight?: number;
 }
 
 /** Every setting of the lexical ranker: {@linkcode LexicalRankerOptions} with none left out. */
@@ -175,6 +186,9 @@ export const LEXICAL_DEFAULTS: Readonly<LexicalSettings> = Object.freeze({
   segmentFusionK: 1,
   diversity: 0.3,
   diversityDepth: 60,
+  feedbackDocs: 0,
+  feedbackWords: 8,
+  feedbackWeight: 0.3,
 });
 
 /**
@@ -258,6 +272,8 @@ function buildRanker(
   );
   const words = tools.map((tool) => toolWords(tool, serverWords.get(tool.server)!, terms));
   const postings = fieldScores(words, settings.fieldWeights, settings);
+  // A tool's own words (not its server's or its parameters'), for pseudo-relevance feedback.
+  const ownWords = words.map((w) => [...w.name, ...w.title, ...w.keywords, ...w.description]);
   const nameBigrams = new Map<string, Set<number>>();
   words.forEach(({ name }, doc) => {
     for (let i = 0; i + 1 < name.length; i++) {
@@ -302,7 +318,24 @@ function buildRanker(
         for (const word of words) {
           counts.set(word, settings.queryTermFrequency ? (counts.get(word) ?? 0) + 1 : 1);
         }
-        const top = index.search(words, counts, limit, settings, sources);
+        let top = index.search(words, counts, limit, settings, sources);
+        if (settings.feedbackDocs > 0 && top.length > 0) {
+          const first = top.length >= settings.feedbackDocs
+            ? top
+            : index.search(words, counts, settings.feedbackDocs, settings, sources);
+          const feedback = feedbackWords(
+            first.slice(0, settings.feedbackDocs).map(({ doc, score }) => ({
+              words: ownWords[doc]!,
+              score,
+            })),
+            new Set(words),
+            (word) => index.docFrequency(word),
+            ids.length,
+            settings.feedbackWords,
+            settings.feedbackWeight,
+          );
+          top = index.search(words, counts, limit, settings, sources, feedback);
+        }
         if (top.length > 0 || !settings.fallback || sources === undefined || counts.size === 0) {
           return top;
         }
