@@ -83,6 +83,11 @@ const ABLATION: readonly Contender[] = [
     thesaurus: englishLexicon(),
     fractionalCover: false,
   }),
+  unfold("with the thesaurus on the tools' side (related words of names, weight 0.25)", {
+    thesaurus: englishLexicon(),
+    thesaurusWeight: 0,
+    fieldWeights: { related: 0.25 },
+  }),
   unfold("with the thesaurus, no two-step fallback on a miss", {
     thesaurus: englishLexicon(),
     fallback: false,

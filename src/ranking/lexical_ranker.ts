@@ -46,7 +46,8 @@ export type LexicalField =
   | "serverText"
   | "description"
   | "params"
-  | "paramDescriptions";
+  | "paramDescriptions"
+  | "related";
 
 /** Options of {@linkcode createLexicalRanker}; each defaults to {@linkcode LEXICAL_DEFAULTS}. */
 export interface LexicalRankerOptions {
@@ -54,8 +55,9 @@ export interface LexicalRankerOptions {
    * How much a match in each field counts (0 leaves the field out): the tool's `name`, `title`
    * (its MCP `title`, else `annotations.title`), `keywords` (`_meta["unfold/keywords"]`), `server`
    * name, `serverText` (the server's title and description), `description`, `params` (input
-   * property names) and `paramDescriptions`.
-   * @default {{name: 3, title: 2, keywords: 2, server: 1.5, serverText: 1.5, description: 1, params: 0.5, paramDescriptions: 0.5}}
+   * property names), `paramDescriptions` and `related` (document-side expansion: the thesaurus's
+   * words related to the tool's name, title and keywords; needs `thesaurus`).
+   * @default {{name: 3, title: 2, keywords: 2, server: 1.5, serverText: 1.5, description: 1, params: 0.5, paramDescriptions: 0.5, related: 0}}
    */
   fieldWeights?: Partial<Record<LexicalField, number>>;
   /** BM25 term-frequency saturation. @default {1.2} */
@@ -160,6 +162,7 @@ export const LEXICAL_DEFAULTS: Readonly<LexicalSettings> = Object.freeze({
     description: 1,
     params: 0.5,
     paramDescriptions: 0.5,
+    related: 0,
   }),
   k1: 1.2,
   b: 0.7,
@@ -271,6 +274,21 @@ function buildRanker(
     ),
   );
   const words = tools.map((tool) => toolWords(tool, serverWords.get(tool.server)!, terms));
+  // Document-side expansion: the thesaurus's words related to a tool's name and title words.
+  const thesaurus = settings.thesaurus;
+  if (settings.fieldWeights.related > 0 && thesaurus) {
+    for (const w of words) {
+      const own = new Set([...w.name, ...w.title, ...w.keywords]);
+      const related = new Set<string>();
+      for (const word of own) {
+        const base = thesaurus.has(word) ? word : word.endsWith("s") ? word.slice(0, -1) : word;
+        for (const r of thesaurus.related(base).slice(0, settings.maxRelated)) {
+          if (!own.has(r.word)) related.add(r.word);
+        }
+      }
+      w.related = [...related];
+    }
+  }
   const postings = fieldScores(words, settings.fieldWeights, settings);
   // A tool's own words (not its server's or its parameters'), for pseudo-relevance feedback.
   const ownWords = words.map((w) => [...w.name, ...w.title, ...w.keywords, ...w.description]);
@@ -430,5 +448,6 @@ function toolWords(
     description: terms.text(tool.description),
     params: terms.identifiers(schema.names.join(" ")),
     paramDescriptions: terms.text(schema.descriptions.join(" ")),
+    related: [],
   };
 }
