@@ -23,6 +23,7 @@ import {
   tokenizeIdentifiers,
 } from "./terms.ts";
 import { fieldScores } from "./field_scores.ts";
+import { feedbackWords } from "./feedback.ts";
 import type { ExpansionSources } from "./expansion.ts";
 import type { Lexicon, RelatedWord } from "./lexicon.ts";
 import { LexicalIndex } from "./lexical_search.ts";
@@ -51,7 +52,8 @@ export type LexicalField =
   | "serverText"
   | "description"
   | "params"
-  | "paramDescriptions";
+  | "paramDescriptions"
+  | "related";
 
 /** Options of {@linkcode createLexicalRanker}; each defaults to {@linkcode LEXICAL_DEFAULTS}. */
 export interface LexicalRankerOptions {
@@ -59,8 +61,9 @@ export interface LexicalRankerOptions {
    * How much a match in each field counts (0 leaves the field out): the tool's `name`, `title`
    * (its MCP `title`, else `annotations.title`), `keywords` (`_meta["unfold/keywords"]`), `server`
    * name, `serverText` (the server's title and description), `description`, `params` (input
-   * property names) and `paramDescriptions`.
-   * @default {{name: 3, title: 2, keywords: 2, server: 1.5, serverText: 1.5, description: 1, params: 0.5, paramDescriptions: 0.5}}
+   * property names), `paramDescriptions` and `related` (document-side expansion: the thesaurus's
+   * words related to the tool's name, title and keywords; needs `thesaurus`).
+   * @default {{name: 3, title: 2, keywords: 2, server: 1.5, serverText: 1.5, description: 1, params: 0.5, paramDescriptions: 0.5, related: 0}}
    */
   fieldWeights?: Partial<Record<LexicalField, number>>;
   /** BM25 term-frequency saturation. @default {1.2} */
@@ -137,6 +140,16 @@ export interface LexicalRankerOptions {
   diversity?: number;
   /** How many of the best tools the coverage re-ranking considers. @default {60} */
   diversityDepth?: number;
+  /**
+   * Pseudo-relevance feedback: the words of this many best tools of a first search feed a second
+   * (0: off).
+   * @default {0}
+   */
+  feedbackDocs?: number;
+  /** The most feedback words added to a query. @default {8} */
+  feedbackWords?: number;
+  /** The weight of the best feedback word (a query word counts 1). @default {0.3} */
+  feedbackWeight?: number;
 }
 
 /** Every setting of the lexical ranker: {@linkcode LexicalRankerOptions} with none left out. */
@@ -155,6 +168,7 @@ export const LEXICAL_DEFAULTS: Readonly<LexicalSettings> = Object.freeze({
     description: 1,
     params: 0.5,
     paramDescriptions: 0.5,
+    related: 0,
   }),
   k1: 1.2,
   b: 0.7,
@@ -181,6 +195,9 @@ export const LEXICAL_DEFAULTS: Readonly<LexicalSettings> = Object.freeze({
   segmentFusionK: 1,
   diversity: 0.3,
   diversityDepth: 60,
+  feedbackDocs: 0,
+  feedbackWords: 8,
+  feedbackWeight: 0.3,
 });
 
 /**
@@ -303,7 +320,24 @@ function buildRanker(
   );
   const servers = new ServerMatch(byServer);
   const words = tools.map((tool) => toolWords(tool, serverWords.get(tool.server)!, terms));
+  // Document-side expansion: the thesaurus's words related to a tool's name and title words.
+  const thesaurus = settings.thesaurus;
+  if (settings.fieldWeights.related > 0 && thesaurus) {
+    for (const w of words) {
+      const own = new Set([...w.name, ...w.title, ...w.keywords]);
+      const related = new Set<string>();
+      for (const word of own) {
+        const base = thesaurus.has(word) ? word : word.endsWith("s") ? word.slice(0, -1) : word;
+        for (const r of thesaurus.related(base).slice(0, settings.maxRelated)) {
+          if (!own.has(r.word)) related.add(r.word);
+        }
+      }
+      w.related = [...related];
+    }
+  }
   const postings = fieldScores(words, settings.fieldWeights, settings);
+  // A tool's own words (not its server's or its parameters'), for pseudo-relevance feedback.
+  const ownWords = words.map((w) => [...w.name, ...w.title, ...w.keywords, ...w.description]);
   const nameBigrams = new Map<string, Set<number>>();
   words.forEach(({ name }, doc) => {
     for (let i = 0; i + 1 < name.length; i++) {
@@ -368,7 +402,24 @@ function rankerOver(
         for (const word of words) {
           counts.set(word, settings.queryTermFrequency ? (counts.get(word) ?? 0) + 1 : 1);
         }
-        const top = index.search(words, counts, limit, settings, sources);
+        let top = index.search(words, counts, limit, settings, sources);
+        if (settings.feedbackDocs > 0 && top.length > 0) {
+          const first = top.length >= settings.feedbackDocs
+            ? top
+            : index.search(words, counts, settings.feedbackDocs, settings, sources);
+          const feedback = feedbackWords(
+            first.slice(0, settings.feedbackDocs).map(({ doc, score }) => ({
+              words: ownWords[doc]!,
+              score,
+            })),
+            new Set(words),
+            (word) => index.docFrequency(word),
+            ids.length,
+            settings.feedbackWords,
+            settings.feedbackWeight,
+          );
+          top = index.search(words, counts, limit, settings, sources, feedback);
+        }
         if (top.length > 0 || !settings.fallback || sources === undefined || counts.size === 0) {
           return top;
         }
@@ -464,5 +515,6 @@ function toolWords(
     description: terms.text(tool.description),
     params: terms.identifiers(schema.names.join(" ")),
     paramDescriptions: terms.text(schema.descriptions.join(" ")),
+    related: [],
   };
 }

@@ -34,6 +34,8 @@ export interface Hit {
   score: number;
 }
 
+// A feedback word counts towards coordination by its weight times this.
+const FEEDBACK_COVER = 1;
 // Coverage never outweighs relevance completely: scores stay positive.
 const MAX_DIVERSITY = 0.99;
 /** Each vocabulary term's postings (a map, or a stored index's sorted table). */
@@ -102,6 +104,17 @@ export class LexicalIndex {
     this.#boost = new Float64Array(n);
   }
 
+  /**
+   * How many tools have a word.
+   *
+   * @param word A catalogue word.
+   * @returns The number of tools with it in any field (0 for an unknown word).
+   */
+  docFrequency(word: string): number {
+    const postings = this.#postings.get(word);
+    return postings === undefined ? 0 : postings.end - postings.start;
+  }
+
   /** Whether the catalogue has a word. */
   readonly known = (word: string): boolean => this.#vocabulary.has(word);
 
@@ -121,6 +134,7 @@ export class LexicalIndex {
     limit: number,
     settings: SearchSettings,
     expansion: ExpansionSources | undefined,
+    feedback?: ReadonlyMap<string, number>,
   ): Hit[] {
     const scores = this.#scores;
     const matched = this.#matched;
@@ -157,6 +171,18 @@ export class LexicalIndex {
         }
       }
       wordIndex++;
+    }
+    // Feedback words (from the best tools of a first search) add their scores at their weight,
+    // and count towards coordination only by it.
+    for (const [term, weight] of feedback ?? []) {
+      const postings = this.#postings.get(term);
+      if (postings === undefined) continue;
+      const { docs, scores: termScores, start, end } = postings;
+      for (let k = start; k < end; k++) {
+        const doc = docs[k]!;
+        scores[doc]! += weight * termScores[k]!;
+        matched[doc]! += weight * FEEDBACK_COVER;
+      }
     }
     if (settings.nameBigramBoost > 0) {
       const pairs = new Set<string>();
