@@ -229,10 +229,14 @@ export function createLexicalRanker(options: LexicalRankerOptions = {}): RankerF
   const factory: RankerFactory = (tools, rankerOptions) =>
     buildRanker(tools, rankerOptions, settings, format);
   factory.restore = (tools, _rankerOptions, snapshot) => {
-    if (snapshot.format !== format) return undefined;
+    // Pseudo-relevance feedback reads each tool's words, which a snapshot does not hold; an index
+    // expanded with a thesaurus depends on data its format does not name.
+    if (snapshot.format !== format || settings.feedbackDocs > 0 || documentExpansion(settings)) {
+      return undefined;
+    }
     const parts = decodeLexicalParts(snapshot.bytes, format);
     if (parts === undefined || parts.serverOf.length !== tools.length) return undefined;
-    return rankerOver(parts, sortedIds(tools), settings, format);
+    return rankerOver(parts, sortedIds(tools), settings, format, undefined);
   };
   return factory;
 }
@@ -258,6 +262,10 @@ function indexFormat(settings: LexicalSettings): string {
   let hash = 0x811c9dc5;
   for (let i = 0; i < built.length; i++) hash = Math.imul(hash ^ built.charCodeAt(i), 0x01000193);
   return `lexical/${LEXICAL_INDEX_VERSION}/${(hash >>> 0).toString(16)}`;
+}
+
+function documentExpansion(settings: LexicalSettings): boolean {
+  return settings.fieldWeights.related > 0 && Boolean(settings.thesaurus);
 }
 
 function sortedIds(tools: readonly McpTool[]): string[] {
@@ -351,7 +359,7 @@ function buildRanker(
     serverWords: byServer,
     serverOf: Int32Array.from(tools, (tool) => servers.indexOf(tool.server)),
   };
-  return rankerOver(parts, ids, settings, format, servers);
+  return rankerOver(parts, ids, settings, format, ownWords, servers);
 }
 
 // The ranker over a built (or restored) index.
@@ -360,6 +368,8 @@ function rankerOver(
   ids: readonly string[],
   settings: LexicalSettings,
   format: string,
+  // Each tool's own words, for pseudo-relevance feedback (a restored index has none: see restore).
+  ownWords: readonly string[][] | undefined,
   servers = new ServerMatch(parts.serverWords),
 ): Ranker {
   const terms = termsOf(settings);
@@ -403,7 +413,7 @@ function rankerOver(
           counts.set(word, settings.queryTermFrequency ? (counts.get(word) ?? 0) + 1 : 1);
         }
         let top = index.search(words, counts, limit, settings, sources);
-        if (settings.feedbackDocs > 0 && top.length > 0) {
+        if (settings.feedbackDocs > 0 && ownWords !== undefined && top.length > 0) {
           const first = top.length >= settings.feedbackDocs
             ? top
             : index.search(words, counts, settings.feedbackDocs, settings, sources);
