@@ -21,6 +21,7 @@ import type { SessionState } from "../session/state.ts";
 import type { McpTool, ServerInfo } from "../tool.ts";
 import {
   SESSION_NAME,
+  SessionFullError,
   type SessionKey,
   type SessionStore,
   SessionStoreError,
@@ -121,6 +122,7 @@ export function createApp(deps: AppDeps): UnfoldApp {
   const app = new Hono<AppEnv>();
 
   app.onError((error) => {
+    if (error instanceof SessionFullError) return problem("session_full", error.message);
     report(error);
     return error instanceof SessionStoreError
       ? problem(

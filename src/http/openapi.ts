@@ -63,7 +63,7 @@ export const OPERATIONS: readonly Operation[] = [
       schema: "RouteResult",
       description: 'The action; model mistakes are action "error".',
     },
-    problems: [...AUTH, ...CATALOG],
+    problems: [...AUTH, ...CATALOG, "session_full"],
     authenticated: true,
   },
   {
