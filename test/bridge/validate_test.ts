@@ -229,3 +229,12 @@ function catalogErrorOf(build: () => unknown): InvalidCatalogError {
   }
   throw new Error("the catalogue was accepted");
 }
+
+Deno.test("a property name with a lone surrogate compiles (a finding of the fuzz suite)", () => {
+  const injector = injectorFor({
+    type: "object",
+    properties: { "\ud800": { type: "string", maxLength: 1 } },
+  });
+  equal(execute(injector, { "\ud800": "a" }).action, "execute");
+  refused(execute(injector, { "\ud800": "ab" }));
+});

@@ -7,7 +7,8 @@
  * @module
  */
 
-import { dereference, type Schema, type SchemaDraft } from "@cfworker/json-schema";
+import type { Schema, SchemaDraft } from "@cfworker/json-schema";
+import { dereference } from "./_dereference.ts";
 import { isRecord } from "../../_record.ts";
 import { tooDeep } from "../../json_depth.ts";
 import { MAX_JSON_DEPTH } from "../../limits.ts";
