@@ -52,7 +52,7 @@ try {
       console.log(`unfold ${VERSION} listening on ${url} (in-memory sessions)`);
       const auth = settings.tokens.length > 0 ? ` -H 'authorization: Bearer <token>'` : "";
       console.log(
-        `try: curl -s ${url}/v1/route${auth} --json '{"catalog":[{"server":"demo","name":"echo",` +
+        `try: curl -s ${url}/v1/route${auth} -H 'content-type: application/json' -d '{"catalog":[{"server":"demo","name":"echo",` +
           `"description":"Echo a message","inputSchema":{"type":"object"}}],` +
           `"arguments":{"action":"search","query":"echo"}}'`,
       );

@@ -6,6 +6,7 @@
  */
 
 import type * as z from "zod/mini";
+import { editDistance } from "../_edit_distance.ts";
 import { problem, type ProblemCode, type ProblemDetail } from "./problems.ts";
 import { SETTING_VARIABLES } from "./settings.ts";
 
@@ -245,27 +246,6 @@ function closestKey(key: string, known: readonly string[]): string | undefined {
     if (distance < bestDistance) [best, bestDistance] = [candidate, distance];
   }
   return best;
-}
-
-function editDistance(a: string, b: string): number {
-  let before: number[] = [];
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      let d = Math.min(
-        previous[j]! + 1,
-        current[j - 1]! + 1,
-        previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1),
-      );
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
-        d = Math.min(d, before[j - 2]! + 1);
-      }
-      current.push(d);
-    }
-    [before, previous] = [previous, current];
-  }
-  return previous[b.length]!;
 }
 
 // The body as text, read chunk by chunk so that a body without a length stops at the limit, and a
