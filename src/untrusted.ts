@@ -138,11 +138,22 @@ export function hasInvisible(text: string): boolean {
  * ```
  */
 export function escapeInvisible(json: string): string {
-  return json.replace(INVISIBLE, (c) => {
-    let out = "";
-    for (let i = 0; i < c.length; i++) out += `\\u${c.charCodeAt(i).toString(16).padStart(4, "0")}`;
-    return out;
+  INVISIBLE.lastIndex = 0;
+  if (!INVISIBLE.test(json)) return json;
+  return json.replace(INVISIBLE_RUN, (run) => {
+    const parts: string[] = [];
+    for (let i = 0; i < run.length; i++) parts.push(HEX[run.charCodeAt(i)] ?? unit(run, i));
+    return parts.join("");
   });
+}
+
+// Runs of invisible code points (one replacement per run), and the escapes of the BMP's format
+// characters, which are most of them.
+const INVISIBLE_RUN = new RegExp(`(?:${INVISIBLE.source})+`, "gu");
+const HEX: Record<number, string> = {};
+function unit(run: string, i: number): string {
+  const code = run.charCodeAt(i);
+  return HEX[code] = `\\u${code.toString(16).padStart(4, "0")}`;
 }
 
 /**
