@@ -26,6 +26,7 @@ Deno.test("the package exports the core and one module per adapter", async () =>
     "./mcp": "./src/mcp/mod.ts",
     "./stdio": "./src/mcp/stdio.ts",
     "./minisearch": "./src/ranking/minisearch.ts",
+    "./lexicon": "./src/ranking/lexicon.ts",
   });
   const mod: Record<string, unknown> = await import("../mod.ts");
   for (const adapter of ["createApp", "connectHttp", "connectStdio", "minisearchRanker"]) {
