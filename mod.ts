@@ -54,7 +54,6 @@ export {
 } from "./src/ranking/lexical_ranker.ts";
 export type { SessionDecision, SessionInput, SessionState } from "./src/session/state.ts";
 export type { SessionKey, SessionStore } from "./src/session/store.ts";
-export { SessionFullError } from "./src/session/store.ts";
 export type { MemorySessionStoreOptions } from "./src/session/memory_store.ts";
 export { MemorySessionStore } from "./src/session/memory_store.ts";
 export type { SessionRouteOptions } from "./src/session/session_route.ts";

@@ -2,13 +2,8 @@
 // defect 6): a long name cannot grow it (names are capped) and many describes stop at
 // MAX_SESSION_BYTES with session_full, the state unchanged.
 import { equal, match, ok, rejects } from "node:assert/strict";
-import {
-  Injector,
-  McpCatalog,
-  MemorySessionStore,
-  routeInSession,
-  SessionFullError,
-} from "../../mod.ts";
+import { Injector, McpCatalog, MemorySessionStore, routeInSession } from "../../mod.ts";
+import { SessionFullError } from "../../src/session/store.ts";
 import { createApp } from "../../src/http/app.ts";
 import { MAX_NAME_CHARS, MAX_SESSION_BYTES } from "../../src/limits.ts";
 import { sessionBytes, transition } from "../../src/session/state.ts";
