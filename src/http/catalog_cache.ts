@@ -80,8 +80,8 @@ export interface CatalogCacheOptions {
   /** Where catalogues also live beyond this process, if anywhere. */
   store?: CatalogStore;
   /**
-   * Reports a failure to save in the store (the request goes on: a later `catalogRef` the store
-   * does not know is answered `catalog_unknown`, and the host sends the catalogue again).
+   * Reports a failure of the store (the request goes on: a catalogue it failed to save or load is
+   * answered `catalog_unknown` when referenced, and the host sends it again).
    * @default {console.error}
    */
   onStoreError?: (error: unknown) => void;
@@ -169,7 +169,14 @@ export class CatalogCache {
       this.#touch(entry);
       return entry;
     }
-    const stored = await this.#store?.load(tenant, hash);
+    let stored: Awaited<ReturnType<CatalogStore["load"]>>;
+    try {
+      stored = await this.#store?.load(tenant, hash);
+    } catch (e) {
+      // Unknown for now: the host sends the catalogue again.
+      this.#onStoreError(e);
+      return undefined;
+    }
     if (stored === undefined) return undefined;
     const catalog = new McpCatalog(stored.catalog.tools, {
       servers: stored.catalog.servers,

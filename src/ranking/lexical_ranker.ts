@@ -23,6 +23,7 @@ import {
   tokenizeIdentifiers,
 } from "./terms.ts";
 import { fieldScores } from "./field_scores.ts";
+import { feedbackWords } from "./feedback.ts";
 import type { ExpansionSources } from "./expansion.ts";
 import type { Lexicon, RelatedWord } from "./lexicon.ts";
 import { LexicalIndex } from "./lexical_search.ts";
@@ -45,7 +46,8 @@ export type LexicalField =
   | "serverText"
   | "description"
   | "params"
-  | "paramDescriptions";
+  | "paramDescriptions"
+  | "related";
 
 /** Options of {@linkcode createLexicalRanker}; each defaults to {@linkcode LEXICAL_DEFAULTS}. */
 export interface LexicalRankerOptions {
@@ -53,8 +55,9 @@ export interface LexicalRankerOptions {
    * How much a match in each field counts (0 leaves the field out): the tool's `name`, `title`
    * (its MCP `title`, else `annotations.title`), `keywords` (`_meta["unfold/keywords"]`), `server`
    * name, `serverText` (the server's title and description), `description`, `params` (input
-   * property names) and `paramDescriptions`.
-   * @default {{name: 3, title: 2, keywords: 2, server: 1.5, serverText: 1.5, description: 1, params: 0.5, paramDescriptions: 0.5}}
+   * property names), `paramDescriptions` and `related` (document-side expansion: the thesaurus's
+   * words related to the tool's name, title and keywords; needs `thesaurus`).
+   * @default {{name: 3, title: 2, keywords: 2, server: 1.5, serverText: 1.5, description: 1, params: 0.5, paramDescriptions: 0.5, related: 0}}
    */
   fieldWeights?: Partial<Record<LexicalField, number>>;
   /** BM25 term-frequency saturation. @default {1.2} */
@@ -122,6 +125,25 @@ export interface LexicalRankerOptions {
   knownWordFactor?: number;
   /** Whether a match through an expansion counts as matching its query word only by its weight. @default {true} */
   fractionalCover?: boolean;
+  /**
+   * The weight of query-word coverage when the best tools are re-ranked (xQuAD, with the query's
+   * words weighted by idf as aspects), so that a request needing several tools surfaces each of
+   * them (0: off; at most 0.99, where relevance still breaks ties).
+   * @default {0.3}
+   */
+  diversity?: number;
+  /** How many of the best tools the coverage re-ranking considers. @default {60} */
+  diversityDepth?: number;
+  /**
+   * Pseudo-relevance feedback: the words of this many best tools of a first search feed a second
+   * (0: off).
+   * @default {0}
+   */
+  feedbackDocs?: number;
+  /** The most feedback words added to a query. @default {8} */
+  feedbackWords?: number;
+  /** The weight of the best feedback word (a query word counts 1). @default {0.3} */
+  feedbackWeight?: number;
 }
 
 /** Every setting of the lexical ranker: {@linkcode LexicalRankerOptions} with none left out. */
@@ -140,6 +162,7 @@ export const LEXICAL_DEFAULTS: Readonly<LexicalSettings> = Object.freeze({
     description: 1,
     params: 0.5,
     paramDescriptions: 0.5,
+    related: 0,
   }),
   k1: 1.2,
   b: 0.7,
@@ -164,6 +187,11 @@ export const LEXICAL_DEFAULTS: Readonly<LexicalSettings> = Object.freeze({
   fractionalCover: true,
   segmentMinWords: 0,
   segmentFusionK: 1,
+  diversity: 0.3,
+  diversityDepth: 60,
+  feedbackDocs: 0,
+  feedbackWords: 8,
+  feedbackWeight: 0.3,
 });
 
 /**
@@ -246,7 +274,24 @@ function buildRanker(
     ),
   );
   const words = tools.map((tool) => toolWords(tool, serverWords.get(tool.server)!, terms));
+  // Document-side expansion: the thesaurus's words related to a tool's name and title words.
+  const thesaurus = settings.thesaurus;
+  if (settings.fieldWeights.related > 0 && thesaurus) {
+    for (const w of words) {
+      const own = new Set([...w.name, ...w.title, ...w.keywords]);
+      const related = new Set<string>();
+      for (const word of own) {
+        const base = thesaurus.has(word) ? word : word.endsWith("s") ? word.slice(0, -1) : word;
+        for (const r of thesaurus.related(base).slice(0, settings.maxRelated)) {
+          if (!own.has(r.word)) related.add(r.word);
+        }
+      }
+      w.related = [...related];
+    }
+  }
   const postings = fieldScores(words, settings.fieldWeights, settings);
+  // A tool's own words (not its server's or its parameters'), for pseudo-relevance feedback.
+  const ownWords = words.map((w) => [...w.name, ...w.title, ...w.keywords, ...w.description]);
   const nameBigrams = new Map<string, Set<number>>();
   words.forEach(({ name }, doc) => {
     for (let i = 0; i + 1 < name.length; i++) {
@@ -291,7 +336,24 @@ function buildRanker(
         for (const word of words) {
           counts.set(word, settings.queryTermFrequency ? (counts.get(word) ?? 0) + 1 : 1);
         }
-        const top = index.search(words, counts, limit, settings, sources);
+        let top = index.search(words, counts, limit, settings, sources);
+        if (settings.feedbackDocs > 0 && top.length > 0) {
+          const first = top.length >= settings.feedbackDocs
+            ? top
+            : index.search(words, counts, settings.feedbackDocs, settings, sources);
+          const feedback = feedbackWords(
+            first.slice(0, settings.feedbackDocs).map(({ doc, score }) => ({
+              words: ownWords[doc]!,
+              score,
+            })),
+            new Set(words),
+            (word) => index.docFrequency(word),
+            ids.length,
+            settings.feedbackWords,
+            settings.feedbackWeight,
+          );
+          top = index.search(words, counts, limit, settings, sources, feedback);
+        }
         if (top.length > 0 || !settings.fallback || sources === undefined || counts.size === 0) {
           return top;
         }
@@ -386,5 +448,6 @@ function toolWords(
     description: terms.text(tool.description),
     params: terms.identifiers(schema.names.join(" ")),
     paramDescriptions: terms.text(schema.descriptions.join(" ")),
+    related: [],
   };
 }

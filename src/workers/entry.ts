@@ -1,6 +1,7 @@
 /**
  * The Cloudflare Workers entry: the HTTP API with sessions in Durable Objects. Configure with
- * `UNFOLD_*` variables (secrets for `UNFOLD_API_TOKEN`) and the `SESSIONS` binding in wrangler.toml.
+ * `UNFOLD_*` variables (secrets for `UNFOLD_API_TOKEN`) and the `SESSIONS` and `CATALOGS` bindings in
+ * wrangler.toml.
  *
  * @module
  */
@@ -8,9 +9,14 @@
 import { createApp, type UnfoldApp } from "../http/app.ts";
 import { problem } from "../http/problems.ts";
 import { settingsFromEnv } from "../http/settings.ts";
+import { type CatalogNamespace, DurableCatalogStore } from "./durable_catalogs.ts";
 import { DurableSessionStore, type SessionNamespace } from "./durable_store.ts";
 
+export { CatalogObject } from "./catalog_object.ts";
 export { SessionObject } from "./session_object.ts";
+
+// The estimated bytes of catalogues one isolate keeps in memory.
+const ISOLATE_CATALOG_BYTES = 32 * 1024 * 1024;
 
 let app: UnfoldApp | undefined;
 
@@ -28,6 +34,13 @@ export default {
         app = createApp({
           store: new DurableSessionStore(env.SESSIONS as SessionNamespace),
           settings: settingsFromEnv(env),
+          catalogs: {
+            ...(env.CATALOGS === undefined
+              ? {}
+              : { store: new DurableCatalogStore(env.CATALOGS as CatalogNamespace) }),
+            // An isolate has 128 MB: catalogues beyond this are reloaded from their objects.
+            maxBytes: ISOLATE_CATALOG_BYTES,
+          },
         });
       } catch (e) {
         return problem(

@@ -131,3 +131,14 @@ Deno.test("CatalogCache reports a store that fails to save and goes on", async (
   equal(errors.length, 1);
   equal(new McpCatalog([tool("s", "x")]).size, entry.catalog.size);
 });
+
+Deno.test("CatalogCache reports a store that fails to load and treats the reference as unknown", async () => {
+  const errors: unknown[] = [];
+  const store: CatalogStore = {
+    save: () => Promise.resolve(),
+    load: () => Promise.reject(new Error("down")),
+  };
+  const cache = new CatalogCache({ hash: sha256Hex, store, onStoreError: (e) => errors.push(e) });
+  equal(await cache.byHash("", "ab".repeat(32)), undefined);
+  equal(errors.length, 1);
+});
