@@ -291,7 +291,10 @@ function buildRanker(
   }
   const postings = fieldScores(words, settings.fieldWeights, settings);
   // A tool's own words (not its server's or its parameters'), for pseudo-relevance feedback.
-  const ownWords = words.map((w) => [...w.name, ...w.title, ...w.keywords, ...w.description]);
+  const ownWords = (doc: number) => {
+    const w = words[doc]!;
+    return [...w.name, ...w.title, ...w.keywords, ...w.description];
+  };
   const nameBigrams = new Map<string, Set<number>>();
   words.forEach(({ name }, doc) => {
     for (let i = 0; i + 1 < name.length; i++) {
@@ -343,7 +346,7 @@ function buildRanker(
             : index.search(words, counts, settings.feedbackDocs, settings, sources);
           const feedback = feedbackWords(
             first.slice(0, settings.feedbackDocs).map(({ doc, score }) => ({
-              words: ownWords[doc]!,
+              words: ownWords(doc),
               score,
             })),
             new Set(words),

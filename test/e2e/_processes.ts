@@ -38,33 +38,32 @@ export function startDenoServer(
 }
 
 /**
- * Starts `wrangler dev` (a local workerd with Durable Objects) for a config on port 0 and waits
- * for the URL it reports, then checks that it answers `/healthz`.
+ * Starts `deno task dev` (wrangler dev: a local workerd with Durable Objects) for a config on
+ * port 0 and waits for the URL it reports, then checks that it answers `/healthz`.
  *
  * @param config The wrangler.toml path, relative to the repository.
  * @param vars Worker variables, passed as `--var NAME:value`.
  * @param persistTo Where Durable Objects keep their storage; a directory the caller owns (kept
  * after close, so a second Worker started on it finds what the first stored), else a temporary
  * one removed on close.
+ * @param extra More arguments for wrangler, after the ones above.
  * @returns The running Worker.
  */
 export async function startWrangler(
   config = "wrangler.toml",
   vars: Record<string, string> = {},
   persistTo?: string,
+  extra: readonly string[] = [],
 ): Promise<Running> {
   const persist = persistTo ?? await Deno.makeTempDir({ prefix: "unfold-wrangler-" });
   const running = await start(
     [
+      // The README's command: deno task dev runs wrangler dev on 127.0.0.1, with these arguments.
       Deno.execPath(),
-      "run",
-      "-A",
-      "npm:wrangler@^4.164.0",
+      "task",
       "dev",
       "--config",
       config,
-      "--ip",
-      "127.0.0.1",
       "--port",
       "0",
       "--inspector-port",
@@ -73,6 +72,7 @@ export async function startWrangler(
       persist,
       "--show-interactive-dev-session=false",
       ...Object.entries(vars).flatMap(([k, v]) => ["--var", `${k}:${v}`]),
+      ...extra,
     ],
     { WRANGLER_SEND_METRICS: "false", CI: "true" },
     (out) => /Ready on (http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1],
