@@ -203,6 +203,16 @@ export function createApp(deps: AppDeps): UnfoldApp {
         ...(body.options?.describeFirst ? { describeFirst: body.options.describeFirst } : {}),
         ...(body.options?.resend ? { resend: true } : {}),
       });
+    // A search built this catalogue's index: the store keeps it for fresh isolates, after the
+    // response where the runtime allows.
+    const saving = cache.saveIndex(entry);
+    if (saving !== undefined) {
+      try {
+        c.executionCtx.waitUntil(saving);
+      } catch {
+        await saving; // no execution context (Deno): the store is in memory anyway
+      }
+    }
     return c.json({ ...routeResult(action), catalogHash: entry.catalogHash });
   });
 

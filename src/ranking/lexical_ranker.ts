@@ -27,6 +27,12 @@ import { feedbackWords } from "./feedback.ts";
 import type { ExpansionSources } from "./expansion.ts";
 import type { Lexicon, RelatedWord } from "./lexicon.ts";
 import { LexicalIndex } from "./lexical_search.ts";
+import {
+  decodeLexicalParts,
+  encodeLexicalParts,
+  type LexicalParts,
+  StoredPostings,
+} from "./lexical_snapshot.ts";
 import { clauses, fuseRanks } from "./segments.ts";
 import { ServerMatch } from "./server_match.ts";
 import { Vocabulary } from "./vocabulary.ts";
@@ -219,7 +225,60 @@ export function createLexicalRanker(options: LexicalRankerOptions = {}): RankerF
     ...options,
     fieldWeights: { ...LEXICAL_DEFAULTS.fieldWeights, ...options.fieldWeights },
   };
-  return (tools, rankerOptions) => buildRanker(tools, rankerOptions, settings);
+  const format = indexFormat(settings);
+  const factory: RankerFactory = (tools, rankerOptions) =>
+    buildRanker(tools, rankerOptions, settings, format);
+  factory.restore = (tools, _rankerOptions, snapshot) => {
+    // Pseudo-relevance feedback reads each tool's words, which a snapshot does not hold; an index
+    // expanded with a thesaurus depends on data its format does not name.
+    if (snapshot.format !== format || settings.feedbackDocs > 0 || documentExpansion(settings)) {
+      return undefined;
+    }
+    const parts = decodeLexicalParts(snapshot.bytes, format);
+    if (parts === undefined || parts.serverOf.length !== tools.length) return undefined;
+    return rankerOver(parts, sortedIds(tools), settings, format, undefined);
+  };
+  return factory;
+}
+
+/**
+ * The version of what a built lexical index holds: part of every snapshot's format, so a snapshot
+ * saved by another version is rebuilt, never misread. Bump it whenever the build changes its output
+ * (`test/ranking/lexical_snapshot_test.ts` records a digest per version and fails until you do).
+ */
+export const LEXICAL_INDEX_VERSION = 1;
+
+// The snapshot format of an index built with these settings: the version and a digest of the
+// settings the build reads (search-time settings apply to a restored index as to a built one).
+function indexFormat(settings: LexicalSettings): string {
+  const built = JSON.stringify([
+    settings.fieldWeights,
+    settings.k1,
+    settings.b,
+    settings.delta,
+    MAX_TERM_CHARS,
+    [...settings.stopWords].sort(),
+  ]);
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < built.length; i++) hash = Math.imul(hash ^ built.charCodeAt(i), 0x01000193);
+  return `lexical/${LEXICAL_INDEX_VERSION}/${(hash >>> 0).toString(16)}`;
+}
+
+function documentExpansion(settings: LexicalSettings): boolean {
+  return settings.fieldWeights.related > 0 && Boolean(settings.thesaurus);
+}
+
+function sortedIds(tools: readonly McpTool[]): string[] {
+  return tools.map(toolId).sort(compareStrings);
+}
+
+function termsOf(settings: LexicalSettings): Terms {
+  const { stopWords } = settings;
+  const keep = (t: string) => !stopWords.has(t) && t.length <= MAX_TERM_CHARS;
+  return {
+    text: (text) => tokenize(text).filter(keep),
+    identifiers: (text) => tokenizeIdentifiers(text).filter(keep),
+  };
 }
 
 /**
@@ -248,13 +307,9 @@ function buildRanker(
   input: readonly McpTool[],
   options: RankerOptions,
   settings: LexicalSettings,
+  format: string,
 ): Ranker {
-  const { stopWords } = settings;
-  const keep = (t: string) => !stopWords.has(t) && t.length <= MAX_TERM_CHARS;
-  const terms: Terms = {
-    text: (text) => tokenize(text).filter(keep),
-    identifiers: (text) => tokenizeIdentifiers(text).filter(keep),
-  };
+  const terms = termsOf(settings);
   const tools = [...input].sort((a, b) => compareStrings(toolId(a), toolId(b)));
   const ids = tools.map(toolId);
   const infos = new Map(options.servers.map((info) => [info.server, info]));
@@ -268,11 +323,10 @@ function buildRanker(
       serverText: terms.text(`${info?.title ?? ""} ${info?.description ?? ""}`),
     });
   }
-  const servers = new ServerMatch(
-    new Map(
-      [...serverWords].map(([server, words]) => [server, [...words.server, ...words.serverText]]),
-    ),
+  const byServer = new Map(
+    [...serverWords].map(([server, words]) => [server, [...words.server, ...words.serverText]]),
   );
+  const servers = new ServerMatch(byServer);
   const words = tools.map((tool) => toolWords(tool, serverWords.get(tool.server)!, terms));
   // Document-side expansion: the thesaurus's words related to a tool's name and title words.
   const thesaurus = settings.thesaurus;
@@ -302,12 +356,34 @@ function buildRanker(
       nameBigrams.set(pair, (nameBigrams.get(pair) ?? new Set()).add(doc));
     }
   });
-  const index = new LexicalIndex({
+  const parts: LexicalParts = {
     postings,
-    vocabulary: new Vocabulary(postings.keys()),
     nameBigrams,
-    servers,
+    serverWords: byServer,
     serverOf: Int32Array.from(tools, (tool) => servers.indexOf(tool.server)),
+  };
+  return rankerOver(parts, ids, settings, format, ownWords, servers);
+}
+
+// The ranker over a built (or restored) index.
+function rankerOver(
+  parts: LexicalParts,
+  ids: readonly string[],
+  settings: LexicalSettings,
+  format: string,
+  // Each tool's own words, for pseudo-relevance feedback (a restored index has none: see restore).
+  ownWords: readonly string[][] | undefined,
+  servers = new ServerMatch(parts.serverWords),
+): Ranker {
+  const terms = termsOf(settings);
+  const index = new LexicalIndex({
+    postings: parts.postings,
+    vocabulary: parts.postings instanceof StoredPostings
+      ? Vocabulary.fromSorted(parts.postings.terms)
+      : new Vocabulary(parts.postings.keys()),
+    nameBigrams: parts.nameBigrams,
+    servers,
+    serverOf: parts.serverOf,
   });
   // The thesaurus is decoded on the first search that needs it, not when the index is built.
   let expansion: ExpansionSources | undefined;
@@ -340,7 +416,7 @@ function buildRanker(
           counts.set(word, settings.queryTermFrequency ? (counts.get(word) ?? 0) + 1 : 1);
         }
         let top = index.search(words, counts, limit, settings, sources);
-        if (settings.feedbackDocs > 0 && top.length > 0) {
+        if (settings.feedbackDocs > 0 && ownWords !== undefined && top.length > 0) {
           const first = top.length >= settings.feedbackDocs
             ? top
             : index.search(words, counts, settings.feedbackDocs, settings, sources);
@@ -374,6 +450,7 @@ function buildRanker(
       }
       return top.map(({ doc, score }) => ({ id: ids[doc]!, score }));
     },
+    snapshot: () => ({ format, bytes: encodeLexicalParts(parts, format) }),
   };
 }
 

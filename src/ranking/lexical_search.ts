@@ -38,14 +38,36 @@ export interface Hit {
 const FEEDBACK_COVER = 1;
 // Coverage never outweighs relevance completely: scores stay positive.
 const MAX_DIVERSITY = 0.99;
+/** Each vocabulary term's postings (a map, or a stored index's sorted table). */
+export interface TermPostings {
+  /**
+   * A term's postings.
+   *
+   * @param term A vocabulary term.
+   * @returns Its postings, or `undefined` for a term not in the vocabulary.
+   */
+  get(term: string): Postings | undefined;
+}
+
+/** The tools (by number, ascending) whose names hold each pair of adjacent words. */
+export interface PairDocs {
+  /**
+   * The tools whose names hold a pair.
+   *
+   * @param pair Two words joined by a space.
+   * @returns Their numbers, or `undefined` when none has it.
+   */
+  get(pair: string): Iterable<number> | undefined;
+}
+
 // Up to this many results are selected by insertion; more are sorted.
 const SMALL_LIMIT = 64;
 
 /** A built index and the scratch space of its searches. */
 export class LexicalIndex {
-  readonly #postings: ReadonlyMap<string, Postings>;
+  readonly #postings: TermPostings;
   readonly #vocabulary: Vocabulary;
-  readonly #nameBigrams: ReadonlyMap<string, ReadonlySet<number>>;
+  readonly #nameBigrams: PairDocs;
   readonly #servers: ServerMatch;
   readonly #serverOf: Int32Array;
   // Per-search scratch, reused: a search runs to completion before the next starts, and fresh
@@ -63,9 +85,9 @@ export class LexicalIndex {
    * tool's server number.
    */
   constructor(parts: {
-    postings: ReadonlyMap<string, Postings>;
+    postings: TermPostings;
     vocabulary: Vocabulary;
-    nameBigrams: ReadonlyMap<string, ReadonlySet<number>>;
+    nameBigrams: PairDocs;
     servers: ServerMatch;
     serverOf: Int32Array;
   }) {

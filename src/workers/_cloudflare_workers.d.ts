@@ -29,3 +29,6 @@ export declare abstract class DurableObject<Env = unknown> {
   protected env: Env;
   constructor(ctx: DurableObjectState, env: Env);
 }
+
+/** The Worker's bindings and variables, readable while the module is evaluated (startup). */
+export declare const env: Record<string, unknown> | undefined;

@@ -15,12 +15,13 @@
  */
 
 import type { McpCatalog } from "../catalog.ts";
-import type { CatalogStore, StoredCatalog } from "../http/catalog_cache.ts";
+import type { CatalogStore, RankerSnapshot, StoredCatalog } from "../http/catalog_cache.ts";
 import type { CatalogRecord } from "./catalog_object.ts";
 
 /** The most characters of catalogue text saved (a larger catalogue is kept in memory only). */
 export const MAX_STORED_CHARS = 8 * 1024 * 1024;
 const TEXT_CHUNK_CHARS = 512 * 1024;
+const INDEX_CHUNK_BYTES = 1024 * 1024;
 
 /** The RPC surface of the catalogue Durable Object (see `catalog_object.ts`). */
 export interface CatalogObjectStub {
@@ -36,7 +37,7 @@ export interface CatalogNamespace {
 }
 
 /**
- * Catalogues in Durable Objects, one per tenant and hash.
+ * Catalogues in Durable Objects, one per tenant and hash, with their search indexes.
  *
  * @example Usage
  * ```ts
@@ -104,11 +105,39 @@ export class DurableCatalogStore implements CatalogStore {
   async load(
     tenant: string,
     hash: string,
-  ): Promise<{ catalog: StoredCatalog; chars: number } | undefined> {
+  ): Promise<{ catalog: StoredCatalog; chars: number; index?: RankerSnapshot } | undefined> {
     const record = await this.#stub(tenant, hash).load();
     if (record === undefined) return undefined;
     const text = record.text.join("");
-    return { catalog: JSON.parse(text) as StoredCatalog, chars: text.length };
+    const catalog = JSON.parse(text) as StoredCatalog;
+    if (record.index === undefined) return { catalog, chars: text.length };
+    const chunks = record.index.chunks;
+    const bytes = chunks.length === 1 ? chunks[0]! : new Uint8Array(
+      chunks.reduce((sum, chunk) => sum + chunk.byteLength, 0),
+    );
+    if (chunks.length > 1) {
+      let at = 0;
+      for (const chunk of chunks) {
+        bytes.set(chunk, at);
+        at += chunk.byteLength;
+      }
+    }
+    return { catalog, chars: text.length, index: { format: record.index.format, bytes } };
+  }
+
+  /**
+   * Saves a catalogue's search index (in 1 MiB chunks), if the catalogue is saved.
+   *
+   * @param tenant The tenant.
+   * @param hash The catalogue's hash.
+   * @param index The ranker's snapshot.
+   */
+  async saveIndex(tenant: string, hash: string, index: RankerSnapshot): Promise<void> {
+    const chunks: Uint8Array[] = [];
+    for (let i = 0; i < index.bytes.byteLength; i += INDEX_CHUNK_BYTES) {
+      chunks.push(index.bytes.slice(i, i + INDEX_CHUNK_BYTES));
+    }
+    await this.#stub(tenant, hash).saveIndex(index.format, chunks);
   }
 
   #stub(tenant: string, hash: string): CatalogObjectStub {

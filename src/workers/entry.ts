@@ -6,6 +6,7 @@
  * @module
  */
 
+import { env as startupEnv } from "cloudflare:workers";
 import { createApp, type UnfoldApp } from "../http/app.ts";
 import { problem } from "../http/problems.ts";
 import { settingsFromEnv } from "../http/settings.ts";
@@ -18,7 +19,9 @@ export { SessionObject } from "./session_object.ts";
 // The estimated bytes of catalogues one isolate keeps in memory.
 const ISOLATE_CATALOG_BYTES = 32 * 1024 * 1024;
 
-let app: UnfoldApp | undefined;
+// Built at startup, while the module is evaluated (Workers count that CPU apart from each
+// request's), when the runtime exposes the environment there; else by the first request.
+let app: UnfoldApp | string | undefined = startupEnv === undefined ? undefined : build(startupEnv);
 
 export default {
   /**
@@ -29,26 +32,29 @@ export default {
    * @returns The response.
    */
   fetch(request: Request, env: Record<string, unknown>): Response | Promise<Response> {
-    if (app === undefined) {
-      try {
-        app = createApp({
-          store: new DurableSessionStore(env.SESSIONS as SessionNamespace),
-          settings: settingsFromEnv(env),
-          catalogs: {
-            ...(env.CATALOGS === undefined
-              ? {}
-              : { store: new DurableCatalogStore(env.CATALOGS as CatalogNamespace) }),
-            // An isolate has 128 MB: catalogues beyond this are reloaded from their objects.
-            maxBytes: ISOLATE_CATALOG_BYTES,
-          },
-        });
-      } catch (e) {
-        return problem(
-          "internal_error",
-          `The deployment is misconfigured: ${(e as Error).message}`,
-        );
-      }
+    app ??= build(env);
+    if (typeof app === "string") {
+      return problem("internal_error", `The deployment is misconfigured: ${app}`);
     }
     return app.fetch(request);
   },
 };
+
+// The app for an environment, or why it cannot be built.
+function build(env: Record<string, unknown>): UnfoldApp | string {
+  try {
+    return createApp({
+      store: new DurableSessionStore(env.SESSIONS as SessionNamespace),
+      settings: settingsFromEnv(env),
+      catalogs: {
+        ...(env.CATALOGS === undefined
+          ? {}
+          : { store: new DurableCatalogStore(env.CATALOGS as CatalogNamespace) }),
+        // An isolate has 128 MB: catalogues beyond this are reloaded from their objects.
+        maxBytes: ISOLATE_CATALOG_BYTES,
+      },
+    });
+  } catch (e) {
+    return (e as Error).message;
+  }
+}
