@@ -18,6 +18,7 @@ import { routeInSession } from "../session/session_route.ts";
 import type { SessionState } from "../session/state.ts";
 import {
   SESSION_NAME,
+  SessionFullError,
   type SessionKey,
   type SessionStore,
   SessionStoreError,
@@ -130,6 +131,7 @@ export function createApp(deps: AppDeps): UnfoldApp {
   const app = new Hono<AppEnv>();
 
   app.onError((error) => {
+    if (error instanceof SessionFullError) return problem("session_full", error.message);
     report(error);
     return error instanceof SessionStoreError
       ? problem(
