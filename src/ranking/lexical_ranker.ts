@@ -372,7 +372,7 @@ function rankerOver(
   settings: LexicalSettings,
   format: string,
   // Each tool's own words, for pseudo-relevance feedback (a restored index has none: see restore).
-  ownWords: ((doc: number) => string[]) | undefined,
+  ownWords: ((doc: number) => readonly string[]) | undefined,
   servers = new ServerMatch(parts.serverWords),
 ): Ranker {
   const terms = termsOf(settings);
