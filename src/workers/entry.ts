@@ -46,6 +46,7 @@ function build(env: Record<string, unknown>): UnfoldApp | string {
     return createApp({
       store: new DurableSessionStore(env.SESSIONS as SessionNamespace),
       settings: settingsFromEnv(env),
+      warmUp: true,
       catalogs: {
         ...(env.CATALOGS === undefined
           ? {}
