@@ -5,7 +5,7 @@
  * @module
  */
 
-import { Hono } from "hono";
+import { Hono } from "hono/tiny";
 import { LinearRouter } from "hono/router/linear-router";
 import type { Context } from "hono";
 import type { BridgeAction } from "../bridge/action.ts";
