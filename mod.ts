@@ -122,6 +122,7 @@ export type { ToolIssue } from "./src/mcp/tool_list.ts";
 export type {
   CallOptions,
   ConnectOptions,
+  ForwardOptions,
   McpConnection,
   McpTransport,
   ServerIdentity,

@@ -9,6 +9,7 @@ export const PROBLEMS = {
   invalid_json: { status: 400, title: "The body is not valid JSON" },
   invalid_request: { status: 400, title: "The request does not match its schema" },
   unauthorized: { status: 401, title: "A valid bearer token is required" },
+  forbidden_origin: { status: 403, title: "The request's origin or host is not allowed" },
   not_found: { status: 404, title: "Not found" },
   method_not_allowed: { status: 405, title: "Method not allowed" },
   payload_too_large: { status: 413, title: "The body is too large" },

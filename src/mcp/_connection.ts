@@ -24,11 +24,12 @@ import { type McpTool, toolId } from "../tool.ts";
 import type {
   CallOptions,
   ConnectOptions,
+  ForwardOptions,
   McpConnection,
   McpTransport,
   ServerIdentity,
 } from "./client.ts";
-import { type MappedResult, mapResult } from "./content.ts";
+import { type CallToolResultLike, type MappedResult, mapResult } from "./content.ts";
 import { McpError, type McpErrorCode } from "./error.ts";
 import { toMcpTools } from "./tool_list.ts";
 import { checkTimeout, rethrow, SDK_TIMEOUT_MS, type Settings, settingsOf } from "./_settings.ts";
@@ -209,6 +210,15 @@ class Connection implements McpConnection {
     args: Record<string, unknown> = {},
     options: CallOptions = {},
   ): Promise<MappedResult> {
+    const raw = await this.forward(name, args, options);
+    return mapResult(raw, `the result of ${JSON.stringify(toolId({ server: this.server, name }))}`);
+  }
+
+  forward(
+    name: string,
+    args: Record<string, unknown> = {},
+    options: ForwardOptions = {},
+  ): Promise<CallToolResultLike> {
     if (typeof name !== "string" || name === "") {
       throw new TypeError("Cannot call a tool: the name must be a non-empty string");
     }
@@ -219,18 +229,29 @@ class Connection implements McpConnection {
     const timeoutMs = options.timeoutMs === undefined
       ? this.#settings.callTimeoutMs
       : checkTimeout(options.timeoutMs, "timeoutMs", true, `Cannot call ${JSON.stringify(id)}`);
-    const raw = await this.#request(
+    const onProgress = options.onProgress;
+    return this.#request(
       { what: `Cannot call ${JSON.stringify(id)}`, failure: "tool_error", timeout: "call_timeout" },
       (signal) =>
         this.#client.request(
           { method: "tools/call", params: { name, arguments: args } },
           ResultSchema,
-          { signal, timeout: SDK_TIMEOUT_MS },
+          {
+            signal,
+            timeout: SDK_TIMEOUT_MS,
+            ...(onProgress === undefined ? {} : {
+              onprogress: ({ progress, total, message }) =>
+                onProgress({
+                  progress,
+                  ...(total === undefined ? {} : { total }),
+                  ...(message === undefined ? {} : { message }),
+                }),
+            }),
+          },
         ),
       timeoutMs,
       options.signal,
-    );
-    return mapResult(raw, `the result of ${JSON.stringify(id)}`);
+    ) as Promise<CallToolResultLike>;
   }
 
   onToolsChanged(listener: (tools: McpTool[]) => void): () => void {
