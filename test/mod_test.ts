@@ -28,7 +28,12 @@ Deno.test("the stdio adapter is its own export, not part of mod.ts", async () =>
   const config = JSON.parse(
     await Deno.readTextFile(new URL("../deno.json", import.meta.url)),
   ) as { exports: Record<string, string> };
-  deepEqual(config.exports, { ".": "./mod.ts", "./stdio": "./src/mcp/stdio.ts" });
+  deepEqual(config.exports, {
+    ".": "./mod.ts",
+    "./stdio": "./src/mcp/stdio.ts",
+    "./gateway": "./src/gateway/mod.ts",
+    "./cli": "./src/cli/main.ts",
+  });
   const mod = await import("../mod.ts");
   equal("connectStdio" in mod, false);
   equal(typeof mod.connectHttp, "function");

@@ -105,7 +105,8 @@ export interface ToolHost {
  */
 export function hostServer(host: ToolHost, session?: string): Server {
   const server = new Server(host.serverInfo, {
-    capabilities: { tools: { listChanged: true } },
+    // Logging is declared for the 2025-era clients that set a level; the gateway logs nothing.
+    capabilities: { tools: { listChanged: true }, logging: {} },
     instructions: host.instructions(),
   });
   server.setRequestHandler("tools/list", () => ({ tools: host.tools() as never }));

@@ -9,10 +9,12 @@ import { createApp, type UnfoldApp } from "../http/app.ts";
 import { problem } from "../http/problems.ts";
 import { settingsFromEnv } from "../http/settings.ts";
 import { DurableSessionStore, type SessionNamespace } from "./durable_store.ts";
+import { type WorkerMcp, workerMcp } from "./gateway.ts";
 
 export { SessionObject } from "./session_object.ts";
 
 let app: UnfoldApp | undefined;
+let mcp: WorkerMcp | undefined;
 
 export default {
   /**
@@ -25,17 +27,20 @@ export default {
   fetch(request: Request, env: Record<string, unknown>): Response | Promise<Response> {
     if (app === undefined) {
       try {
-        app = createApp({
-          store: new DurableSessionStore(env.SESSIONS as SessionNamespace),
-          settings: settingsFromEnv(env),
-        });
+        const store = new DurableSessionStore(env.SESSIONS as SessionNamespace);
+        const settings = settingsFromEnv(env);
+        app = createApp({ store, settings });
+        mcp = workerMcp(env, settings, store);
       } catch (e) {
+        app = undefined;
         return problem(
           "internal_error",
           `The deployment is misconfigured: ${(e as Error).message}`,
         );
       }
     }
+    // The gateway (DESIGN §7) when UNFOLD_UPSTREAMS lists upstreams.
+    if (mcp !== undefined && new URL(request.url).pathname === "/mcp") return mcp(request);
     return app.fetch(request);
   },
 };
