@@ -15,13 +15,9 @@
  */
 
 import { parseArgs } from "node:util";
-import {
-  createLexicalRanker,
-  type LexicalRankerOptions,
-  McpCatalog,
-  minisearchRanker,
-  type RankerFactory,
-} from "../mod.ts";
+import { createLexicalRanker, type LexicalRankerOptions } from "../src/ranking/lexical_ranker.ts";
+import { McpCatalog, type RankerFactory } from "../mod.ts";
+import { minisearchRanker } from "../src/ranking/minisearch.ts";
 import { plainMinisearchRanker } from "../src/ranking/minisearch_ranker.ts";
 import { bm25Ranker } from "./eval/bm25.ts";
 import { defaultDataDir, loadEvalData } from "./eval/dataset.ts";

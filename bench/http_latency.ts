@@ -13,6 +13,7 @@ import { realServerTools } from "../test/_data.ts";
 import { type Running, startDenoServer, startWrangler } from "../test/e2e/_processes.ts";
 
 const requests = Number(Deno.args[0] ?? 300);
+const JSON_BODY = { "content-type": "application/json" };
 const catalog = realServerTools();
 const queries = [
   "take a screenshot of the page",
@@ -31,14 +32,22 @@ async function measure(name: string, running: Running): Promise<void> {
         arguments: { action: "search", query: queries[i % queries.length] },
       });
     for (let i = 0; i < 20; i++) {
-      await (await fetch(`${running.url}/v1/route`, { method: "POST", body: body(i) }))
+      await (await fetch(`${running.url}/v1/route`, {
+        method: "POST",
+        headers: JSON_BODY,
+        body: body(i),
+      }))
         .arrayBuffer();
     }
     const times: number[] = [];
     for (let i = 0; i < requests; i++) {
       const text = body(i);
       const t0 = performance.now();
-      const response = await fetch(`${running.url}/v1/route`, { method: "POST", body: text });
+      const response = await fetch(`${running.url}/v1/route`, {
+        method: "POST",
+        headers: JSON_BODY,
+        body: text,
+      });
       await response.arrayBuffer();
       times.push(performance.now() - t0);
       if (!response.ok) throw new Error(`status ${response.status}`);

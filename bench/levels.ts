@@ -7,7 +7,8 @@
  * @module
  */
 
-import { estimateTokens, Injector, McpCatalog, type McpTool } from "../mod.ts";
+import { estimateTokens } from "../src/tokens.ts";
+import { Injector, McpCatalog, type McpTool } from "../mod.ts";
 
 const path = Deno.args[0] ??
   new URL("../testdata/real-servers/tools.json", import.meta.url).pathname;

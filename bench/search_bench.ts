@@ -3,12 +3,13 @@
  * unfold's default ranker through `McpCatalog.search`, and the MiniSearch alternative. Each search
  * iteration runs the next query of a query set, so the mean is the mean over the set's queries.
  *
- * Run: `deno task bench`
+ * Run: `deno task bench` (with `bench/scale_bench.ts`)
  *
  * @module
  */
 
-import { lexicalRanker, McpCatalog, minisearchRanker, type RankerFactory } from "../mod.ts";
+import { lexicalRanker, McpCatalog, type RankerFactory } from "../mod.ts";
+import { minisearchRanker } from "../src/ranking/minisearch.ts";
 import { defaultDataDir, loadEvalData } from "./eval/dataset.ts";
 
 const dir = defaultDataDir();

@@ -10,7 +10,8 @@
  */
 // deno-lint-ignore-file no-console
 
-import { connectServers, type HandledAction, Injector } from "../mod.ts";
+import { connectServers } from "../src/mcp/mod.ts";
+import { type HandledAction, Injector } from "../mod.ts";
 import { connectStdio, type StdioServerConfig } from "../src/mcp/stdio.ts"; // "@unfold/unfold/stdio"
 
 const CONFIG = new URL("../deno.json", import.meta.url).pathname;

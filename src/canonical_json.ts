@@ -21,24 +21,44 @@
  * ```
  */
 export function canonicalJson(value: unknown): string {
+  // Without recursion: a value of any depth the JSON parser accepts is serialised, never a stack
+  // overflow. Each frame is an array or object being written and the next member to write.
   if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "null";
-  if (Array.isArray(value)) {
-    let text = "[";
-    for (let i = 0; i < value.length; i++) {
-      const item = value[i];
-      text += (i === 0 ? "" : ",") + (skipped(item) ? "null" : canonicalJson(item));
+  let text = "";
+  type Frame = { node: Record<string, unknown>; keys: string[]; next: number; array: boolean };
+  const stack: Frame[] = [];
+  const open = (node: object) => {
+    const array = Array.isArray(node);
+    // Array.prototype.sort compares UTF-16 code units, like compareStrings: the same everywhere.
+    const keys = array ? [] : Object.keys(node).sort();
+    text += array ? "[" : "{";
+    stack.push({ node: node as Record<string, unknown>, keys, next: 0, array });
+  };
+  open(value);
+  while (stack.length > 0) {
+    const frame = stack[stack.length - 1]!;
+    const length = frame.array ? (frame.node as unknown as unknown[]).length : frame.keys.length;
+    if (frame.next === length) {
+      text += frame.array ? "]" : "}";
+      stack.pop();
+      continue;
     }
-    return `${text}]`;
+    const index = frame.next++;
+    let member: unknown;
+    if (frame.array) {
+      member = (frame.node as unknown as unknown[])[index];
+      if (index > 0) text += ",";
+      if (skipped(member)) member = null;
+    } else {
+      const key = frame.keys[index]!;
+      member = frame.node[key];
+      if (skipped(member)) continue;
+      text += `${text.endsWith("{") ? "" : ","}${JSON.stringify(key)}:`;
+    }
+    if (member === null || typeof member !== "object") text += JSON.stringify(member);
+    else open(member);
   }
-  // Array.prototype.sort compares UTF-16 code units, like compareStrings: the same in every runtime.
-  const keys = Object.keys(value).sort();
-  let text = "{";
-  for (const key of keys) {
-    const member = (value as Record<string, unknown>)[key];
-    if (skipped(member)) continue;
-    text += `${text.length === 1 ? "" : ","}${JSON.stringify(key)}:${canonicalJson(member)}`;
-  }
-  return `${text}}`;
+  return text;
 }
 
 function skipped(value: unknown): boolean {

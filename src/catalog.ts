@@ -7,6 +7,9 @@
 
 import { isRecord } from "./_record.ts";
 import { compareStrings } from "./_compare.ts";
+import { prepareSchema } from "./bridge/validate.ts";
+import { tooDeep } from "./json_depth.ts";
+import { MAX_JSON_DEPTH, MAX_NAME_CHARS } from "./limits.ts";
 import type { RankerFactory } from "./ranking/ranker.ts";
 import { lexicalRanker } from "./ranking/lexical_ranker.ts";
 import type { Ranker } from "./ranking/ranker.ts";
@@ -63,8 +66,13 @@ export class InvalidCatalogError extends TypeError {
   readonly field: string;
   /** The rule, in words. */
   readonly rule: string;
-  /** A JSON pointer to the field in `{catalog, servers}`: `/catalog/3/inputSchema`. */
+  /**
+   * A JSON pointer to the field in `{catalog, servers}`: `/catalog/3/inputSchema`, or into it
+   * (`/catalog/3/inputSchema/properties/q/type`).
+   */
   readonly pointer: string;
+  /** For a broken input schema, the JSON Schema keyword at fault (`type`, `$ref`, `pattern`). */
+  readonly keyword: string | undefined;
 
   /**
    * Makes the error.
@@ -73,12 +81,14 @@ export class InvalidCatalogError extends TypeError {
    * @param id The entry's id, when it has one.
    * @param field The field that breaks the rule (`(entry)` when the entry itself is wrong).
    * @param rule The rule, in words.
+   * @param inside Where inside the field: a JSON pointer, and the schema keyword at fault.
    */
   constructor(
     where: { list: "catalog" | "servers"; index: number },
     id: string | undefined,
     field: string,
     rule: string,
+    inside: { pointer: string; keyword?: string } = { pointer: "" },
   ) {
     const entry = `${where.list}[${where.index}]`;
     super(
@@ -89,10 +99,14 @@ export class InvalidCatalogError extends TypeError {
     this.id = id;
     this.field = field;
     this.rule = rule;
-    this.pointer = `/${where.list}/${where.index}${field === "(entry)" ? "" : `/${field}`}`;
+    this.pointer = `/${where.list}/${where.index}${
+      field === "(entry)" ? "" : `/${field}`
+    }${inside.pointer}`;
+    this.keyword = inside.keyword;
   }
 }
 
+const LONG = `must be at most ${MAX_NAME_CHARS} characters long (MAX_NAME_CHARS, MCP's limit)`;
 // Control characters, line/paragraph separators: an id must stay on one line wherever it is shown.
 const UNPRINTABLE = /[\p{Cc}\u2028\u2029]/u;
 
@@ -258,6 +272,9 @@ function validateTool(tool: McpTool, index: number): McpTool {
   if (typeof server !== "string" || server === "") {
     throw new InvalidCatalogError(entry, undefined, "server", "must be a non-empty string");
   }
+  if (server.length > MAX_NAME_CHARS) {
+    throw new InvalidCatalogError(entry, undefined, "server", LONG);
+  }
   if (server.includes("/")) {
     throw new InvalidCatalogError(entry, undefined, "server", 'must not contain "/"');
   }
@@ -271,6 +288,9 @@ function validateTool(tool: McpTool, index: number): McpTool {
   }
   if (typeof name !== "string" || name === "") {
     throw new InvalidCatalogError(entry, undefined, "name", "must be a non-empty string");
+  }
+  if (name.length > MAX_NAME_CHARS) {
+    throw new InvalidCatalogError(entry, undefined, "name", LONG);
   }
   const id = toolId({ server, name });
   if (UNPRINTABLE.test(name)) {
@@ -296,7 +316,32 @@ function validateTool(tool: McpTool, index: number): McpTool {
       throw new InvalidCatalogError(entry, id, field, "must be an object when present");
     }
   }
-  return Object.freeze({ ...tool });
+  for (const [field, value] of Object.entries(tool)) {
+    const deep = tooDeep(value, MAX_JSON_DEPTH);
+    if (deep !== undefined) {
+      throw new InvalidCatalogError(
+        entry,
+        id,
+        field,
+        `nests deeper than ${MAX_JSON_DEPTH} levels (MAX_JSON_DEPTH) at ${deep}`,
+        { pointer: deep },
+      );
+    }
+  }
+  const frozen = Object.freeze({ ...tool });
+  const broken = prepareSchema(frozen);
+  if (broken !== undefined) {
+    throw new InvalidCatalogError(
+      entry,
+      id,
+      "inputSchema",
+      `is not a valid JSON Schema: "${broken.keyword}" at ${
+        broken.pointer || "(root)"
+      } ${broken.rule}`,
+      { pointer: broken.pointer, keyword: broken.keyword },
+    );
+  }
+  return frozen;
 }
 
 function validateServers(

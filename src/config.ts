@@ -5,10 +5,7 @@
  * @module
  */
 
-import { estimateTokens, type TokenEstimator } from "./tokens.ts";
-
-/** The disclosure levels, richest first. */
-export const DISCLOSURE_LEVELS = ["manifest", "brief", "names", "inventory"] as const;
+import { estimateTokens } from "./tokens.ts";
 
 /**
  * How much of the catalogue the prompt lists:
@@ -17,18 +14,35 @@ export const DISCLOSURE_LEVELS = ["manifest", "brief", "names", "inventory"] as 
  * - `names`: every tool name, grouped by server;
  * - `inventory`: server names with tool counts (always the fallback).
  */
-export type DisclosureLevel = typeof DISCLOSURE_LEVELS[number];
+export type DisclosureLevel = "manifest" | "brief" | "names" | "inventory";
 
-/** The tool-definition formats the bridge tool can be emitted in. */
-export const TOOL_FORMATS = ["openai", "anthropic", "mcp"] as const;
+/** The disclosure levels, richest first. */
+export const DISCLOSURE_LEVELS = [
+  "manifest",
+  "brief",
+  "names",
+  "inventory",
+] as const satisfies readonly DisclosureLevel[];
 
 /** A tool-definition format: OpenAI function, Anthropic tool or MCP tool. */
-export type ToolFormat = typeof TOOL_FORMATS[number];
+export type ToolFormat = "openai" | "anthropic" | "mcp";
+
+/** The tool-definition formats the bridge tool can be emitted in. */
+export const TOOL_FORMATS = ["openai", "anthropic", "mcp"] as const satisfies readonly ToolFormat[];
+
+// The lists above name every member of their union: the public types are written out so that the
+// docs show them, and these checks keep the two in step.
+type Lists<L extends readonly string[], U extends string> = [Exclude<U, L[number]>] extends [never]
+  ? true
+  : false;
+true satisfies Lists<typeof DISCLOSURE_LEVELS, DisclosureLevel>;
+true satisfies Lists<typeof TOOL_FORMATS, ToolFormat>;
 
 /** The configuration of an injector. Every field has a default in {@linkcode DEFAULT_CONFIG}. */
 export interface ProgressiveConfig {
   /**
-   * The context the model still has available, in tokens; a positive integer.
+   * The context the model still has available, in tokens; a positive integer up to
+   * {@linkcode MAX_AVAILABLE_CONTEXT_TOKENS}.
    * @default {100000}
    */
   availableContextTokens: number;
@@ -66,7 +80,7 @@ export interface ProgressiveConfig {
    * The token estimate used for budgets.
    * @default {estimateTokens}
    */
-  estimateTokens: TokenEstimator;
+  estimateTokens: (text: string) => number;
   /**
    * The most code points of one description shown in a listing or a search result.
    * @default {4000}
@@ -93,8 +107,17 @@ export const DEFAULT_CONFIG: Readonly<ProgressiveConfig> = Object.freeze({
   maxQueryChars: 1000,
 });
 
+/**
+ * The largest `availableContextTokens` accepted: ten million tokens, the largest context windows
+ * announced. With the byte cap on listings (`MAX_LISTING_BYTES`) it bounds what an injection costs.
+ */
+export const MAX_AVAILABLE_CONTEXT_TOKENS = 10_000_000;
+
 /** The highest `maxSearchLimit` allowed. */
 export const MAX_SEARCH_LIMIT = 50;
+
+/** What a `bridgeName` may be: 1 to 64 of `A-Z a-z 0-9 _ -` (the tool-name rule every provider accepts). */
+export const BRIDGE_NAME: RegExp = /^[A-Za-z0-9_-]{1,64}$/;
 
 /**
  * Thrown for a configuration field out of range: a `RangeError` that also says which field.
@@ -151,8 +174,15 @@ export function resolveConfig(config: Partial<ProgressiveConfig> = {}): Progress
   const fail = (field: keyof ProgressiveConfig, rule: string, value: unknown): never => {
     throw new InvalidConfigError(field, `${rule}, got ${describe(value)}`);
   };
-  if (!Number.isSafeInteger(c.availableContextTokens) || c.availableContextTokens <= 0) {
-    fail("availableContextTokens", "must be a positive integer", c.availableContextTokens);
+  if (
+    !Number.isSafeInteger(c.availableContextTokens) || c.availableContextTokens <= 0 ||
+    c.availableContextTokens > MAX_AVAILABLE_CONTEXT_TOKENS
+  ) {
+    fail(
+      "availableContextTokens",
+      `must be an integer from 1 to ${MAX_AVAILABLE_CONTEXT_TOKENS}`,
+      c.availableContextTokens,
+    );
   }
   if (
     typeof c.inventoryThresholdPercent !== "number" || !(c.inventoryThresholdPercent > 0) ||
@@ -176,7 +206,7 @@ export function resolveConfig(config: Partial<ProgressiveConfig> = {}): Progress
       c.searchDefaultLimit,
     );
   }
-  if (typeof c.bridgeName !== "string" || !/^[A-Za-z0-9_-]{1,64}$/.test(c.bridgeName)) {
+  if (typeof c.bridgeName !== "string" || !BRIDGE_NAME.test(c.bridgeName)) {
     fail("bridgeName", "must be 1 to 64 of A-Z a-z 0-9 _ -", c.bridgeName);
   }
   if (!(TOOL_FORMATS as readonly unknown[]).includes(c.toolFormat)) {

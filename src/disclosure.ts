@@ -1,36 +1,19 @@
 /**
  * Graded disclosure: the catalogue listed at four levels of detail (manifest, brief, names,
- * inventory), and the choice of the richest level that fits a token budget.
+ * inventory), and the choice of the richest level that fits a token budget. Levels are rendered
+ * lazily, richest first, and a level stops rendering as soon as it cannot fit; no listing exceeds
+ * {@linkcode MAX_LISTING_BYTES}, whatever the budget.
  *
  * @module
  */
 
 import type { McpCatalog } from "./catalog.ts";
 import { DISCLOSURE_LEVELS, type DisclosureLevel } from "./config.ts";
-import type { TokenEstimator } from "./tokens.ts";
+import { estimateTokens } from "./tokens.ts";
 import type { McpTool, ServerInfo } from "./tool.ts";
 import { toolId } from "./tool.ts";
+import { TextSize } from "./_text_size.ts";
 import { firstSentence, oneLine, quote, quoteId } from "./untrusted.ts";
-
-/** One tool as a listing shows it. */
-export interface InventoryTool {
-  /** The tool's name on its server. */
-  name: string;
-  /** The description as shown (cleaned, capped); absent at the `names` level. */
-  description?: string;
-}
-
-/** One server as a listing shows it. */
-export interface InventoryServer {
-  /** The server's name. */
-  server: string;
-  /** How many tools it has. */
-  toolCount: number;
-  /** Its one-line summary, from server information (`names` and `inventory` levels). */
-  summary?: string;
-  /** Its tools, sorted by name (every level but `inventory`). */
-  tools?: InventoryTool[];
-}
 
 /** The structured form of what a listing shows. */
 export interface Inventory {
@@ -38,9 +21,25 @@ export interface Inventory {
   level: DisclosureLevel;
   /** The number of tools in the catalogue. */
   toolCount: number;
-  /** The servers, sorted by name. */
-  servers: InventoryServer[];
+  /**
+   * The servers, sorted by name: each with its tool count, its one-line `summary` from server
+   * information (`names` and `inventory` levels) and its `tools` sorted by name (every level but
+   * `inventory`), each with the `description` as shown (cleaned, capped; absent at `names`). An
+   * inventory cut at {@linkcode MAX_LISTING_BYTES} holds the servers it lists.
+   */
+  servers: {
+    server: string;
+    toolCount: number;
+    summary?: string;
+    tools?: { name: string; description?: string }[];
+  }[];
 }
+
+/** One server as a listing shows it. */
+export type InventoryServer = Inventory["servers"][number];
+
+/** One tool as a listing shows it. */
+export type InventoryTool = NonNullable<InventoryServer["tools"]>[number];
 
 /** A catalogue listing at one level: its structure and its text for the prompt. */
 export interface Listing {
@@ -58,7 +57,17 @@ export interface ListingOptions {
 
 /** The most code points of a brief description (the `brief` level). */
 export const BRIEF_CHARS = 100;
+/**
+ * The most UTF-8 bytes of a listing's text, whatever the budget: a richer level that would be
+ * larger does not fit, and the inventory (the fallback) lists servers up to it, then says how many
+ * more there are. An inject response therefore stays within a few MiB however large the catalogue
+ * and the budget.
+ */
+export const MAX_LISTING_BYTES = 1024 * 1024;
 const SUMMARY_CHARS = 120;
+const FOOTER = "</tool-catalogue>";
+// Room kept for the line that ends a cut inventory.
+const CUT_LINE_BYTES = 100;
 
 /**
  * Lists a catalogue at one level of detail.
@@ -86,55 +95,8 @@ export function listCatalog(
   level: DisclosureLevel,
   options: ListingOptions,
 ): Listing {
-  const info = new Map(catalog.servers.map((s) => [s.server, s]));
-  const groups = new Map<string, McpTool[]>();
-  for (const tool of catalog.tools) {
-    const group = groups.get(tool.server);
-    if (group) group.push(tool);
-    else groups.set(tool.server, [tool]);
-  }
-  const describeTool = level === "manifest"
-    ? (tool: McpTool) => oneLine(tool.description, options.maxDescriptionChars)
-    : (tool: McpTool) => firstSentence(tool.description, BRIEF_CHARS);
-  const servers: InventoryServer[] = [];
-  const lines: string[] = [];
-  for (const [server, tools] of groups) {
-    const entry: InventoryServer = { server, toolCount: tools.length };
-    const summary = level === "names" || level === "inventory"
-      ? serverSummary(info.get(server))
-      : "";
-    if (summary !== "") entry.summary = summary;
-    if (level === "manifest" || level === "brief") {
-      entry.tools = tools.map((tool) => {
-        const description = describeTool(tool);
-        lines.push(
-          description === ""
-            ? quoteId(toolId(tool))
-            : `${quoteId(toolId(tool))}: ${quote(description)}`,
-        );
-        return { name: tool.name, description };
-      });
-    } else if (level === "names") {
-      entry.tools = tools.map((tool) => ({ name: tool.name }));
-      const about = summary === "" ? "" : `, ${quote(summary)}`;
-      lines.push(
-        `${quoteId(server)} (${plural(tools.length)}${about}): ${
-          tools.map((t) => quoteId(t.name)).join(", ")
-        }`,
-      );
-    } else {
-      lines.push(
-        `${quoteId(server)}: ${plural(tools.length)}${summary === "" ? "" : `, ${quote(summary)}`}`,
-      );
-    }
-    servers.push(entry);
-  }
-  const header =
-    `<tool-catalogue level="${level}" servers="${groups.size}" tools="${catalog.size}">`;
-  return {
-    inventory: { level, toolCount: catalog.size, servers },
-    text: [header, ...lines, "</tool-catalogue>"].join("\n"),
-  };
+  const bytes = level === "inventory" ? MAX_LISTING_BYTES : Infinity;
+  return listingOf(render(catalog, level, options, { points: Infinity, bytes }, false));
 }
 
 /** The listing chosen for a budget, with the estimates that chose it. */
@@ -148,8 +110,9 @@ export interface Disclosure extends Listing {
 }
 
 /**
- * Chooses the richest allowed level whose listing fits the budget; the inventory is the fallback
- * whether allowed or not.
+ * Chooses the richest allowed level whose listing fits the budget (and
+ * {@linkcode MAX_LISTING_BYTES}); the inventory is the fallback whether allowed or not. With the
+ * default token estimate, a level stops rendering at the first line past the budget.
  *
  * @param catalog The catalogue.
  * @param budgetTokens The most tokens the listing may cost.
@@ -176,22 +139,188 @@ export function disclose(
   budgetTokens: number,
   options: ListingOptions & {
     disclosure: readonly DisclosureLevel[];
-    estimateTokens: TokenEstimator;
+    estimateTokens: (text: string) => number;
   },
 ): Disclosure {
-  const manifest = listCatalog(catalog, "manifest", options);
-  const manifestTokens = options.estimateTokens(manifest.text);
+  // The default estimate is ceil(code points / 4): a listing fits when its code points do.
+  const counted = options.estimateTokens === estimateTokens;
+  const budgetPoints = counted ? 4 * Math.floor(budgetTokens) : Infinity;
+  const allowed = (level: DisclosureLevel) => options.disclosure.includes(level);
+  const tokensOf = (rendered: Rendered) =>
+    counted
+      ? Math.ceil(rendered.size.codePoints / 4)
+      : options.estimateTokens(listingOf(rendered).text);
+  // The manifest is always measured in full (manifestTokens); it is kept only while it may fit.
+  const manifest = render(catalog, "manifest", options, {
+    points: allowed("manifest") ? budgetPoints : -1,
+    bytes: counted ? MAX_LISTING_BYTES : Infinity,
+  }, true);
+  const manifestTokens = tokensOf(manifest);
   for (const level of DISCLOSURE_LEVELS) {
-    if (level !== "inventory" && !options.disclosure.includes(level)) continue;
-    const listing = level === "manifest" ? manifest : listCatalog(catalog, level, options);
-    const promptTokens = level === "manifest"
-      ? manifestTokens
-      : options.estimateTokens(listing.text);
-    if (promptTokens <= budgetTokens || level === "inventory") {
-      return { ...listing, mode: level, manifestTokens, promptTokens };
+    if (level !== "inventory" && !allowed(level)) continue;
+    const rendered = level === "manifest" ? manifest : render(catalog, level, options, {
+      points: level === "inventory" ? Infinity : budgetPoints,
+      bytes: MAX_LISTING_BYTES,
+    }, false);
+    if (!rendered.complete) continue;
+    const promptTokens = level === "manifest" ? manifestTokens : tokensOf(rendered);
+    const fits = promptTokens <= budgetTokens && rendered.size.bytes <= MAX_LISTING_BYTES;
+    if (fits || level === "inventory") {
+      return { ...listingOf(rendered), mode: level, manifestTokens, promptTokens };
     }
   }
   throw new Error("unreachable: the inventory level always applies");
+}
+
+// A level rendered up to its limits: complete when every line was kept within them.
+interface Rendered {
+  level: DisclosureLevel;
+  toolCount: number;
+  header: string;
+  lines: string[];
+  servers: InventoryServer[];
+  size: TextSize;
+  complete: boolean;
+}
+
+// Renders a level line by line and stops at the first line past the limits (code points and
+// bytes of the whole text); `countAll` measures every line even then, keeping none past them. The
+// inventory never fails its limits: it ends with a line that counts the servers left out.
+function render(
+  catalog: McpCatalog,
+  level: DisclosureLevel,
+  options: ListingOptions,
+  limit: { points: number; bytes: number },
+  countAll: boolean,
+): Rendered {
+  const groups = groupsOf(catalog);
+  const header =
+    `<tool-catalogue level="${level}" servers="${groups.length}" tools="${catalog.size}">`;
+  const out: Rendered = {
+    level,
+    toolCount: catalog.size,
+    header,
+    lines: [],
+    servers: [],
+    size: new TextSize(),
+    complete: true,
+  };
+  const size = out.size;
+  size.add(header);
+  size.add(FOOTER);
+  size.add("\n");
+  const over = () => size.codePoints > limit.points || size.bytes > limit.bytes;
+  // Adds a line; false once the listing is past its limits.
+  const add = (line: string): boolean => {
+    size.add(line);
+    size.add("\n");
+    if (!out.complete) return false;
+    if (over()) {
+      out.complete = false;
+      out.lines = [];
+      out.servers = [];
+      return false;
+    }
+    out.lines.push(line);
+    return true;
+  };
+  if (level === "manifest" || level === "brief") {
+    const describe = level === "manifest"
+      ? (tool: McpTool) => oneLine(tool.description, options.maxDescriptionChars)
+      : (tool: McpTool) => firstSentence(tool.description, BRIEF_CHARS);
+    for (const { server, tools } of groups) {
+      const shown: InventoryTool[] = [];
+      for (const tool of tools) {
+        const description = describe(tool);
+        const id = quoteId(toolId(tool));
+        if (!add(description === "" ? id : `${id}: ${quote(description)}`) && !countAll) {
+          return out;
+        }
+        if (out.complete) shown.push({ name: tool.name, description });
+      }
+      if (out.complete) out.servers.push({ server, toolCount: tools.length, tools: shown });
+    }
+    return out;
+  }
+  for (const { server, tools, info } of groups) {
+    const summary = serverSummary(info);
+    const about = summary === "" ? "" : `, ${quote(summary)}`;
+    const entry: InventoryServer = { server, toolCount: tools.length };
+    if (summary !== "") entry.summary = summary;
+    let line: string;
+    if (level === "names") {
+      entry.tools = tools.map((tool) => ({ name: tool.name }));
+      line = `${quoteId(server)} (${plural(tools.length)}${about}): ${
+        tools.map((t) => quoteId(t.name)).join(", ")
+      }`;
+    } else {
+      line = `${quoteId(server)}: ${plural(tools.length)}${about}`;
+      if (limit.bytes !== Infinity && size.bytes + lineBytes(line) + CUT_LINE_BYTES > limit.bytes) {
+        cutInventory(out, catalog);
+        return out;
+      }
+    }
+    if (!add(line)) return out;
+    out.servers.push(entry);
+  }
+  return out;
+}
+
+// Ends an inventory that reached the byte limit with a line that says what it left out.
+function cutInventory(out: Rendered, catalog: McpCatalog): void {
+  const servers = groupsOf(catalog).length - out.servers.length;
+  let tools = catalog.size;
+  for (const entry of out.servers) tools -= entry.toolCount;
+  const line = `(${servers} more servers with ${plural(tools)}: search to find them)`;
+  out.size.add(line);
+  out.size.add("\n");
+  out.lines.push(line);
+}
+
+function lineBytes(line: string): number {
+  const size = new TextSize();
+  size.add(line);
+  return size.bytes + 1;
+}
+
+function listingOf(rendered: Rendered): Listing {
+  return {
+    inventory: {
+      level: rendered.level,
+      toolCount: rendered.toolCount,
+      servers: rendered.servers,
+    },
+    text: `${rendered.header}\n${
+      rendered.lines.length === 0 ? "" : `${rendered.lines.join("\n")}\n`
+    }${FOOTER}`,
+  };
+}
+
+// A catalogue's servers with their tools. Tools are sorted by id and a server name holds no "/",
+// so each server's tools are adjacent.
+interface Group {
+  server: string;
+  tools: readonly McpTool[];
+  info: ServerInfo | undefined;
+}
+
+const GROUPS = new WeakMap<McpCatalog, Group[]>();
+
+function groupsOf(catalog: McpCatalog): Group[] {
+  let groups = GROUPS.get(catalog);
+  if (groups !== undefined) return groups;
+  const info = new Map(catalog.servers.map((s) => [s.server, s]));
+  groups = [];
+  const tools = catalog.tools;
+  for (let start = 0; start < tools.length;) {
+    const server = tools[start]!.server;
+    let end = start + 1;
+    while (end < tools.length && tools[end]!.server === server) end++;
+    groups.push({ server, tools: tools.slice(start, end), info: info.get(server) });
+    start = end;
+  }
+  GROUPS.set(catalog, groups);
+  return groups;
 }
 
 function serverSummary(info: ServerInfo | undefined): string {

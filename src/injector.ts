@@ -47,16 +47,23 @@ export interface McpInvoker {
   invoke(tool: McpTool, args: Record<string, unknown>): Promise<unknown> | unknown;
 }
 
-/** An execute that ran: its action, and the invoker's result or failure. */
-export type ExecutedAction =
-  & ExecuteAction
-  & (
-    | { isError: false; result: unknown; toolResult: unknown }
-    | { isError: true; error: { code: string; message: string }; toolResult: string }
+/**
+ * What {@linkcode Injector.prototype.handle} returns: every result carries its `toolResult`. An
+ * execute that ran carries the invoker's `result`, or `isError: true` and the failure's code and
+ * message.
+ */
+export type HandledAction =
+  | Exclude<BridgeAction, ExecuteAction>
+  | (
+    & ExecuteAction
+    & (
+      | { isError: false; result: unknown; toolResult: unknown }
+      | { isError: true; error: { code: string; message: string }; toolResult: string }
+    )
   );
 
-/** What {@linkcode Injector.prototype.handle} returns: every result carries its `toolResult`. */
-export type HandledAction = Exclude<BridgeAction, ExecuteAction> | ExecutedAction;
+/** An execute that ran: its action, and the invoker's result or failure. */
+export type ExecutedAction = Extract<HandledAction, { action: "execute" }>;
 
 /**
  * The injector over one catalogue and configuration.

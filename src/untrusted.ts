@@ -10,7 +10,11 @@
 // they are removed.
 const BREAKING = /[\p{Cc}\u2028\u2029]+/gu;
 const INVISIBLE = /[\u00ad\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff\ufff9-\ufffb]/g;
-const SPACES = /\s+/g;
+// Runs of whitespace but a lone space, which stays as it is (most spaces are).
+const SPACES = /\s{2,}|[^\S ]/g;
+// Anything the three replacements above would change: most descriptions have nothing, and skip them.
+const UNCLEAN =
+  /[\p{Cc}\u2028\u2029\u00ad\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff\ufff9-\ufffb]|\s{2}|[^\S ]/u;
 const SAFE_ID = /^[A-Za-z0-9_.:@+\/-]+$/;
 
 /**
@@ -32,7 +36,9 @@ const SAFE_ID = /^[A-Za-z0-9_.:@+\/-]+$/;
  * ```
  */
 export function oneLine(text: string, maxChars: number): string {
-  const clean = text.replace(BREAKING, " ").replace(INVISIBLE, "").replace(SPACES, " ").trim();
+  const clean = UNCLEAN.test(text)
+    ? text.replace(BREAKING, " ").replace(INVISIBLE, "").replace(SPACES, " ").trim()
+    : text.trim();
   return cap(clean, maxChars);
 }
 

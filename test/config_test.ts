@@ -2,10 +2,11 @@ import { deepEqual, equal, throws } from "node:assert/strict";
 import {
   DEFAULT_CONFIG,
   DISCLOSURE_LEVELS,
-  estimateTokens,
-  InvalidConfigError,
+  MAX_AVAILABLE_CONTEXT_TOKENS,
   resolveConfig,
-} from "../mod.ts";
+} from "../src/config.ts";
+import { estimateTokens } from "../src/tokens.ts";
+import { InvalidConfigError } from "../mod.ts";
 
 Deno.test("resolveConfig() returns the seed defaults", () => {
   const c = resolveConfig();
@@ -31,6 +32,8 @@ Deno.test("resolveConfig() rejects each out-of-range field with a RangeError nam
     ["availableContextTokens", -5],
     ["availableContextTokens", 1.5],
     ["availableContextTokens", "100"],
+    ["availableContextTokens", 10_000_001],
+    ["availableContextTokens", 2 ** 53 - 1],
     ["inventoryThresholdPercent", 0],
     ["inventoryThresholdPercent", 100.1],
     ["inventoryThresholdPercent", Number.NaN],
@@ -60,6 +63,7 @@ Deno.test("resolveConfig() rejects each out-of-range field with a RangeError nam
 
 Deno.test("resolveConfig() accepts the edges of each range", () => {
   resolveConfig({ inventoryThresholdPercent: 100, availableContextTokens: 1 });
+  resolveConfig({ availableContextTokens: MAX_AVAILABLE_CONTEXT_TOKENS });
   resolveConfig({ maxSearchLimit: 50, searchDefaultLimit: 50 });
   resolveConfig({ maxSearchLimit: 1, searchDefaultLimit: 1 });
   resolveConfig({ disclosure: ["inventory"], toolFormat: "mcp", bridgeName: "tools_2-x" });

@@ -1,5 +1,8 @@
 import { deepEqual, equal, ok } from "node:assert/strict";
-import { disclose, estimateTokens, listCatalog, McpCatalog, toolId } from "../mod.ts";
+import { disclose, listCatalog, MAX_LISTING_BYTES } from "../src/disclosure.ts";
+import type { DisclosureLevel } from "../src/config.ts";
+import { estimateTokens } from "../src/tokens.ts";
+import { McpCatalog, toolId } from "../mod.ts";
 import { liveMcpBench, realServerTools, tool } from "./_data.ts";
 
 const OPTIONS = {
@@ -185,4 +188,84 @@ Deno.test("disclose() is byte-identical whatever order the tools arrive in", () 
   for (const budget of [100, 2000, 8000, 40_000, 200_000]) {
     deepEqual(disclose(b, budget, OPTIONS), disclose(a, budget, OPTIONS));
   }
+});
+
+// What disclose() chose before levels were rendered lazily: every allowed level in full.
+function discloseInFull(
+  catalog: McpCatalog,
+  budget: number,
+  options: Omit<typeof OPTIONS, "disclosure"> & { disclosure: readonly DisclosureLevel[] },
+) {
+  const manifestTokens = estimateTokens(listCatalog(catalog, "manifest", options).text);
+  for (const level of ["manifest", "brief", "names", "inventory"] as const) {
+    if (level !== "inventory" && !options.disclosure.includes(level)) continue;
+    const listing = listCatalog(catalog, level, options);
+    const promptTokens = estimateTokens(listing.text);
+    if (promptTokens <= budget || level === "inventory") {
+      return { ...listing, mode: level, manifestTokens, promptTokens };
+    }
+  }
+}
+
+Deno.test("disclose() chooses what rendering every level in full chooses, at every budget", () => {
+  const { tools, servers } = liveMcpBench();
+  const catalogs = [
+    new McpCatalog(realServerTools()),
+    new McpCatalog(tools, { servers }),
+    new McpCatalog([
+      tool("a", "x", "Reads.\n\n</tool-catalogue>\u2028 \u202eleak\u0000 😀 " + "é".repeat(300)),
+      tool("b c", "y\u200b", "  - item\n- two. Three! "),
+    ], { servers: [{ server: "a", title: "A<>", description: "About. More" }] }),
+  ];
+  for (const catalog of catalogs) {
+    for (const budget of [0, 1, 50, 480, 1920, 6000, 8000, 15_000, 60_000, 200_000]) {
+      for (
+        const disclosure of [
+          OPTIONS.disclosure,
+          ["manifest", "inventory"],
+          ["brief"],
+          ["names"],
+        ] as DisclosureLevel[][]
+      ) {
+        const options = { ...OPTIONS, disclosure };
+        deepEqual(disclose(catalog, budget, options), discloseInFull(catalog, budget, options));
+      }
+    }
+  }
+});
+
+Deno.test("disclose() never chooses a listing larger than MAX_LISTING_BYTES, whatever the budget", () => {
+  // 300 tools with 4,000-character descriptions: a 3.6 MB manifest, a 0.1 MB brief.
+  const catalog = new McpCatalog(
+    Array.from({ length: 300 }, (_, i) => tool("s", `t${i}`, `Does ${i}. ${"‹".repeat(3990)}`)),
+  );
+  const chosen = disclose(catalog, 10_000_000, OPTIONS);
+  equal(chosen.mode, "brief");
+  ok(new TextEncoder().encode(chosen.text).length <= MAX_LISTING_BYTES);
+  ok(chosen.manifestTokens > 1_000_000 / 4, "the manifest is still measured in full");
+  const custom = disclose(catalog, 10_000_000, { ...OPTIONS, estimateTokens: () => 1 });
+  equal(custom.mode, "brief");
+});
+
+Deno.test("the inventory lists servers up to MAX_LISTING_BYTES, then says how many it left out", () => {
+  const description = `${"Ω".repeat(119)}.`;
+  const names = Array.from({ length: 4000 }, (_, i) => `server-${String(i).padStart(4, "0")}`);
+  const catalog = new McpCatalog(names.map((server) => tool(server, "t")), {
+    servers: names.map((server) => ({ server, description })),
+  });
+  const { text, inventory } = listCatalog(catalog, "inventory", OPTIONS);
+  const bytes = new TextEncoder().encode(text).length;
+  ok(bytes <= MAX_LISTING_BYTES && bytes > MAX_LISTING_BYTES - 1000, `${bytes} bytes`);
+  const lines = text.split("\n");
+  const listed = inventory.servers.length;
+  ok(listed > 1000 && listed < 4000, `${listed} servers listed`);
+  equal(lines.length, listed + 3);
+  equal(
+    lines.at(-2),
+    `(${4000 - listed} more servers with ${4000 - listed} tools: search to find them)`,
+  );
+  equal(inventory.toolCount, 4000);
+  const chosen = disclose(catalog, 10_000_000, { ...OPTIONS, disclosure: ["inventory"] });
+  equal(chosen.text, text);
+  equal(chosen.promptTokens, estimateTokens(text));
 });

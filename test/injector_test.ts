@@ -1,12 +1,7 @@
 import { deepEqual, equal, match, ok, rejects, throws } from "node:assert/strict";
-import {
-  estimateTokens,
-  type ExecutedAction,
-  Injector,
-  McpCatalog,
-  type McpInvoker,
-  type McpTool,
-} from "../mod.ts";
+import { estimateTokens } from "../src/tokens.ts";
+import type { ExecutedAction } from "../src/injector.ts";
+import { Injector, McpCatalog, type McpInvoker, type McpTool } from "../mod.ts";
 import { liveMcpBench, realServerTools, shuffled, tool } from "./_data.ts";
 
 const real = new McpCatalog(realServerTools());

@@ -1,20 +1,101 @@
 import { deepEqual, equal, ok } from "node:assert/strict";
 
-Deno.test("mod.ts bundles for browsers and Workers without Node, Deno or the stdio adapter", async () => {
+const ROOT = new URL("..", import.meta.url).pathname;
+
+async function deno(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args,
+    cwd: ROOT,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const text = new TextDecoder();
+  return { code: out.code, stdout: text.decode(out.stdout), stderr: text.decode(out.stderr) };
+}
+
+async function exportsOfPackage(): Promise<Record<string, string>> {
+  const config = JSON.parse(await Deno.readTextFile(`${ROOT}deno.json`));
+  return config.exports;
+}
+
+Deno.test("the package exports the core and one module per adapter", async () => {
+  deepEqual(await exportsOfPackage(), {
+    ".": "./mod.ts",
+    "./http": "./src/http/mod.ts",
+    "./mcp": "./src/mcp/mod.ts",
+    "./stdio": "./src/mcp/stdio.ts",
+    "./minisearch": "./src/ranking/minisearch.ts",
+    "./gateway": "./src/gateway/mod.ts",
+    "./cli": "./src/cli/main.ts",
+  });
+  const mod: Record<string, unknown> = await import("../mod.ts");
+  for (const adapter of ["createApp", "connectHttp", "connectStdio", "minisearchRanker"]) {
+    equal(adapter in mod, false, `${adapter} is exported from mod.ts`);
+  }
+  for (const internal of ["canonicalJson", "sha256Hex", "transition", "emptySession"]) {
+    equal(internal in mod, false, `${internal} is exported from mod.ts`);
+  }
+});
+
+Deno.test("every export is documented: deno doc --lint passes on all of them together", async () => {
+  const entries = Object.values(await exportsOfPackage());
+  const linted = await deno(["doc", "--lint", ...entries]);
+  equal(linted.code, 0, linted.stdout + linted.stderr);
+  for (const entry of entries) {
+    const source = await Deno.readTextFile(`${ROOT}${entry}`);
+    ok(/^\/\*\*[\s\S]*?@module[\s\S]*?\*\//.test(source), `${entry} has no @module doc`);
+  }
+});
+
+Deno.test("mod.ts has at most 40 public symbols", async () => {
+  const doc = await deno(["doc", "--json", "mod.ts"]);
+  equal(doc.code, 0, doc.stderr);
+  const nodes = JSON.parse(doc.stdout).nodes as Record<string, { symbols: { name: string }[] }>;
+  const names = Object.values(nodes).flatMap((node) => node.symbols.map((s) => s.name));
+  ok(names.length <= 40, `${names.length} symbols: ${names.join(", ")}`);
+});
+
+Deno.test("mod.ts bundles for browsers and Workers without Node, Deno or any adapter", async () => {
   const dir = await Deno.makeTempDir({ prefix: "unfold-bundle-" });
   try {
     const out = `${dir}/mod.js`;
-    const bundled = await new Deno.Command(Deno.execPath(), {
-      args: ["bundle", "--quiet", "--platform", "browser", "--output", out, "mod.ts"],
-      cwd: new URL("..", import.meta.url).pathname,
-      stdin: "null",
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
-    equal(bundled.code, 0, new TextDecoder().decode(bundled.stderr));
+    const bundled = await deno([
+      "bundle",
+      "--quiet",
+      "--platform",
+      "browser",
+      "--output",
+      out,
+      "mod.ts",
+    ]);
+    equal(bundled.code, 0, bundled.stderr);
     const code = await Deno.readTextFile(out);
     deepEqual(code.match(/["']node:[a-z_/]+["']/g) ?? [], []);
     deepEqual(code.match(/\bDeno\.[a-zA-Z]+/g) ?? [], []);
+    for (const adapter of ["StdioClientTransport", "StreamableHTTPClientTransport", "MiniSearch"]) {
+      ok(!code.includes(adapter), `the bundle contains ${adapter}`);
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("./mcp bundles for Workers: the Streamable HTTP client without the stdio adapter", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "unfold-bundle-" });
+  try {
+    const out = `${dir}/mcp.js`;
+    const bundled = await deno([
+      "bundle",
+      "--quiet",
+      "--platform",
+      "browser",
+      "--output",
+      out,
+      "src/mcp/mod.ts",
+    ]);
+    equal(bundled.code, 0, bundled.stderr);
+    const code = await Deno.readTextFile(out);
     for (const stdio of ["StdioClientTransport", "cross-spawn", "child_process"]) {
       ok(!code.includes(stdio), `the bundle contains ${stdio}`);
     }
@@ -24,17 +105,18 @@ Deno.test("mod.ts bundles for browsers and Workers without Node, Deno or the std
   }
 });
 
-Deno.test("the stdio adapter is its own export, not part of mod.ts", async () => {
-  const config = JSON.parse(
-    await Deno.readTextFile(new URL("../deno.json", import.meta.url)),
-  ) as { exports: Record<string, string> };
-  deepEqual(config.exports, {
-    ".": "./mod.ts",
-    "./stdio": "./src/mcp/stdio.ts",
-    "./gateway": "./src/gateway/mod.ts",
-    "./cli": "./src/cli/main.ts",
-  });
-  const mod = await import("../mod.ts");
-  equal("connectStdio" in mod, false);
-  equal(typeof mod.connectHttp, "function");
+Deno.test("the core's module graph holds two third-party packages: the JSON Schema validator and the linear-time regex engine", async () => {
+  const info = await deno(["info", "--json", "mod.ts"]);
+  equal(info.code, 0, info.stderr);
+  const modules = JSON.parse(info.stdout).modules as { kind: string; npmPackage?: string }[];
+  const packages = modules.flatMap((m) => m.npmPackage === undefined ? [] : [m.npmPackage]);
+  deepEqual(
+    [...new Set(packages.map((p) => p.replace(/@[^@]+$/, "")))].sort(),
+    ["@cfworker/json-schema", "re2js"],
+  );
+});
+
+Deno.test("the package is ready for JSR: deno publish --dry-run passes (offline)", async () => {
+  const published = await deno(["publish", "--dry-run", "--allow-dirty"]);
+  equal(published.code, 0, published.stdout + published.stderr);
 });

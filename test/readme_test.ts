@@ -1,4 +1,6 @@
 import { deepEqual, equal } from "node:assert/strict";
+import { PROBLEMS } from "../src/http/problems.ts";
+import { SETTING_VARIABLES } from "../src/http/settings.ts";
 import { startDenoServer } from "./e2e/_processes.ts";
 
 const README = await Deno.readTextFile(new URL("../README.md", import.meta.url));
@@ -35,4 +37,26 @@ Deno.test("the README's curl session runs against deno task start as documented"
   } finally {
     await server.close();
   }
+});
+
+Deno.test("the README's error table lists every problem code with its status, and no other", () => {
+  const start = README.indexOf("| status | code ");
+  const rows = README.slice(start, README.indexOf("\n\n", start)).split("\n").slice(2);
+  const documented = rows.map((row) => {
+    const [, status, code] = row.split("|").map((cell) => cell.trim());
+    return `${status} ${code!.replaceAll("`", "")}`;
+  });
+  deepEqual(
+    documented.sort(),
+    Object.entries(PROBLEMS).map(([code, { status }]) => `${status} ${code}`).sort(),
+  );
+});
+
+Deno.test("the README's settings table lists every UNFOLD_ variable, and no other", () => {
+  const start = README.indexOf("| variable ");
+  const rows = README.slice(start, README.indexOf("\n\n", start)).split("\n").slice(2);
+  deepEqual(
+    rows.map((row) => row.split("|")[1]!.trim().replaceAll("`", "")).sort(),
+    Object.values(SETTING_VARIABLES).sort(),
+  );
 });

@@ -1,5 +1,5 @@
 import { equal } from "node:assert/strict";
-import { estimateTokens } from "../mod.ts";
+import { estimateTokens } from "../src/tokens.ts";
 
 Deno.test("estimateTokens() is ceil(code points / 4)", () => {
   equal(estimateTokens(""), 0);

@@ -39,3 +39,34 @@ Deno.test("quoteId() leaves ordinary ids bare and quotes others", () => {
   equal(quoteId("a b"), '"a b"');
   equal(quoteId("<x>"), '"\\u003cx\\u003e"');
 });
+
+Deno.test("oneLine() skips clean text without changing what it returns", () => {
+  // The three replacements in full, as oneLine() ran them before its shortcut for clean text.
+  const reference = (text: string) =>
+    text.replace(/[\p{Cc}\u2028\u2029]+/gu, " ")
+      .replace(/[\u00ad\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff\ufff9-\ufffb]/g, "")
+      .replace(/\s+/g, " ").trim();
+  const parts = [
+    "a",
+    "b c",
+    " ",
+    "  ",
+    "\t",
+    "\n",
+    "\u00a0",
+    "\u200b",
+    "\u2028",
+    "\ufeff",
+    "é",
+    "\0",
+  ];
+  let state = 7;
+  for (let i = 0; i < 5000; i++) {
+    let text = "";
+    for (let j = 0; j < 6; j++) {
+      state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+      text += parts[state % parts.length];
+    }
+    equal(oneLine(text, 100), reference(text), JSON.stringify(text));
+  }
+});

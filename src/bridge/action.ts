@@ -22,13 +22,28 @@ export type BridgeErrorCode =
   | "unknown_tool"
   | "describe_first";
 
+/** Every {@linkcode BridgeErrorCode} (the object literal makes the compiler check the list is complete). */
+export const BRIDGE_ERROR_CODES: readonly [BridgeErrorCode, ...BridgeErrorCode[]] = Object.freeze(
+  Object.keys(
+    {
+      invalid_json: 0,
+      invalid_arguments: 0,
+      unknown_tool: 0,
+      describe_first: 0,
+    } satisfies Record<BridgeErrorCode, 0>,
+  ) as [BridgeErrorCode, ...BridgeErrorCode[]],
+);
+
+/** Every reason a search can miss (see {@linkcode SearchMiss}). */
+export const SEARCH_MISS_REASONS: readonly [SearchMiss["why"], ...SearchMiss["why"][]] = Object
+  .freeze(
+    Object.keys(
+      { empty_query: 0, no_match: 0 } satisfies Record<SearchMiss["why"], 0>,
+    ) as [SearchMiss["why"], ...SearchMiss["why"][]],
+  );
+
 /** Why a search found nothing, and the one step that helps. */
-export interface SearchMiss {
-  /** `empty_query`: no searchable words; `no_match`: no tool matches them. */
-  why: "empty_query" | "no_match";
-  /** The next step, in words for the model. */
-  next: string;
-}
+export type SearchMiss = NonNullable<SearchAction["miss"]>;
 
 /** Search results. */
 export interface SearchAction {
@@ -40,8 +55,11 @@ export interface SearchAction {
   limit: number;
   /** The matches, best first. */
   matches: ToolMatch[];
-  /** Why there are no matches, when there are none. */
-  miss?: SearchMiss;
+  /**
+   * When there are no matches: why (`empty_query`: no searchable words; `no_match`: no tool
+   * matches them) and the next step, in words for the model.
+   */
+  miss?: { why: "empty_query" | "no_match"; next: string };
   /** The text for the model. */
   toolResult: string;
 }

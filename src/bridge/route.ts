@@ -5,10 +5,7 @@
  * @module
  */
 
-import { isRecord } from "../_record.ts";
-import { z } from "zod";
 import type { McpCatalog } from "../catalog.ts";
-import { compareStrings } from "../_compare.ts";
 import { toolId } from "../tool.ts";
 import { oneLine, quote, quoteId } from "../untrusted.ts";
 import type {
@@ -19,7 +16,8 @@ import type {
   SearchMiss,
 } from "./action.ts";
 import { renderDescribe, renderError, renderMiss, renderSearch } from "./render.ts";
-import { BRIDGE_ACTIONS } from "./tool.ts";
+import { BRIDGE_EXAMPLE, parseBridgeCall } from "./parse.ts";
+import { closestIds, MAX_ID_CHARS, sameNameIds } from "./suggest.ts";
 import { validateArguments } from "./validate.ts";
 
 /** What routing needs to know besides the catalogue. */
@@ -41,44 +39,7 @@ export interface RouteOptions {
   validateArguments?: boolean;
 }
 
-const EXAMPLE = `{"action":"search","query":"what you need"}`;
-// Longer than any real id: not worth a search for suggestions.
-const MAX_NAME_CHARS = 300;
-const LIMIT = `"limit" must be a positive integer`;
-
-const BridgeArguments = z.strictObject({
-  action: z.enum(BRIDGE_ACTIONS, {
-    error: (issue) =>
-      issue.input === undefined
-        ? `"action" is required: one of "search", "describe", "execute"`
-        : `"action" must be one of "search", "describe", "execute"`,
-  }),
-  query: z.string({ error: `"query" must be a string` }).optional(),
-  limit: z.preprocess(
-    (value) => typeof value === "string" && /^\s*\d+\s*$/.test(value) ? Number(value) : value,
-    z.number({ error: LIMIT }).int({ error: LIMIT }).min(1, { error: LIMIT }),
-  ).optional(),
-  name: z.string({ error: `"name" must be a string: a tool id "server/tool"` }).optional(),
-  // Models sometimes send the tool's arguments as a JSON string.
-  arguments: z.preprocess(
-    (value) => {
-      const parsed = typeof value === "string" ? parseJson(value) : undefined;
-      return parsed !== undefined && !(parsed instanceof SyntaxError) && isRecord(parsed.value)
-        ? parsed.value
-        : value;
-    },
-    z.custom<Record<string, unknown>>(isRecord, {
-      error: `"arguments" must be an object of the tool's arguments`,
-    }),
-  ).optional(),
-}, {
-  error: (issue) =>
-    issue.code === "unrecognized_keys"
-      ? `unknown field${issue.keys.length > 1 ? "s" : ""} ${
-        issue.keys.map((k) => quote(oneLine(k, 60))).join(", ")
-      }: the bridge takes action, query, limit, name and arguments; put the tool's own arguments inside "arguments"`
-      : `the arguments must be a JSON object such as ${EXAMPLE}`,
-});
+const EXAMPLE = BRIDGE_EXAMPLE;
 
 /**
  * Routes one call of the model against a catalogue.
@@ -103,29 +64,9 @@ const BridgeArguments = z.strictObject({
  * ```
  */
 export function route(catalog: McpCatalog, args: unknown, options: RouteOptions): BridgeAction {
-  let input = args;
-  if (typeof input === "string") {
-    const parsed = parseJson(input.trim() === "" ? "{}" : input);
-    if (parsed instanceof SyntaxError) {
-      return error(
-        "invalid_json",
-        `the arguments are not valid JSON (${
-          oneLine(parsed.message, 120)
-        }). Send a JSON object such as ${EXAMPLE}`,
-      );
-    }
-    input = parsed.value;
-  }
-  // Models often send null for "not given".
-  if (isRecord(input)) {
-    input = Object.fromEntries(Object.entries(input).filter(([, value]) => value !== null));
-  }
-  const parsed = BridgeArguments.safeParse(input);
-  if (!parsed.success) {
-    const problems = [...new Set(parsed.error.issues.map((issue) => issue.message))];
-    return error("invalid_arguments", problems.join("; "));
-  }
-  const call = parsed.data;
+  const parsed = parseBridgeCall(args, options);
+  if (!parsed.ok) return error(parsed.code, parsed.message);
+  const call = parsed.call;
   switch (call.action) {
     case "search":
       return search(catalog, call.query ?? call.name ?? "", call.limit, options);
@@ -227,18 +168,18 @@ export function checkArguments(execute: ExecuteAction): ExecuteAction | ErrorAct
   return { ...error("invalid_arguments", message), id: execute.id, problems };
 }
 
-// Explains a name that is not an id of this catalogue, suggesting ids of this catalogue only.
+// Explains a name that is not an id of this catalogue, suggesting ids of this catalogue only, from
+// a bounded candidate set (./suggest.ts).
 function unknownTool(catalog: McpCatalog, name: string): ErrorAction {
   const shown = quote(oneLine(name, 200));
-  if (name.length > MAX_NAME_CHARS) {
+  if (name.length > MAX_ID_CHARS) {
     return error(
       "unknown_tool",
       `there is no tool ${shown} in this catalogue. Use an id from search results`,
     );
   }
   const slash = name.indexOf("/");
-  const bare = (slash === -1 ? name : name.slice(slash + 1)).toLowerCase();
-  const sameName = catalog.tools.filter((t) => t.name.toLowerCase() === bare).map(toolId);
+  const sameName = sameNameIds(catalog, slash === -1 ? name : name.slice(slash + 1));
   const ids = (list: readonly string[]) => list.slice(0, 5).map((id) => quote(id)).join(", ");
   if (slash === -1 && sameName.length > 0) {
     return error(
@@ -259,53 +200,10 @@ function unknownTool(catalog: McpCatalog, name: string): ErrorAction {
 // Ids a mistyped name probably meant: the nearest by edit distance when that is small, otherwise
 // the best search matches. Only ids of this catalogue.
 function closest(catalog: McpCatalog, name: string): string[] {
-  const wanted = name.toLowerCase();
-  const bareWanted = wanted.slice(wanted.indexOf("/") + 1);
-  const scored = catalog.tools.map((tool) => {
-    const id = toolId(tool);
-    const distance = Math.min(
-      editDistance(wanted, id.toLowerCase()),
-      editDistance(bareWanted, tool.name.toLowerCase()),
-    );
-    return { id, distance };
-  }).filter((c) => c.distance <= Math.max(2, Math.floor(bareWanted.length / 4)));
-  if (scored.length > 0) {
-    return scored.sort((a, b) => a.distance - b.distance || compareStrings(a.id, b.id))
-      .slice(0, 3).map((c) => c.id);
-  }
-  return catalog.search(name, 3).map((m) => m.id);
-}
-
-// Levenshtein distance with adjacent transpositions (optimal string alignment), capped inputs.
-function editDistance(a: string, b: string): number {
-  if (a.length > 200 || b.length > 200) return Infinity;
-  const rows = Array.from(
-    { length: a.length + 1 },
-    (_, i) => [i, ...new Array<number>(b.length).fill(0)],
-  );
-  for (let j = 1; j <= b.length; j++) rows[0]![j] = j;
-  for (let i = 1; i <= a.length; i++) {
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let d = Math.min(rows[i - 1]![j]! + 1, rows[i]![j - 1]! + 1, rows[i - 1]![j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
-        d = Math.min(d, rows[i - 2]![j - 2]! + 1);
-      }
-      rows[i]![j] = d;
-    }
-  }
-  return rows[a.length]![b.length]!;
+  const near = closestIds(catalog, name).ids;
+  return near.length > 0 ? near : catalog.search(name, 3).map((m) => m.id);
 }
 
 function error(code: BridgeErrorCode, message: string): ErrorAction {
   return { action: "error", code, message, toolResult: renderError(code, message) };
-}
-
-// The parsed value, or the SyntaxError for text that is not JSON.
-function parseJson(text: string): { value: unknown } | SyntaxError {
-  try {
-    return { value: JSON.parse(text) };
-  } catch (e) {
-    return e instanceof SyntaxError ? e : new SyntaxError(String(e));
-  }
 }

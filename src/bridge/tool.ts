@@ -10,36 +10,26 @@ import type { ToolFormat } from "../config.ts";
 /** The bridge's actions. */
 export const BRIDGE_ACTIONS = ["search", "describe", "execute"] as const;
 
+/**
+ * The bridge tool in one of the formats: OpenAI's function (`{type: "function", function}`),
+ * Anthropic's tool (`input_schema`) or MCP's `tools/list` entry (`inputSchema`).
+ */
+export type BridgeTool =
+  | {
+    type: "function";
+    function: { name: string; description: string; parameters: Record<string, unknown> };
+  }
+  | { name: string; description: string; input_schema: Record<string, unknown> }
+  | { name: string; description: string; inputSchema: Record<string, unknown> };
+
 /** A bridge tool in OpenAI's function format. */
-export interface OpenAiTool {
-  /** Always `"function"`. */
-  type: "function";
-  /** The function. */
-  function: { name: string; description: string; parameters: Record<string, unknown> };
-}
+export type OpenAiTool = Extract<BridgeTool, { type: "function" }>;
 
 /** A bridge tool in Anthropic's format. */
-export interface AnthropicTool {
-  /** The tool's name. */
-  name: string;
-  /** What it does. */
-  description: string;
-  /** Its JSON Schema input. */
-  input_schema: Record<string, unknown>;
-}
+export type AnthropicTool = Extract<BridgeTool, { input_schema: unknown }>;
 
 /** A bridge tool in MCP's `tools/list` format. */
-export interface McpToolDefinition {
-  /** The tool's name. */
-  name: string;
-  /** What it does. */
-  description: string;
-  /** Its JSON Schema input. */
-  inputSchema: Record<string, unknown>;
-}
-
-/** The bridge tool in any of the formats. */
-export type BridgeTool = OpenAiTool | AnthropicTool | McpToolDefinition;
+export type McpToolDefinition = Extract<BridgeTool, { inputSchema: unknown }>;
 
 /** What shapes the bridge tool. */
 export interface BridgeToolOptions {
@@ -83,7 +73,7 @@ export function bridgeParameters(
         type: "integer",
         minimum: 1,
         maximum: options.maxSearchLimit,
-        description: `search: max results (default ${options.searchDefaultLimit})`,
+        description: `search: max results, default ${options.searchDefaultLimit}`,
       },
       name: { type: "string", description: "describe, execute: the tool id server/tool" },
       arguments: { type: "object", description: "execute: the tool's arguments" },

@@ -1,13 +1,17 @@
 /**
- * Validation of an execute's arguments against the tool's input schema, with a validator that
- * runs everywhere (no `eval`, no `new Function`: Workers forbid them). The only module that imports
- * `@cfworker/json-schema`.
+ * Validation of an execute's arguments against the tool's input schema, bounded and failing
+ * closed: a vendored `@cfworker/json-schema` (no `eval`: Workers forbid it) whose patterns and
+ * formats run on a linear-time engine, within {@linkcode MAX_VALIDATION_STEPS} units of work and
+ * {@linkcode MAX_VALIDATION_DEPTH} levels. Whatever the validator cannot decide is refused.
  *
  * @module
  */
 
-import { type Schema, Validator } from "@cfworker/json-schema";
+import { tooDeep } from "../json_depth.ts";
+import { MAX_JSON_DEPTH, MAX_VALIDATION_DEPTH, MAX_VALIDATION_STEPS } from "../limits.ts";
 import type { McpTool } from "../tool.ts";
+import { type CompiledSchema, compileSchema, type SchemaError } from "./schema/check.ts";
+import { validateWithin, ValidationLimitError } from "./schema/_validate.ts";
 
 /** One way the arguments break the schema. */
 export interface ArgumentProblem {
@@ -17,31 +21,51 @@ export interface ArgumentProblem {
   message: string;
 }
 
-const DRAFTS: Record<string, "4" | "7" | "2019-09" | "2020-12"> = {
-  "draft-04": "4",
-  "draft-06": "7",
-  "draft-07": "7",
-  "2019-09": "2019-09",
-  "2020-12": "2020-12",
-};
 // Wrapper errors that only repeat what a nested error says.
 const WRAPPERS = new Set(["properties", "false", "items", "prefixItems", "$ref", "allOf"]);
 const MAX_PROBLEMS = 10;
-const validators = new WeakMap<McpTool, Validator | null>();
+const compiled = new WeakMap<McpTool, CompiledSchema | SchemaError>();
 
 /**
- * Checks arguments against a tool's input schema. A schema the validator cannot compile (an
- * unresolvable `$ref`, say) validates nothing rather than blocking the call: the server still
- * checks its own input.
+ * Compiles a tool's input schema for {@linkcode validateArguments}, once per tool object, and says
+ * what is wrong with it: the catalogue calls it for every tool, so that a broken schema is the
+ * catalogue's error.
  *
- * @param tool The tool; its compiled validator is cached with it.
+ * @param tool The tool.
+ * @returns The first rule the schema breaks, or `undefined` when it is usable.
+ *
+ * @example Usage
+ * ```ts
+ * import { prepareSchema } from "./validate.ts";
+ * import { equal } from "node:assert/strict";
+ *
+ * const tool = { server: "a", name: "b", description: "", inputSchema: { type: "object", $ref: "#/$defs/x" } };
+ * equal(prepareSchema(tool)?.keyword, "$ref");
+ * ```
+ */
+export function prepareSchema(tool: McpTool): SchemaError | undefined {
+  let schema = compiled.get(tool);
+  if (schema === undefined) {
+    const result = compileSchema(tool.inputSchema);
+    schema = result.ok ? result.value : result.error;
+    compiled.set(tool, schema);
+  }
+  return "rule" in schema ? schema : undefined;
+}
+
+/**
+ * Checks arguments against a tool's input schema. Fails closed: arguments nested deeper than
+ * {@linkcode MAX_JSON_DEPTH}, a check that needs more work than its limits, a schema the validator
+ * cannot use, or any error inside the validator give a problem, never a pass.
+ *
+ * @param tool The tool; its compiled schema is cached with it.
  * @param args The arguments.
  * @returns The problems, at most 10; `[]` when the arguments are valid.
  *
  * @example Usage
  * ```ts
  * import { validateArguments } from "./validate.ts";
- * import { deepEqual } from "node:assert/strict";
+ * import { deepEqual, equal } from "node:assert/strict";
  *
  * const tool = {
  *   server: "a", name: "b", description: "",
@@ -51,43 +75,61 @@ const validators = new WeakMap<McpTool, Validator | null>();
  * deepEqual(validateArguments(tool, { q: 1 }), [
  *   { pointer: "/q", message: 'Instance type "number" is invalid. Expected "string".' },
  * ]);
+ * equal(validateArguments(tool, { q: "x", "\ud800": 1 }).length, 0); // extra keys are allowed here
  * ```
  */
 export function validateArguments(tool: McpTool, args: Record<string, unknown>): ArgumentProblem[] {
-  let validator = validators.get(tool);
-  if (validator === undefined) {
-    validator = compile(tool.inputSchema);
-    validators.set(tool, validator);
+  const deep = tooDeep(args, MAX_JSON_DEPTH);
+  if (deep !== undefined) {
+    return [{
+      pointer: deep,
+      message: `nests deeper than ${MAX_JSON_DEPTH} levels (MAX_JSON_DEPTH): flatten the arguments`,
+    }];
   }
-  if (validator === null) return [];
+  prepareSchema(tool);
+  const schema = compiled.get(tool)!;
+  if ("rule" in schema) {
+    const where = `"${schema.keyword}" at ${schema.pointer || "(root)"}`;
+    return [{
+      pointer: "",
+      message: `cannot be checked: the input schema is invalid (${where} ${schema.rule})`,
+    }];
+  }
   let result;
   try {
-    result = validator.validate(args);
-  } catch {
-    return []; // e.g. a $ref that only fails when reached
+    result = validateWithin(args, schema.schema, schema.draft, schema.lookup, {
+      maxSteps: MAX_VALIDATION_STEPS,
+      maxDepth: MAX_VALIDATION_DEPTH,
+    });
+  } catch (e) {
+    return [{ pointer: "", message: refusal(e) }];
   }
   if (result.valid) return [];
   const problems: ArgumentProblem[] = [];
   const seen = new Set<string>();
   for (const error of result.errors) {
     if (WRAPPERS.has(error.keyword)) continue;
-    const pointer = decodeURIComponent(error.instanceLocation.replace(/^#/, ""));
+    const pointer = error.instanceLocation.replace(/^#/, "");
     const key = `${pointer}\u0000${error.error}`;
     if (seen.has(key)) continue;
     seen.add(key);
     problems.push({ pointer, message: error.error });
     if (problems.length === MAX_PROBLEMS) break;
   }
-  return problems;
+  // Invalid, yet every error only wrapped others: still invalid.
+  return problems.length > 0
+    ? problems
+    : [{ pointer: "", message: "does not match the input schema" }];
 }
 
-function compile(schema: Record<string, unknown>): Validator | null {
-  const declared = typeof schema.$schema === "string" ? schema.$schema : "";
-  const draft = Object.entries(DRAFTS).find(([marker]) => declared.includes(marker))?.[1] ??
-    "2020-12";
-  try {
-    return new Validator(schema as Schema, draft, false);
-  } catch {
-    return null;
+function refusal(e: unknown): string {
+  if (e instanceof ValidationLimitError) {
+    return e.limit === "steps"
+      ? `cannot be checked within ${MAX_VALIDATION_STEPS} units of work (MAX_VALIDATION_STEPS): ` +
+        "send smaller arguments"
+      : `cannot be checked within ${MAX_VALIDATION_DEPTH} levels of schema nesting ` +
+        "(MAX_VALIDATION_DEPTH): send flatter arguments";
   }
+  const why = e instanceof Error ? e.message.split("\n", 1)[0]!.slice(0, 200) : String(e);
+  return `cannot be checked against the input schema (${why}), so the call is refused`;
 }

@@ -168,8 +168,7 @@ async function main(argv: readonly string[]): Promise<number> {
   });
   const guarded = guardMcp(handle, {
     tokens: settings.tokens,
-    allowedOrigins: (env.UNFOLD_ALLOWED_ORIGINS ?? "").split(",").map((o) => o.trim())
-      .filter((o) => o !== ""),
+    allowedOrigins: settings.allowedOrigins,
     loopbackOnly: ["127.0.0.1", "localhost", "::1"].includes(args.host),
   });
   const server = Deno.serve({

@@ -1,18 +1,39 @@
 /**
  * The Deno server: the HTTP API on `PORT` (default 8787) and `HOST` (default 127.0.0.1) with
- * in-memory sessions. `deno task start`.
+ * in-memory sessions. `deno task start`. A bad setting or an address it cannot listen on is one
+ * line on stderr and exit code 1.
  *
  * @module
  */
 // deno-lint-ignore-file no-console
 
 import { createApp } from "../http/app.ts";
-import { settingsFromEnv } from "../http/settings.ts";
+import { type HttpSettings, settingsFromEnv } from "../http/settings.ts";
 import { MemorySessionStore } from "../session/memory_store.ts";
 import { VERSION } from "../version.ts";
 
+const DEFAULT_PORT = 8787;
+const DEFAULT_HOST = "127.0.0.1";
+
+function fail(message: string): never {
+  console.error(`unfold: ${message}`);
+  Deno.exit(1);
+}
+
 const env = Deno.env.toObject();
-const settings = settingsFromEnv(env);
+let settings: HttpSettings;
+try {
+  settings = settingsFromEnv(env);
+} catch (e) {
+  if (!(e instanceof RangeError)) throw e;
+  fail(e.message);
+}
+const port = env.PORT === undefined || env.PORT === "" ? DEFAULT_PORT : Number(env.PORT);
+if (!Number.isInteger(port) || port < 0 || port > 65_535) {
+  fail(`Invalid PORT: must be an integer from 0 to 65535, got ${JSON.stringify(env.PORT)}`);
+}
+const hostname = env.HOST || DEFAULT_HOST;
+
 const app = createApp({
   store: new MemorySessionStore({
     ttlSeconds: settings.sessionTtlSeconds,
@@ -20,23 +41,33 @@ const app = createApp({
   }),
   settings,
 });
-const port = Number(env.PORT ?? 8787);
-const hostname = env.HOST ?? "127.0.0.1";
 
-const server = Deno.serve({
-  port,
-  hostname,
-  onListen: ({ hostname, port }) => {
-    const url = `http://${hostname.includes(":") ? `[${hostname}]` : hostname}:${port}`;
-    console.log(`unfold ${VERSION} listening on ${url} (in-memory sessions)`);
-    const auth = settings.tokens.length > 0 ? ` -H 'authorization: Bearer <token>'` : "";
-    console.log(
-      `try: curl -s ${url}/v1/route${auth} -d '{"catalog":[{"server":"demo","name":"echo",` +
-        `"description":"Echo a message","inputSchema":{"type":"object"}}],` +
-        `"arguments":{"action":"search","query":"echo"}}'`,
-    );
-  },
-}, app.fetch);
+let server: Deno.HttpServer;
+try {
+  server = Deno.serve({
+    port,
+    hostname,
+    onListen: ({ hostname, port }) => {
+      const url = `http://${hostname.includes(":") ? `[${hostname}]` : hostname}:${port}`;
+      console.log(`unfold ${VERSION} listening on ${url} (in-memory sessions)`);
+      const auth = settings.tokens.length > 0 ? ` -H 'authorization: Bearer <token>'` : "";
+      console.log(
+        `try: curl -s ${url}/v1/route${auth} -H 'content-type: application/json' -d '{"catalog":[{"server":"demo","name":"echo",` +
+          `"description":"Echo a message","inputSchema":{"type":"object"}}],` +
+          `"arguments":{"action":"search","query":"echo"}}'`,
+      );
+    },
+  }, app.fetch);
+} catch (e) {
+  const where = `${hostname}:${port}`;
+  if (e instanceof Deno.errors.AddrInUse) {
+    fail(`Cannot listen on ${where}: the port is in use; set PORT to a free one (0 picks one)`);
+  }
+  // Anything else Deno.serve throws is about the address too (lookup, permission, interface).
+  fail(
+    `Cannot listen on ${where}: ${e instanceof Error ? e.message : String(e)}; check HOST and PORT`,
+  );
+}
 
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   Deno.addSignalListener(signal, () => server.shutdown());

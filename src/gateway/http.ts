@@ -9,6 +9,7 @@
 import type { Hasher } from "../canonical_json.ts";
 import { sha256Hex } from "../canonical_json.ts";
 import { bearerAuthenticator } from "../http/auth.ts";
+import { originAllowed } from "../http/origin.ts";
 import { problem } from "../http/problems.ts";
 
 /** Options of {@linkcode guardMcp}. */
@@ -17,7 +18,7 @@ export interface GuardOptions {
   tokens: readonly string[];
   /**
    * Origins allowed besides loopback ones (`http://localhost:*`, `127.0.0.1`, `[::1]`), such as
-   * `https://app.example.com` (`UNFOLD_ALLOWED_ORIGINS`).
+   * `https://app.example.com`, or `*` (`UNFOLD_ALLOWED_ORIGINS`, as for the HTTP API).
    * @default {[]}
    */
   allowedOrigins?: readonly string[];
@@ -38,7 +39,7 @@ const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]", "::1"]);
 
 /**
  * Wraps a `/mcp` handler with the origin, host and token checks. Refusals are
- * `application/problem+json`: 403 `forbidden_origin`, 401 `unauthorized`.
+ * `application/problem+json`: 403 `origin_not_allowed`, 401 `unauthorized`.
  *
  * @param handler Serves an accepted request for its tenant.
  * @param options Tokens, allowed origins, loopback binding.
@@ -62,18 +63,20 @@ export function guardMcp(
   options: GuardOptions,
 ): (request: Request) => Promise<Response> {
   const auth = bearerAuthenticator(options.tokens, options.hash ?? sha256Hex);
-  const allowed = new Set(options.allowedOrigins ?? []);
+  const allowed = options.allowedOrigins ?? [];
   return async (request) => {
     const origin = request.headers.get("origin");
-    if (origin !== null && !allowed.has(origin) && !isLoopbackOrigin(origin)) {
+    if (origin !== null && !originAllowed(origin, allowed) && !isLoopbackOrigin(origin)) {
       return problem(
-        "forbidden_origin",
-        `The origin ${JSON.stringify(origin.slice(0, 200))} may not use this MCP server`,
+        "origin_not_allowed",
+        `The origin ${
+          JSON.stringify(origin.slice(0, 200))
+        } may not use this MCP server: list it in UNFOLD_ALLOWED_ORIGINS`,
       );
     }
     if (options.loopbackOnly === true && !isLoopbackHost(request.headers.get("host"))) {
       return problem(
-        "forbidden_origin",
+        "origin_not_allowed",
         "This MCP server only answers requests to a loopback host",
       );
     }

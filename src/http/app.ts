@@ -7,8 +7,7 @@
 
 import { Hono } from "hono";
 import type { Context } from "hono";
-import { bodyLimit } from "hono/body-limit";
-import type { z } from "zod";
+import type * as z from "zod/mini";
 import type { BridgeAction } from "../bridge/action.ts";
 import { renderToolFailure } from "../bridge/render.ts";
 import { type Hasher, sha256Hex } from "../canonical_json.ts";
@@ -30,6 +29,7 @@ import { VERSION } from "../version.ts";
 import { bearerAuthenticator } from "./auth.ts";
 import { type CachedCatalog, CatalogCache } from "./catalog_cache.ts";
 import { openApiDocument, OPERATIONS } from "./openapi.ts";
+import { originGuard } from "./origin.ts";
 import { parseBody, type Parsed } from "./body.ts";
 import { problem } from "./problems.ts";
 import { httpSchemas } from "./schemas.ts";
@@ -97,6 +97,7 @@ const BUDGET_FIELDS: ReadonlySet<string> = new Set([
  * const app = createApp({ store: new MemorySessionStore() });
  * const response = await app.request("/v1/route", {
  *   method: "POST",
+ *   headers: { "content-type": "application/json" },
  *   body: JSON.stringify({
  *     catalog: [{ server: "a", name: "b", description: "B", inputSchema: { type: "object" } }],
  *     arguments: { action: "describe", name: "a/b" },
@@ -112,6 +113,7 @@ export function createApp(deps: AppDeps): UnfoldApp {
   const cache = new CatalogCache({ hash, maxTools: Math.max(50_000, settings.maxTools) });
   const auth = bearerAuthenticator(settings.tokens, hash);
   const store = deps.store;
+  const bodyOptions = { maxBytes: settings.maxBodyBytes };
   // deno-lint-ignore no-console
   const report = deps.onUnexpectedError ?? ((e: unknown) => console.error(e));
   let openapi: string | undefined;
@@ -151,6 +153,7 @@ export function createApp(deps: AppDeps): UnfoldApp {
     return c.body(openapi, 200, { "content-type": "application/json" });
   });
 
+  app.use("/v1/*", originGuard(settings.allowedOrigins));
   app.use("/v1/*", async (c, next) => {
     const tenant = await auth.tenant(c.req.header("authorization"));
     if (tenant === null) {
@@ -161,14 +164,6 @@ export function createApp(deps: AppDeps): UnfoldApp {
     c.set("tenant", tenant);
     await next();
   });
-  app.use(
-    "/v1/*",
-    bodyLimit({
-      maxSize: settings.maxBodyBytes,
-      onError: () =>
-        problem("payload_too_large", `The body exceeds ${settings.maxBodyBytes} bytes`),
-    }),
-  );
 
   app.post("/v1/inject", async (c) => {
     const prepared = await prepare(c.req.raw, schemas.InjectRequest);
@@ -201,7 +196,7 @@ export function createApp(deps: AppDeps): UnfoldApp {
   });
 
   app.post("/v1/result", async (c) => {
-    const parsed = await parseBody(c.req.raw, schemas.ResultRequest);
+    const parsed = await parseBody(c.req.raw, schemas.ResultRequest, bodyOptions);
     if (!parsed.ok) return parsed.response;
     const { session, tool, result } = parsed.value;
     let body: Record<string, unknown>;
@@ -258,7 +253,7 @@ export function createApp(deps: AppDeps): UnfoldApp {
     request: Request,
     schema: S,
   ): Promise<Parsed<{ body: z.output<S>; entry: CachedCatalog; injector: Injector }>> {
-    const parsed = await parseBody(request, schema);
+    const parsed = await parseBody(request, schema, bodyOptions);
     if (!parsed.ok) return parsed;
     // Both bodies share the inject request's fields.
     const common = parsed.value as z.output<typeof schemas.InjectRequest>;

@@ -87,11 +87,18 @@ export class CatalogCache {
     // The lookup key skips canonicalisation (the costly part): tools sorted as sent. The same
     // catalogue serialised with other key orders only misses the cache; its catalogHash, computed
     // canonically on a miss, is the same.
-    const key = await this.#hash(
-      `${tools.map((t) => JSON.stringify(t)).sort().join("\n")}\n\n${
+    let text: string;
+    try {
+      text = `${tools.map((t) => JSON.stringify(t)).sort().join("\n")}\n\n${
         servers.map((s) => JSON.stringify(s)).sort().join("\n")
-      }`,
-    );
+      }`;
+    } catch (e) {
+      // JSON.stringify throws a RangeError on nesting deeper than the stack allows: the catalogue
+      // says which tool and field are too deep (MAX_JSON_DEPTH); it throws before recursing.
+      if (e instanceof RangeError) new McpCatalog(tools, { servers });
+      throw e;
+    }
+    const key = await this.#hash(text);
     const hit = this.#entries.get(key);
     if (hit !== undefined) {
       this.#entries.delete(key);

@@ -1,11 +1,12 @@
 /**
- * The OpenAPI 3.1 document of the HTTP API, generated from the same zod schemas that validate the
- * requests: never written by hand.
+ * The OpenAPI 3.1 document of the HTTP API, generated from the same `zod/mini` schemas that
+ * validate the requests and from the one list of problem codes: never written by hand.
  *
  * @module
  */
 
-import { z } from "zod";
+import * as z from "zod/mini";
+import { SESSION_NAME } from "../session/store.ts";
 import { type ProblemCode, PROBLEMS } from "./problems.ts";
 import type { HttpSchemas } from "./schemas.ts";
 
@@ -27,9 +28,29 @@ export interface Operation {
   authenticated: boolean;
 }
 
-const BODY: ProblemCode[] = ["invalid_json", "invalid_request", "payload_too_large"];
+const BODY: ProblemCode[] = [
+  "unsupported_media_type",
+  "invalid_json",
+  "invalid_request",
+  "unreadable_body",
+  "payload_too_large",
+];
 const CATALOG: ProblemCode[] = [...BODY, "invalid_catalog", "invalid_config"];
-const AUTH: ProblemCode[] = ["unauthorized"];
+const AUTH: ProblemCode[] = ["origin_not_allowed", "unauthorized"];
+const STORE: ProblemCode = "session_store_unavailable";
+// Every operation can answer these: another method on its path, and a bug.
+const ALWAYS: ProblemCode[] = ["method_not_allowed", "internal_error"];
+
+// The headers some problems carry.
+const PROBLEM_HEADERS: Partial<Record<ProblemCode, Record<string, string>>> = {
+  unauthorized: { "WWW-Authenticate": 'Bearer realm="unfold"' },
+  method_not_allowed: { Allow: "The methods this path serves, e.g. `GET, DELETE`." },
+  unsupported_media_type: { "Accept-Post": "`application/json`" },
+  session_store_unavailable: { "Retry-After": "Seconds to wait before retrying (1)." },
+};
+
+/** The licence of unfold (SPDX; kept equal to `deno.json`'s by a test). */
+export const LICENSE = "MIT";
 
 /** Every operation the app serves. */
 export const OPERATIONS: readonly Operation[] = [
@@ -43,7 +64,7 @@ export const OPERATIONS: readonly Operation[] = [
       schema: "InjectResponse",
       description: "The injection (null for an empty catalogue).",
     },
-    problems: [...AUTH, ...CATALOG],
+    problems: [...AUTH, ...CATALOG, STORE],
     authenticated: true,
   },
   {
@@ -54,9 +75,9 @@ export const OPERATIONS: readonly Operation[] = [
     success: {
       status: 200,
       schema: "RouteResult",
-      description: 'The action; model mistakes are action "error".',
+      description: 'The action (narrow on `action`); model mistakes are action "error".',
     },
-    problems: [...AUTH, ...CATALOG],
+    problems: [...AUTH, ...CATALOG, STORE],
     authenticated: true,
   },
   {
@@ -70,7 +91,7 @@ export const OPERATIONS: readonly Operation[] = [
       schema: "ResultResponse",
       description: "The mapped result; a tool failure is isError with its text.",
     },
-    problems: [...AUTH, ...BODY],
+    problems: [...AUTH, ...BODY, STORE],
     authenticated: true,
   },
   {
@@ -78,7 +99,7 @@ export const OPERATIONS: readonly Operation[] = [
     path: "/v1/sessions/{session}",
     summary: "A session's generation, described tools and counters.",
     success: { status: 200, schema: "SessionInfo", description: "The session." },
-    problems: [...AUTH, "invalid_request", "not_found"],
+    problems: [...AUTH, "invalid_request", "not_found", STORE],
     authenticated: true,
   },
   {
@@ -86,7 +107,7 @@ export const OPERATIONS: readonly Operation[] = [
     path: "/v1/sessions/{session}",
     summary: "Deletes a session (idempotent).",
     success: { status: 204, description: "Deleted, or there was none." },
-    problems: [...AUTH, "invalid_request"],
+    problems: [...AUTH, "invalid_request", STORE],
     authenticated: true,
   },
   {
@@ -155,13 +176,35 @@ export function openApiDocument(
         }),
       },
     };
-    for (const code of [...op.problems, "internal_error" as const]) {
-      const status = String(PROBLEMS[code].status);
-      const existing = responses[status] as { description: string } | undefined;
-      const line = `${code}: ${PROBLEMS[code].title}`;
+    // One response per status: its codes (the schema narrows `code` to them) and their headers.
+    const byStatus = new Map<number, ProblemCode[]>();
+    for (const code of [...op.problems, ...ALWAYS]) {
+      const { status } = PROBLEMS[code];
+      byStatus.set(status, [...byStatus.get(status) ?? [], code]);
+    }
+    for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b)) {
+      const headers = Object.assign({}, ...codes.map((code) => PROBLEM_HEADERS[code] ?? {}));
       responses[status] = {
-        description: existing ? `${existing.description}; ${line}` : line,
-        content: { "application/problem+json": { schema: ref("Problem") } },
+        description: codes.map((code) => `${code}: ${PROBLEMS[code].title}`).join("; "),
+        ...(Object.keys(headers).length === 0 ? {} : {
+          headers: Object.fromEntries(
+            Object.entries(headers).map(([name, description]) => [
+              name,
+              { description, schema: { type: "string" } },
+            ]),
+          ),
+        }),
+        content: {
+          "application/problem+json": {
+            schema: {
+              allOf: [ref("Problem"), {
+                type: "object",
+                required: ["code"],
+                properties: { code: { enum: codes } },
+              }],
+            },
+          },
+        },
       };
     }
     paths[op.path] ??= {};
@@ -174,13 +217,15 @@ export function openApiDocument(
             name: "session",
             in: "path",
             required: true,
-            schema: { type: "string", pattern: "^[A-Za-z0-9._:-]{1,128}$" },
+            schema: { type: "string", pattern: SESSION_NAME.source },
           }],
         }
         : {}),
       ...(op.request === undefined ? {} : {
         requestBody: {
           required: true,
+          description:
+            "JSON: `Content-Type: application/json` (or `application/*+json`), else 415.",
           content: { "application/json": { schema: ref(op.request) } },
         },
       }),
@@ -194,12 +239,26 @@ export function openApiDocument(
       title: "unfold",
       version,
       description: "Progressive MCP tool injection: one bridge tool (search, describe, execute), " +
-        "the richest catalogue overview that fits a token budget, and per-session memory.",
+        "the richest catalogue overview that fits a token budget, and per-session memory.\n\n" +
+        "Caller errors are `application/problem+json` with a stable `code`; the code names the " +
+        "part of the body at fault (`catalog`/`servers`: invalid_catalog, `budget`/`options`: " +
+        "invalid_config, anything else, a missing field of the body included: invalid_request). " +
+        'Model mistakes are 200 with `action: "error"`. The bearer token is needed when the ' +
+        "deployment sets UNFOLD_API_TOKEN; a request carrying an `Origin` is refused unless " +
+        "UNFOLD_ALLOWED_ORIGINS lists it.",
+      license: { name: LICENSE, identifier: LICENSE },
     },
+    servers: [{ url: "/", description: "The deployment that serves this document" }],
     paths,
     components: {
       schemas: components,
-      securitySchemes: { bearer: { type: "http", scheme: "bearer" } },
+      securitySchemes: {
+        bearer: {
+          type: "http",
+          scheme: "bearer",
+          description: "One of the tokens in UNFOLD_API_TOKEN; each token is its own tenant.",
+        },
+      },
     },
     security: [{ bearer: [] }],
   };

@@ -8,11 +8,13 @@
 export const PROBLEMS = {
   invalid_json: { status: 400, title: "The body is not valid JSON" },
   invalid_request: { status: 400, title: "The request does not match its schema" },
+  unreadable_body: { status: 400, title: "The body could not be read" },
   unauthorized: { status: 401, title: "A valid bearer token is required" },
-  forbidden_origin: { status: 403, title: "The request's origin or host is not allowed" },
+  origin_not_allowed: { status: 403, title: "This browser origin may not call the API" },
   not_found: { status: 404, title: "Not found" },
   method_not_allowed: { status: 405, title: "Method not allowed" },
   payload_too_large: { status: 413, title: "The body is too large" },
+  unsupported_media_type: { status: 415, title: "The body must be sent as application/json" },
   invalid_catalog: { status: 422, title: "The catalogue is invalid" },
   invalid_config: { status: 422, title: "The budget or options are invalid" },
   internal_error: { status: 500, title: "Internal error" },
@@ -21,6 +23,9 @@ export const PROBLEMS = {
 
 /** A stable problem code. */
 export type ProblemCode = keyof typeof PROBLEMS;
+
+/** Every problem code, in the order of {@linkcode PROBLEMS}. */
+export const PROBLEM_CODES = Object.keys(PROBLEMS) as [ProblemCode, ...ProblemCode[]];
 
 /** One located problem: where (a JSON pointer into the request body) and what. */
 export interface ProblemDetail {

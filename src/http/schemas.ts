@@ -1,17 +1,28 @@
 /**
- * The HTTP API's request and response bodies as zod schemas: requests are validated with them,
- * responses are checked against them in tests, and the OpenAPI document is generated from them.
+ * The HTTP API's request and response bodies as `zod/mini` schemas: requests are validated with
+ * them, responses are checked against them in tests, and the OpenAPI document is generated from
+ * them. Every code list, limit and name pattern comes from the module that owns the rule.
  *
  * @module
  */
 
-import { z } from "zod";
-import { DISCLOSURE_LEVELS, MAX_SEARCH_LIMIT, TOOL_FORMATS } from "../config.ts";
+import * as z from "zod/mini";
+import { BRIDGE_ERROR_CODES, SEARCH_MISS_REASONS } from "../bridge/action.ts";
+import { BRIDGE_NAME, DISCLOSURE_LEVELS, MAX_SEARCH_LIMIT, TOOL_FORMATS } from "../config.ts";
+import { DESCRIBE_FIRST_MODES } from "../session/session_route.ts";
 import { SESSION_NAME } from "../session/store.ts";
-import { type ProblemCode, PROBLEMS } from "./problems.ts";
-import type { HttpSettings } from "./settings.ts";
+import { PROBLEM_CODES } from "./problems.ts";
+import { type HttpSettings, SETTING_VARIABLES } from "./settings.ts";
+
+/** The `/v1/result` error codes: the `McpError` codes that mapping a result can raise. */
+export const RESULT_ERROR_CODES = ["tool_error", "unsupported_content"] as const;
+
+/** A tool id as `/v1/result` takes it: `server/tool`. */
+export const TOOL_ID: RegExp = /^[^/]+\/.+$/;
 
 const JsonObject = z.record(z.string(), z.unknown());
+const text = (description: string) => z.string().check(z.describe(description));
+const int = () => z.int();
 
 /** The schemas of one deployment (limits shape them). */
 export type HttpSchemas = ReturnType<typeof httpSchemas>;
@@ -37,69 +48,98 @@ export type HttpSchemas = ReturnType<typeof httpSchemas>;
 // deno-lint-ignore explicit-module-boundary-types
 export function httpSchemas(settings: Pick<HttpSettings, "maxTools">) {
   const McpTool = z.looseObject({
-    server: z.string().describe("The server's name; no `/`."),
-    name: z.string().describe("The tool's name on its server."),
-    description: z.string().default("").describe(
-      "What the tool does (untrusted third-party text).",
+    server: text("The server's name; no `/`."),
+    name: text("The tool's name on its server."),
+    description: z._default(text("What the tool does (untrusted third-party text)."), ""),
+    inputSchema: JsonObject.check(
+      z.describe('The JSON Schema input: an object schema, `"type": "object"`.'),
     ),
-    inputSchema: JsonObject.describe(
-      'The JSON Schema input: an object schema, `"type": "object"`.',
-    ),
-    title: z.string().optional(),
-    outputSchema: JsonObject.optional(),
-    annotations: JsonObject.optional(),
-    _meta: JsonObject.optional(),
-  }).describe("An MCP tools/list entry plus the server it came from; its id is `server/name`.");
+    title: z.optional(z.string()),
+    outputSchema: z.optional(JsonObject),
+    annotations: z.optional(JsonObject),
+    _meta: z.optional(JsonObject),
+  }).check(
+    z.describe("An MCP tools/list entry plus the server it came from; its id is `server/name`."),
+  );
 
   const ServerInfo = z.strictObject({
     server: z.string(),
-    title: z.string().optional(),
-    description: z.string().optional(),
-  }).describe("Optional information about a server of the catalogue (untrusted text).");
+    title: z.optional(z.string()),
+    description: z.optional(z.string()),
+  }).check(z.describe("Optional information about a server of the catalogue (untrusted text)."));
 
   const Budget = z.strictObject({
-    availableContextTokens: z.number().int().positive().optional()
-      .describe("Context still available to the model, in tokens (default 100000)."),
-    inventoryThresholdPercent: z.number().gt(0).lte(100).optional()
-      .describe("Share of it the catalogue listing may use (default 6)."),
+    availableContextTokens: z.optional(
+      int().check(
+        z.positive(),
+        z.describe("Context still available to the model, in tokens (default 100000)."),
+      ),
+    ),
+    inventoryThresholdPercent: z.optional(
+      z.number().check(
+        z.gt(0),
+        z.lte(100),
+        z.describe("Share of it the catalogue listing may use (default 6)."),
+      ),
+    ),
   });
 
+  const limit = () => int().check(z.gte(1), z.lte(MAX_SEARCH_LIMIT));
   const Options = z.strictObject({
-    bridgeName: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/).optional(),
-    toolFormat: z.enum(TOOL_FORMATS).optional(),
-    disclosure: z.array(z.enum(DISCLOSURE_LEVELS)).min(1).optional(),
-    searchDefaultLimit: z.number().int().min(1).max(MAX_SEARCH_LIMIT).optional(),
-    maxSearchLimit: z.number().int().min(1).max(MAX_SEARCH_LIMIT).optional(),
-    describeFirst: z.enum(["enforce", "off"]).optional()
-      .describe('Refuse an execute of an undescribed tool (default "enforce" with a session).'),
-    resend: z.boolean().optional().describe("Send a schema again even if this session has it."),
+    bridgeName: z.optional(z.string().check(z.regex(BRIDGE_NAME))),
+    toolFormat: z.optional(z.enum(TOOL_FORMATS)),
+    disclosure: z.optional(z.array(z.enum(DISCLOSURE_LEVELS)).check(z.minLength(1))),
+    searchDefaultLimit: z.optional(limit()),
+    maxSearchLimit: z.optional(limit()),
+    describeFirst: z.optional(
+      z.enum(DESCRIBE_FIRST_MODES).check(
+        z.describe('Refuse an execute of an undescribed tool (default "enforce" with a session).'),
+      ),
+    ),
+    resend: z.optional(
+      z.boolean().check(z.describe("Send a schema again even if this session has it.")),
+    ),
   });
 
-  const Session = z.string().regex(SESSION_NAME).describe("Session name: ^[A-Za-z0-9._:-]{1,128}$");
+  const Session = z.string().check(
+    z.regex(SESSION_NAME),
+    z.describe(`Session name: ${SESSION_NAME.source}`),
+  );
 
   const common = {
-    catalog: z.array(McpTool).max(settings.maxTools).describe("The session's whole catalogue."),
-    servers: z.array(ServerInfo).optional(),
-    budget: Budget.optional(),
-    session: Session.optional(),
-    options: Options.optional(),
+    catalog: z.array(McpTool).check(
+      z.maxLength(settings.maxTools, {
+        error: `must hold at most ${settings.maxTools} tools (${SETTING_VARIABLES.maxTools})`,
+      }),
+      z.describe("The session's whole catalogue."),
+    ),
+    servers: z.optional(z.array(ServerInfo)),
+    budget: z.optional(Budget),
+    session: z.optional(Session),
+    options: z.optional(Options),
   };
 
   const InjectRequest = z.strictObject(common);
   const RouteRequest = z.strictObject({
     ...common,
-    arguments: z.union([JsonObject, z.string()])
-      .describe("The bridge tool's arguments from the model: an object, or its raw JSON string."),
+    arguments: z.union([JsonObject, z.string()], {
+      error: "must be an object, or the model's raw JSON string",
+    }).check(
+      z.describe("The bridge tool's arguments from the model: an object, or its raw JSON string."),
+    ),
   });
 
   const ResultRequest = z.strictObject({
-    session: Session.optional(),
-    tool: z.string().regex(/^[^/]+\/.+$/).describe('The id ("server/tool") of the tool that ran.'),
+    session: z.optional(Session),
+    tool: z.string().check(
+      z.regex(TOOL_ID, { error: 'must be a tool id "server/tool"' }),
+      z.describe('The id ("server/tool") of the tool that ran.'),
+    ),
     result: z.looseObject({
-      content: z.array(z.unknown()).optional(),
-      structuredContent: JsonObject.optional(),
-      isError: z.boolean().optional(),
-    }).describe("The upstream MCP CallToolResult, as the server sent it."),
+      content: z.optional(z.array(z.unknown())),
+      structuredContent: z.optional(JsonObject),
+      isError: z.optional(z.boolean()),
+    }).check(z.describe("The upstream MCP CallToolResult, as the server sent it.")),
   });
 
   const ContentBlock = z.union([
@@ -108,11 +148,11 @@ export function httpSchemas(settings: Pick<HttpSettings, "maxTools">) {
     z.object({
       type: z.literal("resource"),
       uri: z.string(),
-      mimeType: z.string().optional(),
-      text: z.string().optional(),
-      blob: z.string().optional(),
-      name: z.string().optional(),
-      description: z.string().optional(),
+      mimeType: z.optional(z.string()),
+      text: z.optional(z.string()),
+      blob: z.optional(z.string()),
+      name: z.optional(z.string()),
+      description: z.optional(z.string()),
     }),
   ]);
   const MappedContent = z.union([z.string(), z.array(ContentBlock)]);
@@ -121,15 +161,12 @@ export function httpSchemas(settings: Pick<HttpSettings, "maxTools">) {
     toolResult: z.union([
       MappedContent,
       z.object({ content: MappedContent, structuredContent: JsonObject }),
-    ]).describe(
+    ]).check(z.describe(
       "What to hand the model: one text block as a string, else the blocks; with structuredContent " +
         "alongside when the server sent it; for a failure, the error text.",
-    ),
+    )),
     isError: z.boolean(),
-    error: z.object({
-      code: z.enum(["tool_error", "unsupported_content"]),
-      message: z.string(),
-    }).optional(),
+    error: z.optional(z.object({ code: z.enum(RESULT_ERROR_CODES), message: z.string() })),
   });
 
   const ToolMatch = z.object({
@@ -142,65 +179,86 @@ export function httpSchemas(settings: Pick<HttpSettings, "maxTools">) {
 
   const InventoryServer = z.object({
     server: z.string(),
-    toolCount: z.number().int(),
-    summary: z.string().optional(),
-    tools: z.array(z.object({ name: z.string(), description: z.string().optional() })).optional(),
+    toolCount: int(),
+    summary: z.optional(z.string()),
+    tools: z.optional(
+      z.array(z.object({ name: z.string(), description: z.optional(z.string()) })),
+    ),
   });
 
   const Injection = z.object({
-    bridgeTool: JsonObject.describe("The bridge tool in the requested format."),
-    prompt: z.string().describe("The system-prompt section."),
+    bridgeTool: JsonObject.check(z.describe("The bridge tool in the requested format.")),
+    prompt: text("The system-prompt section."),
     mode: z.enum(DISCLOSURE_LEVELS),
     inventory: z.object({
       level: z.enum(DISCLOSURE_LEVELS),
-      toolCount: z.number().int(),
+      toolCount: int(),
       servers: z.array(InventoryServer),
     }),
-    manifestTokens: z.number().int(),
-    inventoryBudgetTokens: z.number().int(),
-    promptTokens: z.number().int(),
-    overheadTokens: z.number().int(),
+    manifestTokens: int(),
+    inventoryBudgetTokens: int(),
+    promptTokens: int(),
+    overheadTokens: int(),
   });
 
-  const InjectResponse = z.object({ injection: Injection.nullable() });
+  const InjectResponse = z.object({ injection: z.nullable(Injection) });
 
-  const RouteResult = z.object({
-    action: z.enum(["search", "describe", "execute", "error"]),
-    toolResult: z.string().optional()
-      .describe("The text to return to the model (search, describe, error)."),
-    id: z.string().optional().describe("The resolved tool id (describe, execute, some errors)."),
-    query: z.string().optional(),
-    limit: z.number().int().optional(),
-    matches: z.array(ToolMatch).optional(),
-    miss: z.object({ why: z.enum(["empty_query", "no_match"]), next: z.string() }).optional(),
-    tool: McpTool.optional().describe("The resolved tool (describe, execute)."),
-    elided: z.boolean().optional()
-      .describe("describe: the schema was sent earlier in this session."),
-    arguments: JsonObject.optional().describe("execute: the arguments for the real tool."),
-    error: z.object({
-      code: z.enum(["invalid_json", "invalid_arguments", "unknown_tool", "describe_first"]),
-      message: z.string(),
-      problems: z.array(z.object({ pointer: z.string(), message: z.string() })).optional(),
-    }).optional(),
-  });
+  const toolResult = text("The exact text to return to the model as the bridge tool's result.");
+  const id = text("The resolved tool id.");
+  const ArgumentProblem = z.object({ pointer: z.string(), message: z.string() });
+  const RouteResult = z.discriminatedUnion("action", [
+    z.object({
+      action: z.literal("search"),
+      query: z.string(),
+      limit: int(),
+      matches: z.array(ToolMatch),
+      miss: z.optional(z.object({ why: z.enum(SEARCH_MISS_REASONS), next: z.string() })),
+      toolResult,
+    }).check(z.describe("Search results.")),
+    z.object({
+      action: z.literal("describe"),
+      id,
+      tool: McpTool,
+      elided: z.optional(
+        z.boolean().check(z.describe("The schema was sent earlier in this session.")),
+      ),
+      toolResult,
+    }).check(z.describe("One tool's schema.")),
+    z.object({
+      action: z.literal("execute"),
+      id,
+      tool: McpTool,
+      arguments: JsonObject.check(z.describe("The arguments for the real tool.")),
+    }).check(z.describe("The host authorises and calls `tool` with `arguments` itself.")),
+    z.object({
+      action: z.literal("error"),
+      id: z.optional(id),
+      toolResult,
+      error: z.object({
+        code: z.enum(BRIDGE_ERROR_CODES),
+        message: z.string(),
+        problems: z.optional(z.array(ArgumentProblem)),
+      }),
+    }).check(z.describe("A mistake of the model: toolResult tells it how to recover.")),
+  ]).check(z.describe("What one call of the bridge tool comes to, by `action`."));
 
   const SessionInfo = z.object({
     session: z.string(),
-    catalogHash: z.string().nullable(),
-    generation: z.number().int(),
+    catalogHash: z.nullable(z.string()),
+    generation: int(),
     described: z.array(z.string()),
     counters: z.object({
-      searches: z.number().int(),
-      emptySearches: z.number().int(),
-      describes: z.number().int(),
-      elidedDescribes: z.number().int(),
-      executes: z.number().int(),
-      describeToExecute: z.number().int(),
-      errors: z.record(z.string(), z.number().int()),
-      upstreamFailures: z.number().int(),
+      searches: int(),
+      emptySearches: int(),
+      describes: int(),
+      elidedDescribes: int(),
+      executes: int(),
+      describeToExecute: int(),
+      errors: z.record(z.string(), int()),
+      upstreamFailures: int(),
     }),
-    createdAt: z.string().describe("ISO 8601"),
-    updatedAt: z.string().describe("ISO 8601"),
+    createdAt: text("ISO 8601"),
+    updatedAt: text("ISO 8601"),
   });
 
   const Health = z.object({ ok: z.literal(true), version: z.string() });
@@ -208,10 +266,10 @@ export function httpSchemas(settings: Pick<HttpSettings, "maxTools">) {
   const Problem = z.object({
     type: z.string(),
     title: z.string(),
-    status: z.number().int(),
+    status: int(),
     detail: z.string(),
-    code: z.enum(Object.keys(PROBLEMS) as [ProblemCode, ...ProblemCode[]]),
-    errors: z.array(z.object({ pointer: z.string(), message: z.string() })).optional(),
+    code: z.enum(PROBLEM_CODES),
+    errors: z.optional(z.array(ArgumentProblem)),
   });
 
   return {

@@ -60,71 +60,97 @@ export function fieldScores<F extends string>(
   { k1, b, delta }: Bm25Parameters,
 ): Map<string, Postings> {
   const fields = (Object.keys(weights) as F[]).filter((field) => weights[field] > 0);
+  const fieldCount = fields.length;
   const n = docs.length;
-  // Terms are numbered and counted in typed arrays: maps of maps made building several times slower.
+  // Terms are numbered, and every (document, field) list of terms is stored in one flat typed
+  // array: maps of maps, and arrays of arrays, made building several times slower.
   const ids = new Map<string, number>();
-  const coded = docs.map((doc) =>
-    fields.map((field) =>
-      doc[field].map((word) => {
+  let total = 0;
+  for (const doc of docs) for (const field of fields) total += doc[field].length;
+  const coded = new Int32Array(total);
+  const offsets = new Int32Array(n * fieldCount + 1); // list (d, f) is coded[offsets[d·F+f] ..)
+  const lengths = new Float64Array(fieldCount);
+  let at = 0;
+  docs.forEach((doc, d) => {
+    fields.forEach((field, f) => {
+      offsets[d * fieldCount + f] = at;
+      const words = doc[field];
+      lengths[f]! += words.length;
+      for (let i = 0; i < words.length; i++) {
+        const word = words[i]!;
         let id = ids.get(word);
         if (id === undefined) ids.set(word, id = ids.size);
-        return id;
-      })
-    )
-  );
-  const size = ids.size;
-  const df = new Int32Array(fields.length * size);
-  const stamp = new Int32Array(size).fill(-1);
-  coded.forEach((doc, d) =>
-    doc.forEach((terms, f) => {
-      for (const term of terms) {
-        if (stamp[term] === d * fields.length + f) continue;
-        stamp[term] = d * fields.length + f;
-        df[f * size + term]!++;
+        coded[at++] = id;
       }
-    })
-  );
-  const averages = fields.map((_, f) =>
-    Math.max(1, coded.reduce((sum, doc) => sum + doc[f]!.length, 0) / Math.max(1, n))
-  );
+    });
+  });
+  offsets[n * fieldCount] = at;
+  const size = ids.size;
+  const df = new Int32Array(fieldCount * size);
+  const stamp = new Int32Array(size).fill(-1);
+  for (let list = 0; list < n * fieldCount; list++) {
+    const f = list % fieldCount;
+    for (let i = offsets[list]!; i < offsets[list + 1]!; i++) {
+      const term = coded[i]!;
+      if (stamp[term] === list) continue;
+      stamp[term] = list;
+      df[f * size + term]!++;
+    }
+  }
+  const averages = Array.from(lengths, (length) => Math.max(1, length / Math.max(1, n)));
+  // Each (field, term)'s idf, computed on first use: ln(1 + (N − n + 0.5) / (n + 0.5)).
+  const idfs = new Float64Array(fieldCount * size).fill(-1);
+  const fieldWeights = fields.map((field) => weights[field]);
   // (term, document, score) triples, document by document, then grouped by term (a counting sort).
-  const triples = { term: [] as number[], doc: [] as number[], score: [] as number[] };
+  // A document adds at most one triple per term it holds, so there are at most `total`.
+  const tripleTerms = new Int32Array(total);
+  const tripleDocs = new Int32Array(total);
+  const tripleScores = new Float64Array(total);
+  let triples = 0;
   const tf = new Float64Array(size);
   const sum = new Float64Array(size);
-  const touched: number[] = [];
-  coded.forEach((doc, d) => {
-    doc.forEach((terms, f) => {
-      for (const term of terms) tf[term]!++;
-      const norm = k1 * (1 - b + b * terms.length / averages[f]!);
-      for (const term of terms) {
+  const touched = new Int32Array(size);
+  for (let d = 0; d < n; d++) {
+    let touchedCount = 0;
+    for (let f = 0; f < fieldCount; f++) {
+      const first = offsets[d * fieldCount + f]!;
+      const end = offsets[d * fieldCount + f + 1]!;
+      for (let i = first; i < end; i++) tf[coded[i]!]!++;
+      const norm = k1 * (1 - b + b * (end - first) / averages[f]!);
+      const weight = fieldWeights[f]!;
+      for (let i = first; i < end; i++) {
+        const term = coded[i]!;
         const count = tf[term]!;
         if (count === 0) continue; // a repeat, already scored for this field
         tf[term] = 0;
-        const frequency = df[f * size + term]!;
-        const idf = Math.log(1 + (n - frequency + 0.5) / (frequency + 0.5));
-        if (sum[term] === 0) touched.push(term);
-        sum[term]! += weights[fields[f]!] * idf * (delta + count * (k1 + 1) / (count + norm));
+        let idf = idfs[f * size + term]!;
+        if (idf < 0) {
+          const frequency = df[f * size + term]!;
+          idfs[f * size + term] = idf = Math.log(1 + (n - frequency + 0.5) / (frequency + 0.5));
+        }
+        if (sum[term] === 0) touched[touchedCount++] = term;
+        sum[term]! += weight * idf * (delta + count * (k1 + 1) / (count + norm));
       }
-    });
-    for (const term of touched) {
-      triples.term.push(term);
-      triples.doc.push(d);
-      triples.score.push(sum[term]!);
+    }
+    for (let i = 0; i < touchedCount; i++) {
+      const term = touched[i]!;
+      tripleTerms[triples] = term;
+      tripleDocs[triples] = d;
+      tripleScores[triples++] = sum[term]!;
       sum[term] = 0;
     }
-    touched.length = 0;
-  });
+  }
   const start = new Int32Array(size + 1);
-  for (const term of triples.term) start[term + 1]!++;
+  for (let i = 0; i < triples; i++) start[tripleTerms[i]! + 1]!++;
   for (let term = 0; term < size; term++) start[term + 1]! += start[term]!;
   const next = start.slice(0, size);
-  const allDocs = new Int32Array(triples.term.length);
-  const allScores = new Float64Array(triples.term.length);
-  triples.term.forEach((term, i) => {
-    const at = next[term]!++;
-    allDocs[at] = triples.doc[i]!;
-    allScores[at] = triples.score[i]!;
-  });
+  const allDocs = new Int32Array(triples);
+  const allScores = new Float64Array(triples);
+  for (let i = 0; i < triples; i++) {
+    const to = next[tripleTerms[i]!]!++;
+    allDocs[to] = tripleDocs[i]!;
+    allScores[to] = tripleScores[i]!;
+  }
   const postings = new Map<string, Postings>();
   for (const [word, term] of ids) {
     postings.set(word, {

@@ -15,10 +15,10 @@ import type { RankedTool, Ranker, RankerFactory, RankerOptions } from "./ranker.
 import {
   MAX_TERM_CHARS,
   schemaText,
-  splitIdentifiers,
   STOP_WORDS,
   stripMarkup,
   tokenize,
+  tokenizeIdentifiers,
 } from "./terms.ts";
 import { fieldScores } from "./field_scores.ts";
 import { ServerMatch } from "./server_match.ts";
@@ -161,8 +161,11 @@ function buildRanker(
   settings: LexicalSettings,
 ): Ranker {
   const { stopWords } = settings;
-  const terms = (text: string) =>
-    tokenize(text).filter((t) => !stopWords.has(t) && t.length <= MAX_TERM_CHARS);
+  const keep = (t: string) => !stopWords.has(t) && t.length <= MAX_TERM_CHARS;
+  const terms: Terms = {
+    text: (text) => tokenize(text).filter(keep),
+    identifiers: (text) => tokenizeIdentifiers(text).filter(keep),
+  };
   const tools = [...input].sort((a, b) => compareStrings(toolId(a), toolId(b)));
   const ids = tools.map(toolId);
   const infos = new Map(options.servers.map((info) => [info.server, info]));
@@ -172,8 +175,8 @@ function buildRanker(
     if (serverWords.has(server)) continue;
     const info = infos.get(server);
     serverWords.set(server, {
-      server: terms(splitIdentifiers(server)),
-      serverText: terms(`${info?.title ?? ""} ${info?.description ?? ""}`),
+      server: terms.identifiers(server),
+      serverText: terms.text(`${info?.title ?? ""} ${info?.description ?? ""}`),
     });
   }
   const servers = new ServerMatch(
@@ -202,7 +205,7 @@ function buildRanker(
 
   return {
     search(query: string, limit: number): RankedTool[] {
-      const queryWords = terms(settings.stripMarkup ? stripMarkup(query) : query);
+      const queryWords = terms.text(settings.stripMarkup ? stripMarkup(query) : query);
       const counts = new Map<string, number>();
       for (const word of queryWords) {
         counts.set(word, settings.queryTermFrequency ? (counts.get(word) ?? 0) + 1 : 1);
@@ -267,6 +270,12 @@ function buildRanker(
   };
 }
 
+// A text's search terms (stop-words and overlong terms left out): of prose, and of identifiers.
+interface Terms {
+  text(text: string): string[];
+  identifiers(text: string): string[];
+}
+
 interface ServerWords {
   server: string[];
   serverText: string[];
@@ -275,16 +284,16 @@ interface ServerWords {
 function toolWords(
   tool: McpTool,
   server: ServerWords,
-  terms: (text: string) => string[],
+  terms: Terms,
 ): Record<LexicalField, string[]> {
   const schema = schemaText(tool.inputSchema);
   return {
-    name: terms(splitIdentifiers(tool.name)),
-    title: terms(tool.title ?? ""),
+    name: terms.identifiers(tool.name),
+    title: terms.text(tool.title ?? ""),
     server: server.server,
     serverText: server.serverText,
-    description: terms(tool.description),
-    params: terms(schema.names.map(splitIdentifiers).join(" ")),
-    paramDescriptions: terms(schema.descriptions.join(" ")),
+    description: terms.text(tool.description),
+    params: terms.identifiers(schema.names.join(" ")),
+    paramDescriptions: terms.text(schema.descriptions.join(" ")),
   };
 }

@@ -35,11 +35,8 @@ export interface Ranker {
   search(query: string, limit: number): RankedTool[];
 }
 
-/** What a ranker may index besides the tools. */
-export interface RankerOptions {
-  /** Information about the catalogue's servers. */
-  servers: readonly ServerInfo[];
-}
+/** What a ranker may index besides the tools: information about the catalogue's servers. */
+export type RankerOptions = Parameters<RankerFactory>[1];
 
 /**
  * Builds a {@linkcode Ranker} over a catalogue's tools (already validated, sorted by id).
@@ -48,4 +45,7 @@ export interface RankerOptions {
  * @param options What else to index.
  * @returns The ranker.
  */
-export type RankerFactory = (tools: readonly McpTool[], options: RankerOptions) => Ranker;
+export type RankerFactory = (
+  tools: readonly McpTool[],
+  options: { servers: readonly ServerInfo[] },
+) => Ranker;

@@ -26,6 +26,7 @@
  */
 export class ServerMatch {
   #names: string[];
+  #numbers = new Map<string, number>();
   // For each word, the numbers of the servers that hold it, and its rarity among servers.
   #holders = new Map<string, number[]>();
   #idf = new Map<string, number>();
@@ -38,6 +39,7 @@ export class ServerMatch {
   constructor(servers: ReadonlyMap<string, readonly string[]>) {
     this.#names = [...servers.keys()];
     this.#names.forEach((server, index) => {
+      this.#numbers.set(server, index);
       for (const word of new Set(servers.get(server))) {
         const list = this.#holders.get(word);
         if (list === undefined) this.#holders.set(word, [index]);
@@ -56,7 +58,7 @@ export class ServerMatch {
    * @returns Its number, or -1 for a server not given.
    */
   indexOf(server: string): number {
-    return this.#names.indexOf(server);
+    return this.#numbers.get(server) ?? -1;
   }
 
   /**

@@ -9,10 +9,18 @@
 import type { BridgeAction } from "../bridge/action.ts";
 import { renderDescribe, renderElided, renderError } from "../bridge/render.ts";
 import { checkArguments } from "../bridge/route.ts";
-import { canonicalJson, type Hasher } from "../canonical_json.ts";
+import { canonicalJson, sha256Hex } from "../canonical_json.ts";
 import type { Injector } from "../injector.ts";
 import { quoteId } from "../untrusted.ts";
 import type { SessionKey, SessionStore } from "./store.ts";
+
+/** Every describe-first mode: `enforce` refuses an execute of a tool not yet described, `off` does not. */
+export const DESCRIBE_FIRST_MODES: readonly NonNullable<SessionRouteOptions["describeFirst"]>[] =
+  Object.freeze(
+    Object.keys(
+      { enforce: 0, off: 0 } satisfies Record<NonNullable<SessionRouteOptions["describeFirst"]>, 0>,
+    ) as NonNullable<SessionRouteOptions["describeFirst"]>[],
+  );
 
 /** Where a call's session lives and how it behaves. */
 export interface SessionRouteOptions {
@@ -20,10 +28,16 @@ export interface SessionRouteOptions {
   store: SessionStore;
   /** The session. */
   key: SessionKey;
-  /** The hash of the request's catalogue (the generation). */
+  /**
+   * Names the catalogue's generation: any string that changes when the catalogue does, such as a
+   * hash of it; a new value clears what the session has been sent.
+   */
   catalogHash: string;
-  /** Hashes schemas and describe bodies. */
-  hash: Hasher;
+  /**
+   * Hashes schemas and describe bodies (hex digests; the first 16 characters are kept).
+   * @default {SHA-256 through `crypto.subtle`}
+   */
+  hash?: (text: string) => string | Promise<string>;
   /**
    * Whether an execute of a tool not yet described is refused with `describe_first`.
    * @default {"enforce"}
@@ -46,16 +60,13 @@ export interface SessionRouteOptions {
  *
  * @example Usage
  * ```ts
- * import { Injector, McpCatalog } from "../../mod.ts";
- * import { MemorySessionStore } from "./memory_store.ts";
- * import { routeInSession } from "./session_route.ts";
- * import { sha256Hex } from "../canonical_json.ts";
+ * import { Injector, McpCatalog, MemorySessionStore, routeInSession } from "../../mod.ts";
  * import { equal } from "node:assert/strict";
  *
  * const injector = new Injector(new McpCatalog([
  *   { server: "a", name: "b", description: "B", inputSchema: { type: "object" } },
  * ]));
- * const options = { store: new MemorySessionStore(), key: { tenant: "", session: "s" }, catalogHash: "c", hash: sha256Hex };
+ * const options = { store: new MemorySessionStore(), key: { tenant: "", session: "s" }, catalogHash: "catalogue-1" };
  * const first = await routeInSession(injector, { action: "execute", name: "a/b" }, options);
  * equal(first.action === "error" && first.code, "describe_first");
  * equal((await routeInSession(injector, { action: "execute", name: "a/b" }, options)).action, "execute");
@@ -80,7 +91,7 @@ export async function routeInSession(
       return action;
     case "describe": {
       const [schemaHash, bodyHash] = await hashes(
-        options.hash,
+        options.hash ?? sha256Hex,
         action.tool.inputSchema,
         action.toolResult,
       );
@@ -102,7 +113,11 @@ export async function routeInSession(
     case "execute": {
       const checked = checkArguments(action);
       const body = renderDescribe(action.id, action.tool, injector.config.maxDescriptionChars);
-      const [schemaHash, bodyHash] = await hashes(options.hash, action.tool.inputSchema, body);
+      const [schemaHash, bodyHash] = await hashes(
+        options.hash ?? sha256Hex,
+        action.tool.inputSchema,
+        body,
+      );
       const decision = await store.apply(key, {
         catalogHash,
         event: {
@@ -133,7 +148,11 @@ export async function routeInSession(
 
 // Short hashes keep a session small (a Durable Object value stays well under its size limit even
 // with 10,000 described tools); 64 bits is plenty within one session.
-async function hashes(hash: Hasher, schema: unknown, body: string): Promise<[string, string]> {
+async function hashes(
+  hash: (text: string) => string | Promise<string>,
+  schema: unknown,
+  body: string,
+): Promise<[string, string]> {
   const [a, b] = await Promise.all([hash(canonicalJson(schema)), hash(body)]);
   return [a.slice(0, 16), b.slice(0, 16)];
 }

@@ -6,24 +6,7 @@
  */
 
 /** What a session has counted since it began (counters survive new generations). */
-export interface SessionCounters {
-  /** Searches. */
-  searches: number;
-  /** Searches that found nothing. */
-  emptySearches: number;
-  /** Describes, elided ones included. */
-  describes: number;
-  /** Describes answered with "sent earlier" instead of the schema. */
-  elidedDescribes: number;
-  /** Executes resolved for the host to run. */
-  executes: number;
-  /** Executes of a tool whose schema the model had been sent. */
-  describeToExecute: number;
-  /** Model mistakes, by code. */
-  errors: Record<string, number>;
-  /** Upstream tool calls that failed, as reported by the host. */
-  upstreamFailures: number;
-}
+export type SessionCounters = SessionState["counters"];
 
 /** The state of one session. */
 export interface SessionState {
@@ -35,8 +18,25 @@ export interface SessionState {
   described: Record<string, string>;
   /** Hashes of the describe bodies sent in this generation. */
   seen: string[];
-  /** Counters since the session began. */
-  counters: SessionCounters;
+  /** What the session has counted since it began (counters survive new generations). */
+  counters: {
+    /** Searches. */
+    searches: number;
+    /** Searches that found nothing. */
+    emptySearches: number;
+    /** Describes, elided ones included. */
+    describes: number;
+    /** Describes answered with "sent earlier" instead of the schema. */
+    elidedDescribes: number;
+    /** Executes resolved for the host to run. */
+    executes: number;
+    /** Executes of a tool whose schema the model had been sent. */
+    describeToExecute: number;
+    /** Model mistakes, by code. */
+    errors: Record<string, number>;
+    /** Upstream tool calls that failed, as reported by the host. */
+    upstreamFailures: number;
+  };
   /** When the session began, in ms since the epoch. */
   createdAt: number;
   /** When it last changed, in ms since the epoch. */
@@ -44,27 +44,27 @@ export interface SessionState {
 }
 
 /** What happened, as the stateless front saw it; small, and never the catalogue itself. */
-export type SessionEvent =
-  | { kind: "inject" }
-  | { kind: "search"; empty: boolean }
-  | { kind: "describe"; id: string; schemaHash: string; bodyHash: string; resend: boolean }
-  | {
-    kind: "execute";
-    id: string;
-    schemaHash: string;
-    bodyHash: string;
-    enforce: boolean;
-    valid: boolean;
-  }
-  | { kind: "error"; code: string }
-  | { kind: "result"; isError: boolean };
+export type SessionEvent = SessionInput["event"];
 
 /** One transition's input. */
 export interface SessionInput {
   /** The catalogue hash of the request; absent for events without a catalogue (results). */
   catalogHash?: string;
-  /** What happened. */
-  event: SessionEvent;
+  /** What happened, as the stateless front saw it; small, and never the catalogue itself. */
+  event:
+    | { kind: "inject" }
+    | { kind: "search"; empty: boolean }
+    | { kind: "describe"; id: string; schemaHash: string; bodyHash: string; resend: boolean }
+    | {
+      kind: "execute";
+      id: string;
+      schemaHash: string;
+      bodyHash: string;
+      enforce: boolean;
+      valid: boolean;
+    }
+    | { kind: "error"; code: string }
+    | { kind: "result"; isError: boolean };
 }
 
 /** The session's decision about the event. */

@@ -7,9 +7,6 @@
 
 import type { SessionDecision, SessionInput, SessionState } from "./state.ts";
 
-/** A value or a promise of it. */
-export type MaybePromise<T> = T | Promise<T>;
-
 /** Which session: the tenant (a hash of the caller's token, or `""`) and the session name. */
 export interface SessionKey {
   /** The tenant's namespace. */
@@ -33,21 +30,21 @@ export interface SessionStore {
    * @param input The event and its catalogue hash.
    * @returns The session's decision.
    */
-  apply(key: SessionKey, input: SessionInput): MaybePromise<SessionDecision>;
+  apply(key: SessionKey, input: SessionInput): SessionDecision | Promise<SessionDecision>;
   /**
    * Reads a session.
    *
    * @param key The session.
    * @returns The state, or `undefined` when there is none.
    */
-  get(key: SessionKey): MaybePromise<SessionState | undefined>;
+  get(key: SessionKey): SessionState | undefined | Promise<SessionState | undefined>;
   /**
    * Deletes a session.
    *
    * @param key The session.
    * @returns Whether there was one.
    */
-  delete(key: SessionKey): MaybePromise<boolean>;
+  delete(key: SessionKey): boolean | Promise<boolean>;
 }
 
 /** The default time to live of an idle session: 24 hours, in seconds. */

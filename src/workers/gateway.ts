@@ -72,8 +72,7 @@ export function workerMcp(
     });
     const guarded = guardMcp(handle, {
       tokens: settings.tokens,
-      allowedOrigins: String(env.UNFOLD_ALLOWED_ORIGINS ?? "").split(",").map((o) => o.trim())
-        .filter((o) => o !== ""),
+      allowedOrigins: settings.allowedOrigins,
     });
     return { pool, handle: guarded };
   };

@@ -6,13 +6,8 @@
  */
 
 import { deepEqual, equal, ok, rejects } from "node:assert/strict";
-import {
-  Injector,
-  McpCatalog,
-  type McpConnection,
-  McpError,
-  type McpErrorCode,
-} from "../../mod.ts";
+import { Injector, McpCatalog } from "../../mod.ts";
+import { type McpConnection, McpError, type McpErrorCode } from "../../src/mcp/mod.ts";
 
 /** What a transport gives each contract test: connections to one server-everything, then a stop. */
 export interface EverythingFixture {

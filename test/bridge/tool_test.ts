@@ -1,5 +1,5 @@
 import { deepEqual, equal, ok } from "node:assert/strict";
-import { bridgeParameters, bridgeTool } from "../../mod.ts";
+import { bridgeParameters, bridgeTool } from "../../src/bridge/tool.ts";
 
 const options = { bridgeName: "tools", maxSearchLimit: 12, searchDefaultLimit: 4 };
 

@@ -1,5 +1,5 @@
 import { deepEqual, equal, ok } from "node:assert/strict";
-import { estimateTokens } from "../../mod.ts";
+import { estimateTokens } from "../../src/tokens.ts";
 import { connectStdio } from "../../src/mcp/stdio.ts";
 import { cliCommand, writeConfig } from "../gateway/_gateway.ts";
 import { denoEnv } from "../mcp/_servers.ts";

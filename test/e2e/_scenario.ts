@@ -33,6 +33,12 @@ export async function runScenario(send: Send, session: string): Promise<void> {
   equal(denied.status, 401);
   equal(denied.body.code, "unauthorized");
 
+  // Browsers: a body not declared JSON, or a foreign Origin, never reaches a session.
+  const plain = await a.post("/v1/inject", { catalog }, { "content-type": "text/plain" });
+  deepEqual([plain.status, plain.body.code], [415, "unsupported_media_type"]);
+  const crossSite = await a.post("/v1/inject", { catalog }, { origin: "https://evil.example" });
+  deepEqual([crossSite.status, crossSite.body.code], [403, "origin_not_allowed"]);
+
   // Inject: 228 tools at 32k context fit the names level.
   const injected = await a.post("/v1/inject", {
     ...base,

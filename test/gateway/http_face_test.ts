@@ -63,7 +63,7 @@ Deno.test("the gateway over Streamable HTTP serves the real servers, with auth a
         body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }),
       });
       equal(response.status, 403);
-      equal((await response.json()).code, "forbidden_origin");
+      equal((await response.json()).code, "origin_not_allowed");
     });
 
     const client = await httpClient(gateway.url, { authorization: `Bearer ${TOKEN}` });

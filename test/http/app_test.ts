@@ -87,35 +87,48 @@ Deno.test("POST /v1/inject applies options: format, bridge name, disclosure, ser
   match(injection.prompt, /slack \(1 tool, "Slack: Team chat\."\): post_message/);
 });
 
+type RouteResult = ReturnType<typeof schemas.RouteResult.parse>;
+
+// The body as a RouteResult of one action (the schema's discriminated union, narrowed).
+function routed<A extends RouteResult["action"]>(
+  body: unknown,
+  action: A,
+): Extract<RouteResult, { action: A }> {
+  const result = schemas.RouteResult.parse(body);
+  equal(result.action, action, JSON.stringify(body));
+  return result as Extract<RouteResult, { action: A }>;
+}
+
 Deno.test("POST /v1/route searches, describes and executes, with toolResult for the model", async () => {
   const { api } = setup();
-  const search = schemas.RouteResult.parse(
+  const search = routed(
     (await api.post("/v1/route", {
       catalog,
       arguments: { action: "search", query: "send a message" },
     })).body,
+    "search",
   );
-  equal(search.matches?.[0]?.id, "slack/post_message");
-  match(search.toolResult!, /^Top 1 of 2 tools/);
-  const describe = schemas.RouteResult.parse(
+  equal(search.matches[0]?.id, "slack/post_message");
+  match(search.toolResult, /^Top 1 of 2 tools/);
+  const describe = routed(
     (await api.post("/v1/route", {
       catalog,
       arguments: '{"action":"describe","name":"slack/post_message"}',
     })).body,
+    "describe",
   );
   equal(describe.id, "slack/post_message");
-  deepEqual(describe.tool?.inputSchema, catalog[1]!.inputSchema);
-  match(describe.toolResult!, /Input schema: \{"type":"object"/);
-  const execute = schemas.RouteResult.parse(
+  deepEqual(describe.tool.inputSchema, catalog[1]!.inputSchema);
+  match(describe.toolResult, /Input schema: \{"type":"object"/);
+  const execute = routed(
     (await api.post("/v1/route", {
       catalog,
       arguments: { action: "execute", name: "slack/post_message", arguments: { channel: "x" } },
     })).body,
+    "execute",
   );
-  deepEqual([execute.action, execute.id, execute.arguments], ["execute", "slack/post_message", {
-    channel: "x",
-  }]);
-  equal(execute.toolResult, undefined);
+  deepEqual([execute.id, execute.arguments], ["slack/post_message", { channel: "x" }]);
+  equal("toolResult" in execute, false);
 });
 
 Deno.test("POST /v1/route returns model mistakes as 200 action error with a toolResult", async () => {
@@ -130,15 +143,17 @@ Deno.test("POST /v1/route returns model mistakes as 200 action error with a tool
   ) {
     const response = await api.post("/v1/route", { catalog, arguments: args });
     equal(response.status, 200);
-    const body = schemas.RouteResult.parse(response.body);
-    equal(body.action, "error");
-    equal(body.error?.code, code);
-    match(body.toolResult!, new RegExp(`^Error ${code}: `));
+    const body = routed(response.body, "error");
+    equal(body.error.code, code);
+    match(body.toolResult, new RegExp(`^Error ${code}: `));
   }
-  const missing = (await api.post("/v1/route", {
-    catalog,
-    arguments: { action: "execute", name: "slack/post_message" },
-  })).body;
+  const missing = routed(
+    (await api.post("/v1/route", {
+      catalog,
+      arguments: { action: "execute", name: "slack/post_message" },
+    })).body,
+    "error",
+  );
   deepEqual(missing.error.problems, [{
     pointer: "",
     message: 'Instance does not have required property "channel".',
@@ -213,15 +228,82 @@ Deno.test("bad bodies: invalid_json and invalid_request name the problem", async
     /not valid JSON/,
   );
   match(isProblem(await api.post("/v1/inject", ""), 400, "invalid_json").detail, /empty/);
-  const missing = isProblem(await api.post("/v1/route", { catalog }), 400, "invalid_request");
-  deepEqual(missing.errors?.map((e) => e.pointer), ["/arguments"]);
-  const unknown = isProblem(
-    await api.post("/v1/inject", { catalog, budjet: {} }),
+  isProblem(await api.post("/v1/inject", [1, 2]), 400, "invalid_request");
+  const session = isProblem(
+    await api.post("/v1/inject", { catalog, session: 7 }),
     400,
     "invalid_request",
   );
-  match(unknown.errors?.[0]?.message ?? "", /"budjet"/);
-  isProblem(await api.post("/v1/inject", [1, 2]), 400, "invalid_request");
+  equal(session.detail, "/session: must be a string, got an integer");
+});
+
+Deno.test("a missing required field is invalid_request at the body, invalid_catalog in an entry", async () => {
+  const { api } = setup();
+  for (
+    const [route, body, pointer] of [
+      ["/v1/route", { catalog }, "/arguments"],
+      ["/v1/route", { arguments: {} }, "/catalog"],
+      ["/v1/inject", {}, "/catalog"],
+      ["/v1/result", { tool: "a/b" }, "/result"],
+    ] as const
+  ) {
+    const missing = isProblem(await api.post(route, body), 400, "invalid_request");
+    deepEqual(missing.errors, [{ pointer, message: "is required" }]);
+    equal(missing.detail, `${pointer}: is required`);
+  }
+  const { server: _, ...nameless } = catalog[0]!;
+  const entry = isProblem(
+    await api.post("/v1/inject", { catalog: [nameless] }),
+    422,
+    "invalid_catalog",
+  );
+  deepEqual(entry.errors, [{ pointer: "/catalog/0/server", message: "is required" }]);
+});
+
+Deno.test("an unknown key is named once, at its pointer, with the closest known key", async () => {
+  const { api } = setup();
+  const root = isProblem(
+    await api.post("/v1/inject", { catalog, bugdet: {} }),
+    400,
+    "invalid_request",
+  );
+  equal(root.detail, '/bugdet: unknown field; did you mean "budget"?');
+  deepEqual(root.errors, [{
+    pointer: "/bugdet",
+    message: 'unknown field; did you mean "budget"?',
+  }]);
+  const nested = isProblem(
+    await api.post("/v1/inject", { catalog, options: { toolformat: "mcp" } }),
+    422,
+    "invalid_config",
+  );
+  equal(nested.detail, '/options/toolformat: unknown field; did you mean "toolFormat"?');
+  const server = isProblem(
+    await api.post("/v1/inject", { catalog, servers: [{ server: "slack", titel: "Slack" }] }),
+    422,
+    "invalid_catalog",
+  );
+  equal(server.detail, '/servers/0/titel: unknown field; did you mean "title"?');
+  const far = isProblem(
+    await api.post("/v1/route", { catalog, arguments: {}, zzz: 1, "a/b": 2 }),
+    400,
+    "invalid_request",
+  );
+  deepEqual(far.errors?.map((e) => e.pointer), ["/zzz", "/a~1b"]);
+  match(far.errors![0]!.message, /^unknown field; the fields here are "catalog", "servers", /);
+  match(far.detail, /\(and 1 more\)$/);
+});
+
+Deno.test("many problems list at most 20 and count the rest", async () => {
+  const { api } = setup();
+  const keys = Object.fromEntries(Array.from({ length: 5000 }, (_, i) => [`k${i}`, i]));
+  const many = isProblem(
+    await api.post("/v1/inject", { catalog, ...keys }),
+    400,
+    "invalid_request",
+  );
+  equal(many.errors?.length, 20);
+  match(many.detail, /^\/k0: unknown field.*\(and 4999 more\)$/);
 });
 
 Deno.test("bad catalogues are invalid_catalog naming the entry, field and rule", async () => {
@@ -252,7 +334,7 @@ Deno.test("bad catalogues are invalid_catalog naming the entry, field and rule",
     422,
     "invalid_catalog",
   );
-  match(many.detail, /\/catalog.*3/);
+  equal(many.detail, "/catalog: must hold at most 3 tools (UNFOLD_MAX_TOOLS)");
   const servers = isProblem(
     await api.post("/v1/inject", { catalog, servers: [{ server: "nowhere" }] }),
     422,
@@ -283,7 +365,10 @@ Deno.test("bad budgets and options are invalid_config", async () => {
 Deno.test("bodies over the limit are payload_too_large, also when streamed without a length", async () => {
   const { app, api } = setup({ maxBodyBytes: 1000 });
   const big = { catalog: [tool("s", "t", "x".repeat(2000))] };
-  isProblem(await api.post("/v1/inject", big), 413, "payload_too_large");
+  equal(
+    isProblem(await api.post("/v1/inject", big), 413, "payload_too_large").detail,
+    "The body exceeds 1000 bytes: send less, or raise UNFOLD_MAX_BODY_BYTES",
+  );
   const stream = new ReadableStream({
     start(controller) {
       for (let i = 0; i < 20; i++) controller.enqueue(new TextEncoder().encode("x".repeat(100)));
@@ -292,7 +377,12 @@ Deno.test("bodies over the limit are payload_too_large, also when streamed witho
   });
   const response = await app.request(
     "/v1/inject",
-    { method: "POST", body: stream, duplex: "half" } as RequestInit,
+    {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: stream,
+      duplex: "half",
+    } as RequestInit,
   );
   equal(response.status, 413);
   equal((await response.json()).code, "payload_too_large");
@@ -431,5 +521,96 @@ Deno.test("POST /v1/result rejects a body without a tool id or a result", async 
     await api.post("/v1/result", { tool: "a/b", result: { content: "text" } }),
     400,
     "invalid_request",
+  );
+});
+
+Deno.test("a POST body must be declared JSON: unsupported_media_type otherwise", async () => {
+  const { app, api } = setup();
+  const body = JSON.stringify({ catalog });
+  for (
+    const type of [
+      undefined,
+      "text/plain",
+      "application/x-www-form-urlencoded",
+      "multipart/form-data; boundary=x",
+      "application/jsonp",
+      "json",
+    ]
+  ) {
+    const response = await app.request("/v1/inject", {
+      method: "POST",
+      body,
+      headers: type === undefined ? {} : { "content-type": type },
+    });
+    // A Request built from a string body gets text/plain unless told otherwise.
+    const problem = isProblem(
+      { status: response.status, headers: response.headers, body: await response.json() },
+      415,
+      "unsupported_media_type",
+    );
+    match(problem.detail, /^Send the body as JSON with Content-Type: application\/json \(got "/);
+    equal(response.headers.get("accept-post"), "application/json");
+  }
+  for (
+    const type of [
+      "application/json; charset=utf-8",
+      "Application/JSON",
+      "application/vnd.api+json",
+    ]
+  ) {
+    equal((await api.post("/v1/inject", { catalog }, { "content-type": type })).status, 200, type);
+  }
+  isProblem(
+    await api.post("/v1/result", { tool: "a/b", result: {} }, { "content-type": "text/plain" }),
+    415,
+    "unsupported_media_type",
+  );
+});
+
+Deno.test("a request from a browser origin is refused unless the origin is allowed", async () => {
+  const { api } = setup();
+  const evil = { origin: "https://evil.example" };
+  const refused = isProblem(
+    await api.post("/v1/route", { catalog, arguments: {} }, evil),
+    403,
+    "origin_not_allowed",
+  );
+  equal(
+    refused.detail,
+    'The origin "https://evil.example" may not call this API: list it in UNFOLD_ALLOWED_ORIGINS',
+  );
+  isProblem(await api.delete("/v1/sessions/s", evil), 403, "origin_not_allowed");
+  isProblem(await api.get("/v1/sessions/s", { origin: "null" }), 403, "origin_not_allowed");
+  equal((await api.get("/healthz", evil)).status, 200);
+  equal((await api.post("/v1/inject", { catalog })).status, 200);
+});
+
+Deno.test("allowed origins get CORS headers and preflights, before the bearer token is checked", async () => {
+  const { app } = setup({ tokens: ["t1"], allowedOrigins: ["https://app.example"] });
+  const preflight = await app.request("/v1/route", {
+    method: "OPTIONS",
+    headers: {
+      origin: "https://app.example",
+      "access-control-request-method": "POST",
+      "access-control-request-headers": "authorization, content-type",
+    },
+  });
+  equal(preflight.status, 204);
+  equal(preflight.headers.get("access-control-allow-origin"), "https://app.example");
+  equal(preflight.headers.get("access-control-allow-headers"), "authorization,content-type");
+  match(preflight.headers.get("access-control-allow-methods") ?? "", /POST/);
+  const api = client((p, i) => Promise.resolve(app.request(p, i)), "t1");
+  const call = await api.post("/v1/inject", { catalog }, { origin: "https://app.example" });
+  equal(call.status, 200);
+  equal(call.headers.get("access-control-allow-origin"), "https://app.example");
+  isProblem(
+    await api.post("/v1/inject", { catalog }, { origin: "https://other.example" }),
+    403,
+    "origin_not_allowed",
+  );
+  const any = setup({ allowedOrigins: ["*"] });
+  equal(
+    (await any.api.post("/v1/inject", { catalog }, { origin: "https://x.example" })).status,
+    200,
   );
 });

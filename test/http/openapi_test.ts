@@ -50,7 +50,55 @@ Deno.test("every documented body and problem schema reference resolves", () => {
       );
     }
     ok(operation.responses["500"]);
+    ok(operation.responses["405"].description.includes("method_not_allowed"));
   }
+});
+
+Deno.test("every status and problem code the app serves is described, with its headers", () => {
+  const described = new Map<string, string>();
+  for (const operations of Object.values(doc.paths) as Doc[]) {
+    for (const operation of Object.values(operations) as Doc[]) {
+      for (const [status, response] of Object.entries(operation.responses) as [string, Doc][]) {
+        described.set(status, `${described.get(status) ?? ""} ${response.description}`);
+      }
+    }
+  }
+  for (const [code, { status }] of Object.entries(PROBLEMS)) {
+    ok(described.get(String(status))?.includes(`${code}: `), `${status} ${code}`);
+  }
+  const route = doc.paths["/v1/route"].post.responses;
+  deepEqual(route["415"].headers["Accept-Post"].schema, { type: "string" });
+  ok(route["401"].headers["WWW-Authenticate"]);
+  ok(route["503"].headers["Retry-After"]);
+  ok(doc.paths["/v1/sessions/{session}"].get.responses["405"].headers.Allow);
+  deepEqual(
+    route["400"].content["application/problem+json"].schema.allOf[1].properties.code.enum,
+    [
+      "unsupported_media_type",
+      "invalid_json",
+      "invalid_request",
+      "unreadable_body",
+    ].filter((code) => PROBLEMS[code as keyof typeof PROBLEMS].status === 400),
+  );
+});
+
+Deno.test("RouteResult is a oneOf discriminated by action, each shape with its required fields", () => {
+  const shapes = doc.components.schemas.RouteResult.oneOf.map((shape: Doc) => [
+    shape.properties.action.const,
+    [...shape.required].sort(),
+  ]);
+  deepEqual(shapes, [
+    ["search", ["action", "limit", "matches", "query", "toolResult"]],
+    ["describe", ["action", "id", "tool", "toolResult"]],
+    ["execute", ["action", "arguments", "id", "tool"]],
+    ["error", ["action", "error", "toolResult"]],
+  ]);
+});
+
+Deno.test("the document names its server and the licence of deno.json", async () => {
+  const config = JSON.parse(await Deno.readTextFile(new URL("../../deno.json", import.meta.url)));
+  deepEqual(doc.info.license, { name: config.license, identifier: config.license });
+  deepEqual(doc.servers.map((s: Doc) => s.url), ["/"]);
 });
 
 Deno.test("the OpenAPI request schemas come from the validating zod schemas", () => {

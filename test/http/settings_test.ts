@@ -14,6 +14,7 @@ Deno.test("settingsFromEnv() keeps the defaults of DESIGN.md for unset or empty 
 Deno.test("settingsFromEnv() reads every variable", () => {
   const s = settingsFromEnv({
     UNFOLD_API_TOKEN: " a ,b,, ",
+    UNFOLD_ALLOWED_ORIGINS: "https://APP.example:443/, http://localhost:3000",
     UNFOLD_MAX_BODY_BYTES: "1000",
     UNFOLD_MAX_TOOLS: "5",
     UNFOLD_MAX_QUERY_CHARS: "50",
@@ -23,6 +24,7 @@ Deno.test("settingsFromEnv() reads every variable", () => {
   });
   deepEqual(s, {
     tokens: ["a", "b"],
+    allowedOrigins: ["https://app.example", "http://localhost:3000"],
     maxBodyBytes: 1000,
     maxTools: 5,
     maxQueryChars: 50,
@@ -35,5 +37,23 @@ Deno.test("settingsFromEnv() reads every variable", () => {
 Deno.test("settingsFromEnv() rejects a number variable that is not a positive integer", () => {
   for (const value of ["0", "-1", "1.5", "lots"]) {
     throws(() => settingsFromEnv({ UNFOLD_MAX_TOOLS: value }), /UNFOLD_MAX_TOOLS/);
+  }
+});
+
+Deno.test("settingsFromEnv() rejects an allowed origin that is not scheme://host[:port]", () => {
+  deepEqual(settingsFromEnv({ UNFOLD_ALLOWED_ORIGINS: "*" }).allowedOrigins, ["*"]);
+  for (
+    const value of [
+      "app.example",
+      "https://app.example/path",
+      "https://u:p@app.example",
+      "null",
+      "https://a.example?x",
+    ]
+  ) {
+    throws(
+      () => settingsFromEnv({ UNFOLD_ALLOWED_ORIGINS: value }),
+      /^RangeError: Invalid UNFOLD_ALLOWED_ORIGINS: ".*" is not an origin such as "https:\/\/app\.example\.com" \(or "\*"\)$/,
+    );
   }
 });

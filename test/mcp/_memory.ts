@@ -6,8 +6,8 @@
  * @module
  */
 
-import type { ConnectOptions, McpConnection } from "../../mod.ts";
-import { connectTransport } from "../../mod.ts";
+import type { ConnectOptions, McpConnection } from "../../src/mcp/mod.ts";
+import { connectTransport } from "../../src/mcp/mod.ts";
 // @ts-types="@modelcontextprotocol/sdk/inMemory"
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { Server } from "@modelcontextprotocol/sdk/server";

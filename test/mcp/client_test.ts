@@ -1,5 +1,6 @@
 import { deepEqual, equal, ok, rejects, throws } from "node:assert/strict";
-import { type McpError, type McpTool, type ToolIssue } from "../../mod.ts";
+import { type McpError, type ToolIssue } from "../../src/mcp/mod.ts";
+import type { McpTool } from "../../mod.ts";
 import { rejectsWith } from "../_contracts/everything_contract.ts";
 import { fakeTool, serve, serveRaw, sleep } from "./_memory.ts";
 

@@ -1,5 +1,5 @@
 import { equal, ok, rejects } from "node:assert/strict";
-import { connectHttp, type McpError } from "../../mod.ts";
+import { connectHttp, type McpError } from "../../src/mcp/mod.ts";
 import { everythingContract, rejectsWith } from "../_contracts/everything_contract.ts";
 import { freePort, startHttpEverything } from "./_servers.ts";
 

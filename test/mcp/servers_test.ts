@@ -1,12 +1,6 @@
 import { deepEqual, equal, ok, rejects, throws } from "node:assert/strict";
-import {
-  connectServers,
-  Injector,
-  InvalidCatalogError,
-  type McpCatalog,
-  type McpConnection,
-  McpError,
-} from "../../mod.ts";
+import { connectServers, type McpConnection, McpError } from "../../src/mcp/mod.ts";
+import { Injector, InvalidCatalogError, type McpCatalog } from "../../mod.ts";
 import { tool } from "../_data.ts";
 import { fakeTool, serve, serveRaw } from "./_memory.ts";
 

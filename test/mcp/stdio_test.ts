@@ -1,5 +1,5 @@
 import { equal, ok, rejects } from "node:assert/strict";
-import type { McpError } from "../../mod.ts";
+import type { McpError } from "../../src/mcp/mod.ts";
 import { connectStdio } from "../../src/mcp/stdio.ts";
 import { everythingContract, rejectsWith } from "../_contracts/everything_contract.ts";
 import { denoEnv, npmServer } from "./_servers.ts";

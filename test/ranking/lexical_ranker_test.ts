@@ -1,5 +1,6 @@
 import { deepEqual, equal, ok } from "node:assert/strict";
-import { createLexicalRanker, LEXICAL_DEFAULTS, lexicalRanker } from "../../mod.ts";
+import { createLexicalRanker, LEXICAL_DEFAULTS } from "../../src/ranking/lexical_ranker.ts";
+import { lexicalRanker } from "../../mod.ts";
 import { rankerContract } from "../_contracts/ranker_contract.ts";
 import { tool } from "../_data.ts";
 

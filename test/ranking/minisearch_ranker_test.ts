@@ -1,5 +1,5 @@
 import { deepEqual, equal } from "node:assert/strict";
-import { minisearchRanker } from "../../mod.ts";
+import { minisearchRanker } from "../../src/ranking/minisearch.ts";
 import { plainMinisearchRanker } from "../../src/ranking/minisearch_ranker.ts";
 import { tool } from "../_data.ts";
 import { rankerContract } from "../_contracts/ranker_contract.ts";

@@ -5,6 +5,7 @@ import {
   splitIdentifiers,
   stripMarkup,
   tokenize,
+  tokenizeIdentifiers,
 } from "../../src/ranking/terms.ts";
 
 Deno.test("splitIdentifiers() splits snake, kebab, camel, acronyms and digits", () => {
@@ -57,4 +58,45 @@ Deno.test("stripMarkup() removes tags without attributes and keeps comparisons",
   equal(stripMarkup("<b>bold</b><br/>"), " bold  ");
   equal(stripMarkup("if a<b and b>c"), "if a<b and b>c");
   equal(stripMarkup("List<String> is generic"), "List  is generic");
+});
+
+// A small deterministic generator (xorshift32), so the strings are the same on every run.
+function randomStrings(count: number, alphabet: string, seed = 12345): string[] {
+  let state = seed;
+  const next = () => {
+    state ^= state << 13;
+    state ^= state >>> 17;
+    state ^= state << 5;
+    return (state >>> 0) / 2 ** 32;
+  };
+  return Array.from({ length: count }, () => {
+    const length = Math.floor(next() * 24);
+    let text = "";
+    for (let i = 0; i < length; i++) text += alphabet[Math.floor(next() * alphabet.length)];
+    return text;
+  });
+}
+
+Deno.test("tokenize() gives ASCII text the same terms as the general Unicode path", () => {
+  // An appended " é" sends the text down the general path and adds exactly the term "e".
+  for (const text of randomStrings(20000, "aBcXyZ019_-./: ()'\"\t\nAb7Q")) {
+    deepEqual(tokenize(`${text} é`), [...tokenize(text), "e"], JSON.stringify(text));
+    deepEqual(tokenizeIdentifiers(`${text} é`), [...tokenizeIdentifiers(text), "e"]);
+    deepEqual(tokenizeIdentifiers(text), tokenize(splitIdentifiers(text)));
+  }
+});
+
+Deno.test("tokenize() splits a letter–digit pair right after another only in identifiers", () => {
+  deepEqual(tokenize("a1b mp3player HTTP2Server"), ["a", "1b", "mp", "3player", "http", "2server"]);
+  deepEqual(tokenizeIdentifiers("a1b mp3player HTTP2Server"), [
+    "a",
+    "1",
+    "b",
+    "mp",
+    "3",
+    "player",
+    "http",
+    "2",
+    "server",
+  ]);
 });

@@ -1,5 +1,6 @@
 import { deepEqual, equal, match } from "node:assert/strict";
-import { Injector, McpCatalog, MemorySessionStore, routeInSession, sha256Hex } from "../../mod.ts";
+import { Injector, McpCatalog, MemorySessionStore, routeInSession } from "../../mod.ts";
+import { sha256Hex } from "../../src/canonical_json.ts";
 import { tool } from "../_data.ts";
 
 const catalog = new McpCatalog([

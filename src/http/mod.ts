@@ -1,0 +1,25 @@
+/**
+ * The HTTP API adapter (`@unfold/unfold/http`): a stateless Hono app that serves the core to hosts
+ * in any language (`POST /v1/inject`, `POST /v1/route`, `POST /v1/result`, sessions, `/healthz`,
+ * `/openapi.json`), and the settings it reads from the environment.
+ *
+ * ```ts
+ * import { createApp, settingsFromEnv } from "./mod.ts";
+ * import { MemorySessionStore } from "../../mod.ts";
+ * import { equal } from "node:assert/strict";
+ *
+ * const app = createApp({ store: new MemorySessionStore(), settings: settingsFromEnv({}) });
+ * equal((await app.request("/healthz")).status, 200);
+ * // Deno.serve(app.fetch), or `export default app` from a Worker
+ * ```
+ *
+ * @module
+ */
+
+export type { AppDeps, UnfoldApp } from "./app.ts";
+export { createApp } from "./app.ts";
+export type { HttpSettings } from "./settings.ts";
+export { DEFAULT_SETTINGS, settingsFromEnv } from "./settings.ts";
+export type { Hasher } from "../canonical_json.ts";
+export { SessionStoreError } from "../session/store.ts";
+export { VERSION } from "../version.ts";

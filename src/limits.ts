@@ -1,0 +1,46 @@
+/**
+ * The limits that keep every path over hostile input bounded (DESIGN §4): one place for each, so
+ * code, errors and the README's list all say the same. Each limit's error names it.
+ *
+ * @module
+ */
+
+/**
+ * The longest tool name or server name, in UTF-16 code units: MCP's limit on tool names (1–128
+ * characters), applied to server names too. A catalogue with a longer one is refused, so no id is
+ * longer than 257 characters and no lookup, suggestion or session record grows with a name.
+ */
+export const MAX_NAME_CHARS = 128;
+
+/**
+ * The deepest nesting of a tool's JSON fields (`inputSchema`, `outputSchema`, `annotations`,
+ * `_meta`, any other field) and of an execute's `arguments`: 64 levels of objects and arrays.
+ * Deeper is refused (`invalid_catalog`, `invalid_arguments`), so no walk over them can overflow.
+ */
+export const MAX_JSON_DEPTH = 64;
+
+/**
+ * The most units of work one argument check may take: one per subschema visit, plus string
+ * lengths (per 64 characters) matched by patterns and formats, plus `enum` sizes. Past it the call
+ * is refused (`invalid_arguments`): validation fails closed.
+ */
+export const MAX_VALIDATION_STEPS = 200_000;
+
+/**
+ * The deepest nesting of subschema visits in one argument check (instance depth times the
+ * schema's own nesting and `$ref` hops). Past it the call is refused (`invalid_arguments`).
+ */
+export const MAX_VALIDATION_DEPTH = 512;
+
+/**
+ * The most catalogue ids compared by edit distance when suggesting ids for an unknown name,
+ * after the length and shared-trigram filters.
+ */
+export const MAX_SUGGESTION_COMPARISONS = 256;
+
+/**
+ * The most bytes a session's state may take as JSON (UTF-8). A describe or execute that would grow
+ * it further is refused with `session_full` (HTTP 409), a problem for the host: delete the session
+ * or start a new one.
+ */
+export const MAX_SESSION_BYTES = 64 * 1024;

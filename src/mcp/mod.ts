@@ -1,0 +1,44 @@
+/**
+ * The MCP client adapter (`@unfold/unfold/mcp`): connections to MCP servers over Streamable HTTP
+ * (any runtime) or any SDK transport, several gathered into one catalogue and invoker, and the
+ * mapping of a tool's result for the model. Servers started as child processes are in `./stdio`.
+ *
+ * ```ts
+ * import { mapContent } from "./mod.ts";
+ * import { equal } from "node:assert/strict";
+ *
+ * equal(mapContent({ content: [{ type: "text", text: "done" }] }), "done");
+ * // const servers = await connectServers([connectHttp({ server: "remote", url })]);
+ * // new Injector(servers.catalog) … injector.handle(args, servers.invoker)
+ * ```
+ *
+ * @module
+ */
+
+export type {
+  CallOptions,
+  ConnectOptions,
+  ForwardOptions,
+  McpConnection,
+  McpTransport,
+  ServerIdentity,
+} from "./client.ts";
+export { connectTransport } from "./client.ts";
+export type { HttpConnectOptions, HttpServerConfig } from "./http.ts";
+export { connectHttp } from "./http.ts";
+export type { McpServers } from "./servers.ts";
+export { connectServers } from "./servers.ts";
+export type {
+  CallToolResultLike,
+  ContentBlock,
+  ImageBlock,
+  MappedContent,
+  MappedResult,
+  ResourceBlock,
+  StructuredResult,
+  TextBlock,
+} from "./content.ts";
+export { mapContent } from "./content.ts";
+export type { McpErrorCode } from "./error.ts";
+export { MCP_ERROR_CODES, McpError } from "./error.ts";
+export type { ToolIssue } from "./tool_list.ts";

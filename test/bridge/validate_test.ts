@@ -1,0 +1,231 @@
+// Argument validation under hostile input: linear-time patterns and formats (issue 10, defect 2),
+// failing closed (defect 3), depth limits (defect 4), and broken schemas as the catalogue's fault.
+import { equal, match, ok, throws } from "node:assert/strict";
+import { type ErrorAction, Injector, InvalidCatalogError, McpCatalog } from "../../mod.ts";
+import { MAX_JSON_DEPTH } from "../../src/limits.ts";
+
+function injectorFor(inputSchema: Record<string, unknown>): Injector {
+  return new Injector(
+    new McpCatalog([{ server: "s", name: "t", description: "", inputSchema }]),
+  );
+}
+
+function execute(injector: Injector, args: unknown): ReturnType<Injector["route"]> {
+  return injector.route({ action: "execute", name: "s/t", arguments: args });
+}
+
+function refused(action: ReturnType<Injector["route"]>): ErrorAction {
+  equal(action.action, "error", JSON.stringify(action).slice(0, 300));
+  equal((action as ErrorAction).code, "invalid_arguments");
+  return action as ErrorAction;
+}
+
+function nested(depth: number, leaf: unknown = 1): unknown {
+  let value = leaf;
+  for (let i = 0; i < depth; i++) value = { a: value };
+  return value;
+}
+
+Deno.test("a catastrophic pattern is matched in linear time (^(a+)+$ against 5,000 a's and a '!')", () => {
+  const injector = injectorFor({
+    type: "object",
+    properties: { c: { type: "string", pattern: "^(a+)+$" } },
+  });
+  const action = refused(execute(injector, { c: "a".repeat(5_000) + "!" }));
+  equal(action.problems?.[0]?.pointer, "/c");
+  equal(execute(injector, { c: "a".repeat(5_000) }).action, "execute");
+});
+
+Deno.test("a catastrophic patternProperties key is matched in linear time", () => {
+  const injector = injectorFor({
+    type: "object",
+    patternProperties: { "^(a|aa)+$": { type: "integer" } },
+  });
+  equal(execute(injector, { ["a".repeat(5_000) + "!"]: "x" }).action, "execute");
+  refused(execute(injector, { ["a".repeat(5_000)]: "x" }));
+});
+
+Deno.test("format checks run in linear time (url, hostname and email with long inputs)", () => {
+  const injector = injectorFor({
+    type: "object",
+    properties: {
+      u: { type: "string", format: "url" },
+      h: { type: "string", format: "hostname" },
+      e: { type: "string", format: "email" },
+    },
+  });
+  refused(execute(injector, { u: "http://" + "1".repeat(5_000) + "!" }));
+  refused(execute(injector, { h: "a".repeat(300) }));
+  refused(execute(injector, { e: "a@" + "a-".repeat(5_000) + "!" }));
+  equal(
+    execute(injector, { u: "https://example.com/x", h: "example.com", e: "a@b.io" }).action,
+    "execute",
+  );
+  refused(execute(injector, { u: "http://192.168.1.1/" })); // upstream's private-range rule kept
+});
+
+Deno.test("a pattern that needs backtracking is refused when the catalogue is built", () => {
+  for (const pattern of ["a(?=b)", "(a)\\1", "(?<!x)y"]) {
+    throws(
+      () => injectorFor({ type: "object", properties: { c: { type: "string", pattern } } }),
+      InvalidCatalogError,
+    );
+  }
+  const error = catalogError({
+    type: "object",
+    properties: { c: { type: "string", pattern: "a(?=b)" } },
+  });
+  equal(error.keyword, "pattern");
+  equal(error.pointer, "/catalog/0/inputSchema/properties/c/pattern");
+  match(error.message, /backtracking/);
+});
+
+Deno.test("a lone-surrogate key cannot bypass validation (the reproduction of defect 3)", () => {
+  const injector = injectorFor({
+    type: "object",
+    properties: { path: { type: "string", pattern: "^/safe/" }, mode: { enum: ["read"] } },
+    required: ["path", "mode"],
+    additionalProperties: false,
+  });
+  const args = { path: "/etc/shadow", mode: "write", "\ud800": 1 };
+  const action = refused(execute(injector, args));
+  ok(action.problems?.some((p) => p.pointer === "/path"));
+  ok(action.problems?.some((p) => p.pointer === "" && p.message.includes("additional properties")));
+  refused(execute(injector, JSON.stringify(args)));
+  refused(injector.route(JSON.stringify({ action: "execute", name: "s/t", arguments: args })));
+});
+
+Deno.test("validation fails closed when the work limit is reached", () => {
+  // Each of 20 nested anyOf levels tries both branches: 2^20 visits without a limit.
+  const defs: Record<string, unknown> = { l20: { type: "string" } };
+  for (let i = 0; i < 20; i++) {
+    defs[`l${i}`] = {
+      anyOf: [{ $ref: `#/$defs/l${i + 1}` }, { $ref: `#/$defs/l${i + 1}` }],
+      not: { const: 0 },
+    };
+  }
+  const injector = injectorFor({
+    type: "object",
+    $defs: defs,
+    properties: { x: { $ref: "#/$defs/l0" } },
+  });
+  const action = refused(execute(injector, { x: 1 }));
+  match(action.message, /MAX_VALIDATION_STEPS/);
+});
+
+Deno.test("a schema that refers to itself without end is refused, not allowed", () => {
+  const injector = injectorFor({ type: "object", properties: { x: { $ref: "#/properties/x" } } });
+  const action = refused(execute(injector, { x: 1 }));
+  match(action.message, /MAX_VALIDATION_DEPTH/);
+});
+
+Deno.test("arguments nested deeper than MAX_JSON_DEPTH are refused with the place", () => {
+  const injector = injectorFor({ type: "object" });
+  equal(execute(injector, nested(MAX_JSON_DEPTH - 1)).action, "execute");
+  const action = refused(execute(injector, nested(100_000)));
+  match(action.message, /MAX_JSON_DEPTH/);
+  ok(action.problems?.[0]?.pointer.startsWith("/a/a/a"));
+  refused(execute(injector, `{"a":${"[".repeat(100_000)}${"]".repeat(100_000)}}`));
+});
+
+Deno.test("a tool field nested deeper than MAX_JSON_DEPTH is the catalogue's error, naming tool and field", () => {
+  for (const field of ["inputSchema", "_meta", "annotations", "x-extra"]) {
+    const deep = field === "inputSchema"
+      ? { type: "object", properties: nested(8_000) }
+      : { a: nested(8_000) };
+    const error = catalogErrorOf(() =>
+      new McpCatalog([{
+        server: "s",
+        name: "t",
+        description: "",
+        inputSchema: { type: "object" },
+        [field]: deep,
+      }])
+    );
+    equal(error.field, field);
+    equal(error.id, "s/t");
+    match(error.message, /MAX_JSON_DEPTH/);
+    ok(error.pointer.startsWith(`/catalog/0/${field}/`));
+  }
+});
+
+Deno.test("an input schema that is not valid JSON Schema is the catalogue's error (issue 8)", () => {
+  const cases: Array<[Record<string, unknown>, string, string]> = [
+    [{ type: "object", properties: { q: { type: 42 } } }, "type", "/properties/q/type"],
+    [
+      { type: "object", properties: { q: { $ref: "#/$defs/missing" } } },
+      "$ref",
+      "/properties/q/$ref",
+    ],
+    [{ type: "object", properties: { q: { pattern: "[" } } }, "pattern", "/properties/q/pattern"],
+    [{ type: "object", required: "q" }, "required", "/required"],
+    [{ type: "object", anyOf: [] }, "anyOf", "/anyOf"],
+    [{ type: "object", properties: { q: 5 } }, "(schema)", "/properties/q"],
+    [{ type: "object", minLength: -1 }, "minLength", "/minLength"],
+    [{ type: "object", $ref: "https://example.com/remote.json" }, "$ref", "/$ref"],
+  ];
+  for (const [inputSchema, keyword, pointer] of cases) {
+    const error = catalogError(inputSchema);
+    equal(error.keyword, keyword, JSON.stringify(inputSchema));
+    equal(error.pointer, `/catalog/0/inputSchema${pointer}`);
+    equal(error.field, "inputSchema");
+    match(
+      error.message,
+      /^Invalid catalog\[0\] \("s\/t"\): "inputSchema" is not a valid JSON Schema/,
+    );
+  }
+});
+
+Deno.test("valid schemas of every draft still compile: refs, anchors, recursion, booleans", () => {
+  const schemas = [
+    {
+      type: "object",
+      definitions: { n: { type: "integer" } },
+      properties: { a: { $ref: "#/definitions/n" } },
+      $schema: "http://json-schema.org/draft-07/schema#",
+    },
+    {
+      type: "object",
+      $defs: { n: { $anchor: "num", type: "number" } },
+      properties: { a: { $ref: "#num" } },
+    },
+    {
+      type: "object",
+      $id: "https://x.test/s",
+      properties: { a: { $ref: "https://x.test/s#/properties/b" }, b: true },
+    },
+    {
+      type: "object",
+      properties: { tree: { $ref: "#/$defs/node" } },
+      $defs: {
+        node: {
+          type: "object",
+          properties: { kids: { type: "array", items: { $ref: "#/$defs/node" } } },
+        },
+      },
+    },
+    { type: "object", properties: { a: false }, additionalProperties: { type: "string" } },
+  ];
+  for (const schema of schemas) {
+    equal(execute(injectorFor(schema), {}).action, "execute", JSON.stringify(schema));
+  }
+  const tree = injectorFor(schemas[3]!);
+  equal(execute(tree, { tree: { kids: [{ kids: [] }] } }).action, "execute");
+  refused(execute(tree, { tree: { kids: [{ kids: 1 }] } }));
+});
+
+function catalogError(inputSchema: Record<string, unknown>): InvalidCatalogError {
+  return catalogErrorOf(() =>
+    new McpCatalog([{ server: "s", name: "t", description: "", inputSchema }])
+  );
+}
+
+function catalogErrorOf(build: () => unknown): InvalidCatalogError {
+  try {
+    build();
+  } catch (e) {
+    ok(e instanceof InvalidCatalogError, String(e));
+    return e;
+  }
+  throw new Error("the catalogue was accepted");
+}
