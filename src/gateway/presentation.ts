@@ -16,7 +16,13 @@ import type { GatewayOptions } from "./config.ts";
 import type { UpstreamStatus } from "./upstreams.ts";
 
 /** An MCP `tools/list` entry. */
-export interface ToolDefinition extends McpToolDefinition {
+export interface ToolDefinition {
+  /** The tool's name. */
+  name: string;
+  /** What it does. */
+  description: string;
+  /** Its JSON Schema input. */
+  inputSchema: Record<string, unknown>;
   /** A display name. */
   title?: string;
   /** The JSON Schema of the structured result. */
