@@ -46,7 +46,12 @@ export type {
 export type { BridgeTool } from "./src/bridge/tool.ts";
 export type { ArgumentProblem } from "./src/bridge/validate.ts";
 export type { RankedTool, Ranker, RankerFactory } from "./src/ranking/ranker.ts";
-export { lexicalRanker } from "./src/ranking/lexical_ranker.ts";
+export {
+  createLexicalRanker,
+  type LexicalField,
+  lexicalRanker,
+  type LexicalRankerOptions,
+} from "./src/ranking/lexical_ranker.ts";
 export type { SessionDecision, SessionInput, SessionState } from "./src/session/state.ts";
 export type { SessionKey, SessionStore } from "./src/session/store.ts";
 export type { MemorySessionStoreOptions } from "./src/session/memory_store.ts";

@@ -17,6 +17,7 @@
 import { parseArgs } from "node:util";
 import { createLexicalRanker, type LexicalRankerOptions } from "../src/ranking/lexical_ranker.ts";
 import { McpCatalog, type RankerFactory } from "../mod.ts";
+import { englishLexicon } from "../src/ranking/lexicon.ts";
 import { minisearchRanker } from "../src/ranking/minisearch.ts";
 import { plainMinisearchRanker } from "../src/ranking/minisearch_ranker.ts";
 import { bm25Ranker } from "./eval/bm25.ts";
@@ -72,6 +73,23 @@ function unfold(
 // Each technique switched off in turn (the first row is the default, the reference).
 const ABLATION: readonly Contender[] = [
   unfold("default", {}),
+  unfold("with the WordNet thesaurus (opt-in: englishLexicon())", { thesaurus: englishLexicon() }),
+  unfold("no inflections", { inflectionWeight: 0 }),
+  unfold("with the thesaurus, also for words the catalogue knows at full weight", {
+    thesaurus: englishLexicon(),
+    knownWordFactor: 1,
+  }),
+  unfold("with the thesaurus, expansions counting fully in coordination", {
+    thesaurus: englishLexicon(),
+    fractionalCover: false,
+  }),
+  unfold("with the thesaurus, no two-step fallback on a miss", {
+    thesaurus: englishLexicon(),
+    fallback: false,
+  }),
+  unfold("with clause segmentation (long requests ranked per clause, fused)", {
+    segmentMinWords: 12,
+  }),
   unfold("no markup stripping", { stripMarkup: false }),
   unfold("no stop-words", { stopWords: new Set() }),
   unfold("no query term frequency", { queryTermFrequency: false }),

@@ -2,8 +2,9 @@
 """An any-language host over the unfold HTTP API, with the Python standard library only.
 
 It speaks MCP over stdio to a real server (server-everything from npm), sends the catalogue to
-unfold, plays one scripted model turn (search -> describe -> execute), runs the resolved tool on the
-MCP server itself, and posts the upstream result back to unfold for the model's text.
+unfold once (then only its catalogHash, as catalogRef), plays one scripted model turn (search ->
+describe -> execute), runs the resolved tool on the MCP server itself, and posts the upstream
+result back to unfold for the model's text.
 
 Run (with `deno task start` serving on 127.0.0.1:8787):
 
@@ -79,8 +80,9 @@ class StdioMcp:
             self.process.wait()
 
 
-def unfold(method, path, body=None):
-    """Calls the unfold API; a problem+json error is printed and ends the host."""
+def unfold(method, path, body=None, tolerate=()):
+    """Calls the unfold API; a problem+json error is printed and ends the host, unless its code is
+    one the caller handles (then the problem is returned as {"problem": ...})."""
     request = urllib.request.Request(
         UNFOLD_URL + path, method=method,
         data=None if body is None else json.dumps(body).encode(),
@@ -93,7 +95,33 @@ def unfold(method, path, body=None):
             return json.loads(text) if text else None
     except urllib.error.HTTPError as error:
         problem = json.loads(error.read().decode() or "{}")
+        if problem.get("code") in tolerate:
+            return {"problem": problem}
         sys.exit(f"unfold answered {error.code} {problem.get('code')}: {problem.get('detail')}")
+
+
+class Catalogue:
+    """Sends the catalogue once, then only its catalogHash as catalogRef (a few hundred bytes a
+    request instead of the whole catalogue); if the server no longer holds it (409
+    catalog_unknown: evicted, restarted, another Worker isolate), sends it once more."""
+
+    def __init__(self, tools):
+        self.tools = tools
+        self.ref = None
+        self.sizes = []
+
+    def post(self, path, body):
+        if self.ref is not None:
+            request = {**body, "catalogRef": self.ref}
+            answer = unfold("POST", path, request, tolerate=("catalog_unknown",))
+            if "problem" not in answer:
+                self.sizes.append(len(json.dumps(request)))
+                return answer
+        request = {**body, "catalog": self.tools}
+        answer = unfold("POST", path, request)
+        self.sizes.append(len(json.dumps(request)))
+        self.ref = answer["catalogHash"]
+        return answer
 
 
 def main():
@@ -120,8 +148,9 @@ def main():
         catalog = [{**tool, "server": server} for tool in tools]
         print(f"Connected {info['serverInfo']['name']} over stdio: {len(catalog)} tools")
 
-        base = {"catalog": catalog, "session": SESSION}
-        injection = unfold("POST", "/v1/inject", {**base, "budget": {"availableContextTokens": 8000}})
+        catalogue = Catalogue(catalog)
+        base = {"session": SESSION}
+        injection = catalogue.post("/v1/inject", {**base, "budget": {"availableContextTokens": 8000}})
         injection = injection["injection"]
         print(f"\n== Injection at 8,000 tokens: level \"{injection['mode']}\", "
               f"{injection['promptTokens']} of {injection['inventoryBudgetTokens']} tokens")
@@ -141,7 +170,7 @@ def main():
             elif step == 2:
                 call = {"action": "execute", "name": best, "arguments": {"a": 2, "b": 3}}
             print(f"> {call if isinstance(call, str) else json.dumps(call)}")
-            routed = unfold("POST", "/v1/route", {**base, "arguments": call})
+            routed = catalogue.post("/v1/route", {**base, "arguments": call})
             if routed["action"] == "search":
                 best = routed["matches"][0]["id"]
             if routed["action"] == "execute":
@@ -154,6 +183,8 @@ def main():
             else:
                 print(f"< [{routed['action']}] {routed['toolResult']}")
 
+        print(f"\n== Request bodies: {catalogue.sizes[0]} bytes with the catalogue, then "
+              f"{max(catalogue.sizes[1:])} at most by reference")
         stats = unfold("GET", f"/v1/sessions/{SESSION}")
         print(f"\n== Session {SESSION}: generation {stats['generation']}, described {stats['described']}")
         print(f"counters {json.dumps(stats['counters'], sort_keys=True)}")

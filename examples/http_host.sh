@@ -2,9 +2,9 @@
 # An any-language host over the unfold HTTP API, with curl and jq.
 #
 # It speaks MCP over Streamable HTTP to a real server (server-everything from npm, started here
-# unless MCP_URL names one), sends the catalogue to unfold, plays one scripted model turn
-# (search -> describe -> execute), runs the resolved tool on the MCP server itself and posts the
-# upstream result back to unfold for the model's text.
+# unless MCP_URL names one), sends the catalogue to unfold once (then its catalogHash as
+# catalogRef), plays one scripted model turn (search -> describe -> execute), runs the resolved tool
+# on the MCP server itself and posts the upstream result back to unfold for the model's text.
 #
 # Run (with `deno task start` serving on 127.0.0.1:8787):  bash examples/http_host.sh
 # Environment: UNFOLD_URL (default http://127.0.0.1:8787), UNFOLD_API_TOKEN, MCP_URL (a Streamable
@@ -20,7 +20,8 @@ session="sh-host-$$"
 auth=()
 if [ -n "${UNFOLD_API_TOKEN:-}" ]; then auth=(-H "authorization: Bearer $UNFOLD_API_TOKEN"); fi
 
-# unfold METHOD PATH [BODY]: one API call; a problem+json answer is printed and ends the host.
+# unfold METHOD PATH [BODY [CODE]]: one API call; a problem+json answer is printed and ends the host
+# (exit 1), unless its code is CODE: then it returns 3 and prints nothing.
 unfold() {
   local out status
   out=$(curl -sS -w '\n%{http_code}' -X "$1" "${auth[@]}" -H 'content-type: application/json' \
@@ -28,10 +29,33 @@ unfold() {
   status=${out##*$'\n'}
   out=${out%$'\n'*}
   if [ "$status" -ge 400 ]; then
+    if [ -n "${4:-}" ] && [ "$(jq -r .code <<<"$out")" = "$4" ]; then return 3; fi
     echo "unfold answered $status: $(jq -r '"\(.code): \(.detail)"' <<<"$out")" >&2
     exit 1
   fi
   printf '%s' "$out"
+}
+
+# with_catalogue PATH BODY: sets $answer to unfold's answer to BODY with the catalogue: by
+# reference (catalogRef: a few hundred bytes) once unfold has given its catalogHash, else in full;
+# a 409 catalog_unknown (the server no longer holds it) sends it in full once more.
+catalog_ref=""
+sizes=()
+with_catalogue() {
+  local body
+  if [ -n "$catalog_ref" ]; then
+    body=$(jq -c --arg r "$catalog_ref" '. + {catalogRef: $r}' <<<"$2")
+    if answer=$(unfold POST "$1" "$body" catalog_unknown); then
+      sizes+=("${#body}")
+      return
+    elif [ $? -ne 3 ]; then
+      exit 1
+    fi
+  fi
+  body=$(jq -c --argjson c "$catalog" '. + {catalog: $c}' <<<"$2")
+  answer=$(unfold POST "$1" "$body")
+  sizes+=("${#body}")
+  catalog_ref=$(jq -r .catalogHash <<<"$answer")
 }
 
 # The MCP server: the one at MCP_URL, or server-everything started here in streamableHttp mode.
@@ -75,14 +99,16 @@ curl -sS -o /dev/null -H 'content-type: application/json' -H 'accept: applicatio
 catalog=$(mcp tools/list '{}' | jq -c '[.tools[] | . + {server: "everything"}]')
 echo "Connected $(jq -r '.serverInfo.name' <<<"$info") over Streamable HTTP: $(jq length <<<"$catalog") tools"
 
-# route ARGUMENTS: one model call of the bridge tool, routed by unfold within the session.
+# route ARGUMENTS: one model call of the bridge tool, routed by unfold within the session; sets
+# $answer.
 route() {
-  unfold POST /v1/route "$(jq -nc --argjson c "$catalog" --arg s "$session" --argjson a "$1" \
-    '{catalog: $c, session: $s, arguments: $a}')"
+  with_catalogue /v1/route "$(jq -nc --arg s "$session" --argjson a "$1" \
+    '{session: $s, arguments: $a}')"
 }
 
-injection=$(unfold POST /v1/inject "$(jq -nc --argjson c "$catalog" --arg s "$session" \
-  '{catalog: $c, session: $s, budget: {availableContextTokens: 8000}}')")
+with_catalogue /v1/inject "$(jq -nc --arg s "$session" \
+  '{session: $s, budget: {availableContextTokens: 8000}}')"
+injection=$answer
 echo
 jq -r '.injection | "== Injection at 8,000 tokens: level \"\(.mode)\", \(.promptTokens) of \(.inventoryBudgetTokens) tokens\n\(.prompt)"' <<<"$injection"
 
@@ -90,17 +116,20 @@ echo
 echo "== A model turn"
 call='{"action":"search","query":"echo a message back"}'
 echo "> $call"
-found=$(route "$call")
+route "$call"
+found=$answer
 echo "< [search] $(jq -r .toolResult <<<"$found")"
 best=$(jq -r '.matches[0].id' <<<"$found")
 
 call=$(jq -nc --arg n "$best" '{action: "describe", name: $n}')
 echo "> $call"
-echo "< [describe] $(route "$call" | jq -r .toolResult)"
+route "$call"
+echo "< [describe] $(jq -r .toolResult <<<"$answer")"
 
 call=$(jq -nc --arg n "$best" '{action: "execute", name: $n, arguments: {message: "hello from bash"}}')
 echo "> $call"
-routed=$(route "$call")
+route "$call"
+routed=$answer
 if [ "$(jq -r .action <<<"$routed")" = execute ]; then
   # The host authorises and runs the resolved tool itself.
   result=$(mcp tools/call "$(jq -c '{name: .tool.name, arguments: .arguments}' <<<"$routed")")
@@ -113,9 +142,12 @@ fi
 
 call='{"action":"describe","name":"echo"}'
 echo "> $call"
-echo "< [error] $(route "$call" | jq -r .toolResult)"
+route "$call"
+echo "< [error] $(jq -r .toolResult <<<"$answer")"
 
 echo
+by_ref=$(printf '%s\n' "${sizes[@]:1}" | sort -n | tail -1)
+echo "== Request bodies: ${sizes[0]} bytes with the catalogue, then $by_ref at most by reference"
 unfold GET "/v1/sessions/$session" |
   jq -r '"== Session \(.session): generation \(.generation), described \(.described | tojson)\ncounters \(.counters | tojson)"'
 unfold DELETE "/v1/sessions/$session" >/dev/null

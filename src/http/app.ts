@@ -7,18 +7,15 @@
 
 import { Hono } from "hono";
 import type { Context } from "hono";
-import type * as z from "zod/mini";
 import type { BridgeAction } from "../bridge/action.ts";
 import { renderToolFailure } from "../bridge/render.ts";
 import { type Hasher, sha256Hex } from "../canonical_json.ts";
-import { InvalidCatalogError } from "../catalog.ts";
 import { InvalidConfigError, type ProgressiveConfig } from "../config.ts";
 import { type CallToolResultLike, mapResult } from "../mcp/content.ts";
 import { McpError } from "../mcp/error.ts";
 import type { Injector } from "../injector.ts";
 import { routeInSession } from "../session/session_route.ts";
 import type { SessionState } from "../session/state.ts";
-import type { McpTool, ServerInfo } from "../tool.ts";
 import {
   SESSION_NAME,
   type SessionKey,
@@ -27,7 +24,8 @@ import {
 } from "../session/store.ts";
 import { VERSION } from "../version.ts";
 import { bearerAuthenticator } from "./auth.ts";
-import { type CachedCatalog, CatalogCache } from "./catalog_cache.ts";
+import { type CachedCatalog, CatalogCache, type CatalogStore } from "./catalog_cache.ts";
+import { type InjectBody, readCatalogRequest, type RouteBody } from "./catalog_request.ts";
 import { openApiDocument, OPERATIONS } from "./openapi.ts";
 import { originGuard } from "./origin.ts";
 import { parseBody, type Parsed } from "./body.ts";
@@ -46,6 +44,12 @@ export interface AppDeps {
    * @default {sha256Hex}
    */
   hash?: Hasher;
+  /**
+   * Where catalogues live and how many are kept in memory: `store` keeps them beyond this process
+   * (the Worker's Durable Objects), `maxBytes` and `maxTools` bound the in-memory cache.
+   * @default {{maxBytes: 64 MiB, maxTools: 50000}}
+   */
+  catalogs?: { store?: CatalogStore; maxBytes?: number; maxTools?: number };
   /**
    * Reports unexpected errors (never sent to the caller).
    * @default {console.error}
@@ -110,7 +114,12 @@ export function createApp(deps: AppDeps): UnfoldApp {
   const settings: HttpSettings = { ...DEFAULT_SETTINGS, ...deps.settings };
   const hash = deps.hash ?? sha256Hex;
   const schemas = httpSchemas(settings);
-  const cache = new CatalogCache({ hash, maxTools: Math.max(50_000, settings.maxTools) });
+  const cache = new CatalogCache({
+    hash,
+    maxTools: Math.max(50_000, settings.maxTools),
+    ...deps.catalogs,
+    onStoreError: (e) => report(e),
+  });
   const auth = bearerAuthenticator(settings.tokens, hash);
   const store = deps.store;
   const bodyOptions = { maxBytes: settings.maxBodyBytes };
@@ -166,7 +175,7 @@ export function createApp(deps: AppDeps): UnfoldApp {
   });
 
   app.post("/v1/inject", async (c) => {
-    const prepared = await prepare(c.req.raw, schemas.InjectRequest);
+    const prepared = await prepare(c, "inject");
     if (!prepared.ok) return prepared.response;
     const { body, entry, injector } = prepared.value;
     if (body.session !== undefined) {
@@ -175,11 +184,11 @@ export function createApp(deps: AppDeps): UnfoldApp {
         event: { kind: "inject" },
       });
     }
-    return c.json({ injection: injector.inject() });
+    return c.json({ injection: injector.inject(), catalogHash: entry.catalogHash });
   });
 
   app.post("/v1/route", async (c) => {
-    const prepared = await prepare(c.req.raw, schemas.RouteRequest);
+    const prepared = await prepare(c, "route");
     if (!prepared.ok) return prepared.response;
     const { body, entry, injector } = prepared.value;
     const action = body.session === undefined
@@ -192,7 +201,7 @@ export function createApp(deps: AppDeps): UnfoldApp {
         ...(body.options?.describeFirst ? { describeFirst: body.options.describeFirst } : {}),
         ...(body.options?.resend ? { resend: true } : {}),
       });
-    return c.json(routeResult(action));
+    return c.json({ ...routeResult(action), catalogHash: entry.catalogHash });
   });
 
   app.post("/v1/result", async (c) => {
@@ -247,34 +256,29 @@ export function createApp(deps: AppDeps): UnfoldApp {
     return c.body(null, 204);
   });
 
-  // The body of an inject or route request, its catalogue (cached by content) and an injector for
-  // its budget and options.
-  async function prepare<S extends typeof schemas.InjectRequest | typeof schemas.RouteRequest>(
-    request: Request,
-    schema: S,
-  ): Promise<Parsed<{ body: z.output<S>; entry: CachedCatalog; injector: Injector }>> {
-    const parsed = await parseBody(request, schema, bodyOptions);
-    if (!parsed.ok) return parsed;
-    // Both bodies share the inject request's fields.
-    const common = parsed.value as z.output<typeof schemas.InjectRequest>;
-    let entry: CachedCatalog;
-    try {
-      // zod leaves absent optional fields absent, as McpTool and ServerInfo expect.
-      entry = await cache.catalog(
-        common.catalog as McpTool[],
-        (common.servers ?? []) as ServerInfo[],
-      );
-    } catch (e) {
-      if (!(e instanceof InvalidCatalogError)) throw e;
-      return {
-        ok: false,
-        response: problem("invalid_catalog", e.message, [{ pointer: e.pointer, message: e.rule }]),
-      };
-    }
-    const { describeFirst: _, resend: __, ...options } = common.options ?? {};
+  // The body of an inject or route request, its catalogue (cached by content, see
+  // catalog_request.ts) and an injector for its budget and options.
+  async function prepare<K extends "inject" | "route">(
+    c: Context<AppEnv>,
+    kind: K,
+  ): Promise<
+    Parsed<{
+      body: K extends "inject" ? InjectBody : RouteBody;
+      entry: CachedCatalog;
+      injector: Injector;
+    }>
+  > {
+    const read = await readCatalogRequest(c.req.raw, c.get("tenant"), kind as "route", {
+      schemas,
+      cache,
+      maxBytes: settings.maxBodyBytes,
+    });
+    if (!read.ok) return read;
+    const { body, entry } = read.value;
+    const { describeFirst: _, resend: __, ...options } = body.options ?? {};
     const config = Object.fromEntries(
       Object.entries({
-        ...common.budget,
+        ...body.budget,
         ...options,
         maxQueryChars: settings.maxQueryChars,
         maxDescriptionChars: settings.maxDescriptionChars,
@@ -284,7 +288,7 @@ export function createApp(deps: AppDeps): UnfoldApp {
       return {
         ok: true,
         value: {
-          body: parsed.value as z.output<S>,
+          body: body as K extends "inject" ? InjectBody : RouteBody,
           entry,
           injector: cache.injector(entry, config),
         },

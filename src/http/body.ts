@@ -63,23 +63,33 @@ export async function parseBody<S extends z.ZodMiniType>(
   schema: S,
   options: ParseBodyOptions,
 ): Promise<Parsed<z.output<S>>> {
-  const type = request.headers.get("content-type");
-  if (!isJson(type)) {
-    return {
-      ok: false,
-      response: problem(
-        "unsupported_media_type",
-        `Send the body as JSON with Content-Type: application/json (got ${
-          type === null ? "none" : JSON.stringify(type.slice(0, 100))
-        })`,
-        undefined,
-        { "accept-post": "application/json" },
-      ),
-    };
-  }
-  const read = await readText(request, options.maxBytes);
+  const read = await readBody(request, options.maxBytes);
   if (!read.ok) return read;
-  const text = read.value;
+  return parseText(read.value, schema);
+}
+
+/**
+ * Parses a body's text as JSON and validates it, as {@linkcode parseBody} does once it has read
+ * the text.
+ *
+ * @param text The body's text.
+ * @param schema The body's schema.
+ * @returns The parsed body, or a problem response.
+ *
+ * @example Usage
+ * ```ts
+ * import { parseText } from "./body.ts";
+ * import * as z from "zod/mini";
+ * import { equal } from "node:assert/strict";
+ *
+ * const parsed = parseText('{"budget":1}', z.strictObject({ budget: z.number() }));
+ * equal(parsed.ok && parsed.value.budget, 1);
+ * ```
+ */
+export function parseText<S extends z.ZodMiniType>(
+  text: string,
+  schema: S,
+): Parsed<z.output<S>> {
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -248,9 +258,41 @@ function closestKey(key: string, known: readonly string[]): string | undefined {
   return best;
 }
 
-// The body as text, read chunk by chunk so that a body without a length stops at the limit, and a
-// transport failure (a malformed chunked encoding, an aborted upload) is the caller's 400.
-async function readText(request: Request, maxBytes: number): Promise<Parsed<string>> {
+/**
+ * Reads a request's body as text: it must be declared `application/json` (or
+ * `application/*+json`; any charset parameter), otherwise `unsupported_media_type`; it is read
+ * chunk by chunk, so that a body without a length stops at the limit, and a transport failure (a
+ * malformed chunked encoding, an aborted upload) is the caller's 400 `unreadable_body`.
+ *
+ * @param request The request.
+ * @param maxBytes The largest body accepted, in bytes.
+ * @returns The text, or a problem response.
+ *
+ * @example Usage
+ * ```ts
+ * import { readBody } from "./body.ts";
+ * import { equal } from "node:assert/strict";
+ *
+ * const headers = { "content-type": "application/json" };
+ * const read = await readBody(new Request("http://x/", { method: "POST", headers, body: "{}" }), 10);
+ * equal(read.ok && read.value, "{}");
+ * ```
+ */
+export async function readBody(request: Request, maxBytes: number): Promise<Parsed<string>> {
+  const type = request.headers.get("content-type");
+  if (!isJson(type)) {
+    return {
+      ok: false,
+      response: problem(
+        "unsupported_media_type",
+        `Send the body as JSON with Content-Type: application/json (got ${
+          type === null ? "none" : JSON.stringify(type.slice(0, 100))
+        })`,
+        undefined,
+        { "accept-post": "application/json" },
+      ),
+    };
+  }
   const tooLarge = (): Parsed<string> => ({
     ok: false,
     response: problem(

@@ -1,6 +1,8 @@
 /**
- * A small cache of validated catalogues and their injectors, keyed by content hash, so that a
- * stateless API does not re-validate a catalogue or rebuild its search index on every request.
+ * Catalogues a stateless API has already validated, per tenant: looked up by the JSON text that
+ * arrived (a warm request neither parses nor validates its catalogue again) or by the catalogue's
+ * hash (`catalogRef`); bounded in bytes and tools, least recently used evicted first. An optional
+ * durable store keeps them beyond this process (Workers: a Durable Object per catalogue).
  *
  * @module
  */
@@ -9,16 +11,55 @@ import { canonicalJson, type Hasher } from "../canonical_json.ts";
 import { McpCatalog } from "../catalog.ts";
 import type { ProgressiveConfig } from "../config.ts";
 import { Injector } from "../injector.ts";
+import type { RankerFactory } from "../ranking/ranker.ts";
 import type { McpTool, ServerInfo } from "../tool.ts";
 
 /** A cached catalogue. */
 export interface CachedCatalog {
+  /** The tenant it belongs to (`""` when auth is off). */
+  readonly tenant: string;
   /** The validated catalogue. */
-  catalog: McpCatalog;
-  /** The hash of its tools, independent of their order: the session generation. */
-  catalogHash: string;
+  readonly catalog: McpCatalog;
+  /** The hash of its canonical form (tools and servers, in any order): `catalogRef`, the session generation. */
+  readonly catalogHash: string;
   /** Injectors over it, by configuration. */
-  injectors: Map<string, Injector>;
+  readonly injectors: Map<string, Injector>;
+  /** The texts it arrived as (at most a few), which find it again. */
+  readonly texts: string[];
+  /** The bytes it counts against the cache's bound. */
+  bytes: number;
+}
+
+/** A catalogue as a durable store keeps it. */
+export interface StoredCatalog {
+  /** The tools, validated and sorted by id. */
+  tools: readonly McpTool[];
+  /** The server information, sorted by server. */
+  servers: readonly ServerInfo[];
+}
+
+/** Durable storage of catalogues by tenant and hash (the Workers deployment's Durable Objects). */
+export interface CatalogStore {
+  /**
+   * Reads a catalogue.
+   *
+   * @param tenant The tenant.
+   * @param hash The catalogue's hash.
+   * @returns The catalogue, the length of its canonical text and, when one was saved, its built
+   * ranker; `undefined` when unknown.
+   */
+  load(
+    tenant: string,
+    hash: string,
+  ): Promise<{ catalog: StoredCatalog; chars: number; ranker?: RankerFactory } | undefined>;
+  /**
+   * Saves a catalogue (idempotent: the hash names its content).
+   *
+   * @param tenant The tenant.
+   * @param hash The catalogue's hash.
+   * @param catalog The catalogue.
+   */
+  save(tenant: string, hash: string, catalog: McpCatalog): Promise<void>;
 }
 
 /** Options of {@linkcode CatalogCache}. */
@@ -26,21 +67,37 @@ export interface CatalogCacheOptions {
   /** Hashes canonical JSON. */
   hash: Hasher;
   /**
-   * The most catalogues kept.
-   * @default {16}
+   * The most bytes kept, estimated: each catalogue counts four bytes per character of its
+   * canonical JSON (the parsed tools) and two per character of each text it arrived as.
+   * @default {64 MiB}
    */
-  maxCatalogs?: number;
+  maxBytes?: number;
   /**
-   * The most tools kept across catalogues (bounds memory).
+   * The most tools kept across catalogues.
    * @default {50000}
    */
   maxTools?: number;
+  /** Where catalogues also live beyond this process, if anywhere. */
+  store?: CatalogStore;
+  /**
+   * Reports a failure to save in the store (the request goes on: a later `catalogRef` the store
+   * does not know is answered `catalog_unknown`, and the host sends the catalogue again).
+   * @default {console.error}
+   */
+  onStoreError?: (error: unknown) => void;
 }
 
+/** What a `catalogRef` looks like: a catalogue hash, lower-case hex. */
+export const CATALOG_REF: RegExp = /^[0-9a-f]{16,128}$/;
+
 const INJECTORS_PER_CATALOG = 8;
+// The texts that find one catalogue: its serialisations seen last.
+const TEXTS_PER_CATALOG = 4;
 
 /**
- * Catalogues by content, least recently used evicted first.
+ * Catalogues by tenant and content, least recently used evicted first. A tenant finds only what it
+ * sent itself (by text or by hash): neither a reference nor the time a request takes says whether
+ * another tenant sent a catalogue.
  *
  * @example Usage
  * ```ts
@@ -49,79 +106,106 @@ const INJECTORS_PER_CATALOG = 8;
  * import { equal } from "node:assert/strict";
  *
  * const cache = new CatalogCache({ hash: sha256Hex });
- * const a = { server: "s", name: "a", description: "", inputSchema: { type: "object" } };
- * const b = { server: "s", name: "b", description: "", inputSchema: { type: "object" } };
- * const first = await cache.catalog([a, b], []);
- * const second = await cache.catalog([b, a], []);
- * equal(second.catalog, first.catalog);
- * equal(second.catalogHash, first.catalogHash);
+ * const text = '[{"server":"s","name":"a","description":"","inputSchema":{"type":"object"}}]';
+ * const entry = await cache.add("tenant-a", text, JSON.parse(text), []);
+ * equal(cache.byText("tenant-a", text), entry);
+ * equal(await cache.byHash("tenant-a", entry.catalogHash), entry);
+ * equal(cache.byText("tenant-b", text), undefined);
+ * equal(await cache.byHash("tenant-b", entry.catalogHash), undefined);
  * ```
  */
 export class CatalogCache {
-  #entries = new Map<string, CachedCatalog>();
+  // Recency order: the first entry is evicted first.
+  #entries = new Set<CachedCatalog>();
+  #tenants = new Map<
+    string,
+    { byText: Map<string, CachedCatalog>; byHash: Map<string, CachedCatalog> }
+  >();
+  #bytes = 0;
   #tools = 0;
   #hash: Hasher;
-  #maxCatalogs: number;
+  #maxBytes: number;
   #maxTools: number;
+  #store: CatalogStore | undefined;
+  #onStoreError: (error: unknown) => void;
 
   /**
    * Makes an empty cache.
    *
-   * @param options The hash function and the bounds.
+   * @param options The hash function, the bounds and the durable store.
    */
   constructor(options: CatalogCacheOptions) {
     this.#hash = options.hash;
-    this.#maxCatalogs = options.maxCatalogs ?? 16;
+    this.#maxBytes = options.maxBytes ?? 64 * 1024 * 1024;
     this.#maxTools = options.maxTools ?? 50_000;
+    this.#store = options.store;
+    // deno-lint-ignore no-console
+    this.#onStoreError = options.onStoreError ?? ((e) => console.error(e));
   }
 
   /**
-   * The validated catalogue for these tools and servers, from the cache or built now.
+   * The catalogue a tenant sent as this very text (one map lookup: nothing is parsed).
    *
+   * @param tenant The tenant.
+   * @param text The catalogue's text as it arrived (with its servers' text, see {@linkcode catalogText}).
+   * @returns The cached catalogue, or `undefined`.
+   */
+  byText(tenant: string, text: string): CachedCatalog | undefined {
+    const entry = this.#tenants.get(tenant)?.byText.get(text);
+    if (entry !== undefined) this.#touch(entry);
+    return entry;
+  }
+
+  /**
+   * The catalogue a tenant sent with this hash: from memory, else from the durable store.
+   *
+   * @param tenant The tenant.
+   * @param hash The catalogue's hash (`catalogRef`).
+   * @returns The cached catalogue, or `undefined` when neither holds it.
+   */
+  async byHash(tenant: string, hash: string): Promise<CachedCatalog | undefined> {
+    const entry = this.#tenants.get(tenant)?.byHash.get(hash);
+    if (entry !== undefined) {
+      this.#touch(entry);
+      return entry;
+    }
+    const stored = await this.#store?.load(tenant, hash);
+    if (stored === undefined) return undefined;
+    const catalog = new McpCatalog(stored.catalog.tools, {
+      servers: stored.catalog.servers,
+      ...(stored.ranker ? { ranker: stored.ranker } : {}),
+    });
+    return this.#insert(tenant, hash, catalog, stored.chars, undefined);
+  }
+
+  /**
+   * Validates a catalogue a tenant sent, caches it under its text and hash, and saves it in the
+   * durable store.
+   *
+   * @param tenant The tenant.
+   * @param text The text it arrived as, or `undefined` when it came already parsed.
    * @param tools The tools, in any order.
    * @param servers Server information, in any order.
-   * @returns The cached catalogue and its hash.
+   * @returns The cached catalogue.
    * @throws {InvalidCatalogError} When an entry breaks a catalogue rule.
    */
-  async catalog(tools: readonly McpTool[], servers: readonly ServerInfo[]): Promise<CachedCatalog> {
-    // The lookup key skips canonicalisation (the costly part): tools sorted as sent. The same
-    // catalogue serialised with other key orders only misses the cache; its catalogHash, computed
-    // canonically on a miss, is the same.
-    let text: string;
-    try {
-      text = `${tools.map((t) => JSON.stringify(t)).sort().join("\n")}\n\n${
-        servers.map((s) => JSON.stringify(s)).sort().join("\n")
-      }`;
-    } catch (e) {
-      // JSON.stringify throws a RangeError on nesting deeper than the stack allows: the catalogue
-      // says which tool and field are too deep (MAX_JSON_DEPTH); it throws before recursing.
-      if (e instanceof RangeError) new McpCatalog(tools, { servers });
-      throw e;
-    }
-    const key = await this.#hash(text);
-    const hit = this.#entries.get(key);
-    if (hit !== undefined) {
-      this.#entries.delete(key);
-      this.#entries.set(key, hit);
-      return hit;
-    }
+  async add(
+    tenant: string,
+    text: string | undefined,
+    tools: readonly McpTool[],
+    servers: readonly ServerInfo[],
+  ): Promise<CachedCatalog> {
     const catalog = new McpCatalog(tools, { servers });
-    const entry: CachedCatalog = {
-      catalog,
-      catalogHash: await this.#hash(`[${catalog.tools.map(canonicalJson).join(",")}]`),
-      injectors: new Map(),
-    };
-    this.#entries.set(key, entry);
-    this.#tools += entry.catalog.size;
-    while (
-      this.#entries.size > 1 &&
-      (this.#entries.size > this.#maxCatalogs || this.#tools > this.#maxTools)
-    ) {
-      const [oldest, evicted] = this.#entries.entries().next().value!;
-      this.#entries.delete(oldest);
-      this.#tools -= evicted.catalog.size;
+    const canonical = canonicalCatalog(catalog);
+    const hash = await this.#hash(canonical);
+    const known = this.#tenants.get(tenant)?.byHash.get(hash);
+    if (known !== undefined) {
+      this.#touch(known);
+      if (text !== undefined) this.#alias(known, text);
+      return known;
     }
-    return entry;
+    await this.#store?.save(tenant, hash, catalog).catch(this.#onStoreError);
+    return this.#insert(tenant, hash, catalog, canonical.length, text);
   }
 
   /**
@@ -144,4 +228,114 @@ export class CatalogCache {
     }
     return injector;
   }
+
+  #insert(
+    tenant: string,
+    hash: string,
+    catalog: McpCatalog,
+    canonicalChars: number,
+    text: string | undefined,
+  ): CachedCatalog {
+    let maps = this.#tenants.get(tenant);
+    if (maps === undefined) {
+      this.#tenants.set(tenant, maps = { byText: new Map(), byHash: new Map() });
+    }
+    const entry: CachedCatalog = {
+      tenant,
+      catalog,
+      catalogHash: hash,
+      injectors: new Map(),
+      texts: [],
+      // The parsed tools, estimated: twice their canonical text, two bytes a character.
+      bytes: 4 * canonicalChars,
+    };
+    maps.byHash.set(hash, entry);
+    this.#entries.add(entry);
+    this.#bytes += entry.bytes;
+    this.#tools += catalog.size;
+    if (text !== undefined) this.#alias(entry, text);
+    this.#evict(entry);
+    return entry;
+  }
+
+  #alias(entry: CachedCatalog, text: string): void {
+    const byText = this.#tenants.get(entry.tenant)!.byText;
+    if (byText.get(text) === entry) return;
+    if (entry.texts.length >= TEXTS_PER_CATALOG) {
+      const oldest = entry.texts.shift()!;
+      byText.delete(oldest);
+      entry.bytes -= 2 * oldest.length;
+      this.#bytes -= 2 * oldest.length;
+    }
+    entry.texts.push(text);
+    byText.set(text, entry);
+    entry.bytes += 2 * text.length;
+    this.#bytes += 2 * text.length;
+    this.#evict(entry);
+  }
+
+  #touch(entry: CachedCatalog): void {
+    this.#entries.delete(entry);
+    this.#entries.add(entry);
+  }
+
+  // Evicts the least recently used catalogues while over a bound, never the one just used.
+  #evict(keep: CachedCatalog): void {
+    for (const entry of this.#entries) {
+      if (this.#bytes <= this.#maxBytes && this.#tools <= this.#maxTools) return;
+      if (entry === keep) continue;
+      this.#entries.delete(entry);
+      this.#bytes -= entry.bytes;
+      this.#tools -= entry.catalog.size;
+      const maps = this.#tenants.get(entry.tenant)!;
+      maps.byHash.delete(entry.catalogHash);
+      for (const text of entry.texts) maps.byText.delete(text);
+      if (maps.byHash.size === 0) this.#tenants.delete(entry.tenant);
+    }
+  }
+}
+
+/**
+ * The key {@linkcode CatalogCache.prototype.byText} takes: a catalogue's text and its servers'
+ * text as they arrived (NUL cannot occur in JSON text, so the join is unambiguous).
+ *
+ * @param catalog The `catalog` member's text.
+ * @param servers The `servers` member's text, if any.
+ * @returns The key.
+ *
+ * @example Usage
+ * ```ts
+ * import { catalogText } from "./catalog_cache.ts";
+ * import { equal } from "node:assert/strict";
+ *
+ * equal(catalogText("[]", undefined), "[]");
+ * equal(catalogText("[]", "[]"), "[]\u0000[]");
+ * ```
+ */
+export function catalogText(catalog: string, servers: string | undefined): string {
+  return servers === undefined ? catalog : `${catalog}\u0000${servers}`;
+}
+
+/**
+ * The canonical text a catalogue's hash is taken over: its tools as a canonical JSON array (the
+ * form hashes had before server information counted, so those stay the same), or with server
+ * information `{"servers": [...], "tools": [...]}`.
+ *
+ * @param catalog The catalogue.
+ * @returns The canonical text.
+ *
+ * @example Usage
+ * ```ts
+ * import { canonicalCatalog } from "./catalog_cache.ts";
+ * import { McpCatalog } from "../catalog.ts";
+ * import { equal } from "node:assert/strict";
+ *
+ * const tool = { server: "s", name: "a", inputSchema: { type: "object" }, description: "" };
+ * equal(canonicalCatalog(new McpCatalog([tool])), '[{"description":"","inputSchema":{"type":"object"},"name":"a","server":"s"}]');
+ * ```
+ */
+export function canonicalCatalog(catalog: McpCatalog): string {
+  const tools = `[${catalog.tools.map(canonicalJson).join(",")}]`;
+  if (catalog.servers.length === 0) return tools;
+  return `{"servers":[${catalog.servers.map(canonicalJson).join(",")}],"tools":${tools}}`;
 }

@@ -17,6 +17,7 @@
  */
 
 export type { AppDeps, UnfoldApp } from "./app.ts";
+export type { CatalogStore, StoredCatalog } from "./catalog_cache.ts";
 export { createApp } from "./app.ts";
 export type { HttpSettings } from "./settings.ts";
 export { DEFAULT_SETTINGS, settingsFromEnv } from "./settings.ts";

@@ -8,7 +8,7 @@
 import * as z from "zod/mini";
 import { SESSION_NAME } from "../session/store.ts";
 import { type ProblemCode, PROBLEMS } from "./problems.ts";
-import type { HttpSchemas } from "./schemas.ts";
+import { type HttpSchemas, REQUEST_PARTS } from "./schemas.ts";
 
 /** One operation of the API. */
 export interface Operation {
@@ -35,7 +35,7 @@ const BODY: ProblemCode[] = [
   "unreadable_body",
   "payload_too_large",
 ];
-const CATALOG: ProblemCode[] = [...BODY, "invalid_catalog", "invalid_config"];
+const CATALOG: ProblemCode[] = [...BODY, "catalog_unknown", "invalid_catalog", "invalid_config"];
 const AUTH: ProblemCode[] = ["origin_not_allowed", "unauthorized"];
 const STORE: ProblemCode = "session_store_unavailable";
 // Every operation can answer these: another method on its path, and a bug.
@@ -153,7 +153,9 @@ export function openApiDocument(
   const components: Record<string, unknown> = {};
   for (const io of ["output", "input"] as const) {
     const registry = z.registry<{ id: string }>();
-    for (const [id, schema] of Object.entries(schemas)) registry.add(schema, { id });
+    for (const [id, schema] of Object.entries(schemas)) {
+      if (!(REQUEST_PARTS as readonly string[]).includes(id)) registry.add(schema, { id });
+    }
     const generated = z.toJSONSchema(registry, {
       target: "draft-2020-12",
       io,
@@ -165,6 +167,13 @@ export function openApiDocument(
       const { $schema: _, $id: __, ...rest } = schema as Record<string, unknown>;
       if (io === "output" || id.endsWith("Request") || id === "McpTool") components[id] = rest;
     }
+  }
+  // A catalogue by value or by reference, never both (the refinement JSON Schema cannot carry).
+  for (const id of ["InjectRequest", "RouteRequest"]) {
+    (components[id] as Record<string, unknown>).oneOf = [
+      { required: ["catalog"] },
+      { required: ["catalogRef"] },
+    ];
   }
   const paths: Record<string, Record<string, unknown>> = {};
   for (const op of OPERATIONS) {

@@ -13,6 +13,7 @@ export const PROBLEMS = {
   origin_not_allowed: { status: 403, title: "This browser origin may not call the API" },
   not_found: { status: 404, title: "Not found" },
   method_not_allowed: { status: 405, title: "Method not allowed" },
+  catalog_unknown: { status: 409, title: "The catalogue catalogRef names is not held here" },
   payload_too_large: { status: 413, title: "The body is too large" },
   unsupported_media_type: { status: 415, title: "The body must be sent as application/json" },
   invalid_catalog: { status: 422, title: "The catalogue is invalid" },

@@ -11,6 +11,7 @@ import { BRIDGE_ERROR_CODES, SEARCH_MISS_REASONS } from "../bridge/action.ts";
 import { BRIDGE_NAME, DISCLOSURE_LEVELS, MAX_SEARCH_LIMIT, TOOL_FORMATS } from "../config.ts";
 import { DESCRIBE_FIRST_MODES } from "../session/session_route.ts";
 import { SESSION_NAME } from "../session/store.ts";
+import { CATALOG_REF } from "./catalog_cache.ts";
 import { PROBLEM_CODES } from "./problems.ts";
 import { type HttpSettings, SETTING_VARIABLES } from "./settings.ts";
 
@@ -23,6 +24,12 @@ export const TOOL_ID: RegExp = /^[^/]+\/.+$/;
 const JsonObject = z.record(z.string(), z.unknown());
 const text = (description: string) => z.string().check(z.describe(description));
 const int = () => z.int();
+
+/**
+ * The schemas that validate parts of an inject or route request apart (its catalogue, and the
+ * rest), for `catalog_request.ts`: not request bodies of their own, so not in the OpenAPI document.
+ */
+export const REQUEST_PARTS = ["CatalogPart", "InjectRest", "RouteRest"] as const;
 
 /** The schemas of one deployment (limits shape them). */
 export type HttpSchemas = ReturnType<typeof httpSchemas>;
@@ -106,28 +113,70 @@ export function httpSchemas(settings: Pick<HttpSettings, "maxTools">) {
     z.describe(`Session name: ${SESSION_NAME.source}`),
   );
 
-  const common = {
-    catalog: z.array(McpTool).check(
-      z.maxLength(settings.maxTools, {
-        error: `must hold at most ${settings.maxTools} tools (${SETTING_VARIABLES.maxTools})`,
-      }),
-      z.describe("The session's whole catalogue."),
+  const Catalog = z.array(McpTool).check(
+    z.maxLength(settings.maxTools, {
+      error: `must hold at most ${settings.maxTools} tools (${SETTING_VARIABLES.maxTools})`,
+    }),
+    z.describe("The session's whole catalogue (or `catalogRef` instead)."),
+  );
+  const Servers = z.array(ServerInfo).check(
+    z.describe(
+      "Information about the catalogue's servers; part of the catalogue `catalogRef` names.",
     ),
-    servers: z.optional(z.array(ServerInfo)),
+  );
+  // The fields besides the catalogue: what a request carries when its catalogue is looked up by
+  // the text that arrived, or by reference.
+  const rest = {
+    catalogRef: z.optional(
+      z.string().check(
+        z.regex(CATALOG_REF, { error: `must be a catalogHash (${CATALOG_REF.source})` }),
+        z.describe(
+          "The `catalogHash` of a catalogue (with its servers) sent earlier, instead of `catalog` " +
+            "and `servers`; a server that does not hold it answers 409 `catalog_unknown`.",
+        ),
+      ),
+    ),
     budget: z.optional(Budget),
     session: z.optional(Session),
     options: z.optional(Options),
   };
+  const Arguments = z.union([JsonObject, z.string()], {
+    error: "must be an object, or the model's raw JSON string",
+  }).check(
+    z.describe("The bridge tool's arguments from the model: an object, or its raw JSON string."),
+  );
+  // Exactly one of catalog and catalogRef; servers only with catalog.
+  const oneCatalog = z.superRefine(
+    (body: { catalog?: unknown; catalogRef?: unknown; servers?: unknown }, ctx) => {
+      const issue = (path: string, message: string) =>
+        ctx.addIssue({ code: "custom", input: body, path: [path], message });
+      if (body.catalog === undefined && body.catalogRef === undefined) {
+        issue("catalog", 'is required (or "catalogRef")');
+      }
+      if (body.catalog !== undefined && body.catalogRef !== undefined) {
+        issue("catalogRef", 'must not come with "catalog": send one of them');
+      }
+      if (body.catalogRef !== undefined && body.servers !== undefined) {
+        issue("servers", 'must not come with "catalogRef": the catalogue it names has its servers');
+      }
+    },
+  );
 
-  const InjectRequest = z.strictObject(common);
+  const InjectRequest = z.strictObject({
+    catalog: z.optional(Catalog),
+    servers: z.optional(Servers),
+    ...rest,
+  }).check(oneCatalog);
   const RouteRequest = z.strictObject({
-    ...common,
-    arguments: z.union([JsonObject, z.string()], {
-      error: "must be an object, or the model's raw JSON string",
-    }).check(
-      z.describe("The bridge tool's arguments from the model: an object, or its raw JSON string."),
-    ),
-  });
+    catalog: z.optional(Catalog),
+    servers: z.optional(Servers),
+    ...rest,
+    arguments: Arguments,
+  }).check(oneCatalog);
+  // The parts of a request whose catalogue arrived as text, parsed apart (src/http/catalog_request.ts).
+  const CatalogPart = z.strictObject({ catalog: Catalog, servers: z.optional(Servers) });
+  const InjectRest = z.strictObject(rest);
+  const RouteRest = z.strictObject({ ...rest, arguments: Arguments });
 
   const ResultRequest = z.strictObject({
     session: z.optional(Session),
@@ -201,7 +250,10 @@ export function httpSchemas(settings: Pick<HttpSettings, "maxTools">) {
     overheadTokens: int(),
   });
 
-  const InjectResponse = z.object({ injection: z.nullable(Injection) });
+  const catalogHash = text(
+    "The hash of the request's catalogue: send it as `catalogRef` instead of the catalogue.",
+  );
+  const InjectResponse = z.object({ injection: z.nullable(Injection), catalogHash });
 
   const toolResult = text("The exact text to return to the model as the bridge tool's result.");
   const id = text("The resolved tool id.");
@@ -214,6 +266,7 @@ export function httpSchemas(settings: Pick<HttpSettings, "maxTools">) {
       matches: z.array(ToolMatch),
       miss: z.optional(z.object({ why: z.enum(SEARCH_MISS_REASONS), next: z.string() })),
       toolResult,
+      catalogHash,
     }).check(z.describe("Search results.")),
     z.object({
       action: z.literal("describe"),
@@ -223,12 +276,14 @@ export function httpSchemas(settings: Pick<HttpSettings, "maxTools">) {
         z.boolean().check(z.describe("The schema was sent earlier in this session.")),
       ),
       toolResult,
+      catalogHash,
     }).check(z.describe("One tool's schema.")),
     z.object({
       action: z.literal("execute"),
       id,
       tool: McpTool,
       arguments: JsonObject.check(z.describe("The arguments for the real tool.")),
+      catalogHash,
     }).check(z.describe("The host authorises and calls `tool` with `arguments` itself.")),
     z.object({
       action: z.literal("error"),
@@ -239,6 +294,7 @@ export function httpSchemas(settings: Pick<HttpSettings, "maxTools">) {
         message: z.string(),
         problems: z.optional(z.array(ArgumentProblem)),
       }),
+      catalogHash,
     }).check(z.describe("A mistake of the model: toolResult tells it how to recover.")),
   ]).check(z.describe("What one call of the bridge tool comes to, by `action`."));
 
@@ -279,6 +335,9 @@ export function httpSchemas(settings: Pick<HttpSettings, "maxTools">) {
     Options,
     InjectRequest,
     RouteRequest,
+    CatalogPart,
+    InjectRest,
+    RouteRest,
     ResultRequest,
     ResultResponse,
     ToolMatch,

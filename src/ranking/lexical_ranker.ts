@@ -4,6 +4,8 @@
  * the scores of every tool and word computed once when the index is built, so a search is a few
  * array lookups; then re-scored by how many query words it matched, by query word pairs that
  * appear side by side in its name, and by how well its server's description matches the query.
+ * Query words also reach other inflections of themselves and, given a thesaurus (opt-in: the
+ * WordNet one is `englishLexicon()` of `./lexicon`), related words, at weights below an exact match.
  *
  * @module
  */
@@ -21,13 +23,24 @@ import {
   tokenizeIdentifiers,
 } from "./terms.ts";
 import { fieldScores } from "./field_scores.ts";
+import type { ExpansionSources } from "./expansion.ts";
+import type { Lexicon, RelatedWord } from "./lexicon.ts";
+import { LexicalIndex } from "./lexical_search.ts";
+import { clauses, fuseRanks } from "./segments.ts";
 import { ServerMatch } from "./server_match.ts";
 import { Vocabulary } from "./vocabulary.ts";
+
+/**
+ * The `_meta` key under which a tool may carry search keywords or aliases (a string or an array of
+ * strings), indexed like its title: how an operator fixes a miss without code.
+ */
+export const KEYWORDS_META_KEY = "unfold/keywords";
 
 /** The parts of a tool the ranker indexes. */
 export type LexicalField =
   | "name"
   | "title"
+  | "keywords"
   | "server"
   | "serverText"
   | "description"
@@ -37,10 +50,11 @@ export type LexicalField =
 /** Options of {@linkcode createLexicalRanker}; each defaults to {@linkcode LEXICAL_DEFAULTS}. */
 export interface LexicalRankerOptions {
   /**
-   * How much a match in each field counts (0 leaves the field out): the tool's `name`, `title`,
-   * `server` name, `serverText` (the server's title and description), `description`, `params`
-   * (input property names) and `paramDescriptions`.
-   * @default {{name: 3, title: 2, server: 1.5, serverText: 1.5, description: 1, params: 0.5, paramDescriptions: 0.5}}
+   * How much a match in each field counts (0 leaves the field out): the tool's `name`, `title`
+   * (its MCP `title`, else `annotations.title`), `keywords` (`_meta["unfold/keywords"]`), `server`
+   * name, `serverText` (the server's title and description), `description`, `params` (input
+   * property names) and `paramDescriptions`.
+   * @default {{name: 3, title: 2, keywords: 2, server: 1.5, serverText: 1.5, description: 1, params: 0.5, paramDescriptions: 0.5}}
    */
   fieldWeights?: Partial<Record<LexicalField, number>>;
   /** BM25 term-frequency saturation. @default {1.2} */
@@ -69,18 +83,58 @@ export interface LexicalRankerOptions {
   stopWords?: ReadonlySet<string>;
   /** Whether markup tags are removed from queries before searching. @default {true} */
   stripMarkup?: boolean;
+  /** The weight of another inflection of a query word (`uploading` → `uploads`; 0: off). @default {0.8} */
+  inflectionWeight?: number;
+  /**
+   * The thesaurus that relates query words to other words (`picture` → `image`), e.g.
+   * `englishLexicon()` from `./lexicon` (WordNet, ~36 KiB gzipped: opt-in to keep the Worker
+   * small); `false` or absent for none.
+   * @default {false}
+   */
+  thesaurus?: Lexicon | false;
+  /** A factor on every thesaurus relation's weight (0: off). @default {1} */
+  thesaurusWeight?: number;
+  /** The most related words followed per query word, strongest first. @default {10} */
+  maxRelated?: number;
+  /**
+   * A deployment's own synonyms: groups of words or phrases that mean the same there
+   * (`[["k8s", "kubernetes"], ["ticket", "issue"]]`); each word of an entry reaches each word of
+   * the other entries of its group at `synonymWeight`.
+   * @default {[]}
+   */
+  synonyms?: readonly (readonly string[])[];
+  /** The weight of a match through `synonyms`. @default {0.8} */
+  synonymWeight?: number;
+  /**
+   * When nothing matches, search again following the thesaurus two steps (a related word's
+   * related words), so that a query naming a real need is never a bare miss. @default {true}
+   */
+  fallback?: boolean;
+  /**
+   * Requests with at least this many words (after stop-words) and two clauses or more are also
+   * ranked clause by clause, and the rankings fused, so that each needed tool surfaces (0: off).
+   * @default {0}
+   */
+  segmentMinWords?: number;
+  /** The rank offset of the fusion of clause rankings (small: the clauses take turns). @default {1} */
+  segmentFusionK?: number;
+  /** The factor on the expansions of a query word the catalogue itself uses. @default {0.5} */
+  knownWordFactor?: number;
+  /** Whether a match through an expansion counts as matching its query word only by its weight. @default {true} */
+  fractionalCover?: boolean;
 }
 
 /** Every setting of the lexical ranker: {@linkcode LexicalRankerOptions} with none left out. */
 export type LexicalSettings =
-  & Required<Omit<LexicalRankerOptions, "fieldWeights">>
-  & { fieldWeights: Readonly<Record<LexicalField, number>> };
+  & Required<Omit<LexicalRankerOptions, "fieldWeights" | "thesaurus">>
+  & { fieldWeights: Readonly<Record<LexicalField, number>>; thesaurus?: Lexicon | false };
 
 /** The defaults of {@linkcode LexicalRankerOptions}, measured with `deno task eval`. */
 export const LEXICAL_DEFAULTS: Readonly<LexicalSettings> = Object.freeze({
   fieldWeights: Object.freeze({
     name: 3,
     title: 2,
+    keywords: 2,
     server: 1.5,
     serverText: 1.5,
     description: 1,
@@ -100,10 +154,17 @@ export const LEXICAL_DEFAULTS: Readonly<LexicalSettings> = Object.freeze({
   serverBoost: 1,
   stopWords: STOP_WORDS,
   stripMarkup: true,
+  inflectionWeight: 0.8,
+  thesaurusWeight: 1,
+  maxRelated: 10,
+  synonyms: Object.freeze([]),
+  synonymWeight: 0.8,
+  fallback: true,
+  knownWordFactor: 0.5,
+  fractionalCover: true,
+  segmentMinWords: 0,
+  segmentFusionK: 1,
 });
-
-// Up to this many results are selected by insertion; more are sorted.
-const SMALL_LIMIT = 64;
 
 /**
  * Builds a lexical ranker factory with other settings than the defaults (to measure what each
@@ -184,10 +245,8 @@ function buildRanker(
       [...serverWords].map(([server, words]) => [server, [...words.server, ...words.serverText]]),
     ),
   );
-  const serverOf = Int32Array.from(tools, (tool) => servers.indexOf(tool.server));
   const words = tools.map((tool) => toolWords(tool, serverWords.get(tool.server)!, terms));
   const postings = fieldScores(words, settings.fieldWeights, settings);
-  const vocabulary = new Vocabulary(postings.keys());
   const nameBigrams = new Map<string, Set<number>>();
   words.forEach(({ name }, doc) => {
     for (let i = 0; i + 1 < name.length; i++) {
@@ -195,77 +254,100 @@ function buildRanker(
       nameBigrams.set(pair, (nameBigrams.get(pair) ?? new Set()).add(doc));
     }
   });
-
-  // Per-search scratch, reused: a search runs to completion before the next starts, and fresh
-  // arrays for every search showed up as garbage-collection pauses in the p99.
-  const scores = new Float64Array(tools.length);
-  const matched = new Uint32Array(tools.length);
-  const lastWord = new Int32Array(tools.length);
-  const boost = new Float64Array(tools.length);
+  const index = new LexicalIndex({
+    postings,
+    vocabulary: new Vocabulary(postings.keys()),
+    nameBigrams,
+    servers,
+    serverOf: Int32Array.from(tools, (tool) => servers.indexOf(tool.server)),
+  });
+  // The thesaurus is decoded on the first search that needs it, not when the index is built.
+  let expansion: ExpansionSources | undefined;
+  const expansionSources = (): ExpansionSources | undefined => {
+    if (settings.inflectionWeight <= 0 && settings.thesaurusWeight <= 0) return undefined;
+    return expansion ??= {
+      known: index.known,
+      lexicon: withSynonyms(
+        settings.thesaurus === false ? EMPTY_LEXICON : settings.thesaurus ?? EMPTY_LEXICON,
+        settings.synonyms.map((group) => group.map((entry) => terms.text(entry))),
+        settings.synonymWeight,
+      ),
+      inflectionWeight: settings.inflectionWeight,
+      thesaurusWeight: settings.thesaurusWeight,
+      catalogueBases: !settings.thesaurus,
+      maxRelated: settings.maxRelated,
+      knownWordFactor: settings.knownWordFactor,
+      fractionalCover: settings.fractionalCover,
+    };
+  };
 
   return {
     search(query: string, limit: number): RankedTool[] {
-      const queryWords = terms.text(settings.stripMarkup ? stripMarkup(query) : query);
-      const counts = new Map<string, number>();
-      for (const word of queryWords) {
-        counts.set(word, settings.queryTermFrequency ? (counts.get(word) ?? 0) + 1 : 1);
-      }
-      scores.fill(0);
-      matched.fill(0);
-      lastWord.fill(-1);
-      boost.fill(1);
-      let wordIndex = 0;
-      for (const [word, count] of counts) {
-        for (const { term, weight } of vocabulary.expand(word, settings)) {
-          const { docs, scores: termScores, start, end } = postings.get(term)!;
-          for (let k = start; k < end; k++) {
-            const doc = docs[k]!;
-            scores[doc]! += count * weight * termScores[k]!;
-            if (lastWord[doc] !== wordIndex) {
-              lastWord[doc] = wordIndex;
-              matched[doc]!++;
-            }
-          }
+      const text = settings.stripMarkup ? stripMarkup(query) : query;
+      const queryWords = terms.text(text);
+      const sources = expansionSources();
+      const rank = (words: readonly string[], limit: number) => {
+        const counts = new Map<string, number>();
+        for (const word of words) {
+          counts.set(word, settings.queryTermFrequency ? (counts.get(word) ?? 0) + 1 : 1);
         }
-        wordIndex++;
-      }
-      if (settings.nameBigramBoost > 0) {
-        const pairs = new Set<string>();
-        for (let i = 0; i + 1 < queryWords.length; i++) {
-          pairs.add(`${queryWords[i]} ${queryWords[i + 1]}`);
+        const top = index.search(words, counts, limit, settings, sources);
+        if (top.length > 0 || !settings.fallback || sources === undefined || counts.size === 0) {
+          return top;
         }
-        for (const pair of pairs) {
-          for (const doc of nameBigrams.get(pair) ?? []) {
-            boost[doc]! *= 1 + settings.nameBigramBoost;
-          }
+        return index.search(words, counts, limit, settings, { ...sources, hops: 2 });
+      };
+      let top = rank(queryWords, limit);
+      const minWords = settings.segmentMinWords;
+      if (minWords > 0 && queryWords.length >= minWords && top.length > 0) {
+        const parts = clauses(text).map((clause) => terms.text(clause)).filter((w) => w.length > 0);
+        if (parts.length >= 2) {
+          const lists = [top, ...parts.map((words) => rank(words, limit))];
+          top = fuseRanks(lists.map((list) => list.map((hit) => hit.doc)), settings.segmentFusionK)
+            .slice(0, limit);
         }
       }
-      const serverMatch = settings.serverBoost > 0 ? servers.match(counts.keys()) : undefined;
-      // The best `limit` tools, kept sorted (insertion, as limits are small); tools are numbered in
-      // id order, so on equal scores the lower number stays ahead.
-      const top: { doc: number; score: number }[] = [];
-      const keep = Math.min(limit, tools.length);
-      for (let doc = 0; doc < tools.length; doc++) {
-        if (!(scores[doc]! > 0)) continue;
-        let score = scores[doc]! * matched[doc]! ** settings.coordination * boost[doc]!;
-        if (serverMatch !== undefined) {
-          score *= 1 + settings.serverBoost * serverMatch[serverOf[doc]!]!;
-        }
-        if (!Number.isFinite(score) || score <= 0) continue;
-        if (keep > SMALL_LIMIT) {
-          top.push({ doc, score });
-          continue;
-        }
-        if (top.length === keep && score <= top[keep - 1]!.score) continue;
-        let at = top.length === keep ? keep - 1 : top.length;
-        while (at > 0 && top[at - 1]!.score < score) {
-          top[at] = top[at - 1]!;
-          at--;
-        }
-        top[at] = { doc, score };
-      }
-      if (keep > SMALL_LIMIT) top.sort((a, b) => b.score - a.score || a.doc - b.doc).splice(keep);
       return top.map(({ doc, score }) => ({ id: ids[doc]!, score }));
+    },
+  };
+}
+
+const EMPTY_LEXICON: Lexicon = { has: () => false, related: () => [] };
+
+// A thesaurus with a deployment's synonyms first: each word of an entry relates to each word of
+// the other entries of its group.
+function withSynonyms(
+  lexicon: Lexicon,
+  groups: readonly (readonly string[][])[],
+  weight: number,
+): Lexicon {
+  if (groups.length === 0 || !(weight > 0)) return lexicon;
+  const own = new Map<string, Map<string, number>>();
+  for (const group of groups) {
+    group.forEach((entry, e) => {
+      for (const word of entry) {
+        const related = own.get(word) ?? new Map<string, number>();
+        own.set(word, related);
+        group.forEach((other, o) => {
+          if (o !== e) { for (const w of other) if (w !== word) related.set(w, weight); }
+        });
+      }
+    });
+  }
+  const merged = new Map<string, RelatedWord[]>();
+  return {
+    has: (word) => lexicon.has(word),
+    related(word) {
+      const mine = own.get(word);
+      if (mine === undefined) return lexicon.related(word);
+      let list = merged.get(word);
+      if (list === undefined) {
+        list = [...mine].map(([w, weight]) => ({ word: w, weight }))
+          .sort((a, b) => compareStrings(a.word, b.word));
+        list.push(...lexicon.related(word).filter((r) => !mine.has(r.word)));
+        merged.set(word, list);
+      }
+      return list;
     },
   };
 }
@@ -287,9 +369,18 @@ function toolWords(
   terms: Terms,
 ): Record<LexicalField, string[]> {
   const schema = schemaText(tool.inputSchema);
+  const annotated = tool.annotations?.title;
+  const keywords = tool._meta?.[KEYWORDS_META_KEY];
   return {
     name: terms.identifiers(tool.name),
-    title: terms.text(tool.title ?? ""),
+    title: terms.text(tool.title ?? (typeof annotated === "string" ? annotated : "")),
+    keywords: terms.text(
+      typeof keywords === "string"
+        ? keywords
+        : Array.isArray(keywords)
+        ? keywords.filter((k) => typeof k === "string").join(" ")
+        : "",
+    ),
     server: server.server,
     serverText: server.serverText,
     description: terms.text(tool.description),

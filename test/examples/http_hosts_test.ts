@@ -1,4 +1,4 @@
-import { match } from "node:assert/strict";
+import { match, ok } from "node:assert/strict";
 import { freePort, startDenoServer } from "../e2e/_processes.ts";
 import { runExample } from "./_run.ts";
 
@@ -14,6 +14,11 @@ function expectTurn(out: string, transport: string, executed: RegExp): void {
   match(out, /< \[error\] Error unknown_tool: ".*" is a bare tool name/);
   match(out, /"describeToExecute": ?1/);
   match(out, /"executes": ?1/);
+  // The catalogue is sent once, then named by reference.
+  const [, full, byRef] = out.match(
+    /== Request bodies: (\d+) bytes with the catalogue, then (\d+)/,
+  )!;
+  ok(Number(byRef) < 300 && Number(full) > 10 * Number(byRef), `${full} then ${byRef}`);
 }
 
 Deno.test("examples/http_host.py plays a model turn over the HTTP API with a real stdio MCP server", async () => {

@@ -1,5 +1,6 @@
 import { deepEqual, equal, match, ok } from "node:assert/strict";
 import { createApp } from "../../src/http/app.ts";
+import { sha256Hex } from "../../src/canonical_json.ts";
 import { httpSchemas } from "../../src/http/schemas.ts";
 import { DEFAULT_SETTINGS, type HttpSettings } from "../../src/http/settings.ts";
 import { MemorySessionStore } from "../../src/session/memory_store.ts";
@@ -68,9 +69,9 @@ Deno.test("POST /v1/inject returns the injection, or null for an empty catalogue
   const body = schemas.InjectResponse.parse(response.body);
   equal(body.injection?.mode, "manifest");
   equal(body.injection?.inventoryBudgetTokens, 3000);
-  deepEqual(schemas.InjectResponse.parse((await api.post("/v1/inject", { catalog: [] })).body), {
-    injection: null,
-  });
+  const empty = schemas.InjectResponse.parse((await api.post("/v1/inject", { catalog: [] })).body);
+  equal(empty.injection, null);
+  equal(empty.catalogHash, await sha256Hex("[]"));
 });
 
 Deno.test("POST /v1/inject applies options: format, bridge name, disclosure, server information", async () => {

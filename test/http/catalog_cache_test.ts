@@ -1,43 +1,83 @@
-import { equal, notEqual, throws } from "node:assert/strict";
-import { sha256Hex } from "../../src/canonical_json.ts";
-import { InvalidCatalogError } from "../../mod.ts";
-import { CatalogCache } from "../../src/http/catalog_cache.ts";
+import { equal, notEqual, rejects, throws } from "node:assert/strict";
+import { canonicalJson, sha256Hex } from "../../src/canonical_json.ts";
+import { InvalidCatalogError, McpCatalog } from "../../mod.ts";
+import {
+  CatalogCache,
+  type CatalogStore,
+  type StoredCatalog,
+} from "../../src/http/catalog_cache.ts";
 import { realServerTools, shuffled, tool } from "../_data.ts";
 
-Deno.test("CatalogCache returns the same validated catalogue for the same tools in any order", async () => {
+Deno.test("CatalogCache gives the same catalogue and hash for the same tools in any order", async () => {
   const cache = new CatalogCache({ hash: sha256Hex });
   const tools = realServerTools();
-  const a = await cache.catalog(tools, []);
-  const b = await cache.catalog(shuffled(tools, 9), []);
-  equal(b.catalog, a.catalog);
-  equal(b.catalogHash, a.catalogHash);
+  const a = await cache.add("", JSON.stringify(tools), tools, []);
+  const reordered = shuffled(tools, 9);
+  const b = await cache.add("", JSON.stringify(reordered), reordered, []);
+  equal(b, a);
+  equal(cache.byText("", JSON.stringify(reordered)), a, "the second text finds it too");
 });
 
-Deno.test("CatalogCache keys by content: a changed schema is another catalogue with another hash", async () => {
+Deno.test("CatalogCache keys by content: a changed schema or server information is another catalogue", async () => {
   const cache = new CatalogCache({ hash: sha256Hex });
-  const a = await cache.catalog([tool("s", "t", "", { x: { type: "string" } })], []);
-  const b = await cache.catalog([tool("s", "t", "", { x: { type: "number" } })], []);
+  const a = await cache.add("", undefined, [tool("s", "t", "", { x: { type: "string" } })], []);
+  const b = await cache.add("", undefined, [tool("s", "t", "", { x: { type: "number" } })], []);
   notEqual(b.catalogHash, a.catalogHash);
-  const withServers = await cache.catalog([tool("s", "t", "", { x: { type: "string" } })], [{
-    server: "s",
-    title: "S",
-  }]);
-  equal(withServers.catalogHash, a.catalogHash); // same tools: same session generation
-  notEqual(withServers.catalog, a.catalog); // but the listing differs
+  const withServers = await cache.add("", undefined, [
+    tool("s", "t", "", { x: { type: "string" } }),
+  ], [
+    { server: "s", title: "S" },
+  ]);
+  notEqual(withServers.catalogHash, a.catalogHash, "a reference names the servers too");
+  equal(withServers.catalog.servers[0]?.title, "S");
+});
+
+Deno.test("CatalogCache keeps the hash of a catalogue without server information: its canonical tools", async () => {
+  const cache = new CatalogCache({ hash: sha256Hex });
+  const entry = await cache.add("", undefined, [tool("s", "b"), tool("s", "a")], []);
+  const canonical = `[${[tool("s", "a"), tool("s", "b")].map(canonicalJson).join(",")}]`;
+  equal(entry.catalogHash, await sha256Hex(canonical));
+});
+
+Deno.test("CatalogCache keys every lookup by tenant: one tenant never finds another's catalogue", async () => {
+  const cache = new CatalogCache({ hash: sha256Hex });
+  const text = JSON.stringify([tool("s", "t")]);
+  const a = await cache.add("tenant-a", text, [tool("s", "t")], []);
+  equal(cache.byText("tenant-b", text), undefined);
+  equal(await cache.byHash("tenant-b", a.catalogHash), undefined);
+  const b = await cache.add("tenant-b", text, [tool("s", "t")], []);
+  notEqual(b, a, "tenant B's copy is built for tenant B");
+  equal(b.catalogHash, a.catalogHash);
+  equal(cache.byText("tenant-a", text), a);
+  equal(cache.byText("tenant-b", text), b);
 });
 
 Deno.test("CatalogCache evicts the least recently used catalogue beyond its bounds", async () => {
-  const cache = new CatalogCache({ hash: sha256Hex, maxCatalogs: 2 });
-  const one = await cache.catalog([tool("a", "1")], []);
-  await cache.catalog([tool("a", "2")], []);
-  await cache.catalog([tool("a", "1")], []); // touch one
-  await cache.catalog([tool("a", "3")], []);
-  equal((await cache.catalog([tool("a", "1")], [])).catalog, one.catalog);
+  const cache = new CatalogCache({ hash: sha256Hex, maxTools: 2 });
+  const one = await cache.add("", "1", [tool("a", "1")], []);
+  await cache.add("", "2", [tool("a", "2")], []);
+  equal(cache.byText("", "1"), one); // touch one
+  await cache.add("", "3", [tool("a", "3")], []);
+  equal(cache.byText("", "1"), one);
+  equal(cache.byText("", "2"), undefined);
+  equal(
+    await cache.byHash("", (await cache.add("", "3", [tool("a", "3")], [])).catalogHash) !==
+      undefined,
+    true,
+  );
+});
+
+Deno.test("CatalogCache bounds the bytes it keeps, texts included", async () => {
+  const cache = new CatalogCache({ hash: sha256Hex, maxBytes: 50_000 });
+  const big = (i: number) => [tool("a", `t${i}`, "d".repeat(5000))];
+  for (let i = 0; i < 10; i++) await cache.add("", `text ${i}`.padEnd(2000), big(i), []);
+  equal(cache.byText("", "text 0".padEnd(2000)), undefined);
+  notEqual(cache.byText("", "text 9".padEnd(2000)), undefined);
 });
 
 Deno.test("CatalogCache reuses an injector per configuration and rejects an invalid one", async () => {
   const cache = new CatalogCache({ hash: sha256Hex });
-  const entry = await cache.catalog([tool("a", "1")], []);
+  const entry = await cache.add("", undefined, [tool("a", "1")], []);
   equal(
     cache.injector(entry, { availableContextTokens: 5000 }),
     cache.injector(entry, { availableContextTokens: 5000 }),
@@ -49,12 +89,45 @@ Deno.test("CatalogCache reuses an injector per configuration and rejects an inva
 Deno.test("CatalogCache propagates catalogue errors and caches nothing for them", async () => {
   const cache = new CatalogCache({ hash: sha256Hex });
   for (let i = 0; i < 2; i++) {
-    let caught: unknown;
-    try {
-      await cache.catalog([tool("a/b", "x")], []);
-    } catch (e) {
-      caught = e;
-    }
-    equal(caught instanceof InvalidCatalogError, true);
+    await rejects(cache.add("", "x", [tool("a/b", "x")], []), InvalidCatalogError);
+    equal(cache.byText("", "x"), undefined);
   }
+});
+
+Deno.test("CatalogCache saves new catalogues in its store and loads unknown references from it", async () => {
+  const saved = new Map<string, StoredCatalog>();
+  const store: CatalogStore = {
+    save: (tenant, hash, catalog) => {
+      saved.set(`${tenant} ${hash}`, { tools: catalog.tools, servers: catalog.servers });
+      return Promise.resolve();
+    },
+    load: (tenant, hash) => {
+      const catalog = saved.get(`${tenant} ${hash}`);
+      return Promise.resolve(catalog && { catalog, chars: 100 });
+    },
+  };
+  const first = new CatalogCache({ hash: sha256Hex, store });
+  const entry = await first.add("t", undefined, [tool("s", "x", "X")], [{
+    server: "s",
+    title: "S",
+  }]);
+  const cold = new CatalogCache({ hash: sha256Hex, store });
+  const loaded = await cold.byHash("t", entry.catalogHash);
+  equal(loaded?.catalogHash, entry.catalogHash);
+  equal(loaded?.catalog.get("s/x")?.description, "X");
+  equal(loaded?.catalog.servers[0]?.title, "S");
+  equal(await cold.byHash("other", entry.catalogHash), undefined);
+});
+
+Deno.test("CatalogCache reports a store that fails to save and goes on", async () => {
+  const errors: unknown[] = [];
+  const store: CatalogStore = {
+    save: () => Promise.reject(new Error("down")),
+    load: () => Promise.resolve(undefined),
+  };
+  const cache = new CatalogCache({ hash: sha256Hex, store, onStoreError: (e) => errors.push(e) });
+  const entry = await cache.add("", "x", [tool("s", "x")], []);
+  equal(cache.byText("", "x"), entry);
+  equal(errors.length, 1);
+  equal(new McpCatalog([tool("s", "x")]).size, entry.catalog.size);
 });

@@ -88,10 +88,10 @@ Deno.test("RouteResult is a oneOf discriminated by action, each shape with its r
     [...shape.required].sort(),
   ]);
   deepEqual(shapes, [
-    ["search", ["action", "limit", "matches", "query", "toolResult"]],
-    ["describe", ["action", "id", "tool", "toolResult"]],
-    ["execute", ["action", "arguments", "id", "tool"]],
-    ["error", ["action", "error", "toolResult"]],
+    ["search", ["action", "catalogHash", "limit", "matches", "query", "toolResult"]],
+    ["describe", ["action", "catalogHash", "id", "tool", "toolResult"]],
+    ["execute", ["action", "arguments", "catalogHash", "id", "tool"]],
+    ["error", ["action", "catalogHash", "error", "toolResult"]],
   ]);
 });
 
@@ -103,7 +103,10 @@ Deno.test("the document names its server and the licence of deno.json", async ()
 
 Deno.test("the OpenAPI request schemas come from the validating zod schemas", () => {
   const route = doc.components.schemas.RouteRequest;
-  deepEqual(route.required.sort(), ["arguments", "catalog"]);
+  deepEqual(route.required.sort(), ["arguments"]);
+  deepEqual(route.oneOf, [{ required: ["catalog"] }, { required: ["catalogRef"] }]);
+  equal(route.properties.catalogRef.type, "string");
+  equal(doc.components.schemas.RouteRest, undefined);
   equal(route.additionalProperties, false);
   equal(route.properties.catalog.maxItems, 10_000);
   const tool = doc.components.schemas.McpTool;

@@ -1,6 +1,7 @@
 import { deepEqual, equal, ok } from "node:assert/strict";
 import { createLexicalRanker, LEXICAL_DEFAULTS } from "../../src/ranking/lexical_ranker.ts";
 import { lexicalRanker } from "../../mod.ts";
+import { englishLexicon } from "../../src/ranking/lexicon.ts";
 import { rankerContract } from "../_contracts/ranker_contract.ts";
 import { tool } from "../_data.ts";
 
@@ -94,4 +95,61 @@ Deno.test("lexicalRanker orders a long result list like a short one", () => {
     const [a, b] = [all[i - 1]!, all[i]!];
     ok(a.score > b.score || (a.score === b.score && a.id < b.id), `${a.id} before ${b.id}`);
   }
+});
+
+Deno.test("lexicalRanker reaches a tool through the thesaurus and other inflections, below exact matches", () => {
+  const tools = [
+    tool("gallery", "upload_image", "Store an image"),
+    tool("gallery", "upload_picture", "Store a picture"),
+    tool("notes", "add_note", "Add a note"),
+  ];
+  const ranker = createLexicalRanker({ thesaurus: englishLexicon() })(tools, { servers: [] });
+  deepEqual(ids(ranker.search("picture", 5)), ["gallery/upload_picture", "gallery/upload_image"]);
+  equal(ranker.search("uploading", 1)[0]?.id.startsWith("gallery/upload_"), true);
+  const off = createLexicalRanker({ thesaurusWeight: 0 })(tools, { servers: [] });
+  deepEqual(ids(off.search("picture", 5)), ["gallery/upload_picture"]);
+});
+
+Deno.test("lexicalRanker indexes _meta keywords and annotation titles, so an operator can fix a miss", () => {
+  const tools = [
+    { ...tool("ops", "kctl_apply", "Apply a manifest"), _meta: { "unfold/keywords": ["deploy"] } },
+    { ...tool("ops", "kctl_roll", "Roll"), annotations: { title: "Restart pods" } },
+    tool("ops", "other", "Something else"),
+  ];
+  const ranker = lexicalRanker(tools, { servers: [] });
+  equal(ranker.search("deploy", 1)[0]?.id, "ops/kctl_apply");
+  equal(ranker.search("restart", 1)[0]?.id, "ops/kctl_roll");
+});
+
+Deno.test("createLexicalRanker({synonyms}) adds a deployment's own jargon", () => {
+  const tools = [
+    tool("infra", "cluster_status", "Status of the kubernetes cluster"),
+    tool("x", "y"),
+  ];
+  const plain = lexicalRanker(tools, { servers: [] });
+  deepEqual(plain.search("orchestrator", 5), []);
+  const jargon = createLexicalRanker({ synonyms: [["orchestrator", "kubernetes"]] })(tools, {
+    servers: [],
+  });
+  equal(jargon.search("orchestrator", 1)[0]?.id, "infra/cluster_status");
+});
+
+Deno.test("lexicalRanker falls back to the thesaurus's second step instead of a bare miss", () => {
+  const lexicon = {
+    has: (w: string) => ["car", "vehicle", "truck"].includes(w),
+    related: (w: string) =>
+      w === "car"
+        ? [{ word: "vehicle", weight: 0.4 }]
+        : w === "vehicle"
+        ? [{ word: "truck", weight: 0.35 }, { word: "car", weight: 0.35 }]
+        : [],
+  };
+  const tools = [tool("fleet", "list_trucks", "List every truck"), tool("x", "y", "Other")];
+  const ranker = createLexicalRanker({ thesaurus: lexicon });
+  equal(ranker(tools, { servers: [] }).search("car", 1)[0]?.id, "fleet/list_trucks");
+  deepEqual(
+    createLexicalRanker({ thesaurus: lexicon, fallback: false })(tools, { servers: [] })
+      .search("car", 1),
+    [],
+  );
 });

@@ -1,0 +1,192 @@
+/**
+ * One search over a built lexical index: each query word reaches catalogue words (exactly, as a
+ * prefix, one typo away, as another inflection, through the thesaurus), their stored field scores
+ * are summed, and each tool's sum is re-scored by coordination, name word pairs and its server.
+ *
+ * @module
+ */
+
+import type { Postings } from "./field_scores.ts";
+import { expandWord, type ExpansionSources } from "./expansion.ts";
+import type { ServerMatch } from "./server_match.ts";
+import type { ExpansionOptions, Vocabulary } from "./vocabulary.ts";
+
+/** The settings a search reads. */
+export interface SearchSettings extends ExpansionOptions {
+  /** The score is multiplied by (number of distinct query words matched) ^ coordination. */
+  coordination: number;
+  /** Each query word pair found side by side in a tool's name multiplies its score by 1 + this. */
+  nameBigramBoost: number;
+  /** A tool's score is multiplied by 1 + this × (its server's relative match). */
+  serverBoost: number;
+}
+
+/** A scored tool: its number (position in id order) and score. */
+export interface Hit {
+  /** The tool's number. */
+  doc: number;
+  /** Its score. */
+  score: number;
+}
+
+// Up to this many results are selected by insertion; more are sorted.
+const SMALL_LIMIT = 64;
+
+/** A built index and the scratch space of its searches. */
+export class LexicalIndex {
+  readonly #postings: ReadonlyMap<string, Postings>;
+  readonly #vocabulary: Vocabulary;
+  readonly #nameBigrams: ReadonlyMap<string, ReadonlySet<number>>;
+  readonly #servers: ServerMatch;
+  readonly #serverOf: Int32Array;
+  // Per-search scratch, reused: a search runs to completion before the next starts, and fresh
+  // arrays for every search showed up as garbage-collection pauses in the p99.
+  readonly #scores: Float64Array;
+  readonly #matched: Float64Array;
+  readonly #wordBest: Float64Array;
+  readonly #lastWord: Int32Array;
+  readonly #boost: Float64Array;
+
+  /**
+   * Wraps the parts of a built index.
+   *
+   * @param parts Postings by term, the vocabulary, name word pairs, server scores and each
+   * tool's server number.
+   */
+  constructor(parts: {
+    postings: ReadonlyMap<string, Postings>;
+    vocabulary: Vocabulary;
+    nameBigrams: ReadonlyMap<string, ReadonlySet<number>>;
+    servers: ServerMatch;
+    serverOf: Int32Array;
+  }) {
+    this.#postings = parts.postings;
+    this.#vocabulary = parts.vocabulary;
+    this.#nameBigrams = parts.nameBigrams;
+    this.#servers = parts.servers;
+    this.#serverOf = parts.serverOf;
+    const n = parts.serverOf.length;
+    this.#scores = new Float64Array(n);
+    this.#matched = new Float64Array(n);
+    this.#wordBest = new Float64Array(n);
+    this.#lastWord = new Int32Array(n);
+    this.#boost = new Float64Array(n);
+  }
+
+  /** Whether the catalogue has a word. */
+  readonly known = (word: string): boolean => this.#vocabulary.has(word);
+
+  /**
+   * Scores the tools for a query's words and returns the best.
+   *
+   * @param queryWords The query's words, in order, with repeats.
+   * @param counts Each distinct word's count (its weight in the sum).
+   * @param limit The most tools to return.
+   * @param settings Expansion and re-scoring settings.
+   * @param expansion Where inflections and related words come from; none when `undefined`.
+   * @returns The best tools, best first, ties by number.
+   */
+  search(
+    queryWords: readonly string[],
+    counts: ReadonlyMap<string, number>,
+    limit: number,
+    settings: SearchSettings,
+    expansion: ExpansionSources | undefined,
+  ): Hit[] {
+    const scores = this.#scores;
+    const matched = this.#matched;
+    const wordBest = this.#wordBest;
+    const lastWord = this.#lastWord;
+    const boost = this.#boost;
+    scores.fill(0);
+    matched.fill(0);
+    lastWord.fill(-1);
+    boost.fill(1);
+    let wordIndex = 0;
+    for (const [word, count] of counts) {
+      for (const { term, weight, cover } of this.#reach(word, settings, expansion)) {
+        const { docs, scores: termScores, start, end } = this.#postings.get(term)!;
+        for (let k = start; k < end; k++) {
+          const doc = docs[k]!;
+          scores[doc]! += count * weight * termScores[k]!;
+          // How far the word is matched: 1 through the word itself (exactly, a prefix or a typo),
+          // less through another inflection or a related word.
+          if (lastWord[doc] !== wordIndex) {
+            lastWord[doc] = wordIndex;
+            wordBest[doc] = cover;
+            matched[doc]! += cover;
+          } else if (wordBest[doc]! < cover) {
+            matched[doc]! += cover - wordBest[doc]!;
+            wordBest[doc] = cover;
+          }
+        }
+      }
+      wordIndex++;
+    }
+    if (settings.nameBigramBoost > 0) {
+      const pairs = new Set<string>();
+      for (let i = 0; i + 1 < queryWords.length; i++) {
+        pairs.add(`${queryWords[i]} ${queryWords[i + 1]}`);
+      }
+      for (const pair of pairs) {
+        for (const doc of this.#nameBigrams.get(pair) ?? []) {
+          boost[doc]! *= 1 + settings.nameBigramBoost;
+        }
+      }
+    }
+    const serverMatch = settings.serverBoost > 0 ? this.#servers.match(counts.keys()) : undefined;
+    // The best `limit` tools, kept sorted (insertion, as limits are small); tools are numbered in
+    // id order, so on equal scores the lower number stays ahead.
+    const top: Hit[] = [];
+    const n = scores.length;
+    const keep = Math.min(limit, n);
+    for (let doc = 0; doc < n; doc++) {
+      if (!(scores[doc]! > 0)) continue;
+      let score = scores[doc]! * matched[doc]! ** settings.coordination * boost[doc]!;
+      if (serverMatch !== undefined) {
+        score *= 1 + settings.serverBoost * serverMatch[this.#serverOf[doc]!]!;
+      }
+      if (!Number.isFinite(score) || score <= 0) continue;
+      if (keep > SMALL_LIMIT) {
+        top.push({ doc, score });
+        continue;
+      }
+      if (top.length === keep && score <= top[keep - 1]!.score) continue;
+      let at = top.length === keep ? keep - 1 : top.length;
+      while (at > 0 && top[at - 1]!.score < score) {
+        top[at] = top[at - 1]!;
+        at--;
+      }
+      top[at] = { doc, score };
+    }
+    if (keep > SMALL_LIMIT) top.sort((a, b) => b.score - a.score || a.doc - b.doc).splice(keep);
+    return top;
+  }
+
+  // The catalogue words a query word reaches: exact, prefix and typo matches first (in the
+  // vocabulary's order), then inflections and related words; a word reached twice keeps its
+  // highest weight, in its first position.
+  #reach(
+    word: string,
+    settings: ExpansionOptions,
+    expansion: ExpansionSources | undefined,
+  ): { term: string; weight: number; cover: number }[] {
+    const terms = this.#vocabulary.expand(word, settings).map((t) => ({ ...t, cover: 1 }));
+    if (expansion === undefined) return terms;
+    const extra = expandWord(word, expansion);
+    if (extra.length === 0) return terms;
+    // A word the catalogue itself uses needs its relations less (backoff).
+    const factor = this.#vocabulary.has(word) ? (expansion.knownWordFactor ?? 1) : 1;
+    const at = new Map(terms.map((t, i) => [t.term, i]));
+    for (const { term, weight: w } of extra) {
+      const weight = w * factor;
+      const cover = expansion.fractionalCover === false ? 1 : weight;
+      const i = at.get(term);
+      if (i === undefined) {
+        at.set(term, terms.length);
+        terms.push({ term, weight, cover });
+      } else if (terms[i]!.weight < weight) terms[i] = { term, weight, cover: terms[i]!.cover };
+    }
+    return terms;
+  }
+}

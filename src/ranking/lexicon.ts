@@ -1,0 +1,123 @@
+/**
+ * The English thesaurus behind query expansion: words related to a query word (synonyms, derived
+ * forms, kinds, words of its definition), each with a weight below an exact match. Built from
+ * WordNet at build time (`scripts/build_lexicon.ts`); decoded once, on first use.
+ *
+ * @module
+ */
+
+import {
+  type DecodedLexicon,
+  decodeLexicon,
+  LEXICON_SENSES,
+  RELATION_KINDS,
+} from "./lexicon_codec.ts";
+import type { RelationKind } from "./lexicon_codec.ts";
+export type { RelationKind } from "./lexicon_codec.ts";
+import { LEXICON_TEXT } from "./lexicon_data.ts";
+
+/**
+ * How much a match through each relation counts against an exact match (1), set a priori, never
+ * fitted to queries: a synonym or a derived form (`delete` / `deletion`) names the same thing; a
+ * verb group or a similar adjective nearly; a broader or narrower kind less; a word of the
+ * definition least.
+ */
+export const RELATION_WEIGHTS: Readonly<Record<RelationKind, number>> = Object.freeze({
+  synonym: 0.6,
+  derived: 0.6,
+  similar: 0.5,
+  broader: 0.4,
+  narrower: 0.35,
+  gloss: 0.3,
+});
+
+/** Each later sense of a word (WordNet orders them by use) counts this much less than the one before. */
+export const SENSE_DECAY = 0.85;
+
+/**
+ * The weight of a relation: its kind's weight, decayed by the sense it comes from.
+ *
+ * @param kind The relation's kind.
+ * @param sense The sense (0: the most common).
+ * @returns The weight, in (0, 1).
+ *
+ * @example Usage
+ * ```ts
+ * import { relationWeight } from "./lexicon.ts";
+ * import { equal } from "node:assert/strict";
+ *
+ * equal(relationWeight("synonym", 0), 0.6);
+ * ```
+ */
+export function relationWeight(kind: RelationKind, sense: number): number {
+  return RELATION_WEIGHTS[kind] * SENSE_DECAY ** sense;
+}
+
+/** A word related to another, and how much a match on it counts. */
+export interface RelatedWord {
+  /** The related word. */
+  word: string;
+  /** Its weight, in (0, 1). */
+  weight: number;
+}
+
+/** A thesaurus: which words it knows, and the words related to each. */
+export interface Lexicon {
+  /**
+   * Whether the word is one of the thesaurus's words (a base form: `file`, not `files`).
+   *
+   * @param word A lower-case word.
+   * @returns `true` when it is.
+   */
+  has(word: string): boolean;
+  /**
+   * The words related to a word, strongest first (ties by word).
+   *
+   * @param word A lower-case word.
+   * @returns The related words; `[]` for a word the thesaurus does not know.
+   */
+  related(word: string): readonly RelatedWord[];
+}
+
+let english: Lexicon | undefined;
+
+/**
+ * The English thesaurus compiled from WordNet, decoded on the first call.
+ *
+ * @returns The thesaurus.
+ *
+ * @example Usage
+ * ```ts
+ * import { englishLexicon } from "./lexicon.ts";
+ * import { ok } from "node:assert/strict";
+ *
+ * ok(englishLexicon().related("picture").some((r) => r.word === "image"));
+ * ```
+ */
+export function englishLexicon(): Lexicon {
+  return english ??= lexiconOf(decodeLexicon(LEXICON_TEXT));
+}
+
+function lexiconOf(table: DecodedLexicon): Lexicon {
+  const cache = new Map<number, RelatedWord[]>();
+  const weights = RELATION_KINDS.flatMap((kind) =>
+    Array.from({ length: LEXICON_SENSES }, (_, sense) => relationWeight(kind, sense))
+  );
+  return {
+    has: (word) => table.ids.has(word),
+    related(word) {
+      const id = table.ids.get(word);
+      if (id === undefined) return [];
+      let list = cache.get(id);
+      if (list === undefined) {
+        list = [];
+        for (let i = table.start[id]!; i < table.start[id + 1]!; i++) {
+          list.push({ word: table.words[table.others[i]!]!, weight: weights[table.codes[i]!]! });
+        }
+        list.sort((a, b) => b.weight - a.weight || (a.word < b.word ? -1 : 1));
+        cache.set(id, list);
+      }
+      return list;
+    },
+  };
+}

@@ -1,0 +1,48 @@
+import { deepEqual, ok } from "node:assert/strict";
+import { baseForms, expandWord, inflections } from "../../src/ranking/expansion.ts";
+
+const bases = new Set(["image", "upload", "news", "copy", "search", "picture"]);
+const isBase = (word: string) => bases.has(word);
+
+Deno.test("baseForms() undoes regular inflections only to known base forms", () => {
+  deepEqual(baseForms("images", isBase, () => false), ["image"]);
+  deepEqual(baseForms("uploading", isBase, () => false), ["upload"]);
+  deepEqual(baseForms("copies", isBase, () => false), ["copy"]);
+  deepEqual(baseForms("news", isBase, () => false), ["news"]);
+  deepEqual(baseForms("ping", isBase, () => false), ["ping"]);
+  deepEqual(baseForms("widgets", isBase, (w) => w === "widget"), ["widget"]);
+});
+
+Deno.test("inflections() lists the regular forms of a base", () => {
+  for (const form of ["searches", "searched", "searching"]) {
+    ok(inflections("search").includes(form));
+  }
+  ok(inflections("copy").includes("copied"));
+  ok(!inflections("search").includes("search"));
+});
+
+Deno.test("expandWord() reaches catalogue words through inflections and the thesaurus, best weight kept", () => {
+  const lexicon = {
+    has: isBase,
+    related: (w: string) => w === "picture" ? [{ word: "image", weight: 0.6 }] : [],
+  };
+  const catalogue = new Set(["image", "images", "pictured", "picture"]);
+  const sources = {
+    known: (w: string) => catalogue.has(w),
+    lexicon,
+    inflectionWeight: 0.8,
+    thesaurusWeight: 1,
+    maxRelated: 10,
+  };
+  deepEqual(expandWord("pictures", sources), [
+    { term: "image", weight: 0.6 },
+    { term: "images", weight: 0.6 },
+    { term: "picture", weight: 0.8 },
+    { term: "pictured", weight: 0.8 },
+  ]);
+  deepEqual(expandWord("pictures", { ...sources, thesaurusWeight: 0 }).map((t) => t.term), [
+    "picture",
+    "pictured",
+  ]);
+  deepEqual(expandWord("unrelated", sources), []);
+});
