@@ -16,6 +16,7 @@ import type {
 import {
   ErrorCode,
   McpError as SdkError,
+  ProgressNotificationSchema,
   ResultSchema,
   ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
@@ -125,6 +126,11 @@ class Connection implements McpConnection {
   #probing = false;
   #pending = new Set<Pending>();
   #listeners = new Set<(tools: McpTool[]) => void>();
+  // Progress listeners by token. Our own, not the SDK's onprogress: the SDK runs notification
+  // handlers a microtask late but drops a request's progress handler as soon as its response
+  // arrives, so the last progress before a result was lost whenever both came in one read.
+  #progress = new Map<string, NonNullable<ForwardOptions["onProgress"]>>();
+  #tokens = 0;
   #refreshing = false;
   #refreshAgain = false;
 
@@ -147,6 +153,14 @@ class Connection implements McpConnection {
     };
     // Registered before the handshake: some servers change their tools right after it.
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.#refresh());
+    client.setNotificationHandler(ProgressNotificationSchema, ({ params }) => {
+      const { progressToken, progress, total, message } = params;
+      this.#progress.get(String(progressToken))?.({
+        progress,
+        ...(total === undefined ? {} : { total }),
+        ...(message === undefined ? {} : { message }),
+      });
+    });
   }
 
   // After the handshake: from now on, the transport closing means the connection is lost, and a
@@ -230,28 +244,24 @@ class Connection implements McpConnection {
       ? this.#settings.callTimeoutMs
       : checkTimeout(options.timeoutMs, "timeoutMs", true, `Cannot call ${JSON.stringify(id)}`);
     const onProgress = options.onProgress;
-    return this.#request(
+    const token = onProgress === undefined ? undefined : `unfold-${++this.#tokens}`;
+    if (token !== undefined) this.#progress.set(token, onProgress!);
+    const params = token === undefined
+      ? { name, arguments: args }
+      : { name, arguments: args, _meta: { progressToken: token } };
+    // Settling runs a microtask after the response, so progress sent before it is delivered first.
+    return (this.#request(
       { what: `Cannot call ${JSON.stringify(id)}`, failure: "tool_error", timeout: "call_timeout" },
       (signal) =>
-        this.#client.request(
-          { method: "tools/call", params: { name, arguments: args } },
-          ResultSchema,
-          {
-            signal,
-            timeout: SDK_TIMEOUT_MS,
-            ...(onProgress === undefined ? {} : {
-              onprogress: ({ progress, total, message }) =>
-                onProgress({
-                  progress,
-                  ...(total === undefined ? {} : { total }),
-                  ...(message === undefined ? {} : { message }),
-                }),
-            }),
-          },
-        ),
+        this.#client.request({ method: "tools/call", params }, ResultSchema, {
+          signal,
+          timeout: SDK_TIMEOUT_MS,
+        }),
       timeoutMs,
       options.signal,
-    ) as Promise<CallToolResultLike>;
+    ) as Promise<CallToolResultLike>).finally(() => {
+      if (token !== undefined) this.#progress.delete(token);
+    });
   }
 
   onToolsChanged(listener: (tools: McpTool[]) => void): () => void {

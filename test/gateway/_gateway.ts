@@ -23,6 +23,8 @@ export interface Upstreams {
   remoteUrl?: string;
   /** Whether to add the lab fixture (named "lab"). */
   lab?: boolean;
+  /** Whether to add an upstream whose command does not exist (named "broken"). */
+  broken?: boolean;
   /** Headers for the remote upstream. */
   remoteHeaders?: Record<string, string>;
   /** The `unfold` block. */
@@ -57,6 +59,7 @@ export async function writeConfig(
       env,
     };
   }
+  if (upstreams.broken) servers.broken = { command: "/no/such/mcp-server" };
   if (upstreams.remoteUrl !== undefined) {
     servers.remote = { url: upstreams.remoteUrl, headers: upstreams.remoteHeaders ?? {} };
   }
