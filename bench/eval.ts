@@ -83,12 +83,23 @@ const ABLATION: readonly Contender[] = [
     thesaurus: englishLexicon(),
     fractionalCover: false,
   }),
+  unfold("with the thesaurus on the tools' side (related words of names, weight 0.25)", {
+    thesaurus: englishLexicon(),
+    thesaurusWeight: 0,
+    fieldWeights: { related: 0.25 },
+  }),
   unfold("with the thesaurus, no two-step fallback on a miss", {
     thesaurus: englishLexicon(),
     fallback: false,
   }),
   unfold("with clause segmentation (long requests ranked per clause, fused)", {
     segmentMinWords: 12,
+  }),
+  unfold("no coverage re-ranking (diversity 0)", { diversity: 0 }),
+  unfold("with pseudo-relevance feedback (3 tools, 8 words, weight 0.3)", { feedbackDocs: 3 }),
+  unfold("with pseudo-relevance feedback (3 tools, 8 words, weight 0.1)", {
+    feedbackDocs: 3,
+    feedbackWeight: 0.1,
   }),
   unfold("no markup stripping", { stripMarkup: false }),
   unfold("no stop-words", { stopWords: new Set() }),

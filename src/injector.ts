@@ -33,6 +33,12 @@ export interface Injection {
   promptTokens: number;
   /** The estimated tokens of the fixed part: bridge tool definition and instructions. */
   overheadTokens: number;
+  /**
+   * Present only when the budget is too small even for the smallest level, the inventory, which is
+   * listed anyway (`promptTokens` > `inventoryBudgetTokens`): one line for the host's log saying
+   * so and what to raise.
+   */
+  budgetWarning?: string;
 }
 
 /** Runs a resolved tool call: the host's bridge to the real MCP server. */
@@ -125,6 +131,9 @@ export class Injector {
       promptTokens: chosen.promptTokens,
       overheadTokens: c.estimateTokens(JSON.stringify(tool)) +
         c.estimateTokens(instructions(c.bridgeName, chosen.mode)),
+      ...(chosen.promptTokens > budget
+        ? { budgetWarning: budgetWarning(chosen.promptTokens, budget, c) }
+        : {}),
     };
     return this.#injection;
   }
@@ -174,4 +183,12 @@ export class Injector {
       };
     }
   }
+}
+
+// The inventory is the floor: it is listed whatever the budget, and the host is told.
+function budgetWarning(listingTokens: number, budget: number, c: ProgressiveConfig): string {
+  return `Over budget: the smallest catalogue listing (inventory) costs ${listingTokens} tokens, ` +
+    `the listing budget is ${budget} (${c.inventoryThresholdPercent} % of ${c.availableContextTokens} ` +
+    `available tokens); it is listed anyway. Raise availableContextTokens or ` +
+    `inventoryThresholdPercent to stay within budget`;
 }

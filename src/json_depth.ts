@@ -28,8 +28,9 @@ export function tooDeep(value: unknown, maxDepth: number): string | undefined {
   // object shared by several parents is walked once and still measured at every place it sits.
   const open = new Set<object>();
   const heights = new WeakMap<object, number>();
-  const stack: Array<{ node: object; keys: string[]; next: number; path: string; height: number }> =
-    [];
+  const stack: Array<
+    { node: object; keys: readonly unknown[]; next: number; path: string; height: number }
+  > = [];
   const enter = (node: object, path: string): string | undefined => {
     if (open.has(node)) return path; // a cycle: deeper than any limit
     const height = heights.get(node);
@@ -41,7 +42,14 @@ export function tooDeep(value: unknown, maxDepth: number): string | undefined {
     }
     if (stack.length === maxDepth) return path;
     open.add(node);
-    stack.push({ node, keys: Object.keys(node), next: 0, path, height: 1 });
+    // Arrays by index: no key strings for a long array.
+    stack.push({
+      node,
+      keys: Array.isArray(node) ? node : Object.keys(node),
+      next: 0,
+      path,
+      height: 1,
+    });
     return undefined;
   };
   const first = enter(value, "");
@@ -56,8 +64,10 @@ export function tooDeep(value: unknown, maxDepth: number): string | undefined {
       if (parent !== undefined) parent.height = Math.max(parent.height, frame.height + 1);
       continue;
     }
-    const key = frame.keys[frame.next++]!;
-    const child = (frame.node as Record<string, unknown>)[key];
+    const index = frame.next++;
+    const array = Array.isArray(frame.node);
+    const key = array ? `${index}` : frame.keys[index] as string;
+    const child = array ? frame.keys[index] : (frame.node as Record<string, unknown>)[key];
     if (typeof child !== "object" || child === null) continue;
     const found = enter(child, `${frame.path}/${key.replace(/~/g, "~0").replace(/\//g, "~1")}`);
     if (found !== undefined) return found;

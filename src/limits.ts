@@ -20,11 +20,18 @@ export const MAX_NAME_CHARS = 128;
 export const MAX_JSON_DEPTH = 64;
 
 /**
- * The most units of work one argument check may take: one per subschema visit, plus string
- * lengths (per 64 characters) matched by patterns and formats, plus `enum` sizes. Past it the call
- * is refused (`invalid_arguments`): validation fails closed.
+ * The most units of work one argument check may take: one per subschema visit and per error it
+ * hands back, one per character a pattern or format reads, one per `enum` member compared, one per
+ * `uniqueItems` member. Past it the call is refused (`invalid_arguments`): validation fails closed.
  */
-export const MAX_VALIDATION_STEPS = 200_000;
+export const MAX_VALIDATION_STEPS = 50_000;
+
+/**
+ * The longest string a `format` check (`email`, `uri`, `date-time`, ...) reads: a longer string
+ * with a format fails it (`invalid_arguments`). The format expressions run in linear time, but
+ * some read each character slowly (about a microsecond for `url`).
+ */
+export const MAX_FORMAT_CHARS = 4_096;
 
 /**
  * The deepest nesting of subschema visits in one argument check (instance depth times the
@@ -37,6 +44,12 @@ export const MAX_VALIDATION_DEPTH = 512;
  * after the length and shared-trigram filters.
  */
 export const MAX_SUGGESTION_COMPARISONS = 256;
+
+/**
+ * The most edits a suggested id may be from the name the model sent: `max(2, length / 4)`, and
+ * never more than this, so each comparison stays within a narrow band.
+ */
+export const MAX_SUGGESTION_DISTANCE = 8;
 
 /**
  * The most bytes a session's state may take as JSON (UTF-8). A describe or execute that would grow

@@ -1,20 +1,30 @@
 /**
  * Rendering of untrusted third-party text (tool and server descriptions) for a model's context:
- * one line, no control or invisible characters, length-capped, quoted.
+ * one line, no control or invisible characters, length-capped, quoted. The one definition of
+ * "invisible" ({@linkcode INVISIBLE}) that every renderer uses: text loses invisible characters,
+ * identifiers and JSON shown to the model keep them as `\uXXXX` escapes (exact, but not hidden).
  *
  * @module
  */
 
 // C0/C1 controls, DEL, line/paragraph separators: all become spaces so that text never starts a
-// line of its own. Zero-width and bidirectional formatting characters can hide or reorder text:
-// they are removed.
+// line of its own.
 const BREAKING = /[\p{Cc}\u2028\u2029]+/gu;
-const INVISIBLE = /[\u00ad\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff\ufff9-\ufffb]/g;
+
+/**
+ * The code points a reader cannot see but a model reads (hidden text, reordered text, look-alike
+ * ids): every Unicode default-ignorable code point (zero-width characters, bidi controls, variation
+ * selectors, tag characters U+E0000–E007F, U+034F, U+061C, U+180E, the Hangul fillers U+115F,
+ * U+1160, U+3164, U+FFA0), every other format character (`Cf`, e.g. U+FFF9–FFFB), lone surrogates,
+ * and U+2800 (braille blank). A global expression: use it with `replace`, or test with
+ * {@linkcode hasInvisible}.
+ */
+export const INVISIBLE: RegExp =
+  /[\p{Default_Ignorable_Code_Point}\p{Cf}\p{Cs}\u115F\u1160\u2800\u3164\uFFA0]/gu;
 // Runs of whitespace but a lone space, which stays as it is (most spaces are).
 const SPACES = /\s{2,}|[^\S ]/g;
 // Anything the three replacements above would change: most descriptions have nothing, and skip them.
-const UNCLEAN =
-  /[\p{Cc}\u2028\u2029\u00ad\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff\ufff9-\ufffb]|\s{2}|[^\S ]/u;
+const UNCLEAN = new RegExp(`[\\p{Cc}\\u2028\\u2029]|${INVISIBLE.source}|\\s{2}|[^\\S ]`, "u");
 const SAFE_ID = /^[A-Za-z0-9_.:@+\/-]+$/;
 
 /**
@@ -86,12 +96,70 @@ export function firstSentence(text: string, maxChars: number): string {
  * ```
  */
 export function quote(text: string): string {
-  return JSON.stringify(text).replace(/</g, "\\u003c").replace(/>/g, "\\u003e");
+  return escapeInvisible(JSON.stringify(text).replace(/</g, "\\u003c").replace(/>/g, "\\u003e"));
+}
+
+/**
+ * Whether text holds an invisible code point ({@linkcode INVISIBLE}).
+ *
+ * @param text Any text.
+ * @returns Whether it does.
+ *
+ * @example Usage
+ * ```ts
+ * import { hasInvisible } from "./untrusted.ts";
+ * import { equal } from "node:assert/strict";
+ *
+ * equal(hasInvisible("a\u200bb"), true);
+ * equal(hasInvisible("a b"), false);
+ * ```
+ */
+export function hasInvisible(text: string): boolean {
+  INVISIBLE.lastIndex = 0;
+  return INVISIBLE.test(text);
+}
+
+/**
+ * Escapes every invisible code point of JSON text as `\uXXXX` (a pair of them beyond U+FFFF), so
+ * the JSON still parses to the same value but shows what it holds. Invisible code points can only
+ * sit inside JSON strings, where the escape means the same.
+ *
+ * @param json JSON text, e.g. from `JSON.stringify`.
+ * @returns The same JSON with invisible code points escaped.
+ *
+ * @example Usage
+ * ```ts
+ * import { escapeInvisible } from "./untrusted.ts";
+ * import { equal } from "node:assert/strict";
+ *
+ * const json = escapeInvisible(JSON.stringify({ "a\u202e": "\u{E0041}" }));
+ * equal(json, '{"a\\u202e":"\\udb40\\udc41"}');
+ * equal(JSON.parse(json)["a\u202e"], "\u{E0041}");
+ * ```
+ */
+export function escapeInvisible(json: string): string {
+  INVISIBLE.lastIndex = 0;
+  if (!INVISIBLE.test(json)) return json;
+  return json.replace(INVISIBLE_RUN, (run) => {
+    const parts: string[] = [];
+    for (let i = 0; i < run.length; i++) parts.push(HEX[run.charCodeAt(i)] ?? unit(run, i));
+    return parts.join("");
+  });
+}
+
+// Runs of invisible code points (one replacement per run), and the escapes of the BMP's format
+// characters, which are most of them.
+const INVISIBLE_RUN = new RegExp(`(?:${INVISIBLE.source})+`, "gu");
+const HEX: Record<number, string> = {};
+function unit(run: string, i: number): string {
+  const code = run.charCodeAt(i);
+  return HEX[code] = `\\u${code.toString(16).padStart(4, "0")}`;
 }
 
 /**
  * An id or name shown to the model: as it is when it holds only the usual id characters
- * (`A-Z a-z 0-9 _ . : @ + / -`), otherwise quoted like untrusted text.
+ * (`A-Z a-z 0-9 _ . : @ + / -`), otherwise quoted with its invisible characters escaped, so that
+ * two ids that differ only in them never look the same.
  *
  * @param id A tool id, tool name or server name.
  * @returns The id as shown.
@@ -103,10 +171,11 @@ export function quote(text: string): string {
  *
  * equal(quoteId("github/create_issue"), "github/create_issue");
  * equal(quoteId("my tool"), '"my tool"');
+ * equal(quoteId("git\u200bhub/x"), '"git\\u200bhub/x"');
  * ```
  */
 export function quoteId(id: string): string {
-  return SAFE_ID.test(id) ? id : quote(oneLine(id, 200));
+  return SAFE_ID.test(id) ? id : quote(id.length > 300 ? cap(id, 300) : id);
 }
 
 function cap(text: string, maxChars: number): string {

@@ -1,14 +1,223 @@
-import { deepEqual, equal } from "node:assert/strict";
+import { deepEqual, equal, ok } from "node:assert/strict";
 import { PROBLEMS } from "../src/http/problems.ts";
 import { SETTING_VARIABLES } from "../src/http/settings.ts";
-import { startDenoServer } from "./e2e/_processes.ts";
+import { startDenoServer, startWrangler } from "./e2e/_processes.ts";
+// @ts-types="@modelcontextprotocol/sdk/client"
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+// @ts-types="@modelcontextprotocol/sdk/client/stdio"
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+// @ts-types="@modelcontextprotocol/sdk/client/streamableHttp"
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 
-const README = await Deno.readTextFile(new URL("../README.md", import.meta.url));
+const ROOT = new URL("..", import.meta.url).pathname;
+const README = await Deno.readTextFile(`${ROOT}README.md`);
+
+// The README's fenced blocks, with their language.
+const BLOCKS = [...README.matchAll(/^```(\w*)\n([\s\S]*?)^```$/gm)].map((m) => ({
+  lang: m[1]!,
+  code: m[2]!,
+}));
+
+// Every shell block is either a curl session (run as one script against deno task start) or a
+// list of commands, each of which a runner below must claim: a command no runner claims fails
+// the first test, so a new command cannot be added to the README untested.
+const shellBlocks = BLOCKS.filter((b) => b.lang === "sh");
+const sessions = shellBlocks.filter((b) => b.code.includes("curl "));
+const commands = shellBlocks.filter((b) => !b.code.includes("curl ")).flatMap((b) =>
+  b.code.split("\n").map((line) => line.replace(/\s+#.*$/, "").trim()).filter((line) =>
+    line !== "" && !line.startsWith("#")
+  )
+);
+
+// Commands no test can run here, each with the reason; the README says so next to them.
+const NEEDS_AN_ACCOUNT = [
+  "deno run -A npm:wrangler@^4.164.0 secret put UNFOLD_API_TOKEN",
+  "deno task deploy",
+];
+
+type Runner = (command: string) => Promise<void>;
+const RUNNERS: [RegExp, Runner][] = [
+  [/^deno task start$/, runStart],
+  [/^deno task test$/, runByCi],
+  [/^deno task dev( .*)?$/, runDev],
+  [/^deno task deploy --dry-run( .*)?$/, runDeployDryRun],
+  [/^deno task unfold (inspect|search) /, runUnfold],
+  [/^deno task unfold gateway --config \S+$/, runGatewayStdio],
+  [/^deno task unfold gateway --config \S+ --http --port \d+$/, runGatewayHttp],
+];
+
+function runnerOf(command: string): Runner | undefined {
+  return RUNNERS.find(([pattern]) => pattern.test(command))?.[1];
+}
+
+Deno.test("every command in the README's shell blocks has a test that runs it", () => {
+  ok(commands.length >= 6, commands.join("\n"));
+  for (const command of commands) {
+    if (NEEDS_AN_ACCOUNT.includes(command)) continue;
+    ok(runnerOf(command), `the README runs "${command}" but no test does: add a runner here`);
+  }
+  for (const command of NEEDS_AN_ACCOUNT) ok(commands.includes(command), command);
+  equal(sessions.length, 1, "one curl session, run below");
+});
+
+for (const command of commands.filter((c) => !NEEDS_AN_ACCOUNT.includes(c))) {
+  Deno.test(`the README's command runs: ${command}`, () => runnerOf(command)!(command));
+}
+
+// deno task start on the port the system chooses (the README's 8787 may be taken): it answers.
+async function runStart(): Promise<void> {
+  const server = await startDenoServer();
+  try {
+    equal((await (await fetch(`${server.url}/healthz`)).json()).ok, true);
+  } finally {
+    await server.close();
+  }
+}
+
+// deno task test cannot run inside itself: CI runs it, after installing what it needs.
+async function runByCi(command: string): Promise<void> {
+  const ci = await Deno.readTextFile(`${ROOT}.ci/run`);
+  ok(ci.split("\n").includes(command), `.ci/run does not run ${command}`);
+}
+
+// deno task dev with the README's arguments, on port 0; a token given as a variable is enforced.
+async function runDev(command: string): Promise<void> {
+  const args = command.split(" ").slice(3);
+  const port = args.indexOf("--port");
+  if (port !== -1) args.splice(port, 2);
+  const worker = await startWrangler("wrangler.toml", {}, undefined, args);
+  try {
+    const token = /--var UNFOLD_API_TOKEN:(\S+)/.exec(command)?.[1];
+    if (token !== undefined) {
+      const session = `${worker.url}/v1/sessions/readme`;
+      equal((await (await fetch(session)).json()).code, "unauthorized");
+      const authorized = await fetch(session, { headers: { authorization: `Bearer ${token}` } });
+      equal((await authorized.json()).code, "not_found");
+    }
+  } finally {
+    await worker.close();
+  }
+}
+
+// deno task deploy --dry-run bundles the Worker offline (into a temporary directory).
+async function runDeployDryRun(command: string): Promise<void> {
+  const outdir = await Deno.makeTempDir({ prefix: "unfold-readme-dist-" });
+  try {
+    const args = command.split(" ").slice(1).map((arg) => arg === "dist" ? outdir : arg);
+    const out = await new Deno.Command(Deno.execPath(), {
+      args,
+      cwd: ROOT,
+      env: { WRANGLER_SEND_METRICS: "false", CI: "true" },
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const text = new TextDecoder();
+    equal(out.code, 0, text.decode(out.stdout) + text.decode(out.stderr));
+    ok((await Deno.stat(`${outdir}/entry.js`)).size > 0);
+  } finally {
+    await Deno.remove(outdir, { recursive: true });
+  }
+}
+
+// The README's words of a command line ("quoted words" kept whole).
+function words(command: string): string[] {
+  return [...command.matchAll(/"([^"]*)"|(\S+)/g)].map((m) => m[1] ?? m[2]!);
+}
+
+// deno task unfold inspect|search: it exits 0 and prints what the README says it prints.
+async function runUnfold(command: string): Promise<void> {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: words(command).slice(1),
+    cwd: ROOT,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const stdout = new TextDecoder().decode(out.stdout);
+  const stderr = new TextDecoder().decode(out.stderr);
+  equal(out.code, 0, stderr);
+  for (const server of ["everything", "filesystem", "memory"]) {
+    ok(stderr.includes(`unfold: ${server}: ready`), stderr);
+  }
+  if (command.includes(" search ")) ok(stdout.includes("everything/get-sum"), stdout);
+  else if (command.endsWith("--json")) equal(JSON.parse(stdout).tools, 36);
+  else ok(stdout.startsWith("server ") && stdout.includes("1,000,000"), stdout);
+}
+
+// deno task unfold gateway (stdio): an MCP client lists its tools.
+async function runGatewayStdio(command: string): Promise<void> {
+  const client = new Client({ name: "readme", version: "1.0.0" });
+  await client.connect(
+    new StdioClientTransport({
+      command: Deno.execPath(),
+      args: words(command).slice(1),
+      cwd: ROOT,
+      stderr: "ignore",
+    }),
+  );
+  try {
+    deepEqual((await client.listTools()).tools.map((t) => t.name), ["mcp", "memory__read_graph"]);
+  } finally {
+    await client.close();
+  }
+}
+
+// deno task unfold gateway --http, on the port the system chooses: /mcp answers initialize.
+async function runGatewayHttp(command: string): Promise<void> {
+  const args = words(command).slice(1).map((w, i, all) => all[i - 1] === "--port" ? "0" : w);
+  const child = new Deno.Command(Deno.execPath(), {
+    args,
+    cwd: ROOT,
+    stdin: "null",
+    stdout: "null",
+    stderr: "piped",
+  }).spawn();
+  const lines = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
+  try {
+    let seen = "";
+    let url: string | undefined;
+    while (url === undefined) {
+      const { value, done } = await lines.read();
+      if (done) throw new Error(`the gateway exited: ${seen}`);
+      seen += value;
+      url = /tools at (http:\/\/\S+\/mcp)/.exec(seen)?.[1];
+    }
+    const client = new Client({ name: "readme", version: "1.0.0" });
+    await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+    equal((await client.listTools()).tools[0]?.name, "mcp");
+    await client.close();
+  } finally {
+    child.kill("SIGTERM");
+    await lines.cancel().catch(() => {});
+    await child.status;
+  }
+}
+
+// The values a "# {...}" comment shows: "key":"value" (a value ending in ... or … is a prefix),
+// "key":number and "key":true|false pairs.
+function shownValues(comment: string): [string, string, boolean][] {
+  return [...comment.matchAll(/"(\w+)":("([^"]*)"|-?\d+|true|false)/g)].map((m) => {
+    const raw = m[3] ?? m[2]!;
+    const cut = raw.search(/\.\.\.|…/);
+    return [m[1]!, cut === -1 ? raw : raw.slice(0, cut), cut !== -1];
+  });
+}
+
+// Whether a JSON value holds the key with that value (or prefix) anywhere.
+function holds(value: unknown, key: string, shown: string, prefix: boolean): boolean {
+  if (Array.isArray(value)) return value.some((v) => holds(v, key, shown, prefix));
+  if (value === null || typeof value !== "object") return false;
+  return Object.entries(value).some(([k, v]) => {
+    if (k === key && (typeof v !== "object" || v === null)) {
+      const actual = String(v);
+      if (prefix ? actual.startsWith(shown) : actual === shown) return true;
+    }
+    return holds(v, key, shown, prefix);
+  });
+}
 
 Deno.test("the README's curl session runs against deno task start as documented", async () => {
-  const marker = README.indexOf("`test/readme_test.ts` runs this very block");
-  const start = README.indexOf("```sh\n", marker) + "```sh\n".length;
-  const block = README.slice(start, README.indexOf("```\n", start));
+  const block = sessions[0]!.code;
   const server = await startDenoServer();
   try {
     // One JSON answer per line: a newline after every curl.
@@ -34,6 +243,14 @@ Deno.test("the README's curl session runs against deno task start as documented"
     deepEqual([session.generation, session.described, session.counters.executes], [1, [
       "slack/post_message",
     ], 1]);
+    // Each "# {...}" line shows what the curl before it answers: every value it shows is there.
+    const shown = block.split("\n").filter((line) => line.startsWith("# {"));
+    equal(shown.length, answers.length);
+    shown.forEach((comment, i) => {
+      for (const [key, value, prefix] of shownValues(comment)) {
+        ok(holds(answers[i], key, value, prefix), `answer ${i + 1} has no "${key}": "${value}"`);
+      }
+    });
   } finally {
     await server.close();
   }
@@ -59,4 +276,52 @@ Deno.test("the README's settings table lists every UNFOLD_ variable, and no othe
     rows.map((row) => row.split("|")[1]!.trim().replaceAll("`", "")).sort(),
     Object.values(SETTING_VARIABLES).sort(),
   );
+});
+
+Deno.test("the README's TypeScript blocks run and print what their comments say", async () => {
+  const blocks = BLOCKS.filter((b) => b.lang === "ts");
+  ok(blocks.length >= 2);
+  for (const { code } of blocks) {
+    // A block importing the package by name is another project's: test/external_project_test.ts.
+    if (code.includes('from "@unfold/unfold')) continue;
+    const file = await Deno.makeTempFile({ dir: ROOT, prefix: ".readme-", suffix: ".ts" });
+    try {
+      await Deno.writeTextFile(file, code);
+      const out = await new Deno.Command(Deno.execPath(), {
+        args: ["run", "--node-modules-dir=auto", file],
+        cwd: ROOT,
+        stdout: "piped",
+        stderr: "piped",
+      }).output();
+      const text = new TextDecoder();
+      equal(out.code, 0, text.decode(out.stderr));
+      const promised = [...code.matchAll(/\/\/ → (.*)$/gm)].map((m) => m[1]);
+      ok(promised.length > 0, "the block says what it prints");
+      deepEqual(text.decode(out.stdout).trim().split("\n"), promised);
+    } finally {
+      await Deno.remove(file);
+    }
+  }
+});
+
+Deno.test("the README names only tasks and files that exist", async () => {
+  const tasks = Object.keys(JSON.parse(await Deno.readTextFile(`${ROOT}deno.json`)).tasks);
+  for (const [, task] of README.matchAll(/deno task ([\w:-]+)/g)) {
+    ok(tasks.includes(task!), `deno task ${task} is not a task`);
+  }
+  const paths = new Set(
+    [...README.matchAll(/`((?:src|test|bench|examples|docs|testdata|scripts)\/[\w./-]+)`/g)]
+      .map((m) => m[1]!)
+      .concat([...README.matchAll(/\]\(((?:docs|src|test)\/[\w./-]+)\)/g)].map((m) => m[1]!))
+      .concat(
+        [...README.matchAll(/(?:deno run [-\w= ]*|python3 |bash )((?:examples|bench)\/[\w./-]+)/g)]
+          .map((m) => m[1]!),
+      ),
+  );
+  ok(paths.size > 20, [...paths].join(" "));
+  ok(!README.includes("../shared"), "the README points outside the repository");
+  for (const path of paths) {
+    const exists = await Deno.stat(`${ROOT}${path}`).then(() => true, () => false);
+    ok(exists, `${path} does not exist`);
+  }
 });

@@ -7,7 +7,7 @@
 
 import type { ToolMatch } from "../catalog.ts";
 import type { McpTool } from "../tool.ts";
-import { oneLine, quote, quoteId } from "../untrusted.ts";
+import { escapeInvisible, oneLine, quote, quoteId } from "../untrusted.ts";
 import type { BridgeErrorCode, SearchMiss } from "./action.ts";
 
 const MATCH_CHARS = 160;
@@ -88,9 +88,10 @@ export function renderDescribe(id: string, tool: McpTool, maxDescriptionChars: n
   const description = oneLine(tool.description, maxDescriptionChars);
   return [
     description === "" ? quoteId(id) : `${quoteId(id)}: ${quote(description)}`,
-    `Input schema: ${JSON.stringify(tool.inputSchema)}`,
+    // Exact, but with invisible characters escaped: the schema hides nothing from a reader.
+    `Input schema: ${escapeInvisible(JSON.stringify(tool.inputSchema))}`,
     `Next: {"action":"execute","name":${
-      JSON.stringify(id)
+      escapeInvisible(JSON.stringify(id))
     },"arguments":{...}} with arguments that follow this schema.`,
   ].join("\n");
 }

@@ -7,7 +7,7 @@
 
 import type { McpCatalog } from "../catalog.ts";
 import { toolId } from "../tool.ts";
-import { oneLine, quote, quoteId } from "../untrusted.ts";
+import { quote, quoteId } from "../untrusted.ts";
 import type {
   BridgeAction,
   BridgeErrorCode,
@@ -171,7 +171,8 @@ export function checkArguments(execute: ExecuteAction): ExecuteAction | ErrorAct
 // Explains a name that is not an id of this catalogue, suggesting ids of this catalogue only, from
 // a bounded candidate set (./suggest.ts).
 function unknownTool(catalog: McpCatalog, name: string): ErrorAction {
-  const shown = quote(oneLine(name, 200));
+  // Quoted, not cleaned: invisible characters show as escapes, so the name reads as it was sent.
+  const shown = quote(name.length > 200 ? `${name.slice(0, 199)}…` : name);
   if (name.length > MAX_ID_CHARS) {
     return error(
       "unknown_tool",

@@ -8,9 +8,19 @@
  */
 
 import { tooDeep } from "../json_depth.ts";
-import { MAX_JSON_DEPTH, MAX_VALIDATION_DEPTH, MAX_VALIDATION_STEPS } from "../limits.ts";
+import {
+  MAX_FORMAT_CHARS,
+  MAX_JSON_DEPTH,
+  MAX_VALIDATION_DEPTH,
+  MAX_VALIDATION_STEPS,
+} from "../limits.ts";
 import type { McpTool } from "../tool.ts";
-import { type CompiledSchema, compileSchema, type SchemaError } from "./schema/check.ts";
+import {
+  checkSchema,
+  type CompiledSchema,
+  compileSchema,
+  type SchemaError,
+} from "./schema/check.ts";
 import { validateWithin, ValidationLimitError } from "./schema/_validate.ts";
 
 /** One way the arguments break the schema. */
@@ -25,11 +35,12 @@ export interface ArgumentProblem {
 const WRAPPERS = new Set(["properties", "false", "items", "prefixItems", "$ref", "allOf"]);
 const MAX_PROBLEMS = 10;
 const compiled = new WeakMap<McpTool, CompiledSchema | SchemaError>();
+const checked = new WeakMap<McpTool, SchemaError | true>();
 
 /**
- * Compiles a tool's input schema for {@linkcode validateArguments}, once per tool object, and says
- * what is wrong with it: the catalogue calls it for every tool, so that a broken schema is the
- * catalogue's error.
+ * Checks a tool's input schema, once per tool object, and says what is wrong with it: the catalogue
+ * calls it for every tool, so that a broken schema is the catalogue's error. Cheap (one walk); the
+ * schema is compiled on the tool's first execute.
  *
  * @param tool The tool.
  * @returns The first rule the schema breaks, or `undefined` when it is usable.
@@ -44,13 +55,22 @@ const compiled = new WeakMap<McpTool, CompiledSchema | SchemaError>();
  * ```
  */
 export function prepareSchema(tool: McpTool): SchemaError | undefined {
+  const known = checked.get(tool);
+  if (known !== undefined) return known === true ? undefined : known;
+  const error = checkSchema(tool.inputSchema);
+  checked.set(tool, error ?? true);
+  return error;
+}
+
+// The compiled schema (a copy, its lookup), made on a tool's first execute.
+function compiledSchema(tool: McpTool): CompiledSchema | SchemaError {
   let schema = compiled.get(tool);
   if (schema === undefined) {
     const result = compileSchema(tool.inputSchema);
     schema = result.ok ? result.value : result.error;
     compiled.set(tool, schema);
   }
-  return "rule" in schema ? schema : undefined;
+  return schema;
 }
 
 /**
@@ -86,8 +106,7 @@ export function validateArguments(tool: McpTool, args: Record<string, unknown>):
       message: `nests deeper than ${MAX_JSON_DEPTH} levels (MAX_JSON_DEPTH): flatten the arguments`,
     }];
   }
-  prepareSchema(tool);
-  const schema = compiled.get(tool)!;
+  const schema = compiledSchema(tool);
   if ("rule" in schema) {
     const where = `"${schema.keyword}" at ${schema.pointer || "(root)"}`;
     return [{
@@ -100,6 +119,7 @@ export function validateArguments(tool: McpTool, args: Record<string, unknown>):
     result = validateWithin(args, schema.schema, schema.draft, schema.lookup, {
       maxSteps: MAX_VALIDATION_STEPS,
       maxDepth: MAX_VALIDATION_DEPTH,
+      maxFormatChars: MAX_FORMAT_CHARS,
     });
   } catch (e) {
     return [{ pointer: "", message: refusal(e) }];

@@ -18,6 +18,7 @@ import { routeInSession } from "../session/session_route.ts";
 import type { SessionState } from "../session/state.ts";
 import {
   SESSION_NAME,
+  SessionFullError,
   type SessionKey,
   type SessionStore,
   SessionStoreError,
@@ -130,6 +131,7 @@ export function createApp(deps: AppDeps): UnfoldApp {
   const app = new Hono<AppEnv>();
 
   app.onError((error) => {
+    if (error instanceof SessionFullError) return problem("session_full", error.message);
     report(error);
     return error instanceof SessionStoreError
       ? problem(
@@ -201,6 +203,16 @@ export function createApp(deps: AppDeps): UnfoldApp {
         ...(body.options?.describeFirst ? { describeFirst: body.options.describeFirst } : {}),
         ...(body.options?.resend ? { resend: true } : {}),
       });
+    // A search built this catalogue's index: the store keeps it for fresh isolates, after the
+    // response where the runtime allows.
+    const saving = cache.saveIndex(entry);
+    if (saving !== undefined) {
+      try {
+        c.executionCtx.waitUntil(saving);
+      } catch {
+        await saving; // no execution context (Deno): the store is in memory anyway
+      }
+    }
     return c.json({ ...routeResult(action), catalogHash: entry.catalogHash });
   });
 

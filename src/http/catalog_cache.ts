@@ -11,7 +11,9 @@ import { canonicalJson, type Hasher } from "../canonical_json.ts";
 import { McpCatalog } from "../catalog.ts";
 import type { ProgressiveConfig } from "../config.ts";
 import { Injector } from "../injector.ts";
-import type { RankerFactory } from "../ranking/ranker.ts";
+import { lexicalRanker } from "../ranking/lexical_ranker.ts";
+import type { Ranker, RankerFactory } from "../ranking/ranker.ts";
+import { VALIDATED } from "../_validated.ts";
 import type { McpTool, ServerInfo } from "../tool.ts";
 
 /** A cached catalogue. */
@@ -28,6 +30,8 @@ export interface CachedCatalog {
   readonly texts: string[];
   /** The bytes it counts against the cache's bound. */
   bytes: number;
+  /** Its ranker once a search has built (or restored) it, and whether the store has its index. */
+  readonly index: { ranker?: Ranker; stored: boolean };
 }
 
 /** A catalogue as a durable store keeps it. */
@@ -45,13 +49,13 @@ export interface CatalogStore {
    *
    * @param tenant The tenant.
    * @param hash The catalogue's hash.
-   * @returns The catalogue, the length of its canonical text and, when one was saved, its built
-   * ranker; `undefined` when unknown.
+   * @returns The catalogue (as saved: validated, sorted), the length of its text and, when one
+   * was saved, its search index; `undefined` when unknown.
    */
   load(
     tenant: string,
     hash: string,
-  ): Promise<{ catalog: StoredCatalog; chars: number; ranker?: RankerFactory } | undefined>;
+  ): Promise<{ catalog: StoredCatalog; chars: number; index?: RankerSnapshot } | undefined>;
   /**
    * Saves a catalogue (idempotent: the hash names its content).
    *
@@ -60,6 +64,22 @@ export interface CatalogStore {
    * @param catalog The catalogue.
    */
   save(tenant: string, hash: string, catalog: McpCatalog): Promise<void>;
+  /**
+   * Saves a catalogue's search index, once a search has built it (optional).
+   *
+   * @param tenant The tenant.
+   * @param hash The catalogue's hash.
+   * @param index The ranker's snapshot of it.
+   */
+  saveIndex?(tenant: string, hash: string, index: RankerSnapshot): Promise<void>;
+}
+
+/** A ranker's built index as bytes (see `Ranker.snapshot`). */
+export interface RankerSnapshot {
+  /** The ranker, version and settings that built it. */
+  format: string;
+  /** The index. */
+  bytes: Uint8Array;
 }
 
 /** Options of {@linkcode CatalogCache}. */
@@ -80,8 +100,8 @@ export interface CatalogCacheOptions {
   /** Where catalogues also live beyond this process, if anywhere. */
   store?: CatalogStore;
   /**
-   * Reports a failure to save in the store (the request goes on: a later `catalogRef` the store
-   * does not know is answered `catalog_unknown`, and the host sends the catalogue again).
+   * Reports a failure of the store (the request goes on: a catalogue it failed to save or load is
+   * answered `catalog_unknown` when referenced, and the host sends it again).
    * @default {console.error}
    */
   onStoreError?: (error: unknown) => void;
@@ -169,13 +189,41 @@ export class CatalogCache {
       this.#touch(entry);
       return entry;
     }
-    const stored = await this.#store?.load(tenant, hash);
+    let stored: Awaited<ReturnType<CatalogStore["load"]>>;
+    try {
+      stored = await this.#store?.load(tenant, hash);
+    } catch (e) {
+      // Unknown for now: the host sends the catalogue again.
+      this.#onStoreError(e);
+      return undefined;
+    }
     if (stored === undefined) return undefined;
+    // Validated before it was saved: not again.
+    VALIDATED.add(stored.catalog.tools);
+    const index: CachedCatalog["index"] = { stored: stored.index !== undefined };
     const catalog = new McpCatalog(stored.catalog.tools, {
       servers: stored.catalog.servers,
-      ...(stored.ranker ? { ranker: stored.ranker } : {}),
+      ranker: capture(index, stored.index),
     });
-    return this.#insert(tenant, hash, catalog, stored.chars, undefined);
+    return this.#insert(tenant, hash, catalog, stored.chars, undefined, index);
+  }
+
+  /**
+   * Saves a catalogue's search index in the store, when a search has built it here and the store
+   * does not have it yet (a fresh isolate then restores it instead of indexing the catalogue).
+   *
+   * @param entry The cached catalogue.
+   * @returns The saving (failures are reported, never thrown), or `undefined` when there is
+   * nothing to save.
+   */
+  saveIndex(entry: CachedCatalog): Promise<void> | undefined {
+    const ranker = entry.index.ranker;
+    if (entry.index.stored || ranker?.snapshot === undefined || !this.#store?.saveIndex) {
+      return undefined;
+    }
+    entry.index.stored = true;
+    return this.#store.saveIndex(entry.tenant, entry.catalogHash, ranker.snapshot())
+      .catch(this.#onStoreError);
   }
 
   /**
@@ -195,7 +243,8 @@ export class CatalogCache {
     tools: readonly McpTool[],
     servers: readonly ServerInfo[],
   ): Promise<CachedCatalog> {
-    const catalog = new McpCatalog(tools, { servers });
+    const index: CachedCatalog["index"] = { stored: false };
+    const catalog = new McpCatalog(tools, { servers, ranker: capture(index, undefined) });
     const canonical = canonicalCatalog(catalog);
     const hash = await this.#hash(canonical);
     const known = this.#tenants.get(tenant)?.byHash.get(hash);
@@ -205,7 +254,7 @@ export class CatalogCache {
       return known;
     }
     await this.#store?.save(tenant, hash, catalog).catch(this.#onStoreError);
-    return this.#insert(tenant, hash, catalog, canonical.length, text);
+    return this.#insert(tenant, hash, catalog, canonical.length, text, index);
   }
 
   /**
@@ -235,6 +284,7 @@ export class CatalogCache {
     catalog: McpCatalog,
     canonicalChars: number,
     text: string | undefined,
+    index: CachedCatalog["index"],
   ): CachedCatalog {
     let maps = this.#tenants.get(tenant);
     if (maps === undefined) {
@@ -246,6 +296,7 @@ export class CatalogCache {
       catalogHash: hash,
       injectors: new Map(),
       texts: [],
+      index,
       // The parsed tools, estimated: twice their canonical text, two bytes a character.
       bytes: 4 * canonicalChars,
     };
@@ -293,6 +344,22 @@ export class CatalogCache {
       if (maps.byHash.size === 0) this.#tenants.delete(entry.tenant);
     }
   }
+}
+
+// The default ranker, restored from a stored index when there is one in its format, and kept where
+// the cache can save its index.
+function capture(
+  index: CachedCatalog["index"],
+  stored: RankerSnapshot | undefined,
+): RankerFactory {
+  return (tools, options) => {
+    const restored = stored === undefined
+      ? undefined
+      : lexicalRanker.restore?.(tools, options, stored);
+    // A stored index of another format (an older build) is replaced by this one.
+    if (restored === undefined) index.stored = false;
+    return index.ranker = restored ?? lexicalRanker(tools, options);
+  };
 }
 
 /**

@@ -17,10 +17,10 @@
  */
 
 export type { AppDeps, UnfoldApp } from "./app.ts";
-export type { CatalogStore, StoredCatalog } from "./catalog_cache.ts";
+export type { CatalogStore, RankerSnapshot, StoredCatalog } from "./catalog_cache.ts";
 export { createApp } from "./app.ts";
 export type { HttpSettings } from "./settings.ts";
 export { DEFAULT_SETTINGS, settingsFromEnv } from "./settings.ts";
 export type { Hasher } from "../canonical_json.ts";
-export { SessionStoreError } from "../session/store.ts";
+export { SessionFullError, SessionStoreError } from "../session/store.ts";
 export { VERSION } from "../version.ts";

@@ -77,7 +77,7 @@ export const OPERATIONS: readonly Operation[] = [
       schema: "RouteResult",
       description: 'The action (narrow on `action`); model mistakes are action "error".',
     },
-    problems: [...AUTH, ...CATALOG, STORE],
+    problems: [...AUTH, ...CATALOG, STORE, "session_full"],
     authenticated: true,
   },
   {

@@ -15,6 +15,7 @@ export const PROBLEMS = {
   method_not_allowed: { status: 405, title: "Method not allowed" },
   catalog_unknown: { status: 409, title: "The catalogue catalogRef names is not held here" },
   payload_too_large: { status: 413, title: "The body is too large" },
+  session_full: { status: 409, title: "The session cannot remember more" },
   unsupported_media_type: { status: 415, title: "The body must be sent as application/json" },
   invalid_catalog: { status: 422, title: "The catalogue is invalid" },
   invalid_config: { status: 422, title: "The budget or options are invalid" },

@@ -248,6 +248,9 @@ export function httpSchemas(settings: Pick<HttpSettings, "maxTools">) {
     inventoryBudgetTokens: int(),
     promptTokens: int(),
     overheadTokens: int(),
+    budgetWarning: z.optional(
+      text("Only when even the inventory listing exceeds the budget: it is listed anyway."),
+    ),
   });
 
   const catalogHash = text(

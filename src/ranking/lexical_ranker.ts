@@ -23,9 +23,16 @@ import {
   tokenizeIdentifiers,
 } from "./terms.ts";
 import { fieldScores } from "./field_scores.ts";
+import { feedbackWords } from "./feedback.ts";
 import type { ExpansionSources } from "./expansion.ts";
 import type { Lexicon, RelatedWord } from "./lexicon.ts";
 import { LexicalIndex } from "./lexical_search.ts";
+import {
+  decodeLexicalParts,
+  encodeLexicalParts,
+  type LexicalParts,
+  StoredPostings,
+} from "./lexical_snapshot.ts";
 import { clauses, fuseRanks } from "./segments.ts";
 import { ServerMatch } from "./server_match.ts";
 import { Vocabulary } from "./vocabulary.ts";
@@ -45,7 +52,8 @@ export type LexicalField =
   | "serverText"
   | "description"
   | "params"
-  | "paramDescriptions";
+  | "paramDescriptions"
+  | "related";
 
 /** Options of {@linkcode createLexicalRanker}; each defaults to {@linkcode LEXICAL_DEFAULTS}. */
 export interface LexicalRankerOptions {
@@ -53,8 +61,9 @@ export interface LexicalRankerOptions {
    * How much a match in each field counts (0 leaves the field out): the tool's `name`, `title`
    * (its MCP `title`, else `annotations.title`), `keywords` (`_meta["unfold/keywords"]`), `server`
    * name, `serverText` (the server's title and description), `description`, `params` (input
-   * property names) and `paramDescriptions`.
-   * @default {{name: 3, title: 2, keywords: 2, server: 1.5, serverText: 1.5, description: 1, params: 0.5, paramDescriptions: 0.5}}
+   * property names), `paramDescriptions` and `related` (document-side expansion: the thesaurus's
+   * words related to the tool's name, title and keywords; needs `thesaurus`).
+   * @default {{name: 3, title: 2, keywords: 2, server: 1.5, serverText: 1.5, description: 1, params: 0.5, paramDescriptions: 0.5, related: 0}}
    */
   fieldWeights?: Partial<Record<LexicalField, number>>;
   /** BM25 term-frequency saturation. @default {1.2} */
@@ -122,6 +131,25 @@ export interface LexicalRankerOptions {
   knownWordFactor?: number;
   /** Whether a match through an expansion counts as matching its query word only by its weight. @default {true} */
   fractionalCover?: boolean;
+  /**
+   * The weight of query-word coverage when the best tools are re-ranked (xQuAD, with the query's
+   * words weighted by idf as aspects), so that a request needing several tools surfaces each of
+   * them (0: off; at most 0.99, where relevance still breaks ties).
+   * @default {0.3}
+   */
+  diversity?: number;
+  /** How many of the best tools the coverage re-ranking considers. @default {60} */
+  diversityDepth?: number;
+  /**
+   * Pseudo-relevance feedback: the words of this many best tools of a first search feed a second
+   * (0: off).
+   * @default {0}
+   */
+  feedbackDocs?: number;
+  /** The most feedback words added to a query. @default {8} */
+  feedbackWords?: number;
+  /** The weight of the best feedback word (a query word counts 1). @default {0.3} */
+  feedbackWeight?: number;
 }
 
 /** Every setting of the lexical ranker: {@linkcode LexicalRankerOptions} with none left out. */
@@ -140,6 +168,7 @@ export const LEXICAL_DEFAULTS: Readonly<LexicalSettings> = Object.freeze({
     description: 1,
     params: 0.5,
     paramDescriptions: 0.5,
+    related: 0,
   }),
   k1: 1.2,
   b: 0.7,
@@ -164,6 +193,11 @@ export const LEXICAL_DEFAULTS: Readonly<LexicalSettings> = Object.freeze({
   fractionalCover: true,
   segmentMinWords: 0,
   segmentFusionK: 1,
+  diversity: 0.3,
+  diversityDepth: 60,
+  feedbackDocs: 0,
+  feedbackWords: 8,
+  feedbackWeight: 0.3,
 });
 
 /**
@@ -191,7 +225,60 @@ export function createLexicalRanker(options: LexicalRankerOptions = {}): RankerF
     ...options,
     fieldWeights: { ...LEXICAL_DEFAULTS.fieldWeights, ...options.fieldWeights },
   };
-  return (tools, rankerOptions) => buildRanker(tools, rankerOptions, settings);
+  const format = indexFormat(settings);
+  const factory: RankerFactory = (tools, rankerOptions) =>
+    buildRanker(tools, rankerOptions, settings, format);
+  factory.restore = (tools, _rankerOptions, snapshot) => {
+    // Pseudo-relevance feedback reads each tool's words, which a snapshot does not hold; an index
+    // expanded with a thesaurus depends on data its format does not name.
+    if (snapshot.format !== format || settings.feedbackDocs > 0 || documentExpansion(settings)) {
+      return undefined;
+    }
+    const parts = decodeLexicalParts(snapshot.bytes, format);
+    if (parts === undefined || parts.serverOf.length !== tools.length) return undefined;
+    return rankerOver(parts, sortedIds(tools), settings, format, undefined);
+  };
+  return factory;
+}
+
+/**
+ * The version of what a built lexical index holds: part of every snapshot's format, so a snapshot
+ * saved by another version is rebuilt, never misread. Bump it whenever the build changes its output
+ * (`test/ranking/lexical_snapshot_test.ts` records a digest per version and fails until you do).
+ */
+export const LEXICAL_INDEX_VERSION = 1;
+
+// The snapshot format of an index built with these settings: the version and a digest of the
+// settings the build reads (search-time settings apply to a restored index as to a built one).
+function indexFormat(settings: LexicalSettings): string {
+  const built = JSON.stringify([
+    settings.fieldWeights,
+    settings.k1,
+    settings.b,
+    settings.delta,
+    MAX_TERM_CHARS,
+    [...settings.stopWords].sort(),
+  ]);
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < built.length; i++) hash = Math.imul(hash ^ built.charCodeAt(i), 0x01000193);
+  return `lexical/${LEXICAL_INDEX_VERSION}/${(hash >>> 0).toString(16)}`;
+}
+
+function documentExpansion(settings: LexicalSettings): boolean {
+  return settings.fieldWeights.related > 0 && Boolean(settings.thesaurus);
+}
+
+function sortedIds(tools: readonly McpTool[]): string[] {
+  return tools.map(toolId).sort(compareStrings);
+}
+
+function termsOf(settings: LexicalSettings): Terms {
+  const { stopWords } = settings;
+  const keep = (t: string) => !stopWords.has(t) && t.length <= MAX_TERM_CHARS;
+  return {
+    text: (text) => tokenize(text).filter(keep),
+    identifiers: (text) => tokenizeIdentifiers(text).filter(keep),
+  };
 }
 
 /**
@@ -220,13 +307,9 @@ function buildRanker(
   input: readonly McpTool[],
   options: RankerOptions,
   settings: LexicalSettings,
+  format: string,
 ): Ranker {
-  const { stopWords } = settings;
-  const keep = (t: string) => !stopWords.has(t) && t.length <= MAX_TERM_CHARS;
-  const terms: Terms = {
-    text: (text) => tokenize(text).filter(keep),
-    identifiers: (text) => tokenizeIdentifiers(text).filter(keep),
-  };
+  const terms = termsOf(settings);
   const tools = [...input].sort((a, b) => compareStrings(toolId(a), toolId(b)));
   const ids = tools.map(toolId);
   const infos = new Map(options.servers.map((info) => [info.server, info]));
@@ -240,13 +323,32 @@ function buildRanker(
       serverText: terms.text(`${info?.title ?? ""} ${info?.description ?? ""}`),
     });
   }
-  const servers = new ServerMatch(
-    new Map(
-      [...serverWords].map(([server, words]) => [server, [...words.server, ...words.serverText]]),
-    ),
+  const byServer = new Map(
+    [...serverWords].map(([server, words]) => [server, [...words.server, ...words.serverText]]),
   );
+  const servers = new ServerMatch(byServer);
   const words = tools.map((tool) => toolWords(tool, serverWords.get(tool.server)!, terms));
+  // Document-side expansion: the thesaurus's words related to a tool's name and title words.
+  const thesaurus = settings.thesaurus;
+  if (settings.fieldWeights.related > 0 && thesaurus) {
+    for (const w of words) {
+      const own = new Set([...w.name, ...w.title, ...w.keywords]);
+      const related = new Set<string>();
+      for (const word of own) {
+        const base = thesaurus.has(word) ? word : word.endsWith("s") ? word.slice(0, -1) : word;
+        for (const r of thesaurus.related(base).slice(0, settings.maxRelated)) {
+          if (!own.has(r.word)) related.add(r.word);
+        }
+      }
+      w.related = [...related];
+    }
+  }
   const postings = fieldScores(words, settings.fieldWeights, settings);
+  // A tool's own words (not its server's or its parameters'), for pseudo-relevance feedback.
+  const ownWords = (doc: number) => {
+    const w = words[doc]!;
+    return [...w.name, ...w.title, ...w.keywords, ...w.description];
+  };
   const nameBigrams = new Map<string, Set<number>>();
   words.forEach(({ name }, doc) => {
     for (let i = 0; i + 1 < name.length; i++) {
@@ -254,12 +356,34 @@ function buildRanker(
       nameBigrams.set(pair, (nameBigrams.get(pair) ?? new Set()).add(doc));
     }
   });
-  const index = new LexicalIndex({
+  const parts: LexicalParts = {
     postings,
-    vocabulary: new Vocabulary(postings.keys()),
     nameBigrams,
-    servers,
+    serverWords: byServer,
     serverOf: Int32Array.from(tools, (tool) => servers.indexOf(tool.server)),
+  };
+  return rankerOver(parts, ids, settings, format, ownWords, servers);
+}
+
+// The ranker over a built (or restored) index.
+function rankerOver(
+  parts: LexicalParts,
+  ids: readonly string[],
+  settings: LexicalSettings,
+  format: string,
+  // Each tool's own words, for pseudo-relevance feedback (a restored index has none: see restore).
+  ownWords: readonly string[][] | undefined,
+  servers = new ServerMatch(parts.serverWords),
+): Ranker {
+  const terms = termsOf(settings);
+  const index = new LexicalIndex({
+    postings: parts.postings,
+    vocabulary: parts.postings instanceof StoredPostings
+      ? Vocabulary.fromSorted(parts.postings.terms)
+      : new Vocabulary(parts.postings.keys()),
+    nameBigrams: parts.nameBigrams,
+    servers,
+    serverOf: parts.serverOf,
   });
   // The thesaurus is decoded on the first search that needs it, not when the index is built.
   let expansion: ExpansionSources | undefined;
@@ -291,7 +415,24 @@ function buildRanker(
         for (const word of words) {
           counts.set(word, settings.queryTermFrequency ? (counts.get(word) ?? 0) + 1 : 1);
         }
-        const top = index.search(words, counts, limit, settings, sources);
+        let top = index.search(words, counts, limit, settings, sources);
+        if (settings.feedbackDocs > 0 && ownWords !== undefined && top.length > 0) {
+          const first = top.length >= settings.feedbackDocs
+            ? top
+            : index.search(words, counts, settings.feedbackDocs, settings, sources);
+          const feedback = feedbackWords(
+            first.slice(0, settings.feedbackDocs).map(({ doc, score }) => ({
+              words: ownWords(doc),
+              score,
+            })),
+            new Set(words),
+            (word) => index.docFrequency(word),
+            ids.length,
+            settings.feedbackWords,
+            settings.feedbackWeight,
+          );
+          top = index.search(words, counts, limit, settings, sources, feedback);
+        }
         if (top.length > 0 || !settings.fallback || sources === undefined || counts.size === 0) {
           return top;
         }
@@ -309,6 +450,7 @@ function buildRanker(
       }
       return top.map(({ doc, score }) => ({ id: ids[doc]!, score }));
     },
+    snapshot: () => ({ format, bytes: encodeLexicalParts(parts, format) }),
   };
 }
 
@@ -386,5 +528,6 @@ function toolWords(
     description: terms.text(tool.description),
     params: terms.identifiers(schema.names.join(" ")),
     paramDescriptions: terms.text(schema.descriptions.join(" ")),
+    related: [],
   };
 }

@@ -7,6 +7,7 @@
  */
 
 import type { Postings } from "./field_scores.ts";
+import { coverageRerank } from "./coverage.ts";
 import { expandWord, type ExpansionSources } from "./expansion.ts";
 import type { ServerMatch } from "./server_match.ts";
 import type { ExpansionOptions, Vocabulary } from "./vocabulary.ts";
@@ -19,6 +20,10 @@ export interface SearchSettings extends ExpansionOptions {
   nameBigramBoost: number;
   /** A tool's score is multiplied by 1 + this × (its server's relative match). */
   serverBoost: number;
+  /** The weight of query-word coverage against relevance when re-ranking the best (0: off). */
+  diversity: number;
+  /** How many of the best tools the coverage re-ranking considers. */
+  diversityDepth: number;
 }
 
 /** A scored tool: its number (position in id order) and score. */
@@ -29,14 +34,40 @@ export interface Hit {
   score: number;
 }
 
+// A feedback word counts towards coordination by its weight times this.
+const FEEDBACK_COVER = 1;
+// Coverage never outweighs relevance completely: scores stay positive.
+const MAX_DIVERSITY = 0.99;
+/** Each vocabulary term's postings (a map, or a stored index's sorted table). */
+export interface TermPostings {
+  /**
+   * A term's postings.
+   *
+   * @param term A vocabulary term.
+   * @returns Its postings, or `undefined` for a term not in the vocabulary.
+   */
+  get(term: string): Postings | undefined;
+}
+
+/** The tools (by number, ascending) whose names hold each pair of adjacent words. */
+export interface PairDocs {
+  /**
+   * The tools whose names hold a pair.
+   *
+   * @param pair Two words joined by a space.
+   * @returns Their numbers, or `undefined` when none has it.
+   */
+  get(pair: string): Iterable<number> | undefined;
+}
+
 // Up to this many results are selected by insertion; more are sorted.
 const SMALL_LIMIT = 64;
 
 /** A built index and the scratch space of its searches. */
 export class LexicalIndex {
-  readonly #postings: ReadonlyMap<string, Postings>;
+  readonly #postings: TermPostings;
   readonly #vocabulary: Vocabulary;
-  readonly #nameBigrams: ReadonlyMap<string, ReadonlySet<number>>;
+  readonly #nameBigrams: PairDocs;
   readonly #servers: ServerMatch;
   readonly #serverOf: Int32Array;
   // Per-search scratch, reused: a search runs to completion before the next starts, and fresh
@@ -54,9 +85,9 @@ export class LexicalIndex {
    * tool's server number.
    */
   constructor(parts: {
-    postings: ReadonlyMap<string, Postings>;
+    postings: TermPostings;
     vocabulary: Vocabulary;
-    nameBigrams: ReadonlyMap<string, ReadonlySet<number>>;
+    nameBigrams: PairDocs;
     servers: ServerMatch;
     serverOf: Int32Array;
   }) {
@@ -71,6 +102,17 @@ export class LexicalIndex {
     this.#wordBest = new Float64Array(n);
     this.#lastWord = new Int32Array(n);
     this.#boost = new Float64Array(n);
+  }
+
+  /**
+   * How many tools have a word.
+   *
+   * @param word A catalogue word.
+   * @returns The number of tools with it in any field (0 for an unknown word).
+   */
+  docFrequency(word: string): number {
+    const postings = this.#postings.get(word);
+    return postings === undefined ? 0 : postings.end - postings.start;
   }
 
   /** Whether the catalogue has a word. */
@@ -92,6 +134,7 @@ export class LexicalIndex {
     limit: number,
     settings: SearchSettings,
     expansion: ExpansionSources | undefined,
+    feedback?: ReadonlyMap<string, number>,
   ): Hit[] {
     const scores = this.#scores;
     const matched = this.#matched;
@@ -103,8 +146,13 @@ export class LexicalIndex {
     lastWord.fill(-1);
     boost.fill(1);
     let wordIndex = 0;
+    const reached: { term: string; weight: number; cover: number }[][] = [];
+    const wordDocs: number[] = [];
     for (const [word, count] of counts) {
-      for (const { term, weight, cover } of this.#reach(word, settings, expansion)) {
+      const reach = this.#reach(word, settings, expansion);
+      reached.push(reach);
+      wordDocs.push(0);
+      for (const { term, weight, cover } of reach) {
         const { docs, scores: termScores, start, end } = this.#postings.get(term)!;
         for (let k = start; k < end; k++) {
           const doc = docs[k]!;
@@ -113,6 +161,7 @@ export class LexicalIndex {
           // less through another inflection or a related word.
           if (lastWord[doc] !== wordIndex) {
             lastWord[doc] = wordIndex;
+            wordDocs[wordIndex]!++;
             wordBest[doc] = cover;
             matched[doc]! += cover;
           } else if (wordBest[doc]! < cover) {
@@ -122,6 +171,18 @@ export class LexicalIndex {
         }
       }
       wordIndex++;
+    }
+    // Feedback words (from the best tools of a first search) add their scores at their weight,
+    // and count towards coordination only by it.
+    for (const [term, weight] of feedback ?? []) {
+      const postings = this.#postings.get(term);
+      if (postings === undefined) continue;
+      const { docs, scores: termScores, start, end } = postings;
+      for (let k = start; k < end; k++) {
+        const doc = docs[k]!;
+        scores[doc]! += weight * termScores[k]!;
+        matched[doc]! += weight * FEEDBACK_COVER;
+      }
     }
     if (settings.nameBigramBoost > 0) {
       const pairs = new Set<string>();
@@ -139,7 +200,8 @@ export class LexicalIndex {
     // id order, so on equal scores the lower number stays ahead.
     const top: Hit[] = [];
     const n = scores.length;
-    const keep = Math.min(limit, n);
+    const diversify = settings.diversity > 0 && wordDocs.filter((d) => d > 0).length >= 2;
+    const keep = Math.min(diversify ? Math.max(limit, settings.diversityDepth) : limit, n);
     for (let doc = 0; doc < n; doc++) {
       if (!(scores[doc]! > 0)) continue;
       let score = scores[doc]! * matched[doc]! ** settings.coordination * boost[doc]!;
@@ -160,7 +222,51 @@ export class LexicalIndex {
       top[at] = { doc, score };
     }
     if (keep > SMALL_LIMIT) top.sort((a, b) => b.score - a.score || a.doc - b.doc).splice(keep);
-    return top;
+    if (!diversify || top.length < 2) return top.slice(0, limit);
+    // The same pool whatever the limit, so a short result list is the start of a long one.
+    const pool = top.slice(0, settings.diversityDepth);
+    const lambda = Math.min(settings.diversity, MAX_DIVERSITY);
+    const reranked = coverageRerank(
+      pool,
+      this.#wordMatches(pool, [...counts.values()], reached),
+      wordDocs.map((docs) => docs > 0 ? Math.log(1 + (n - docs + 0.5) / (docs + 0.5)) : 0),
+      lambda,
+      limit,
+    );
+    // Beyond the pool, the rest keep their order, at their worth without coverage (never above
+    // the pool's last worth).
+    const best = top[0]!.score;
+    for (const { doc, score } of top.slice(pool.length, limit)) {
+      reranked.push({ doc, score: (1 - lambda) * Math.sqrt(score / best) * best });
+    }
+    return reranked.slice(0, limit);
+  }
+
+  // How well each candidate matches each query word, relative to the best candidate for that word:
+  // matches[c · words + i] in [0, 1].
+  #wordMatches(
+    top: readonly Hit[],
+    counts: readonly number[],
+    reached: readonly { term: string; weight: number }[][],
+  ): Float64Array {
+    const words = reached.length;
+    const slot = this.#lastWord; // reused as candidate positions; reset by the next search
+    slot.fill(-1);
+    top.forEach(({ doc }, c) => slot[doc] = c);
+    const matches = new Float64Array(top.length * words);
+    reached.forEach((reach, i) => {
+      for (const { term, weight } of reach) {
+        const { docs, scores: termScores, start, end } = this.#postings.get(term)!;
+        for (let k = start; k < end; k++) {
+          const c = slot[docs[k]!]!;
+          if (c >= 0) matches[c * words + i]! += counts[i]! * weight * termScores[k]!;
+        }
+      }
+      let best = 0;
+      for (let c = 0; c < top.length; c++) best = Math.max(best, matches[c * words + i]!);
+      if (best > 0) { for (let c = 0; c < top.length; c++) matches[c * words + i]! /= best; }
+    });
+    return matches;
   }
 
   // The catalogue words a query word reaches: exact, prefix and typo matches first (in the

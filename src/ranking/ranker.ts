@@ -33,6 +33,14 @@ export interface Ranker {
    * @returns The best matches, best first.
    */
   search(query: string, limit: number): RankedTool[];
+  /**
+   * The built index as bytes, for a cache that outlives the process (the Worker keeps it in a
+   * Durable Object): `format` names the ranker, its version and the settings that shaped the
+   * index; the factory's `restore` takes it back. Optional: a ranker without it is rebuilt.
+   *
+   * @returns The format and the bytes.
+   */
+  snapshot?(): { format: string; bytes: Uint8Array };
 }
 
 /** What a ranker may index besides the tools: information about the catalogue's servers. */
@@ -45,7 +53,20 @@ export type RankerOptions = Parameters<RankerFactory>[1];
  * @param options What else to index.
  * @returns The ranker.
  */
-export type RankerFactory = (
-  tools: readonly McpTool[],
-  options: { servers: readonly ServerInfo[] },
-) => Ranker;
+export interface RankerFactory {
+  (tools: readonly McpTool[], options: { servers: readonly ServerInfo[] }): Ranker;
+  /**
+   * Rebuilds a ranker from the snapshot of one this factory built over the same tools and
+   * servers, without indexing them again. Optional.
+   *
+   * @param tools The tools the snapshot's ranker indexed.
+   * @param options The same server information.
+   * @param snapshot What {@linkcode Ranker.prototype.snapshot} returned.
+   * @returns The ranker, or `undefined` when the snapshot is not in this factory's format.
+   */
+  restore?(
+    tools: readonly McpTool[],
+    options: { servers: readonly ServerInfo[] },
+    snapshot: { format: string; bytes: Uint8Array },
+  ): Ranker | undefined;
+}

@@ -43,12 +43,13 @@ export interface ExpansionOptions {
  * ```
  */
 export class Vocabulary {
-  #sorted: string[];
-  #known: Set<string>;
+  #sorted: readonly string[];
+  // Built on first use, so a vocabulary restored from a stored index costs nothing until searched.
+  #known: Set<string> | undefined;
   // For the one-edit search: words by length and by each of their first two characters. Two words
   // one edit apart share a character among their first two positions, and differ in length by at
   // most one, so a query word only needs checking against a few short lists.
-  #byStart = new Map<number, string[]>();
+  #byStart: Map<number, string[]> | undefined;
 
   /**
    * Builds the vocabulary.
@@ -59,12 +60,20 @@ export class Vocabulary {
     this.#known = new Set(words);
     // The default sort compares UTF-16 code units, like compareStrings, without a callback.
     this.#sorted = [...this.#known].sort();
-    for (const word of this.#sorted) {
-      const first = startKey(word.length, word.charCodeAt(0));
-      const second = startKey(word.length, word.charCodeAt(1));
-      this.#add(first, word);
-      if (second !== first) this.#add(second, word);
-    }
+  }
+
+  /**
+   * A vocabulary over words already sorted by UTF-16 code units and distinct (a stored index's),
+   * taken as they are.
+   *
+   * @param sorted The words, sorted, without repeats.
+   * @returns The vocabulary.
+   */
+  static fromSorted(sorted: readonly string[]): Vocabulary {
+    const vocabulary = new Vocabulary([]);
+    vocabulary.#known = undefined;
+    vocabulary.#sorted = sorted;
+    return vocabulary;
   }
 
   /** The number of distinct words. */
@@ -79,6 +88,7 @@ export class Vocabulary {
    * @returns `true` when it is.
    */
   has(word: string): boolean {
+    this.#known ??= new Set(this.#sorted);
     return this.#known.has(word);
   }
 
@@ -93,7 +103,7 @@ export class Vocabulary {
    */
   expand(word: string, options: ExpansionOptions): Expansion[] {
     const out: Expansion[] = [];
-    if (this.#known.has(word)) out.push({ term: word, weight: 1 });
+    if (this.has(word)) out.push({ term: word, weight: 1 });
     if (options.prefixWeight > 0 && word.length >= options.prefixMinLength) {
       for (let i = this.#lowerBound(word); i < this.#sorted.length; i++) {
         const term = this.#sorted[i]!;
@@ -111,7 +121,7 @@ export class Vocabulary {
     const found = new Set<string>();
     for (const length of [word.length - 1, word.length, word.length + 1]) {
       for (const start of new Set([word.charCodeAt(0), word.charCodeAt(1)])) {
-        for (const term of this.#byStart.get(startKey(length, start)) ?? []) {
+        for (const term of this.#starts().get(startKey(length, start)) ?? []) {
           if (!found.has(term) && oneEdit(word, term)) found.add(term);
         }
       }
@@ -122,10 +132,21 @@ export class Vocabulary {
     return out.sort((a, b) => compareStrings(a.term, b.term));
   }
 
-  #add(key: number, word: string): void {
-    const list = this.#byStart.get(key);
-    if (list === undefined) this.#byStart.set(key, [word]);
-    else list.push(word);
+  #starts(): Map<number, string[]> {
+    if (this.#byStart !== undefined) return this.#byStart;
+    const byStart = new Map<number, string[]>();
+    const add = (key: number, word: string) => {
+      const list = byStart.get(key);
+      if (list === undefined) byStart.set(key, [word]);
+      else list.push(word);
+    };
+    for (const word of this.#sorted) {
+      const first = startKey(word.length, word.charCodeAt(0));
+      const second = startKey(word.length, word.charCodeAt(1));
+      add(first, word);
+      if (second !== first) add(second, word);
+    }
+    return this.#byStart = byStart;
   }
 
   #lowerBound(word: string): number {

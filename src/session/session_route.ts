@@ -12,7 +12,8 @@ import { checkArguments } from "../bridge/route.ts";
 import { canonicalJson, sha256Hex } from "../canonical_json.ts";
 import type { Injector } from "../injector.ts";
 import { quoteId } from "../untrusted.ts";
-import type { SessionKey, SessionStore } from "./store.ts";
+import type { SessionDecision } from "./state.ts";
+import { SessionFullError, type SessionKey, type SessionStore } from "./store.ts";
 
 /** Every describe-first mode: `enforce` refuses an execute of a tool not yet described, `off` does not. */
 export const DESCRIBE_FIRST_MODES: readonly NonNullable<SessionRouteOptions["describeFirst"]>[] =
@@ -105,6 +106,7 @@ export async function routeInSession(
           resend: options.resend === true,
         },
       });
+      full(decision, key.session);
       const elided = decision.kind === "describe" && decision.elided;
       return elided
         ? { ...action, elided, toolResult: renderElided(action.id) }
@@ -129,6 +131,7 @@ export async function routeInSession(
           valid: checked.action === "execute",
         },
       });
+      full(decision, key.session);
       const verdict = decision.kind === "execute" ? decision.verdict : "execute";
       if (verdict === "describe_first") {
         const message = `describe ${quoteId(action.id)} before executing it. Its input schema ` +
@@ -146,8 +149,8 @@ export async function routeInSession(
   }
 }
 
-// Short hashes keep a session small (a Durable Object value stays well under its size limit even
-// with 10,000 described tools); 64 bits is plenty within one session.
+// Short hashes keep a session small (MAX_SESSION_BYTES holds some 250 described ids of the longest
+// kind, and over 600 of 60 characters); 64 bits is plenty within one session.
 async function hashes(
   hash: (text: string) => string | Promise<string>,
   schema: unknown,
@@ -155,4 +158,9 @@ async function hashes(
 ): Promise<[string, string]> {
   const [a, b] = await Promise.all([hash(canonicalJson(schema)), hash(body)]);
   return [a.slice(0, 16), b.slice(0, 16)];
+}
+
+// A session that cannot grow is the host's problem, not the model's.
+function full(decision: SessionDecision, session: string): void {
+  if (decision.kind === "full") throw new SessionFullError(session, decision.bytes, decision.limit);
 }

@@ -5,6 +5,8 @@
  * @module
  */
 
+import { MAX_SESSION_BYTES } from "../limits.ts";
+
 /** What a session has counted since it began (counters survive new generations). */
 export type SessionCounters = SessionState["counters"];
 
@@ -71,10 +73,33 @@ export interface SessionInput {
 export type SessionDecision =
   | { kind: "recorded" }
   | { kind: "describe"; elided: boolean }
-  | { kind: "execute"; verdict: "execute" | "describe_first" | "invalid_arguments" };
+  | { kind: "execute"; verdict: "execute" | "describe_first" | "invalid_arguments" }
+  | { kind: "full"; bytes: number; limit: number };
 
-/** The most body hashes kept per generation (the most tools a catalogue may have). */
-export const MAX_SEEN = 10_000;
+/**
+ * The most body hashes kept per generation; the oldest are forgotten first (their schemas are then
+ * sent again). 2,000 hashes take about 38 KB, within `MAX_SESSION_BYTES` (64 KiB).
+ */
+export const MAX_SEEN = 2_000;
+
+/**
+ * The size of a session's state: the UTF-8 bytes of its JSON, as a store keeps it.
+ *
+ * @param state The state.
+ * @returns Its size in bytes.
+ *
+ * @example Usage
+ * ```ts
+ * import { emptySession, sessionBytes } from "./state.ts";
+ * import { ok } from "node:assert/strict";
+ *
+ * ok(sessionBytes(emptySession(0)) < 300);
+ * ```
+ */
+export function sessionBytes(state: SessionState): number {
+  return encoder.encode(JSON.stringify(state)).length;
+}
+const encoder = new TextEncoder();
 
 /**
  * A new, empty session.
@@ -117,12 +142,14 @@ export function emptySession(now: number): SessionState {
  * Applies one event to a session: a new catalogue hash starts a new generation (described and seen
  * cleared, counters kept); a describe of a body already sent is elided unless `resend`; an execute
  * of a tool not described (when enforced) is refused with `describe_first` and marks the tool
- * described, since the refusal carries its schema.
+ * described, since the refusal carries its schema. An event that would grow the state past
+ * {@linkcode MAX_SESSION_BYTES} changes nothing and is answered `full`: every store holds the cap.
  *
  * @param previous The state, or `undefined` for a new session.
  * @param input The event and its catalogue hash.
  * @param now The time, in ms since the epoch.
- * @returns The new state (a fresh object; `previous` is not modified) and the decision.
+ * @returns The new state (a fresh object; `previous` is not modified) and the decision; for
+ * `full`, the state before the event.
  *
  * @example Usage
  * ```ts
@@ -143,6 +170,17 @@ export function transition(
   now: number,
 ): { state: SessionState; decision: SessionDecision } {
   const base = previous ?? emptySession(now);
+  const next = apply(base, input, now);
+  const bytes = sessionBytes(next.state);
+  if (bytes <= MAX_SESSION_BYTES || bytes <= sessionBytes(base)) return next;
+  return { state: base, decision: { kind: "full", bytes, limit: MAX_SESSION_BYTES } };
+}
+
+function apply(
+  base: SessionState,
+  input: SessionInput,
+  now: number,
+): { state: SessionState; decision: SessionDecision } {
   const state: SessionState = {
     ...base,
     described: { ...base.described },

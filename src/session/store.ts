@@ -75,3 +75,42 @@ export class SessionStoreError extends Error {
     this.name = "SessionStoreError";
   }
 }
+
+/**
+ * Thrown when recording an event would grow a session's state past
+ * `MAX_SESSION_BYTES` (`src/limits.ts`): a problem for the host (the model cannot fix it), which deletes the
+ * session or starts a new one. The HTTP API answers 409 `session_full`.
+ *
+ * @example Usage
+ * ```ts
+ * import { SessionFullError } from "./store.ts";
+ * import { equal, match } from "node:assert/strict";
+ *
+ * const error = new SessionFullError("chat-1", 70_000, 65_536);
+ * equal(error.limit, 65_536);
+ * match(error.message, /MAX_SESSION_BYTES/);
+ * ```
+ */
+export class SessionFullError extends Error {
+  /** The bytes the state would have taken. */
+  readonly bytes: number;
+  /** The most bytes a session may take. */
+  readonly limit: number;
+
+  /**
+   * Makes the error.
+   *
+   * @param session The session name.
+   * @param bytes The bytes the state would have taken.
+   * @param limit The most bytes a session may take.
+   */
+  constructor(session: string, bytes: number, limit: number) {
+    super(
+      `Cannot record in session ${JSON.stringify(session)}: its state would take ${bytes} bytes, ` +
+        `more than ${limit} (MAX_SESSION_BYTES); delete the session or start a new one`,
+    );
+    this.name = "SessionFullError";
+    this.bytes = bytes;
+    this.limit = limit;
+  }
+}

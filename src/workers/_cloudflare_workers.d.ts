@@ -9,7 +9,9 @@
 /** The storage of a Durable Object (the part unfold uses). */
 export interface DurableObjectStorage {
   get<T = unknown>(key: string): Promise<T | undefined>;
+  get<T = unknown>(keys: string[]): Promise<Map<string, T>>;
   put<T>(key: string, value: T): Promise<void>;
+  put<T>(entries: Record<string, T>): Promise<void>;
   deleteAll(): Promise<void>;
   getAlarm(): Promise<number | null>;
   setAlarm(scheduledTime: number | Date): Promise<void>;
@@ -27,3 +29,6 @@ export declare abstract class DurableObject<Env = unknown> {
   protected env: Env;
   constructor(ctx: DurableObjectState, env: Env);
 }
+
+/** The Worker's bindings and variables, readable while the module is evaluated (startup). */
+export declare const env: Record<string, unknown> | undefined;

@@ -2,7 +2,7 @@
 // failing closed (defect 3), depth limits (defect 4), and broken schemas as the catalogue's fault.
 import { equal, match, ok, throws } from "node:assert/strict";
 import { type ErrorAction, Injector, InvalidCatalogError, McpCatalog } from "../../mod.ts";
-import { MAX_JSON_DEPTH } from "../../src/limits.ts";
+import { MAX_FORMAT_CHARS, MAX_JSON_DEPTH } from "../../src/limits.ts";
 
 function injectorFor(inputSchema: Record<string, unknown>): Injector {
   return new Injector(
@@ -229,3 +229,23 @@ function catalogErrorOf(build: () => unknown): InvalidCatalogError {
   }
   throw new Error("the catalogue was accepted");
 }
+
+Deno.test("a property name with a lone surrogate compiles (a finding of the fuzz suite)", () => {
+  const injector = injectorFor({
+    type: "object",
+    properties: { "\ud800": { type: "string", maxLength: 1 } },
+  });
+  equal(execute(injector, { "\ud800": "a" }).action, "execute");
+  refused(execute(injector, { "\ud800": "ab" }));
+});
+
+Deno.test("a format check sees at most MAX_FORMAT_CHARS characters: longer strings are refused", () => {
+  const injector = injectorFor({
+    type: "object",
+    properties: { u: { type: "string", format: "uri" } },
+  });
+  const ok4096 = "https://example.com/" + "a".repeat(MAX_FORMAT_CHARS - 20);
+  equal(execute(injector, { u: ok4096 }).action, "execute");
+  const action = refused(execute(injector, { u: ok4096 + "a" }));
+  match(action.message, /MAX_FORMAT_CHARS/);
+});

@@ -17,103 +17,111 @@ export interface Running {
   close: () => Promise<void>;
 }
 
-/** A free TCP port on 127.0.0.1. */
-export function freePort(): number {
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const { port } = listener.addr as Deno.NetAddr;
-  listener.close();
-  return port;
-}
-
 /**
- * Starts `deno task start` with `PORT=0` and waits for the URL it prints.
+ * Starts `deno task start` with `PORT=0` and waits for the URL it prints (the port the system gave
+ * it), then checks that it answers `/healthz`.
  *
  * @param env Extra environment variables.
+ * @param cwd The project directory.
  * @returns The running server.
  */
-export function startDenoServer(env: Record<string, string> = {}): Promise<Running> {
+export function startDenoServer(
+  env: Record<string, string> = {},
+  cwd: string = ROOT,
+): Promise<Running> {
   return start(
     [Deno.execPath(), "task", "start"],
     { PORT: "0", ...env },
     (out) => /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1],
-    20_000,
+    cwd,
   );
 }
 
 /**
- * Starts `wrangler dev` (a local workerd with Durable Objects) for a config on a free port and
- * waits until it answers `/healthz`.
+ * Starts `deno task dev` (wrangler dev: a local workerd with Durable Objects) for a config on
+ * port 0 and waits for the URL it reports, then checks that it answers `/healthz`.
  *
  * @param config The wrangler.toml path, relative to the repository.
  * @param vars Worker variables, passed as `--var NAME:value`.
+ * @param persistTo Where Durable Objects keep their storage; a directory the caller owns (kept
+ * after close, so a second Worker started on it finds what the first stored), else a temporary
+ * one removed on close.
+ * @param extra More arguments for wrangler, after the ones above.
  * @returns The running Worker.
  */
 export async function startWrangler(
   config = "wrangler.toml",
   vars: Record<string, string> = {},
+  persistTo?: string,
+  extra: readonly string[] = [],
 ): Promise<Running> {
-  const port = freePort();
-  const persist = await Deno.makeTempDir({ prefix: "unfold-wrangler-" });
+  const persist = persistTo ?? await Deno.makeTempDir({ prefix: "unfold-wrangler-" });
   const running = await start(
     [
+      // The README's command: deno task dev runs wrangler dev on 127.0.0.1, with these arguments.
       Deno.execPath(),
-      "run",
-      "-A",
-      "npm:wrangler@^4.164.0",
+      "task",
       "dev",
       "--config",
       config,
-      "--ip",
-      "127.0.0.1",
       "--port",
-      String(port),
+      "0",
       "--inspector-port",
-      String(freePort()),
+      "0",
       "--persist-to",
       persist,
       "--show-interactive-dev-session=false",
       ...Object.entries(vars).flatMap(([k, v]) => ["--var", `${k}:${v}`]),
+      ...extra,
     ],
     { WRANGLER_SEND_METRICS: "false", CI: "true" },
-    (out) => out.includes("Ready on") ? `http://127.0.0.1:${port}` : undefined,
-    90_000,
+    (out) => /Ready on (http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1],
   );
   return {
     ...running,
     close: async () => {
       await running.close();
-      await Deno.remove(persist, { recursive: true }).catch(() => {});
+      if (persistTo === undefined) await Deno.remove(persist, { recursive: true }).catch(() => {});
     },
   };
 }
 
+// Starts a command and waits, without polling, until its output names its URL; fails at once if
+// it exits first. The server has bound its port before it prints it, so one request then answers.
 async function start(
   command: string[],
   env: Record<string, string>,
   ready: (output: string) => string | undefined,
-  timeoutMs: number,
+  cwd = ROOT,
 ): Promise<Running> {
   const child = new Deno.Command(command[0]!, {
     args: command.slice(1),
-    cwd: ROOT,
+    cwd,
     env,
     stdin: "null",
     stdout: "piped",
     stderr: "piped",
   }).spawn();
   let output = "";
+  let changed = () => {};
   const decoder = new TextDecoder();
   const pump = (stream: ReadableStream<Uint8Array>) =>
     stream.pipeTo(
       new WritableStream({
-        write: (chunk) => void (output += decoder.decode(chunk, { stream: true })),
+        write: (chunk) => {
+          output += decoder.decode(chunk, { stream: true });
+          changed();
+        },
       }),
     ).catch(() => {});
   const pumps = Promise.all([pump(child.stdout), pump(child.stderr)]);
+  let exited = false;
+  const status = child.status.then(() => void (exited = true));
   const close = async () => {
     try {
       child.kill("SIGTERM");
     } catch { /* already gone */ }
+    // Cleanup only: a server that ignores SIGTERM is killed rather than left running.
     const timer = setTimeout(() => {
       try {
         child.kill("SIGKILL");
@@ -123,24 +131,16 @@ async function start(
     clearTimeout(timer);
     await pumps;
   };
-  const deadline = Date.now() + timeoutMs;
-  let exited = false;
-  child.status.then(() => exited = true);
-  while (Date.now() < deadline && !exited) {
-    const url = ready(output);
-    if (url !== undefined && await answers(url)) return { url, output: () => output, close };
-    await new Promise((r) => setTimeout(r, 200));
+  let url = ready(output);
+  while (url === undefined && !exited) {
+    await Promise.race([new Promise<void>((resolve) => changed = resolve), status]);
+    url = ready(output);
+  }
+  if (url !== undefined && !exited) {
+    const response = await fetch(`${url}/healthz`).catch((e: Error) => e);
+    if (response instanceof Response) await response.body?.cancel();
+    if (response instanceof Response && response.ok) return { url, output: () => output, close };
   }
   await close();
   throw new Error(`${command.slice(0, 4).join(" ")} did not start:\n${output.slice(-3000)}`);
-}
-
-async function answers(url: string): Promise<boolean> {
-  try {
-    const response = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(2000) });
-    await response.body?.cancel();
-    return response.ok;
-  } catch {
-    return false;
-  }
 }

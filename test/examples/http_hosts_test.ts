@@ -1,5 +1,6 @@
 import { match, ok } from "node:assert/strict";
-import { freePort, startDenoServer } from "../e2e/_processes.ts";
+import { startDenoServer } from "../e2e/_processes.ts";
+import { startHttpEverything } from "../mcp/_servers.ts";
 import { runExample } from "./_run.ts";
 
 const TOKEN = "example-host-token";
@@ -36,11 +37,14 @@ Deno.test("examples/http_host.py plays a model turn over the HTTP API with a rea
 
 Deno.test("examples/http_host.sh plays a model turn over the HTTP API with a real Streamable HTTP MCP server", async () => {
   const server = await startDenoServer({ UNFOLD_API_TOKEN: TOKEN });
+  // The example can start server-everything itself on MCP_PORT; the test starts it on a port the
+  // system chose and hands the example its URL instead.
+  await using everything = await startHttpEverything();
   try {
     const out = await runExample("bash", ["examples/http_host.sh"], {
       UNFOLD_URL: server.url,
       UNFOLD_API_TOKEN: TOKEN,
-      MCP_PORT: String(freePort()),
+      MCP_URL: everything.url,
       PATH: Deno.env.get("PATH") ?? "",
     });
     expectTurn(out, "Streamable HTTP", /< \[execute everything\/echo\] Echo: hello from bash/);

@@ -1,5 +1,6 @@
-import { equal, notEqual, rejects, throws } from "node:assert/strict";
+import { deepEqual, equal, notEqual, rejects, throws } from "node:assert/strict";
 import { canonicalJson, sha256Hex } from "../../src/canonical_json.ts";
+import type { RankerSnapshot } from "../../src/http/catalog_cache.ts";
 import { InvalidCatalogError, McpCatalog } from "../../mod.ts";
 import {
   CatalogCache,
@@ -130,4 +131,52 @@ Deno.test("CatalogCache reports a store that fails to save and goes on", async (
   equal(cache.byText("", "x"), entry);
   equal(errors.length, 1);
   equal(new McpCatalog([tool("s", "x")]).size, entry.catalog.size);
+});
+
+Deno.test("CatalogCache reports a store that fails to load and treats the reference as unknown", async () => {
+  const errors: unknown[] = [];
+  const store: CatalogStore = {
+    save: () => Promise.resolve(),
+    load: () => Promise.reject(new Error("down")),
+  };
+  const cache = new CatalogCache({ hash: sha256Hex, store, onStoreError: (e) => errors.push(e) });
+  equal(await cache.byHash("", "ab".repeat(32)), undefined);
+  equal(errors.length, 1);
+});
+
+Deno.test("CatalogCache saves the index a search built, once, and a cold cache restores it", async () => {
+  const saved = new Map<string, StoredCatalog>();
+  const indexes = new Map<string, RankerSnapshot>();
+  let saves = 0;
+  const store: CatalogStore = {
+    save: (tenant, hash, catalog) => {
+      saved.set(`${tenant} ${hash}`, { tools: catalog.tools, servers: catalog.servers });
+      return Promise.resolve();
+    },
+    saveIndex: (tenant, hash, index) => {
+      saves++;
+      indexes.set(`${tenant} ${hash}`, index);
+      return Promise.resolve();
+    },
+    load: (tenant, hash) => {
+      const catalog = saved.get(`${tenant} ${hash}`);
+      const index = indexes.get(`${tenant} ${hash}`);
+      return Promise.resolve(
+        catalog && { catalog: structuredClone(catalog), chars: 100, ...(index ? { index } : {}) },
+      );
+    },
+  };
+  const tools = realServerTools();
+  const warm = new CatalogCache({ hash: sha256Hex, store });
+  const entry = await warm.add("t", undefined, tools, []);
+  equal(warm.saveIndex(entry), undefined, "no search yet: nothing to save");
+  const expected = entry.catalog.search("take a screenshot", 5);
+  await warm.saveIndex(entry);
+  equal(warm.saveIndex(entry), undefined, "saved once");
+  equal(saves, 1);
+  const cold = new CatalogCache({ hash: sha256Hex, store });
+  const loaded = (await cold.byHash("t", entry.catalogHash))!;
+  deepEqual(loaded.catalog.search("take a screenshot", 5), expected);
+  equal(cold.saveIndex(loaded), undefined, "restored from the store: not saved again");
+  equal(loaded.catalog.size, tools.length);
 });

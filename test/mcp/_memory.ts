@@ -129,13 +129,3 @@ export async function serveRaw(
 export function fakeTool(name: string, description = `The ${name} tool`): Tool {
   return { name, description, inputSchema: { type: "object", properties: {} } };
 }
-
-/**
- * Waits a few milliseconds.
- *
- * @param ms How long.
- * @returns When the time is up.
- */
-export function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}

@@ -1,6 +1,6 @@
 /**
  * The reference MCP servers the tests run: npm packages pinned in deno.json, started with the Deno
- * that runs the tests, and a free loopback port for server-everything's Streamable HTTP mode.
+ * that runs the tests; server-everything's Streamable HTTP mode on a port the system chose.
  *
  * @module
  */
@@ -29,15 +29,28 @@ export function denoEnv(): Record<string, string> {
 }
 
 /**
- * A loopback port that nothing listens on (it was free a moment ago).
+ * The TCP port a process listens on, read from the system (Linux `/proc`): for servers such as
+ * server-everything that bind port 0 but print the port they were asked for, not the one they got.
  *
- * @returns The port.
+ * @param pid The process.
+ * @returns The port, or `undefined` when it listens on none.
  */
-export function freePort(): number {
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const { port } = listener.addr as Deno.NetAddr;
-  listener.close();
-  return port;
+export async function listeningPort(pid: number): Promise<number | undefined> {
+  const sockets = new Set<string>();
+  for await (const fd of Deno.readDir(`/proc/${pid}/fd`)) {
+    const link = await Deno.readLink(`/proc/${pid}/fd/${fd.name}`).catch(() => "");
+    const inode = /^socket:\[(\d+)\]$/.exec(link)?.[1];
+    if (inode !== undefined) sockets.add(inode);
+  }
+  for (const table of ["/proc/net/tcp", "/proc/net/tcp6"]) {
+    const rows = (await Deno.readTextFile(table)).trim().split("\n").slice(1);
+    for (const row of rows) {
+      const [, local, , state, , , , , , inode] = row.trim().split(/\s+/);
+      // State 0A is LISTEN; the local address ends with the port in hex.
+      if (state === "0A" && sockets.has(inode!)) return parseInt(local!.split(":").pop()!, 16);
+    }
+  }
+  return undefined;
 }
 
 /** server-everything serving Streamable HTTP on a free loopback port. */
@@ -49,37 +62,39 @@ export interface HttpEverything extends AsyncDisposable {
 }
 
 /**
- * Starts server-everything in its `streamableHttp` mode on a free loopback port and waits until it
- * listens (at most 30 s).
+ * Starts server-everything in its `streamableHttp` mode on port 0 and waits until it listens; its
+ * port is then read from the system, since the server prints the port it was asked for (0).
  *
  * @returns The running server.
  */
 export async function startHttpEverything(): Promise<HttpEverything> {
-  const port = freePort();
   const { command, args } = npmServer("@modelcontextprotocol/server-everything", "streamableHttp");
   const child = new Deno.Command(command, {
     args,
-    env: { PORT: String(port) },
+    env: { PORT: "0" },
     stdin: "null",
     stdout: "null",
     stderr: "piped",
   }).spawn();
   const lines = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
   let seen = "";
-  const deadline = setTimeout(() => child.kill("SIGKILL"), 30_000);
+  let port: number | undefined;
   try {
     while (!seen.includes("listening on port")) {
       const { value, done } = await lines.read();
       if (done) throw new Error(`server-everything exited before listening: ${seen}`);
       seen += value;
     }
+    port = await listeningPort(child.pid);
+    if (port === undefined) throw new Error(`server-everything listens on no port: ${seen}`);
   } catch (error) {
-    clearTimeout(deadline);
+    try {
+      child.kill("SIGTERM");
+    } catch { /* already gone */ }
     await lines.cancel().catch(() => {});
     await child.status;
     throw error;
   }
-  clearTimeout(deadline);
   // Keep draining its log so that it never blocks on a full pipe.
   const drained = (async () => {
     while (!(await lines.read()).done) { /* discard */ }

@@ -2,7 +2,7 @@ import { deepEqual, equal, ok, rejects, throws } from "node:assert/strict";
 import { type McpError, type ToolIssue } from "../../src/mcp/mod.ts";
 import type { McpTool } from "../../mod.ts";
 import { rejectsWith } from "../_contracts/everything_contract.ts";
-import { fakeTool, serve, serveRaw, sleep } from "./_memory.ts";
+import { fakeTool, serve, serveRaw } from "./_memory.ts";
 
 Deno.test("tools() follows every page of tools/list, in order", async () => {
   const names = Array.from({ length: 25 }, (_, i) => `tool_${String(i).padStart(2, "0")}`);
@@ -111,7 +111,7 @@ Deno.test("tools() fails with list_tools when a page takes longer than requestTi
     (method) => method === "tools/list" ? undefined : {},
     { requestTimeoutMs: 50 },
   );
-  const error = await rejectsWith(connection.tools(), "list_tools", 500);
+  const error = await rejectsWith(connection.tools(), "list_tools");
   equal(error.message, 'Cannot list the tools of "silent": no answer within 50 ms');
   await connection.close();
 });
@@ -130,19 +130,25 @@ Deno.test("onToolsChanged() hands listeners the new tools after list_changed", a
   await changed.promise;
   deepEqual(seen, [["first", "second"]]);
   stop();
+  // A listener still registered sees the next change; by then the removed one would have too.
+  const next = Promise.withResolvers<void>();
+  connection.onToolsChanged(() => next.resolve());
   await server.sendToolListChanged();
-  await sleep(20);
+  await next.promise;
   equal(seen.length, 1);
   await connection.close();
 });
 
 Deno.test("onToolsChanged() lists once more, not once each, for notifications during a listing", async () => {
   let listings = 0;
+  // The first listing waits until all five notifications have been sent.
+  const sent = Promise.withResolvers<void>();
   const { connection, server } = await serve("busy", {
     list: async () => {
       listings++;
-      await sleep(30);
-      return { tools: [fakeTool(`v${listings}`)] };
+      const version = `v${listings}`;
+      await sent.promise;
+      return { tools: [fakeTool(version)] };
     },
   });
   const seen: string[] = [];
@@ -152,18 +158,22 @@ Deno.test("onToolsChanged() lists once more, not once each, for notifications du
     if (seen.length === 2) twice.resolve();
   });
   for (let i = 0; i < 5; i++) await server.sendToolListChanged();
+  sent.resolve();
   await twice.promise;
-  await sleep(60);
-  equal(listings, 2);
+  // A third refresh would be requested before this listing of ours, and answered first.
+  deepEqual((await connection.tools()).map((tool) => tool.name), ["v3"]);
+  equal(listings, 3);
   deepEqual(seen, ["v1", "v2"]);
   await connection.close();
 });
 
 Deno.test("a listener that throws does not stop the others, and its error is rethrown on its own", async () => {
   const uncaught: unknown[] = [];
+  const rethrown = Promise.withResolvers<void>();
   const catcher = (event: ErrorEvent) => {
     uncaught.push(event.error);
     event.preventDefault();
+    rethrown.resolve();
   };
   globalThis.addEventListener("error", catcher);
   try {
@@ -175,7 +185,7 @@ Deno.test("a listener that throws does not stop the others, and its error is ret
     connection.onToolsChanged((tools) => second.resolve(tools.map((tool) => tool.name)));
     await server.sendToolListChanged();
     deepEqual(await second.promise, ["only"]);
-    await sleep(10);
+    await rethrown.promise;
     equal((uncaught[0] as Error | undefined)?.message, "listener bug");
     await connection.close();
   } finally {
@@ -274,17 +284,21 @@ Deno.test("call() throws tool_error for a JSON-RPC error answer, without the SDK
 
 Deno.test("a server that dies mid-call fails the pending call at once with disconnected", async () => {
   const lost: McpError[] = [];
+  const called = Promise.withResolvers<void>();
   const { connection, serverSide } = await serve("mortal", {
-    call: () => new Promise<never>(() => {}),
+    call: () => {
+      called.resolve();
+      return new Promise<never>(() => {});
+    },
   }, { onError: (error) => lost.push(error) });
-  const pending = connection.call("wait");
-  await sleep(20);
+  const pending = rejectsWith(connection.call("wait"), "disconnected");
+  await called.promise;
   await serverSide.close();
-  const error = await rejectsWith(pending, "disconnected", 100);
+  const error = await pending;
   equal(error.message, 'Cannot call "mortal/wait": the server closed the connection');
   equal(connection.closed, true);
-  await rejectsWith(connection.call("wait"), "disconnected", 50);
-  await rejectsWith(connection.tools(), "disconnected", 50);
+  await rejectsWith(connection.call("wait"), "disconnected");
+  await rejectsWith(connection.tools(), "disconnected");
   deepEqual(lost.map((error) => [error.code, error.message]), [[
     "disconnected",
     'Lost the connection to "mortal": the server closed the connection',
@@ -293,42 +307,59 @@ Deno.test("a server that dies mid-call fails the pending call at once with disco
 });
 
 Deno.test("callTimeoutMs bounds every call, and a call's timeoutMs overrides it", async () => {
+  // The server answers only once the first call has timed out: the other two outlive the default.
+  const timedOut = Promise.withResolvers<void>();
   const { connection } = await serve("slow", {
     call: async () => {
-      await sleep(150);
+      await timedOut.promise;
       return { content: [{ type: "text", text: "done" }] };
     },
   }, { callTimeoutMs: 40 });
-  await rejectsWith(connection.call("work"), "call_timeout", 500);
-  equal(await connection.call("work", {}, { timeoutMs: null }), "done");
-  equal(await connection.call("work", {}, { timeoutMs: 1_000 }), "done");
+  const first = rejectsWith(connection.call("work"), "call_timeout");
+  const unbounded = connection.call("work", {}, { timeoutMs: null });
+  const longer = connection.call("work", {}, { timeoutMs: 60_000 });
+  await first;
+  timedOut.resolve();
+  equal(await unbounded, "done");
+  equal(await longer, "done");
   await connection.close();
 });
 
 Deno.test("callTimeoutMs: null lets calls take as long as they take", async () => {
+  // Answered only after a call with a short timeout of its own has given up.
+  const gaveUp = Promise.withResolvers<void>();
   const { connection } = await serve("patient", {
-    call: async () => {
-      await sleep(100);
+    call: async (name) => {
+      if (name === "work") await gaveUp.promise;
       return { content: [{ type: "text", text: "eventually" }] };
     },
   }, { callTimeoutMs: null });
-  equal(await connection.call("work"), "eventually");
+  const work = connection.call("work");
+  await rejectsWith(connection.call("work", {}, { timeoutMs: 20 }), "call_timeout");
+  gaveUp.resolve();
+  equal(await work, "eventually");
   await connection.close();
 });
 
 Deno.test("call() rejects with the signal's reason when the caller aborts, and stays usable", async () => {
   let calls = 0;
+  const started = Promise.withResolvers<void>();
   const { connection } = await serve("abortable", {
-    call: async () => {
+    call: () => {
       calls++;
-      await sleep(calls === 1 ? 200 : 0);
-      return { content: [{ type: "text", text: "ok" }] };
+      if (calls > 1) return { content: [{ type: "text", text: "ok" }] };
+      started.resolve();
+      return new Promise<never>(() => {});
     },
   });
   const controller = new AbortController();
-  const pending = connection.call("work", {}, { signal: controller.signal });
-  setTimeout(() => controller.abort(), 20);
-  await rejects(pending, (error: Error) => error.name === "AbortError");
+  const pending = rejects(
+    connection.call("work", {}, { signal: controller.signal }),
+    (error: Error) => error.name === "AbortError",
+  );
+  await started.promise;
+  controller.abort();
+  await pending;
   await rejects(
     connection.call("work", {}, { signal: AbortSignal.abort(new Error("already")) }),
     /already/,

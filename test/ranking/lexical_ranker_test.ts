@@ -153,3 +153,14 @@ Deno.test("lexicalRanker falls back to the thesaurus's second step instead of a 
     [],
   );
 });
+
+Deno.test("createLexicalRanker({fieldWeights: {related}}) expands the tools' side with the thesaurus", () => {
+  const tools = [
+    tool("gallery", "upload_image", "Store it"),
+    tool("notes", "add_note", "Add a note"),
+  ];
+  const options = { thesaurus: englishLexicon(), thesaurusWeight: 0 };
+  const docSide = createLexicalRanker({ ...options, fieldWeights: { related: 0.5 } });
+  deepEqual(ids(docSide(tools, { servers: [] }).search("picture", 5)), ["gallery/upload_image"]);
+  deepEqual(createLexicalRanker(options)(tools, { servers: [] }).search("picture", 5), []);
+});

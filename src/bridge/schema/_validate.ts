@@ -7,7 +7,7 @@
  *   hands back, which callers copy) and depth against the limits the caller sets and throws
  *   {@linkcode ValidationLimitError} past them;
  * - `pattern` and `patternProperties` run on the linear-time engine (`./pattern.ts`);
- * - `format` checks use `./format.ts` (linear-time too);
+ * - `format` checks use `./format.ts` (linear-time too) and see at most `maxFormatChars`;
  * - instance and keyword locations are plain JSON pointers (`~0`, `~1`), never URI-encoded, so no
  *   key (a lone surrogate, say) can make the encoding throw;
  * - `uniqueItems` is one pass over canonical texts instead of a comparison of every pair;
@@ -37,6 +37,8 @@ export interface ValidationLimits {
   maxSteps: number;
   /** The deepest nesting of subschema visits. */
   maxDepth: number;
+  /** The longest string a `format` check sees; longer ones fail it. */
+  maxFormatChars: number;
 }
 
 /** Thrown when a validation needs more work or depth than its limits allow. */
@@ -59,7 +61,7 @@ export class ValidationLimitError extends RangeError {
 // Validation is synchronous: one budget at a time.
 let steps = 0;
 let depth = 0;
-let limits: ValidationLimits = { maxSteps: 0, maxDepth: 0 };
+let limits: ValidationLimits = { maxSteps: 0, maxDepth: 0, maxFormatChars: 0 };
 
 /**
  * Validates an instance against a dereferenced schema within limits.
@@ -1191,7 +1193,7 @@ function validateNode(
       const first = new Map<string, number>();
       for (let j = 0; j < length; j++) {
         const text = canonicalJson(instance[j]);
-        charge(text.length >> 6);
+        charge(1 + (text.length >> 6));
         const k = first.get(text);
         if (k !== undefined) {
           errors.push({
@@ -1303,17 +1305,24 @@ function validateNode(
         error: `String does not match pattern.`,
       });
     }
-    if (
-      $format !== undefined &&
-      hasOwnProperty(formats, $format) &&
-      (charge(instance.length), !formats[$format]!(instance))
-    ) {
-      errors.push({
-        instanceLocation,
-        keyword: "format",
-        keywordLocation: `${schemaLocation}/format`,
-        error: `String does not match format "${$format}".`,
-      });
+    // unfold: formats see at most maxFormatChars; a longer string is refused, not checked.
+    if ($format !== undefined && hasOwnProperty(formats, $format)) {
+      if (instance.length > limits.maxFormatChars) {
+        errors.push({
+          instanceLocation,
+          keyword: "format",
+          keywordLocation: `${schemaLocation}/format`,
+          error: `String is longer than ${limits.maxFormatChars} characters ` +
+            `(MAX_FORMAT_CHARS): too long to check format "${$format}".`,
+        });
+      } else if ((charge(instance.length), !formats[$format]!(instance))) {
+        errors.push({
+          instanceLocation,
+          keyword: "format",
+          keywordLocation: `${schemaLocation}/format`,
+          error: `String does not match format "${$format}".`,
+        });
+      }
     }
   }
 

@@ -7,7 +7,8 @@
  * @module
  */
 
-import { dereference, type Schema, type SchemaDraft } from "@cfworker/json-schema";
+import type { Schema, SchemaDraft } from "@cfworker/json-schema";
+import { dereference } from "./_dereference.ts";
 import { isRecord } from "../../_record.ts";
 import { tooDeep } from "../../json_depth.ts";
 import { MAX_JSON_DEPTH } from "../../limits.ts";
@@ -41,16 +42,68 @@ const DRAFTS: Record<string, SchemaDraft> = {
   "2020-12": "2020-12",
 };
 const TYPES = new Set(["array", "boolean", "integer", "null", "number", "object", "string"]);
-const ONE = ["additionalItems", "unevaluatedItems", "contains", "additionalProperties"]
-  .concat(["unevaluatedProperties", "propertyNames", "not", "if", "then", "else"]);
-const MANY = ["prefixItems", "allOf", "anyOf", "oneOf"];
-const MAP = ["$defs", "definitions", "properties", "patternProperties", "dependentSchemas"];
-const COUNTS = ["minLength", "maxLength", "minItems", "maxItems", "minProperties"]
-  .concat(["maxProperties", "minContains", "maxContains"]);
-const STRINGS = ["$id", "id", "$anchor", "$schema", "format"];
+const TYPE_LIST = [...TYPES].map((t) => `"${t}"`).join(", ");
 
 /**
- * Checks and compiles an input schema.
+ * Checks an input schema when a catalogue is built, cheaply (one walk, no copy): every keyword's
+ * shape, every pattern, and every `$ref` that can be resolved without URIs (fragments, when the
+ * schema declares no nested `$id`). {@linkcode compileSchema} does the rest on first use.
+ *
+ * @param inputSchema The tool's input schema.
+ * @returns The first rule it breaks, or `undefined`.
+ *
+ * @example Usage
+ * ```ts
+ * import { checkSchema } from "./check.ts";
+ * import { equal } from "node:assert/strict";
+ *
+ * equal(checkSchema({ type: "object", properties: { q: { $ref: "#/$defs/q" } }, $defs: { q: {} } }), undefined);
+ * equal(checkSchema({ type: "object", properties: { q: { $ref: "#/$defs/missing" } } })?.keyword, "$ref");
+ * ```
+ */
+export function checkSchema(inputSchema: Record<string, unknown>): SchemaError | undefined {
+  const deep = tooDeep(inputSchema, MAX_JSON_DEPTH);
+  if (deep !== undefined) {
+    return fail("(depth)", deep, `nests deeper than ${MAX_JSON_DEPTH} levels (MAX_JSON_DEPTH)`);
+  }
+  const refs: Array<{ node: Schema; pointer: string }> = [];
+  const found = { ids: 0, anchors: new Set<string>() };
+  const error = walk(inputSchema as Schema, refs, found);
+  if (error !== undefined) return error;
+  if (found.ids > 0) return undefined; // URI resolution: left to compileSchema
+  for (const { node, pointer } of refs) {
+    const ref = node.$ref as string;
+    if (!resolves(inputSchema, ref, found.anchors)) {
+      const rule = `${JSON.stringify(ref)} does not resolve to a subschema of this schema`;
+      return fail("$ref", `${pointer}/$ref`, rule);
+    }
+  }
+  return undefined;
+}
+
+// Whether a $ref resolves in a schema without a nested $id: "#", a JSON pointer or an anchor.
+function resolves(root: unknown, ref: string, anchors: Set<string>): boolean {
+  if (!ref.startsWith("#")) return false;
+  let fragment: string;
+  try {
+    fragment = decodeURIComponent(ref.slice(1));
+  } catch {
+    return false;
+  }
+  if (fragment === "") return true;
+  if (!fragment.startsWith("/")) return anchors.has(fragment);
+  let node: unknown = root;
+  for (const part of fragment.slice(1).split("/")) {
+    const key = part.replace(/~1/g, "/").replace(/~0/g, "~");
+    if (typeof node !== "object" || node === null || !Object.hasOwn(node, key)) return false;
+    node = (node as Record<string, unknown>)[key];
+  }
+  return typeof node === "boolean" || isRecord(node);
+}
+
+/**
+ * Checks and compiles an input schema: the checks of {@linkcode checkSchema}, then a private copy,
+ * its `$ref` lookup, and the check that every `$ref` resolves in it.
  *
  * @param inputSchema The tool's input schema.
  * @returns The compiled schema, or the first rule it breaks.
@@ -84,7 +137,7 @@ export function compileSchema(
     return { ok: false, error: fail("(schema)", "", `is not JSON data (${(e as Error).message})`) };
   }
   const refs: Array<{ node: Schema; pointer: string }> = [];
-  const error = walk(schema, refs);
+  const error = walk(schema, refs, { ids: 0, anchors: new Set() });
   if (error !== undefined) return { ok: false, error };
   const declared = typeof schema.$schema === "string" ? schema.$schema : "";
   const draft = Object.entries(DRAFTS).find(([marker]) => declared.includes(marker))?.[1] ??
@@ -106,135 +159,169 @@ export function compileSchema(
   return { ok: true, value: { schema, draft, lookup } };
 }
 
-// Checks every subschema's keywords, without recursion; collects the subschemas that hold $ref.
+// A subschema to visit: its parent and the (raw) path segments from the parent to it. Pointers
+// are built only for an error, so the walk allocates little.
+interface Item {
+  node: unknown;
+  parent: Item | undefined;
+  path: readonly string[];
+}
+
+function pointerOf(item: Item | undefined, more: readonly string[] = []): string {
+  const parts: string[] = [...more].reverse();
+  for (let at = item; at !== undefined; at = at.parent) {
+    for (let i = at.path.length - 1; i >= 0; i--) parts.push(at.path[i]!);
+  }
+  return parts.reverse().map((p) => `/${escape(p)}`).join("");
+}
+
+// Checks every subschema's keywords, one pass over each subschema's own keys and no recursion;
+// collects the subschemas that hold $ref, and the $ids and anchors.
 function walk(
   root: Schema,
   refs: Array<{ node: Schema; pointer: string }>,
+  found: { ids: number; anchors: Set<string> },
 ): SchemaError | undefined {
-  const stack: Array<{ node: unknown; pointer: string }> = [{ node: root, pointer: "" }];
+  const stack: Item[] = [{ node: root, parent: undefined, path: [] }];
+  const visits: Array<{ item: Item; node: Schema }> = [];
   while (stack.length > 0) {
-    const { node, pointer } = stack.pop()!;
+    const item = stack.pop()!;
+    const node = item.node;
     if (typeof node === "boolean") continue;
-    if (!isRecord(node)) return fail("(schema)", pointer, "must be an object or a boolean");
-    const at = (keyword: string) => `${pointer}/${escape(keyword)}`;
-    const push = (value: unknown, path: string) => stack.push({ node: value, pointer: path });
-    const type = node.type;
-    if (type !== undefined && !isTypes(type)) {
-      return fail(
-        "type",
-        at("type"),
-        `must be one of ${[...TYPES].map((t) => `"${t}"`).join(", ")} or a list of them`,
-      );
-    }
-    for (const keyword of ONE) {
-      if (node[keyword] !== undefined) push(node[keyword], at(keyword));
-    }
-    if (node.items !== undefined) {
-      if (Array.isArray(node.items)) node.items.forEach((s, i) => push(s, `${at("items")}/${i}`));
-      else push(node.items, at("items"));
-    }
-    for (const keyword of MANY) {
-      const list = node[keyword];
-      if (list === undefined) continue;
-      if (!Array.isArray(list) || list.length === 0) {
-        return fail(keyword, at(keyword), "must be a non-empty array of schemas");
-      }
-      list.forEach((s, i) => push(s, `${at(keyword)}/${i}`));
-    }
-    for (const keyword of MAP) {
-      const map = node[keyword];
-      if (map === undefined) continue;
-      if (!isRecord(map)) return fail(keyword, at(keyword), "must be an object of schemas");
-      for (const [key, value] of Object.entries(map)) {
-        if (keyword === "patternProperties") {
-          const compiled = compilePattern(key);
-          if (!compiled.ok) return fail(keyword, `${at(keyword)}/${escape(key)}`, compiled.why);
+    if (!isRecord(node)) return fail("(schema)", pointerOf(item), "must be an object or a boolean");
+    const push = (value: unknown, ...path: string[]) => {
+      stack.push({ node: value, parent: item, path });
+    };
+    const broken = (keyword: string, rule: string, ...more: string[]) =>
+      fail(keyword, pointerOf(item, [keyword, ...more]), rule);
+    for (const keyword of Object.keys(node)) {
+      const value = node[keyword];
+      if (value === undefined) continue;
+      switch (keyword) {
+        case "type":
+          if (!isTypes(value)) {
+            return broken(keyword, `must be one of ${TYPE_LIST} or a list of them`);
+          }
+          break;
+        case "additionalItems":
+        case "unevaluatedItems":
+        case "contains":
+        case "additionalProperties":
+        case "unevaluatedProperties":
+        case "propertyNames":
+        case "not":
+        case "if":
+        case "then":
+        case "else":
+          push(value, keyword);
+          break;
+        case "items":
+          if (Array.isArray(value)) value.forEach((s, i) => push(s, keyword, `${i}`));
+          else push(value, keyword);
+          break;
+        case "prefixItems":
+        case "allOf":
+        case "anyOf":
+        case "oneOf":
+          if (!Array.isArray(value) || value.length === 0) {
+            return broken(keyword, "must be a non-empty array of schemas");
+          }
+          value.forEach((s, i) => push(s, keyword, `${i}`));
+          break;
+        case "$defs":
+        case "definitions":
+        case "properties":
+        case "patternProperties":
+        case "dependentSchemas":
+          if (!isRecord(value)) return broken(keyword, "must be an object of schemas");
+          for (const key of Object.keys(value)) {
+            if (keyword === "patternProperties") {
+              const compiled = compilePattern(key);
+              if (!compiled.ok) return broken(keyword, compiled.why, key);
+            }
+            push(value[key], keyword, key);
+          }
+          break;
+        case "dependencies":
+          if (!isRecord(value)) return broken(keyword, "must be an object");
+          for (const key of Object.keys(value)) {
+            if (!isStrings(value[key])) push(value[key], keyword, key);
+          }
+          break;
+        case "minLength":
+        case "maxLength":
+        case "minItems":
+        case "maxItems":
+        case "minProperties":
+        case "maxProperties":
+        case "minContains":
+        case "maxContains":
+          if (!Number.isSafeInteger(value) || (value as number) < 0) {
+            return broken(keyword, "must be a non-negative integer");
+          }
+          break;
+        case "minimum":
+        case "maximum":
+          if (!Number.isFinite(value)) return broken(keyword, "must be a number");
+          break;
+        case "exclusiveMinimum":
+        case "exclusiveMaximum":
+          if (!Number.isFinite(value) && typeof value !== "boolean") {
+            return broken(keyword, "must be a number (or a boolean in draft 4)");
+          }
+          break;
+        case "multipleOf":
+          if (!((value as number) > 0) || !Number.isFinite(value)) {
+            return broken(keyword, "must be a number greater than 0");
+          }
+          break;
+        case "$id":
+        case "id":
+          if (typeof value !== "string") return broken(keyword, "must be a string");
+          if (value.startsWith("#")) found.anchors.add(value.slice(1)); // draft 7's plain names
+          else found.ids++;
+          break;
+        case "$anchor":
+          if (typeof value !== "string") return broken(keyword, "must be a string");
+          found.anchors.add(value);
+          break;
+        case "$schema":
+        case "format":
+          if (typeof value !== "string") return broken(keyword, "must be a string");
+          break;
+        case "$ref":
+          if (typeof value !== "string") return broken(keyword, "must be a string");
+          visits.push({ item, node: node as Schema });
+          break;
+        case "$recursiveRef":
+          if (value !== "#") return broken(keyword, 'is supported only as "#"');
+          break;
+        case "$dynamicRef":
+          return broken(keyword, "is not supported: arguments could not be checked");
+        case "pattern": {
+          if (typeof value !== "string") return broken(keyword, "must be a string");
+          const compiled = compilePattern(value);
+          if (!compiled.ok) return broken(keyword, compiled.why);
+          break;
         }
-        push(value, `${at(keyword)}/${escape(key)}`);
+        case "enum":
+          if (!Array.isArray(value)) return broken(keyword, "must be an array");
+          break;
+        case "uniqueItems":
+          if (typeof value !== "boolean") return broken(keyword, "must be a boolean");
+          break;
+        case "required":
+          if (!isStrings(value)) return broken(keyword, "must be an array of strings");
+          break;
+        case "dependentRequired":
+          if (!isRecord(value) || !Object.values(value).every(isStrings)) {
+            return broken(keyword, "must map names to arrays of strings");
+          }
+          break;
       }
     }
-    if (node.dependencies !== undefined) {
-      const map = node.dependencies;
-      if (!isRecord(map)) return fail("dependencies", at("dependencies"), "must be an object");
-      for (const [key, value] of Object.entries(map)) {
-        const path = `${at("dependencies")}/${escape(key)}`;
-        if (!isStrings(value)) push(value, path);
-      }
-    }
-    const broken = keywordShapes(node, at);
-    if (broken !== undefined) return broken;
-    if (node.$ref !== undefined) refs.push({ node: node as Schema, pointer });
   }
-  return undefined;
-}
-
-// The keywords whose values are not subschemas.
-function keywordShapes(
-  node: Record<string, unknown>,
-  at: (keyword: string) => string,
-): SchemaError | undefined {
-  for (const keyword of COUNTS) {
-    const value = node[keyword];
-    if (value !== undefined && !(Number.isSafeInteger(value) && (value as number) >= 0)) {
-      return fail(keyword, at(keyword), "must be a non-negative integer");
-    }
-  }
-  for (const keyword of ["minimum", "maximum"]) {
-    if (node[keyword] !== undefined && !Number.isFinite(node[keyword])) {
-      return fail(keyword, at(keyword), "must be a number");
-    }
-  }
-  for (const keyword of ["exclusiveMinimum", "exclusiveMaximum"]) {
-    const value = node[keyword];
-    if (value !== undefined && !Number.isFinite(value) && typeof value !== "boolean") {
-      return fail(keyword, at(keyword), "must be a number (or a boolean in draft 4)");
-    }
-  }
-  if (node.multipleOf !== undefined && !((node.multipleOf as number) > 0)) {
-    return fail("multipleOf", at("multipleOf"), "must be a number greater than 0");
-  }
-  for (const keyword of STRINGS) {
-    if (node[keyword] !== undefined && typeof node[keyword] !== "string") {
-      return fail(keyword, at(keyword), "must be a string");
-    }
-  }
-  if (node.$ref !== undefined && typeof node.$ref !== "string") {
-    return fail("$ref", at("$ref"), "must be a string");
-  }
-  if (node.$recursiveRef !== undefined && node.$recursiveRef !== "#") {
-    return fail("$recursiveRef", at("$recursiveRef"), 'is supported only as "#"');
-  }
-  if (node.$dynamicRef !== undefined) {
-    return fail(
-      "$dynamicRef",
-      at("$dynamicRef"),
-      "is not supported: arguments could not be checked",
-    );
-  }
-  if (node.pattern !== undefined) {
-    if (typeof node.pattern !== "string") return fail("pattern", at("pattern"), "must be a string");
-    const compiled = compilePattern(node.pattern);
-    if (!compiled.ok) return fail("pattern", at("pattern"), compiled.why);
-  }
-  if (node.enum !== undefined && !Array.isArray(node.enum)) {
-    return fail("enum", at("enum"), "must be an array");
-  }
-  if (node.uniqueItems !== undefined && typeof node.uniqueItems !== "boolean") {
-    return fail("uniqueItems", at("uniqueItems"), "must be a boolean");
-  }
-  if (node.required !== undefined && !isStrings(node.required)) {
-    return fail("required", at("required"), "must be an array of strings");
-  }
-  if (node.dependentRequired !== undefined) {
-    const map = node.dependentRequired;
-    if (!isRecord(map) || !Object.values(map).every(isStrings)) {
-      return fail(
-        "dependentRequired",
-        at("dependentRequired"),
-        "must map names to arrays of strings",
-      );
-    }
-  }
+  for (const { item, node } of visits) refs.push({ node, pointer: pointerOf(item) });
   return undefined;
 }
 

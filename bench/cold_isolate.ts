@@ -1,0 +1,180 @@
+/**
+ * The Worker's cold path, measured honestly here: the Worker bundle that `wrangler deploy
+ * --dry-run` builds (its gzip size against the 110 KiB target, and what it is made of), then its
+ * first request in fresh V8 isolates (a new `deno` process each, code generation from strings
+ * disallowed as on Workers): by reference to a stored 1,000-tool catalogue whose index is stored,
+ * and by value. CPU time is the whole process's (every thread), an upper bound of what Workers
+ * count for the isolate.
+ *
+ * Run: `deno run -A bench/cold_isolate.ts [runs=5] [tools=1000]` (part of `deno task bench`)
+ *
+ * @module
+ */
+// deno-lint-ignore-file no-console
+
+import { liveMcpBenchOf, SEARCH } from "./_catalogues.ts";
+
+const runs = Number(Deno.args[0] ?? 5);
+const size = Number(Deno.args[1] ?? 1000);
+const ROOT = new URL("../", import.meta.url).pathname;
+const KIB = 1024;
+
+const dir = await Deno.makeTempDir({ prefix: "unfold-cold-" });
+try {
+  // The bundle, as deployed.
+  const built = await new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "-A",
+      "npm:wrangler@^4.164.0",
+      "deploy",
+      "--dry-run",
+      "--outdir",
+      `${dir}/dist`,
+      "--metafile",
+      `${dir}/meta.json`,
+    ],
+    cwd: ROOT,
+    env: { WRANGLER_SEND_METRICS: "false", CI: "true" },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  if (!built.success) throw new Error(new TextDecoder().decode(built.stderr));
+  const code = await Deno.readFile(`${dir}/dist/entry.js`);
+  const gzip = await new Response(
+    new Blob([code]).stream().pipeThrough(new CompressionStream("gzip")),
+  ).arrayBuffer();
+  console.log(
+    `Worker bundle: ${(code.length / KIB).toFixed(1)} KiB, ${
+      (gzip.byteLength / KIB).toFixed(1)
+    } KiB gzip = ${(gzip.byteLength / KIB / 110).toFixed(2)} x the 110 KiB target`,
+  );
+  console.log(`largest parts (bytes in the bundle, before gzip):`);
+  for (const [part, bytes] of bundleParts(`${dir}/meta.json`).slice(0, 10)) {
+    console.log(`  ${(bytes / KIB).toFixed(1).padStart(7)} KiB  ${part}`);
+  }
+
+  // The bundle imports DurableObject from cloudflare:workers: a stand-in base class.
+  await Deno.writeTextFile(
+    `${dir}/dist/cloudflare_workers.js`,
+    "export class DurableObject { constructor(ctx, env) { this.ctx = ctx; this.env = env; } }\n" +
+      "export const env = globalThis.workerEnv;\n",
+  );
+  const source = new TextDecoder().decode(code)
+    .replaceAll(/from\s*"cloudflare:workers"/g, 'from "./cloudflare_workers.js"');
+  await Deno.writeTextFile(`${dir}/dist/worker.js`, source);
+
+  const { tools, servers } = liveMcpBenchOf(size);
+  await Deno.writeTextFile(
+    `${dir}/value.json`,
+    JSON.stringify({ catalog: tools, servers, arguments: SEARCH }),
+  );
+  const child = async (mode: string, body: string) => {
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: [
+        "run",
+        "-A",
+        "--no-config",
+        "--v8-flags=--disallow-code-generation-from-strings",
+        `${ROOT}bench/_cold_child.ts`,
+        `${dir}/dist/worker.js`,
+        `${dir}/record.json`,
+        mode,
+        body,
+      ],
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    if (!out.success) throw new Error(new TextDecoder().decode(out.stderr));
+    return JSON.parse(new TextDecoder().decode(out.stdout)) as Record<string, number | boolean>;
+  };
+  // Store the catalogue (and, once a search built it, its index) as the first isolate would.
+  const stored = await child("store", `${dir}/value.json`);
+  const record = JSON.parse(await Deno.readTextFile(`${dir}/record.json`));
+  const hash = await catalogHashOf(`${dir}/dist/worker.js`, `${dir}/value.json`);
+  await Deno.writeTextFile(
+    `${dir}/ref.json`,
+    JSON.stringify({ catalogRef: hash, arguments: SEARCH }),
+  );
+  console.log(
+    `\n${tools.length}-tool catalogue: ${
+      ((await Deno.stat(`${dir}/value.json`)).size / KIB).toFixed(0)
+    } KiB by value; stored as ${record.text.length} text chunk(s)${
+      stored.indexStored ? ` and an index of ${record.index.chunks} chunk(s)` : ", no index"
+    }`,
+  );
+  console.log(
+    "| fresh isolate | startup (import) | first request | request, all threads | " +
+      "JSON.parse of the by-value body | wall, import + request |",
+  );
+  console.log("| --- | ---: | ---: | ---: | ---: | ---: |");
+  for (
+    const [label, mode, body] of [
+      ["by reference (stored index)", "ref", `${dir}/ref.json`],
+      ["by value", "value", `${dir}/value.json`],
+    ] as const
+  ) {
+    const results: Record<string, number | boolean>[] = [];
+    for (let i = 0; i < runs; i++) results.push(await child(mode, body));
+    const med = (key: string) => median(results.map((r) => r[key] as number)).toFixed(1);
+    const parse = await child("value", `${dir}/value.json`);
+    console.log(
+      `| ${label} | ${med("threadImportMs")} ms | ${med("threadRequestMs")} ms | ${
+        med("requestMs")
+      } ms | ${(parse.parseMs as number).toFixed(1)} ms | ${med("wallMs")} ms |`,
+    );
+  }
+  console.log(
+    `(CPU time, median of ${runs} fresh processes. Startup and first request: the isolate's own ` +
+      "thread, as Workers count it (Linux schedstat); all threads: the whole process, an upper " +
+      "bound. Target: first request by reference <= 20 ms)",
+  );
+} finally {
+  if (Deno.env.get("UNFOLD_KEEP") === undefined) await Deno.remove(dir, { recursive: true });
+  else console.log(`kept ${dir}`);
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+
+// The catalogHash the Worker answers for a body (one more fresh process would do; this is cheaper).
+async function catalogHashOf(bundle: string, body: string): Promise<string> {
+  const worker = (await import(bundle)).default;
+  const store = { text: undefined as unknown };
+  const catalogs = {
+    idFromName: (name: string) => name,
+    get: () => ({
+      save: () => Promise.resolve(),
+      saveIndex: () => Promise.resolve(true),
+      load: () => Promise.resolve(store.text),
+    }),
+  };
+  const response = await worker.fetch(
+    new Request("http://unfold.test/v1/route", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: await Deno.readTextFile(body),
+    }),
+    { SESSIONS: {}, CATALOGS: catalogs },
+  );
+  const answer = await response.json();
+  if (typeof answer.catalogHash !== "string") throw new Error(JSON.stringify(answer).slice(0, 500));
+  return answer.catalogHash;
+}
+
+// Bytes in the bundle by package (zod by subpath) or by folder of ours, largest first.
+function bundleParts(metafile: string): [string, number][] {
+  const meta = JSON.parse(Deno.readTextFileSync(metafile));
+  const output = Object.entries(meta.outputs).find(([name]) => name.endsWith(".js"))![1] as {
+    inputs: Record<string, { bytesInOutput: number }>;
+  };
+  const parts = new Map<string, number>();
+  for (const [path, { bytesInOutput }] of Object.entries(output.inputs)) {
+    const pkg = path.match(/node_modules\/(?:\.deno\/[^/]+\/node_modules\/)?((?:@[^/]+\/)?[^/]+)/);
+    const part = pkg ? pkg[1]! : path.replace(/^.*?src\//, "src/").split("/").slice(0, 2).join("/");
+    parts.set(part, (parts.get(part) ?? 0) + bytesInOutput);
+  }
+  return [...parts].sort((a, b) => b[1] - a[1]);
+}

@@ -1,0 +1,228 @@
+/**
+ * The worst case of each hostile-input path within the documented limits (`src/limits.ts`),
+ * timed as route work (the body is already parsed and the catalogue built, as the HTTP API has
+ * them from its cache), each group against a plain request of the same path measured in the same
+ * run. Issue 10's budget: no request costs more than 50 ms of route work. Also the cost of checking
+ * input schemas when a catalogue is built (issue 8), at 1,000 and 10,000 tools.
+ *
+ * Run: `deno task bench` (or `deno bench --allow-read --allow-env bench/hostile.ts`)
+ *
+ * @module
+ */
+
+import { Injector, McpCatalog, type McpTool } from "../mod.ts";
+import { checkSchema } from "../src/bridge/schema/check.ts";
+import { MAX_NAME_CHARS } from "../src/limits.ts";
+import { transition } from "../src/session/state.ts";
+import { realServerTools } from "../test/_data.ts";
+
+const object = { type: "object" };
+
+// 10,000 tools whose 128-character names share every letter: the letter-count filter cannot tell
+// them apart, so suggestions compare the full MAX_SUGGESTION_COMPARISONS.
+const alike = new Injector(
+  new McpCatalog(Array.from({ length: 10_000 }, (_, i) => ({
+    server: "s",
+    name: "q".repeat(MAX_NAME_CHARS - 4) + i.toString(36).padStart(4, "0"),
+    description: "",
+    inputSchema: object,
+  }))),
+);
+// 10,000 realistic tools: the real servers' catalogue copied under 44 server names.
+const real = realServerTools();
+const copies: McpTool[] = [];
+for (let copy = 0; copies.length < 10_000; copy++) {
+  for (const tool of real) {
+    if (copies.length < 10_000) copies.push({ ...tool, server: `${tool.server}-${copy}` });
+  }
+}
+const realistic = new Injector(new McpCatalog(copies));
+const knownAlike = `s/${"q".repeat(MAX_NAME_CHARS - 4)}0000`;
+realistic.route({ action: "describe", name: "x/y" }); // builds the name index before timing
+alike.route({ action: "describe", name: "x/y" });
+
+Deno.bench({
+  name: "describe a known id (10,000 tools)",
+  group: "unknown name",
+  baseline: true,
+  fn: () => void alike.route({ action: "describe", name: knownAlike }),
+});
+Deno.bench({
+  name: "describe a 200-char unknown name, 10,000 alike 128-char names",
+  group: "unknown name",
+  fn: () => void alike.route({ action: "describe", name: `s/${"q".repeat(198)}` }),
+});
+Deno.bench({
+  name: "execute a near miss of a 128-char name, 10,000 alike names",
+  group: "unknown name",
+  fn: () => void alike.route({ action: "execute", name: `${knownAlike.slice(0, -1)}!` }),
+});
+Deno.bench({
+  name: "describe a 40-char unknown name, 10,000 real tools",
+  group: "unknown name",
+  fn: () =>
+    void realistic.route({ action: "describe", name: "filesystem-3/read_text_fil_with_typos_xx" }),
+});
+Deno.bench({
+  name: "describe a 257-char unknown id of random words, 10,000 real tools",
+  group: "unknown name",
+  fn: () =>
+    void realistic.route({
+      action: "describe",
+      name: Array.from({ length: 43 }, (_, i) => `w${i}rd`).join(" ").slice(0, 257),
+    }),
+});
+
+function tool(inputSchema: Record<string, unknown>): Injector {
+  return new Injector(new McpCatalog([{ server: "s", name: "t", description: "", inputSchema }]));
+}
+const execute = (injector: Injector, args: unknown) => () => {
+  const action = injector.route({ action: "execute", name: "s/t", arguments: args });
+  if (action.action !== "execute" && action.action !== "error") throw new Error(action.action);
+};
+const long = "a".repeat(100_000);
+const plain = tool({ type: "object", properties: { c: { type: "string" } } });
+const catastrophic = tool({
+  type: "object",
+  properties: { c: { type: "string", pattern: "^(a+)+$" } },
+});
+const url = tool({ type: "object", properties: { c: { type: "string", format: "url" } } });
+const defs: Record<string, unknown> = { l20: { type: "string" } };
+for (let i = 0; i < 20; i++) {
+  defs[`l${i}`] = { anyOf: [{ $ref: `#/$defs/l${i + 1}` }, { $ref: `#/$defs/l${i + 1}` }] };
+}
+const exponential = tool({
+  type: "object",
+  $defs: defs,
+  properties: { x: { $ref: "#/$defs/l0" } },
+});
+const loop = tool({ type: "object", properties: { x: { $ref: "#/properties/x" } } });
+const strict = tool({
+  type: "object",
+  properties: { path: { type: "string", pattern: "^/safe/" }, mode: { enum: ["read"] } },
+  required: ["path", "mode"],
+  additionalProperties: false,
+});
+const wide = tool({
+  type: "object",
+  properties: { c: { type: "array", items: { type: "integer" }, uniqueItems: true } },
+});
+let deep: unknown = 1;
+for (let i = 0; i < 100_000; i++) deep = { a: deep };
+
+Deno.bench({
+  name: "execute with a 100,000-char string, no pattern",
+  group: "validation",
+  baseline: true,
+  fn: execute(plain, { c: long }),
+});
+Deno.bench({
+  name: 'pattern "^(a+)+$" on 100,000 a\'s and "!"',
+  group: "validation",
+  fn: execute(catastrophic, { c: `${long}!` }),
+});
+Deno.bench({
+  name: 'format "url" on "http://" + 4,088 ones + "!" (MAX_FORMAT_CHARS)',
+  group: "validation",
+  fn: execute(url, { c: `http://${"1".repeat(4_088)}!` }),
+});
+Deno.bench({
+  name: "2^20 anyOf branches: refused at MAX_VALIDATION_STEPS (50,000)",
+  group: "validation",
+  fn: execute(exponential, { x: 1 }),
+});
+Deno.bench({
+  name: "a $ref loop: refused at MAX_VALIDATION_DEPTH",
+  group: "validation",
+  fn: execute(loop, { x: 1 }),
+});
+Deno.bench({
+  name: "the lone-surrogate reproduction: refused",
+  group: "validation",
+  fn: execute(strict, { path: "/etc/shadow", mode: "write", "\ud800": 1 }),
+});
+Deno.bench({
+  name: "uniqueItems over 100,000 integers: refused at MAX_VALIDATION_STEPS",
+  group: "validation",
+  fn: execute(wide, { c: Array.from({ length: 100_000 }, (_, i) => i) }),
+});
+Deno.bench({
+  name: "arguments nested 100,000 deep: refused at MAX_JSON_DEPTH",
+  group: "validation",
+  fn: execute(plain, deep),
+});
+
+// A session just under MAX_SESSION_BYTES, and a describe that would pass it.
+let session = transition(undefined, { catalogHash: "c", event: { kind: "inject" } }, 0).state;
+for (let i = 0;; i++) {
+  const event = {
+    kind: "describe",
+    id: `s/${`${i}`.padStart(MAX_NAME_CHARS, "n")}`,
+    schemaHash: "0123456789abcdef",
+    bodyHash: `${i}`.padStart(16, "0"),
+    resend: false,
+  } as const;
+  const next = transition(session, { catalogHash: "c", event }, i);
+  if (next.decision.kind === "full") break;
+  session = next.state;
+}
+Deno.bench({
+  name: "a search event in a new session",
+  group: "session",
+  baseline: true,
+  fn: () =>
+    void transition(undefined, { catalogHash: "c", event: { kind: "search", empty: false } }, 0),
+});
+Deno.bench({
+  name: "a describe into a full session (64 KiB): refused",
+  group: "session",
+  fn: () =>
+    void transition(session, {
+      catalogHash: "c",
+      event: { kind: "describe", id: "s/new", schemaHash: "x", bodyHash: "y", resend: false },
+    }, 1),
+});
+
+const invisible = "\u200b\u202e\u{e0041}\ufeff\u2800".repeat(20_000);
+const hidden = tool({
+  type: "object",
+  description: invisible,
+  properties: { [invisible]: object },
+});
+const clean = tool({ type: "object", description: "x".repeat(100_000), properties: { x: object } });
+Deno.bench({
+  name: "describe a schema with 100 KB of text",
+  group: "rendering",
+  baseline: true,
+  fn: () => void clean.route({ action: "describe", name: "s/t" }),
+});
+Deno.bench({
+  name: "describe a schema with 200,000 invisible characters (escaped)",
+  group: "rendering",
+  fn: () => void hidden.route({ action: "describe", name: "s/t" }),
+});
+
+// Catalogue construction: the input-schema check alone, per catalogue size (issue 8's cost).
+for (const size of [1_000, 10_000]) {
+  const tools = copies.slice(0, size);
+  Deno.bench({
+    name: `check the input schemas of ${size} real tools`,
+    group: `catalogue ${size}`,
+    fn: () => {
+      for (const t of tools) checkSchema(t.inputSchema);
+    },
+  });
+  Deno.bench({
+    name: `JSON.stringify the input schemas of ${size} real tools (the floor)`,
+    group: `catalogue ${size}`,
+    baseline: true,
+    fn: () => {
+      for (const t of tools) JSON.stringify(t.inputSchema);
+    },
+  });
+  Deno.bench({
+    name: `build a catalogue of ${size} real tools (with the check)`,
+    group: `catalogue ${size}`,
+    fn: () => void new McpCatalog(tools),
+  });
+}
