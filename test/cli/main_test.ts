@@ -27,7 +27,7 @@ Deno.test("unfold search ranks the live catalogue's ids for a query", async () =
     equal(matches.length <= 3, true);
     equal(matches.some((m) => m.id === "everything/get-sum"), true, stdout);
     const exact = await run("search", "--config", path, "everything/get-sum");
-    match(exact.stdout, /^\d+\.\d{3}  everything\/get-sum\n/);
+    match(exact.stdout, /^\d+\.\d{3} {2}everything\/get-sum\n/);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
