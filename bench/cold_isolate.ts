@@ -126,7 +126,7 @@ try {
   }
   console.log(
     `(CPU time, median of ${runs} fresh processes. Startup and first request: the isolate's own ` +
-      "thread, as Workers count it (Linux schedstat); all threads: the whole process, an upper " +
+      "thread, as Workers count it (clock_gettime, CLOCK_THREAD_CPUTIME_ID); all threads: the whole process, an upper " +
       "bound. Target: first request by reference <= 20 ms)",
   );
 } finally {

@@ -5,7 +5,8 @@
  * @module
  */
 
-import { Hono } from "hono";
+import { Hono } from "hono/tiny";
+import { LinearRouter } from "hono/router/linear-router";
 import type { Context } from "hono";
 import type { BridgeAction } from "../bridge/action.ts";
 import { renderToolFailure } from "../bridge/render.ts";
@@ -32,6 +33,7 @@ import { originGuard } from "./origin.ts";
 import { parseBody, type Parsed } from "./body.ts";
 import { problem } from "./problems.ts";
 import { httpSchemas } from "./schemas.ts";
+import { warmUp } from "./warm_up.ts";
 import { DEFAULT_SETTINGS, type HttpSettings } from "./settings.ts";
 
 /** What the app needs from its runtime. */
@@ -51,6 +53,12 @@ export interface AppDeps {
    * @default {{maxBytes: 64 MiB, maxTools: 50000}}
    */
   catalogs?: { store?: CatalogStore; maxBytes?: number; maxTools?: number };
+  /**
+   * Runs the code of a first request once on a tiny catalogue while the app is created
+   * (`warm_up.ts`): the Worker does, as it creates the app at startup.
+   * @default {false}
+   */
+  warmUp?: boolean;
   /**
    * Reports unexpected errors (never sent to the caller).
    * @default {console.error}
@@ -115,6 +123,7 @@ export function createApp(deps: AppDeps): UnfoldApp {
   const settings: HttpSettings = { ...DEFAULT_SETTINGS, ...deps.settings };
   const hash = deps.hash ?? sha256Hex;
   const schemas = httpSchemas(settings);
+  if (deps.warmUp) warmUp(schemas);
   const cache = new CatalogCache({
     hash,
     maxTools: Math.max(50_000, settings.maxTools),
@@ -128,7 +137,9 @@ export function createApp(deps: AppDeps): UnfoldApp {
   const report = deps.onUnexpectedError ?? ((e: unknown) => console.error(e));
   let openapi: string | undefined;
 
-  const app = new Hono<AppEnv>();
+  // The linear router: no routing table to compile on a fresh isolate's first request (Hono's
+  // advice where an app is often created anew), and this app has ten routes.
+  const app = new Hono<AppEnv>({ router: new LinearRouter() });
 
   app.onError((error) => {
     if (error instanceof SessionFullError) return problem("session_full", error.message);

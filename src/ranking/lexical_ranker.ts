@@ -246,7 +246,7 @@ export function createLexicalRanker(options: LexicalRankerOptions = {}): RankerF
  * saved by another version is rebuilt, never misread. Bump it whenever the build changes its output
  * (`test/ranking/lexical_snapshot_test.ts` records a digest per version and fails until you do).
  */
-export const LEXICAL_INDEX_VERSION = 1;
+export const LEXICAL_INDEX_VERSION = 2;
 
 // The snapshot format of an index built with these settings: the version and a digest of the
 // settings the build reads (search-time settings apply to a restored index as to a built one).
@@ -359,10 +359,10 @@ function buildRanker(
   const parts: LexicalParts = {
     postings,
     nameBigrams,
-    serverWords: byServer,
+    servers,
     serverOf: Int32Array.from(tools, (tool) => servers.indexOf(tool.server)),
   };
-  return rankerOver(parts, ids, settings, format, ownWords, servers);
+  return rankerOver(parts, ids, settings, format, ownWords);
 }
 
 // The ranker over a built (or restored) index.
@@ -372,8 +372,7 @@ function rankerOver(
   settings: LexicalSettings,
   format: string,
   // Each tool's own words, for pseudo-relevance feedback (a restored index has none: see restore).
-  ownWords: readonly string[][] | undefined,
-  servers = new ServerMatch(parts.serverWords),
+  ownWords: ((doc: number) => readonly string[]) | undefined,
 ): Ranker {
   const terms = termsOf(settings);
   const index = new LexicalIndex({
@@ -382,7 +381,7 @@ function rankerOver(
       ? Vocabulary.fromSorted(parts.postings.terms)
       : new Vocabulary(parts.postings.keys()),
     nameBigrams: parts.nameBigrams,
-    servers,
+    servers: parts.servers,
     serverOf: parts.serverOf,
   });
   // The thesaurus is decoded on the first search that needs it, not when the index is built.

@@ -5,15 +5,18 @@
  * are stored as they were computed, as 64-bit floats).
  *
  * Layout: a 4-byte magic, a 4-byte header length, the header (UTF-8 JSON: the format, the terms,
- * the name word pairs and the servers' words), padding to 8 bytes, then the postings' scores
- * (float64), their documents, each term's first posting, each pair's first document, the pairs'
- * documents and each tool's server number (int32).
+ * the name word pairs, the servers and their words), padding to 8 bytes, then the postings' scores
+ * and the server words' rarities (float64), the postings' documents, each term's first posting,
+ * each pair's first document, the pairs' documents, each tool's server number, each server word's
+ * first holder and the holders (int32).
  *
  * @module
  */
 
+import { indexInSorted } from "./_sorted.ts";
 import type { Postings } from "./field_scores.ts";
 import type { PairDocs, TermPostings } from "./lexical_search.ts";
+import { ServerMatch } from "./server_match.ts";
 
 /** The parts of a built lexical index that are data (the rest is rebuilt from them). */
 export interface LexicalParts {
@@ -21,8 +24,8 @@ export interface LexicalParts {
   postings: ReadonlyMap<string, Postings> | StoredPostings;
   /** The tools (by number, ascending) whose names hold each pair of adjacent words. */
   nameBigrams: ReadonlyMap<string, ReadonlySet<number>> | StoredPairs;
-  /** Each server's words, by server name, in server-number order. */
-  serverWords: ReadonlyMap<string, readonly string[]>;
+  /** How each server's words match a query. */
+  servers: ServerMatch;
   /** Each tool's server number. */
   serverOf: Int32Array;
 }
@@ -33,7 +36,9 @@ interface Header {
   format: string;
   terms: string[];
   pairs: string[];
-  servers: [string, readonly string[]][];
+  serverNames: readonly string[];
+  serverWords: readonly string[];
+  serverHolders: number;
   postings: number;
   pairDocs: number;
   tools: number;
@@ -49,12 +54,13 @@ interface Header {
  * @example Usage
  * ```ts
  * import { decodeLexicalParts, encodeLexicalParts } from "./lexical_snapshot.ts";
+ * import { ServerMatch } from "./server_match.ts";
  * import { equal } from "node:assert/strict";
  *
  * const parts = {
  *   postings: new Map([["read", { docs: Int32Array.of(0), scores: Float64Array.of(1.5), start: 0, end: 1 }]]),
  *   nameBigrams: new Map([["read file", new Set([0])]]),
- *   serverWords: new Map([["files", ["files"]]]),
+ *   servers: new ServerMatch(new Map([["files", ["files"]]])),
  *   serverOf: Int32Array.of(0),
  * };
  * const back = decodeLexicalParts(encodeLexicalParts(parts, "f1"), "f1")!;
@@ -74,11 +80,14 @@ export function encodeLexicalParts(parts: LexicalParts, format: string): Uint8Ar
   const pairDocLists = pairs.map((pair) => [...parts.nameBigrams.get(pair)!]);
   let pairDocCount = 0;
   for (const docs of pairDocLists) pairDocCount += docs.length;
+  const table = parts.servers.table();
   const header: Header = {
     format,
     terms,
     pairs,
-    servers: [...parts.serverWords],
+    serverNames: table.names,
+    serverWords: table.words,
+    serverHolders: table.holders.length,
     postings: postingCount,
     pairDocs: pairDocCount,
     tools: parts.serverOf.length,
@@ -112,6 +121,9 @@ export function encodeLexicalParts(parts: LexicalParts, format: string): Uint8Ar
   });
   pairStart[pairs.length] = at;
   new Int32Array(bytes.buffer, layout.serverOf, header.tools).set(parts.serverOf);
+  new Float64Array(bytes.buffer, layout.serverIdf, table.idf.length).set(table.idf);
+  new Int32Array(bytes.buffer, layout.serverStart, table.starts.length).set(table.starts);
+  new Int32Array(bytes.buffer, layout.serverHolders, table.holders.length).set(table.holders);
   return bytes;
 }
 
@@ -148,7 +160,13 @@ export function decodeLexicalParts(bytes: Uint8Array, format: string): LexicalPa
   return {
     postings: new StoredPostings(header.terms, termStart, docs, scores),
     nameBigrams: new StoredPairs(header.pairs, pairStart, pairDocs),
-    serverWords: new Map(header.servers),
+    servers: ServerMatch.fromTable({
+      names: header.serverNames,
+      words: header.serverWords,
+      idf: new Float64Array(buffer, layout.serverIdf, header.serverWords.length),
+      starts: new Int32Array(buffer, layout.serverStart, header.serverWords.length + 1),
+      holders: new Int32Array(buffer, layout.serverHolders, header.serverHolders),
+    }),
     serverOf: new Int32Array(buffer, layout.serverOf, header.tools),
   };
 }
@@ -157,22 +175,28 @@ function align(n: number): number {
   return Math.ceil(n / 8) * 8;
 }
 
-// Where each binary section starts (byte offsets), scores first: they need 8-byte alignment.
+// Where each binary section starts (byte offsets), float64 first: they need 8-byte alignment.
 function sections(start: number, header: Header) {
   const scores = start;
-  const docs = scores + 8 * header.postings;
+  const serverIdf = scores + 8 * header.postings;
+  const docs = serverIdf + 8 * header.serverWords.length;
   const termStart = docs + 4 * header.postings;
   const pairStart = termStart + 4 * (header.terms.length + 1);
   const pairDocs = pairStart + 4 * (header.pairs.length + 1);
   const serverOf = pairDocs + 4 * header.pairDocs;
+  const serverStart = serverOf + 4 * header.tools;
+  const serverHolders = serverStart + 4 * (header.serverWords.length + 1);
   return {
     scores,
+    serverIdf,
     docs,
     termStart,
     pairStart,
     pairDocs,
     serverOf,
-    end: serverOf + 4 * header.tools,
+    serverStart,
+    serverHolders,
+    end: serverHolders + 4 * header.serverHolders,
   };
 }
 
@@ -208,7 +232,7 @@ export class StoredPostings implements TermPostings {
    * @returns Its postings, or `undefined`.
    */
   get(term: string): Postings | undefined {
-    const i = find(this.terms, term);
+    const i = indexInSorted(this.terms, term);
     if (i < 0) return undefined;
     return {
       docs: this.#docs,
@@ -254,7 +278,7 @@ export class StoredPairs implements PairDocs {
    * @returns Their numbers, or `undefined`.
    */
   get(pair: string): Int32Array | undefined {
-    const i = find(this.#pairs, pair);
+    const i = indexInSorted(this.#pairs, pair);
     return i < 0 ? undefined : this.#docs.subarray(this.#starts[i]!, this.#starts[i + 1]!);
   }
 
@@ -266,18 +290,4 @@ export class StoredPairs implements PairDocs {
   keys(): Iterable<string> {
     return this.#pairs;
   }
-}
-
-// Binary search in strings sorted by UTF-16 code units; -1 when absent.
-function find(sorted: readonly string[], key: string): number {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    const at = sorted[mid]!;
-    if (at === key) return mid;
-    if (at < key) lo = mid + 1;
-    else hi = mid;
-  }
-  return -1;
 }

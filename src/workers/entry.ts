@@ -58,6 +58,7 @@ function build(env: Record<string, unknown>): Deployment | string {
     const api = createApp({
       store,
       settings,
+      warmUp: true,
       catalogs: {
         ...(env.CATALOGS === undefined
           ? {}

@@ -28,3 +28,19 @@ Deno.test("ServerMatch answers all zeros when no server holds a query word", () 
   deepEqual([...SERVERS.match([])], [0, 0, 0]);
   equal(SERVERS.indexOf("nope"), -1);
 });
+
+Deno.test("ServerMatch.fromTable() scores exactly as the index that made the table", () => {
+  const servers = new ServerMatch(
+    new Map([
+      ["osm", ["maps", "geocoding", "server", "maps"]],
+      ["git", ["git", "repository", "server"]],
+      ["files", ["files", "read", "write", "server"]],
+    ]),
+  );
+  const table = ServerMatch.fromTable(structuredClone(servers.table()));
+  for (const query of [["maps"], ["server", "git"], ["read", "files", "maps"], ["none"], []]) {
+    deepEqual(table.match(query), servers.match(query), query.join(" "));
+  }
+  equal(table.indexOf("files"), servers.indexOf("files"));
+  equal(table.indexOf("nope"), -1);
+});
