@@ -108,6 +108,7 @@ try {
       "JSON.parse of the by-value body | wall, import + request |",
   );
   console.log("| --- | ---: | ---: | ---: | ---: | ---: |");
+  let firstByRef = 0;
   for (
     const [label, mode, body] of [
       ["by reference (stored index)", "ref", `${dir}/ref.json`],
@@ -118,6 +119,7 @@ try {
     for (let i = 0; i < runs; i++) results.push(await child(mode, body));
     const med = (key: string) => median(results.map((r) => r[key] as number)).toFixed(1);
     const parse = await child("value", `${dir}/value.json`);
+    if (mode === "ref") firstByRef = median(results.map((r) => r.threadRequestMs as number));
     console.log(
       `| ${label} | ${med("threadImportMs")} ms | ${med("threadRequestMs")} ms | ${
         med("requestMs")
@@ -125,9 +127,14 @@ try {
     );
   }
   console.log(
+    `First request by reference: ${firstByRef.toFixed(1)} ms = ${
+      (firstByRef / 20).toFixed(2)
+    } x the 20 ms target.`,
+  );
+  console.log(
     `(CPU time, median of ${runs} fresh processes. Startup and first request: the isolate's own ` +
-      "thread, as Workers count it (clock_gettime, CLOCK_THREAD_CPUTIME_ID); all threads: the whole process, an upper " +
-      "bound. Target: first request by reference <= 20 ms)",
+      "thread, as Workers count it (clock_gettime of CLOCK_THREAD_CPUTIME_ID); all threads: " +
+      "the whole process, an upper bound.)",
   );
 } finally {
   if (Deno.env.get("UNFOLD_KEEP") === undefined) await Deno.remove(dir, { recursive: true });

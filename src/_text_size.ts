@@ -28,6 +28,22 @@ export class TextSize {
   /** UTF-8 bytes so far (a lone surrogate counts as U+FFFD, 3 bytes, as `TextEncoder` writes it). */
   bytes = 0;
 
+  /** Adds a line break. */
+  newline(): void {
+    this.codePoints++;
+    this.bytes++;
+  }
+
+  /**
+   * Adds ASCII text by its length alone.
+   *
+   * @param length Its length.
+   */
+  addAscii(length: number): void {
+    this.codePoints += length;
+    this.bytes += length;
+  }
+
   /**
    * Adds a text.
    *

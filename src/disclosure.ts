@@ -13,7 +13,14 @@ import { estimateTokens } from "./tokens.ts";
 import type { McpTool, ServerInfo } from "./tool.ts";
 import { toolId } from "./tool.ts";
 import { TextSize } from "./_text_size.ts";
-import { firstSentence, oneLine, quote, quoteId } from "./untrusted.ts";
+import {
+  firstSentence,
+  isPlainId,
+  oneLine,
+  quoteClean,
+  quotedLineLength,
+  quoteId,
+} from "./untrusted.ts";
 
 /** The structured form of what a listing shows. */
 export interface Inventory {
@@ -210,10 +217,15 @@ function render(
   size.add(FOOTER);
   size.add("\n");
   const over = () => size.codePoints > limit.points || size.bytes > limit.bytes;
-  // Adds a line; false once the listing is past its limits.
-  const add = (line: string): boolean => {
+  // Adds a line (in parts: a line past the limits is measured, never joined); false once the
+  // listing is past its limits.
+  const add = (line: string, rest?: string): boolean => {
     size.add(line);
-    size.add("\n");
+    if (rest !== undefined) {
+      size.add(": ");
+      size.add(rest);
+    }
+    size.newline();
     if (!out.complete) return false;
     if (over()) {
       out.complete = false;
@@ -221,19 +233,35 @@ function render(
       out.servers = [];
       return false;
     }
-    out.lines.push(line);
+    out.lines.push(rest === undefined ? line : `${line}: ${rest}`);
     return true;
   };
   if (level === "manifest" || level === "brief") {
     const describe = level === "manifest"
       ? (tool: McpTool) => oneLine(tool.description, options.maxDescriptionChars)
       : (tool: McpTool) => firstSentence(tool.description, BRIEF_CHARS);
-    for (const { server, tools } of groups) {
+    for (const group of groups) {
+      const { server, tools } = group;
+      const plain = isPlainId(server);
       const shown: InventoryTool[] = [];
-      for (const tool of tools) {
+      for (let i = 0; i < tools.length; i++) {
+        const tool = tools[i]!;
+        // Past the limits, the manifest is only measured: an ASCII description is counted where
+        // it stands, without building its line.
+        const counted = out.complete || level !== "manifest"
+          ? undefined
+          : quotedLineLength(tool.description, options.maxDescriptionChars);
+        if (counted !== undefined) {
+          // The id as quoteId shows it: as it is when both names are plain.
+          if (plain && isPlainId(tool.name)) size.addAscii(server.length + 1 + tool.name.length);
+          else size.add(quoteId(toolId(tool)));
+          if (counted > 2) size.addAscii(2 + counted); // ": " and the quoted description
+          size.newline();
+          continue;
+        }
         const description = describe(tool);
-        const id = quoteId(toolId(tool));
-        if (!add(description === "" ? id : `${id}: ${quote(description)}`) && !countAll) {
+        const rest = description === "" ? undefined : quoteClean(description);
+        if (!add(quoteId(toolId(tool)), rest) && !countAll) {
           return out;
         }
         if (out.complete) shown.push({ name: tool.name, description });
@@ -242,9 +270,10 @@ function render(
     }
     return out;
   }
-  for (const { server, tools, info } of groups) {
-    const summary = serverSummary(info);
-    const about = summary === "" ? "" : `, ${quote(summary)}`;
+  for (const group of groups) {
+    const { server, tools } = group;
+    const summary = group.summary ??= serverSummary(group.info);
+    const about = summary === "" ? "" : `, ${quoteClean(summary)}`;
     const entry: InventoryServer = { server, toolCount: tools.length };
     if (summary !== "") entry.summary = summary;
     let line: string;
@@ -302,6 +331,8 @@ interface Group {
   server: string;
   tools: readonly McpTool[];
   info: ServerInfo | undefined;
+  // The server's one-line summary, once a listing needed it.
+  summary?: string;
 }
 
 const GROUPS = new WeakMap<McpCatalog, Group[]>();

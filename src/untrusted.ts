@@ -25,7 +25,19 @@ export const INVISIBLE: RegExp =
 const SPACES = /\s{2,}|[^\S ]/g;
 // Anything the three replacements above would change: most descriptions have nothing, and skip them.
 const UNCLEAN = new RegExp(`[\\p{Cc}\\u2028\\u2029]|${INVISIBLE.source}|\\s{2}|[^\\S ]`, "u");
+// ASCII text holds no invisible code point (every one is outside ASCII): a cheap scan for ASCII
+// spares the Unicode-property class, the costly part, for most descriptions.
+// deno-lint-ignore no-control-regex
+const NON_ASCII = /[^\x00-\x7f]/;
+// deno-lint-ignore no-control-regex
+const ASCII_UNCLEAN = /[\x00-\x1f\x7f]| {2}/;
+// In ASCII text, the three replacements come to one: each run of controls and spaces but a lone
+// space becomes one space.
+// deno-lint-ignore no-control-regex
+const ASCII_BREAKS = /[\x00-\x1f\x7f][\x00-\x20\x7f]*| [\x00-\x20\x7f]+/g;
 const SAFE_ID = /^[A-Za-z0-9_.:@+\/-]+$/;
+const ANGLE = /[<>]/;
+const NOT_PLAIN = /[^ -~]| {2}/;
 
 /**
  * Makes untrusted text safe to show on one line: controls and line breaks become spaces,
@@ -46,9 +58,14 @@ const SAFE_ID = /^[A-Za-z0-9_.:@+\/-]+$/;
  * ```
  */
 export function oneLine(text: string, maxChars: number): string {
-  const clean = UNCLEAN.test(text)
-    ? text.replace(BREAKING, " ").replace(INVISIBLE, "").replace(SPACES, " ").trim()
-    : text.trim();
+  // Printable ASCII without a double space, the usual description: nothing to replace.
+  if (!NOT_PLAIN.test(text)) return cap(text.trim(), maxChars);
+  const ascii = !NON_ASCII.test(text);
+  const clean = !(ascii ? ASCII_UNCLEAN.test(text) : UNCLEAN.test(text))
+    ? text.trim()
+    : ascii
+    ? text.replace(ASCII_BREAKS, " ").trim()
+    : text.replace(BREAKING, " ").replace(INVISIBLE, "").replace(SPACES, " ").trim();
   return cap(clean, maxChars);
 }
 
@@ -73,6 +90,7 @@ export function firstSentence(text: string, maxChars: number): string {
   const line = oneLine(text.split(/\n\s*\n|\r?\n(?=\s*[-*#\d])/, 1)[0] ?? "", Infinity);
   const end = /[.!?](?=\s|$)|[。！？]/.exec(line);
   const sentence = end ? line.slice(0, end.index + 1) : line;
+  if (sentence.length <= maxChars) return sentence; // code points never outnumber code units
   const points = [...sentence];
   if (points.length <= maxChars) return sentence;
   const cut = points.slice(0, maxChars - 1).join("");
@@ -96,7 +114,77 @@ export function firstSentence(text: string, maxChars: number): string {
  * ```
  */
 export function quote(text: string): string {
-  return escapeInvisible(JSON.stringify(text).replace(/</g, "\\u003c").replace(/>/g, "\\u003e"));
+  const json = quoteClean(text);
+  return NON_ASCII.test(json) ? escapeInvisible(json) : json;
+}
+
+/**
+ * The length of `quoteClean(oneLine(text, maxChars))` for ASCII text, counted without building it
+ * (a listing that only needs to be measured, the manifest beyond its budget, counts thousands of
+ * them): every run of controls and spaces but a lone space is one space, the ends trimmed; `"` and
+ * `\\` take an escape, `<` and `>` become `\\u003c` and `\\u003e`, plus the two quotes. ASCII
+ * throughout, so the length is also the code points and the UTF-8 bytes.
+ *
+ * @param text The text.
+ * @param maxChars The cap `oneLine` would apply.
+ * @returns The length, or `undefined` for text that is not ASCII or that the cap would cut.
+ *
+ * @example Usage
+ * ```ts
+ * import { oneLine, quoteClean, quotedLineLength } from "./untrusted.ts";
+ * import { equal } from "node:assert/strict";
+ *
+ * const text = ' Reads\n  a "file" <fast>\t';
+ * equal(quotedLineLength(text, 100), quoteClean(oneLine(text, 100)).length);
+ * ```
+ */
+export function quotedLineLength(text: string, maxChars: number): number | undefined {
+  let length = 0;
+  let extra = 0;
+  let pending = false; // a run of blanks after some text: one space if more text follows
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c > 0x7e) {
+      if (c === 0x7f) {
+        pending = length > 0;
+        continue;
+      }
+      return undefined;
+    }
+    if (c <= 0x20) {
+      pending = length > 0;
+      continue;
+    }
+    if (pending) {
+      length++;
+      pending = false;
+    }
+    length++;
+    if (c === 0x22 || c === 0x5c) extra++;
+    else if (c === 0x3c || c === 0x3e) extra += 5;
+  }
+  return length > maxChars ? undefined : length + extra + 2;
+}
+
+/**
+ * {@linkcode quote} for text that {@linkcode oneLine} or {@linkcode firstSentence} returned, which
+ * holds no invisible code point any more: the same result, without scanning for them again.
+ *
+ * @param text Text already cleaned by `oneLine` or `firstSentence`.
+ * @returns The quoted text.
+ *
+ * @example Usage
+ * ```ts
+ * import { oneLine, quote, quoteClean } from "./untrusted.ts";
+ * import { equal } from "node:assert/strict";
+ *
+ * const clean = oneLine("Reads <a>\u200b file", 100);
+ * equal(quoteClean(clean), quote(clean));
+ * ```
+ */
+export function quoteClean(text: string): string {
+  const json = JSON.stringify(text);
+  return ANGLE.test(json) ? json.replace(/</g, "\\u003c").replace(/>/g, "\\u003e") : json;
 }
 
 /**
@@ -154,6 +242,25 @@ const HEX: Record<number, string> = {};
 function unit(run: string, i: number): string {
   const code = run.charCodeAt(i);
   return HEX[code] = `\\u${code.toString(16).padStart(4, "0")}`;
+}
+
+/**
+ * Whether {@linkcode quoteId} shows a name as it is (letters, digits and `_ . : @ + / -` only).
+ *
+ * @param text A server name, tool name or id.
+ * @returns `true` when it needs no quotes.
+ *
+ * @example Usage
+ * ```ts
+ * import { isPlainId } from "./untrusted.ts";
+ * import { equal } from "node:assert/strict";
+ *
+ * equal(isPlainId("github/create_issue"), true);
+ * equal(isPlainId("my server"), false);
+ * ```
+ */
+export function isPlainId(text: string): boolean {
+  return SAFE_ID.test(text);
 }
 
 /**

@@ -1,5 +1,12 @@
 import { equal, ok } from "node:assert/strict";
-import { firstSentence, oneLine, quote, quoteId } from "../src/untrusted.ts";
+import {
+  firstSentence,
+  oneLine,
+  quote,
+  quoteClean,
+  quotedLineLength,
+  quoteId,
+} from "../src/untrusted.ts";
 
 Deno.test("oneLine() turns line breaks and controls into spaces and removes invisible characters", () => {
   equal(oneLine("a\nb\r\nc\u2028d\u2029e\u0085f\u0007g", 100), "a b c d e f g");
@@ -69,4 +76,36 @@ Deno.test("oneLine() skips clean text without changing what it returns", () => {
     }
     equal(oneLine(text, 100), reference(text), JSON.stringify(text));
   }
+});
+
+Deno.test("quotedLineLength() counts what quoteClean(oneLine()) would build, for any ASCII text", () => {
+  const parts = [
+    "a",
+    "Bc",
+    " ",
+    "  ",
+    "\t",
+    "\n",
+    "\r\n",
+    "\u0000",
+    "\u007f",
+    '"',
+    "\\",
+    "<",
+    ">",
+    ".",
+  ];
+  let state = 11;
+  for (let i = 0; i < 20_000; i++) {
+    let text = "";
+    for (let j = 0; j < 1 + (i % 9); j++) {
+      state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+      text += parts[state % parts.length];
+    }
+    const max = 1 + (i % 12);
+    const cut = oneLine(text, Infinity).length > max; // the cap applies: not counted
+    const expected = cut ? undefined : quoteClean(oneLine(text, max)).length;
+    equal(quotedLineLength(text, max), expected, JSON.stringify(text));
+  }
+  equal(quotedLineLength("café", 100), undefined);
 });

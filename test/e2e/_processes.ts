@@ -15,6 +15,8 @@ export interface Running {
   output: () => string;
   /** Stops it and waits for it to exit. */
   close: () => Promise<void>;
+  /** The process id of the command started (its children are the deployment's other processes). */
+  pid: number;
 }
 
 /**
@@ -139,7 +141,9 @@ async function start(
   if (url !== undefined && !exited) {
     const response = await fetch(`${url}/healthz`).catch((e: Error) => e);
     if (response instanceof Response) await response.body?.cancel();
-    if (response instanceof Response && response.ok) return { url, output: () => output, close };
+    if (response instanceof Response && response.ok) {
+      return { url, output: () => output, close, pid: child.pid };
+    }
   }
   await close();
   throw new Error(`${command.slice(0, 4).join(" ")} did not start:\n${output.slice(-3000)}`);
