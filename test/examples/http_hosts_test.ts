@@ -52,3 +52,20 @@ Deno.test("examples/http_host.sh plays a model turn over the HTTP API with a rea
     await server.close();
   }
 });
+
+Deno.test("examples/http_host.ts plays a model turn over the HTTP API with a real stdio MCP server", async () => {
+  const server = await startDenoServer({ UNFOLD_API_TOKEN: TOKEN });
+  try {
+    const out = await runExample(
+      Deno.execPath(),
+      ["run", "-A", "--quiet", "examples/http_host.ts"],
+      {
+        UNFOLD_URL: server.url,
+        UNFOLD_API_TOKEN: TOKEN,
+      },
+    );
+    expectTurn(out, "stdio", /< \[execute everything\/get-sum\] The sum of 2 and 3 is 5\./);
+  } finally {
+    await server.close();
+  }
+});
