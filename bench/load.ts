@@ -1,7 +1,7 @@
 /**
  * Load on the real deployments, `deno task start` and the Worker in `wrangler dev` (local workerd),
  * one after the other: `POST /v1/route` searches over the 228-tool catalogue, by value and by
- * reference, at concurrency 1, 8 and 32. Each cell is bounded by a count and a time; it reports
+ * reference, at concurrency 1, 8 and 32, with `GET /healthz` as the floor (what any request costs). Each cell is bounded by a count and a time; it reports
  * requests per second, p50 and p99 latency, and the server's CPU time per request (its whole
  * process tree from /proc; for wrangler dev also workerd's alone, without wrangler's local proxy).
  *
@@ -63,16 +63,16 @@ function treeCpuMs(root: number, only?: string): number {
 
 async function cell(
   running: Running,
-  body: (i: number) => string,
+  body: ((i: number) => string) | undefined,
   concurrency: number,
 ): Promise<{ done: number; elapsed: number; latencies: number[]; cpu: number; workerd: number }> {
+  // A route search, or without a body GET /healthz: the floor, what the runtime (and wrangler's
+  // proxy) spend on any request.
   const post = async (i: number) => {
     const t0 = performance.now();
-    const response = await fetch(`${running.url}/v1/route`, {
-      method: "POST",
-      headers,
-      body: body(i),
-    });
+    const response = body === undefined
+      ? await fetch(`${running.url}/healthz`)
+      : await fetch(`${running.url}/v1/route`, { method: "POST", headers, body: body(i) });
     await response.arrayBuffer();
     if (!response.ok) throw new Error(`status ${response.status}`);
     return performance.now() - t0;
@@ -106,7 +106,8 @@ async function measure(name: string, running: Running): Promise<void> {
       body: JSON.stringify({ catalog: tools, arguments: search(0) }),
     });
     const ref = (await first.json()).catalogHash as string;
-    const modes: [string, (i: number) => string][] = [
+    const modes: [string, ((i: number) => string) | undefined][] = [
+      ["GET /healthz (floor)", undefined],
       ["by value", (i) => JSON.stringify({ catalog: tools, arguments: search(i) })],
       ["by reference", (i) => JSON.stringify({ catalogRef: ref, arguments: search(i) })],
     ];
@@ -135,7 +136,7 @@ console.log(
     `${seconds} s per row after ${WARM_UP} warm-up requests; 127.0.0.1`,
 );
 console.log(
-  "| deployment | catalogue | concurrency | requests | req/s | p50 ms | p99 ms | server CPU ms/request |",
+  "| deployment | request | concurrency | requests | req/s | p50 ms | p99 ms | server CPU ms/request |",
 );
 console.log("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |");
 await measure("deno task start", await startDenoServer());
