@@ -27,6 +27,8 @@ Deno.test("the package exports the core and one module per adapter", async () =>
     "./mcp": "./src/mcp/mod.ts",
     "./stdio": "./src/mcp/stdio.ts",
     "./minisearch": "./src/ranking/minisearch.ts",
+    "./gateway": "./src/gateway/mod.ts",
+    "./cli": "./src/cli/main.ts",
     "./lexicon": "./src/ranking/lexicon.ts",
   });
   const mod: Record<string, unknown> = await import("../mod.ts");

@@ -2,6 +2,12 @@ import { deepEqual, equal, ok } from "node:assert/strict";
 import { PROBLEMS } from "../src/http/problems.ts";
 import { SETTING_VARIABLES } from "../src/http/settings.ts";
 import { startDenoServer, startWrangler } from "./e2e/_processes.ts";
+// @ts-types="@modelcontextprotocol/sdk/client"
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+// @ts-types="@modelcontextprotocol/sdk/client/stdio"
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+// @ts-types="@modelcontextprotocol/sdk/client/streamableHttp"
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 
 const ROOT = new URL("..", import.meta.url).pathname;
 const README = await Deno.readTextFile(`${ROOT}README.md`);
@@ -35,6 +41,9 @@ const RUNNERS: [RegExp, Runner][] = [
   [/^deno task test$/, runByCi],
   [/^deno task dev( .*)?$/, runDev],
   [/^deno task deploy --dry-run( .*)?$/, runDeployDryRun],
+  [/^deno task unfold (inspect|search) /, runUnfold],
+  [/^deno task unfold gateway --config \S+$/, runGatewayStdio],
+  [/^deno task unfold gateway --config \S+ --http --port \d+$/, runGatewayHttp],
 ];
 
 function runnerOf(command: string): Runner | undefined {
@@ -107,6 +116,80 @@ async function runDeployDryRun(command: string): Promise<void> {
     ok((await Deno.stat(`${outdir}/entry.js`)).size > 0);
   } finally {
     await Deno.remove(outdir, { recursive: true });
+  }
+}
+
+// The README's words of a command line ("quoted words" kept whole).
+function words(command: string): string[] {
+  return [...command.matchAll(/"([^"]*)"|(\S+)/g)].map((m) => m[1] ?? m[2]!);
+}
+
+// deno task unfold inspect|search: it exits 0 and prints what the README says it prints.
+async function runUnfold(command: string): Promise<void> {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: words(command).slice(1),
+    cwd: ROOT,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const stdout = new TextDecoder().decode(out.stdout);
+  const stderr = new TextDecoder().decode(out.stderr);
+  equal(out.code, 0, stderr);
+  for (const server of ["everything", "filesystem", "memory"]) {
+    ok(stderr.includes(`unfold: ${server}: ready`), stderr);
+  }
+  if (command.includes(" search ")) ok(stdout.includes("everything/get-sum"), stdout);
+  else if (command.endsWith("--json")) equal(JSON.parse(stdout).tools, 36);
+  else ok(stdout.startsWith("server ") && stdout.includes("1,000,000"), stdout);
+}
+
+// deno task unfold gateway (stdio): an MCP client lists its tools.
+async function runGatewayStdio(command: string): Promise<void> {
+  const client = new Client({ name: "readme", version: "1.0.0" });
+  await client.connect(
+    new StdioClientTransport({
+      command: Deno.execPath(),
+      args: words(command).slice(1),
+      cwd: ROOT,
+      stderr: "ignore",
+    }),
+  );
+  try {
+    deepEqual((await client.listTools()).tools.map((t) => t.name), ["mcp", "memory__read_graph"]);
+  } finally {
+    await client.close();
+  }
+}
+
+// deno task unfold gateway --http, on the port the system chooses: /mcp answers initialize.
+async function runGatewayHttp(command: string): Promise<void> {
+  const args = words(command).slice(1).map((w, i, all) => all[i - 1] === "--port" ? "0" : w);
+  const child = new Deno.Command(Deno.execPath(), {
+    args,
+    cwd: ROOT,
+    stdin: "null",
+    stdout: "null",
+    stderr: "piped",
+  }).spawn();
+  const lines = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
+  try {
+    let seen = "";
+    let url: string | undefined;
+    while (url === undefined) {
+      const { value, done } = await lines.read();
+      if (done) throw new Error(`the gateway exited: ${seen}`);
+      seen += value;
+      url = /tools at (http:\/\/\S+\/mcp)/.exec(seen)?.[1];
+    }
+    const client = new Client({ name: "readme", version: "1.0.0" });
+    await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+    equal((await client.listTools()).tools[0]?.name, "mcp");
+    await client.close();
+  } finally {
+    child.kill("SIGTERM");
+    await lines.cancel().catch(() => {});
+    await child.status;
   }
 }
 

@@ -16,6 +16,7 @@ import type {
 import {
   ErrorCode,
   McpError as SdkError,
+  ProgressNotificationSchema,
   ResultSchema,
   ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
@@ -24,11 +25,12 @@ import { type McpTool, toolId } from "../tool.ts";
 import type {
   CallOptions,
   ConnectOptions,
+  ForwardOptions,
   McpConnection,
   McpTransport,
   ServerIdentity,
 } from "./client.ts";
-import { type MappedResult, mapResult } from "./content.ts";
+import { type CallToolResultLike, type MappedResult, mapResult } from "./content.ts";
 import { McpError, type McpErrorCode } from "./error.ts";
 import { toMcpTools } from "./tool_list.ts";
 import { checkTimeout, rethrow, SDK_TIMEOUT_MS, type Settings, settingsOf } from "./_settings.ts";
@@ -124,6 +126,11 @@ class Connection implements McpConnection {
   #probing = false;
   #pending = new Set<Pending>();
   #listeners = new Set<(tools: McpTool[]) => void>();
+  // Progress listeners by token. Our own, not the SDK's onprogress: the SDK runs notification
+  // handlers a microtask late but drops a request's progress handler as soon as its response
+  // arrives, so the last progress before a result was lost whenever both came in one read.
+  #progress = new Map<string, NonNullable<ForwardOptions["onProgress"]>>();
+  #tokens = 0;
   #refreshing = false;
   #refreshAgain = false;
 
@@ -146,6 +153,14 @@ class Connection implements McpConnection {
     };
     // Registered before the handshake: some servers change their tools right after it.
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.#refresh());
+    client.setNotificationHandler(ProgressNotificationSchema, ({ params }) => {
+      const { progressToken, progress, total, message } = params;
+      this.#progress.get(String(progressToken))?.({
+        progress,
+        ...(total === undefined ? {} : { total }),
+        ...(message === undefined ? {} : { message }),
+      });
+    });
   }
 
   // After the handshake: from now on, the transport closing means the connection is lost, and a
@@ -209,6 +224,15 @@ class Connection implements McpConnection {
     args: Record<string, unknown> = {},
     options: CallOptions = {},
   ): Promise<MappedResult> {
+    const raw = await this.forward(name, args, options);
+    return mapResult(raw, `the result of ${JSON.stringify(toolId({ server: this.server, name }))}`);
+  }
+
+  forward(
+    name: string,
+    args: Record<string, unknown> = {},
+    options: ForwardOptions = {},
+  ): Promise<CallToolResultLike> {
     if (typeof name !== "string" || name === "") {
       throw new TypeError("Cannot call a tool: the name must be a non-empty string");
     }
@@ -219,18 +243,25 @@ class Connection implements McpConnection {
     const timeoutMs = options.timeoutMs === undefined
       ? this.#settings.callTimeoutMs
       : checkTimeout(options.timeoutMs, "timeoutMs", true, `Cannot call ${JSON.stringify(id)}`);
-    const raw = await this.#request(
+    const onProgress = options.onProgress;
+    const token = onProgress === undefined ? undefined : `unfold-${++this.#tokens}`;
+    if (token !== undefined) this.#progress.set(token, onProgress!);
+    const params = token === undefined
+      ? { name, arguments: args }
+      : { name, arguments: args, _meta: { progressToken: token } };
+    // Settling runs a microtask after the response, so progress sent before it is delivered first.
+    return (this.#request(
       { what: `Cannot call ${JSON.stringify(id)}`, failure: "tool_error", timeout: "call_timeout" },
       (signal) =>
-        this.#client.request(
-          { method: "tools/call", params: { name, arguments: args } },
-          ResultSchema,
-          { signal, timeout: SDK_TIMEOUT_MS },
-        ),
+        this.#client.request({ method: "tools/call", params }, ResultSchema, {
+          signal,
+          timeout: SDK_TIMEOUT_MS,
+        }),
       timeoutMs,
       options.signal,
-    );
-    return mapResult(raw, `the result of ${JSON.stringify(id)}`);
+    ) as Promise<CallToolResultLike>).finally(() => {
+      if (token !== undefined) this.#progress.delete(token);
+    });
   }
 
   onToolsChanged(listener: (tools: McpTool[]) => void): () => void {

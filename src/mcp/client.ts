@@ -10,7 +10,7 @@
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport";
 import type { McpInvoker } from "../injector.ts";
 import type { McpTool } from "../tool.ts";
-import type { MappedResult } from "./content.ts";
+import type { CallToolResultLike, MappedResult } from "./content.ts";
 import type { McpError } from "./error.ts";
 import type { ToolIssue } from "./tool_list.ts";
 import { openConnection } from "./_connection.ts";
@@ -60,6 +60,15 @@ export interface CallOptions {
   timeoutMs?: number | null;
 }
 
+/** Options of one {@linkcode McpConnection.forward}: a call's options plus progress. */
+export interface ForwardOptions extends CallOptions {
+  /**
+   * Receives the server's progress notifications for this call (the connection asks for them by
+   * sending a progress token).
+   */
+  onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
+}
+
 /** What a server says about itself in the handshake. */
 export interface ServerIdentity {
   /** Its name. */
@@ -101,6 +110,23 @@ export interface McpConnection {
    * @throws {RangeError} When `timeoutMs` is not a positive number or `null`.
    */
   call(name: string, args?: Record<string, unknown>, options?: CallOptions): Promise<MappedResult>;
+  /**
+   * Calls a tool and returns the server's `CallToolResult` as it came (every content block,
+   * `structuredContent`, `isError`, `_meta`): what a gateway hands on. Progress notifications go
+   * to `onProgress`; aborting the signal tells the server the call is cancelled.
+   *
+   * @param name The tool's name on this server.
+   * @param args Its arguments.
+   * @param options A signal, a timeout and a progress listener.
+   * @returns The result, unmapped.
+   * @throws {McpError} `tool_error` (a JSON-RPC error), `call_timeout` or `disconnected`.
+   * @throws {TypeError} When `name` or `args` is malformed.
+   */
+  forward(
+    name: string,
+    args?: Record<string, unknown>,
+    options?: ForwardOptions,
+  ): Promise<CallToolResultLike>;
   /** Runs a catalogue's tool of this server: `call(tool.name, args)`, for `Injector.handle`. */
   readonly invoker: McpInvoker;
   /**

@@ -18,6 +18,7 @@
 export type {
   CallOptions,
   ConnectOptions,
+  ForwardOptions,
   McpConnection,
   McpTransport,
   ServerIdentity,

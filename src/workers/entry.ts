@@ -12,6 +12,7 @@ import { problem } from "../http/problems.ts";
 import { settingsFromEnv } from "../http/settings.ts";
 import { type CatalogNamespace, DurableCatalogStore } from "./durable_catalogs.ts";
 import { DurableSessionStore, type SessionNamespace } from "./durable_store.ts";
+import { type WorkerMcp, workerMcp } from "./gateway.ts";
 
 export { CatalogObject } from "./catalog_object.ts";
 export { SessionObject } from "./session_object.ts";
@@ -21,7 +22,13 @@ const ISOLATE_CATALOG_BYTES = 32 * 1024 * 1024;
 
 // Built at startup, while the module is evaluated (Workers count that CPU apart from each
 // request's), when the runtime exposes the environment there; else by the first request.
-let app: UnfoldApp | string | undefined = startupEnv === undefined ? undefined : build(startupEnv);
+let app: Deployment | string | undefined = startupEnv === undefined ? undefined : build(startupEnv);
+
+// The HTTP API, and the gateway (DESIGN §7) when UNFOLD_UPSTREAMS lists upstreams.
+interface Deployment {
+  api: UnfoldApp;
+  mcp: WorkerMcp | undefined;
+}
 
 export default {
   /**
@@ -36,16 +43,21 @@ export default {
     if (typeof app === "string") {
       return problem("internal_error", `The deployment is misconfigured: ${app}`);
     }
-    return app.fetch(request);
+    if (app.mcp !== undefined && new URL(request.url).pathname === "/mcp") {
+      return app.mcp(request);
+    }
+    return app.api.fetch(request);
   },
 };
 
 // The app for an environment, or why it cannot be built.
-function build(env: Record<string, unknown>): UnfoldApp | string {
+function build(env: Record<string, unknown>): Deployment | string {
   try {
-    return createApp({
-      store: new DurableSessionStore(env.SESSIONS as SessionNamespace),
-      settings: settingsFromEnv(env),
+    const store = new DurableSessionStore(env.SESSIONS as SessionNamespace);
+    const settings = settingsFromEnv(env);
+    const api = createApp({
+      store,
+      settings,
       warmUp: true,
       catalogs: {
         ...(env.CATALOGS === undefined
@@ -55,6 +67,7 @@ function build(env: Record<string, unknown>): UnfoldApp | string {
         maxBytes: ISOLATE_CATALOG_BYTES,
       },
     });
+    return { api, mcp: workerMcp(env, settings, store) };
   } catch (e) {
     return (e as Error).message;
   }

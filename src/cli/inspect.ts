@@ -1,0 +1,151 @@
+/**
+ * `unfold inspect`: what the upstreams cost a host as plain definitions, and what the gateway
+ * costs instead at common context sizes. Pure: it reads a catalogue and the upstreams' states.
+ *
+ * @module
+ */
+
+import type { McpCatalog } from "../catalog.ts";
+import type { DisclosureLevel } from "../config.ts";
+import type { GatewayOptions } from "../gateway/config.ts";
+import { definitionOf, present } from "../gateway/presentation.ts";
+import type { UpstreamStatus } from "../gateway/upstreams.ts";
+import { estimateTokens } from "../tokens.ts";
+
+/** The context sizes `inspect` reports on. */
+export const INSPECT_BUDGETS: readonly number[] = [8_000, 32_000, 128_000, 200_000, 1_000_000];
+
+/** One upstream in the report. */
+export interface InspectedServer extends UpstreamStatus {
+  /** Estimated tokens of its tools' full `tools/list` definitions. */
+  definitionTokens: number;
+}
+
+/** What the gateway costs at one context size. */
+export interface InspectedBudget {
+  /** The context the model has available, in tokens. */
+  availableContextTokens: number;
+  /** The disclosure level chosen. */
+  level: DisclosureLevel | null;
+  /** Estimated tokens of `tools/list` (the bridge, whose description carries the overview, and pinned tools). */
+  toolTokens: number;
+  /** Estimated tokens of the server instructions (the overview again). */
+  instructionTokens: number;
+  /** Their sum: what the host is sent. */
+  costTokens: number;
+  /** Every definition's tokens minus the cost. */
+  savingTokens: number;
+}
+
+/** The whole report. */
+export interface InspectReport {
+  /** Each upstream. */
+  servers: InspectedServer[];
+  /** Tools of every upstream. */
+  tools: number;
+  /** Estimated tokens of every tool's full definition. */
+  definitionTokens: number;
+  /** The gateway's cost at each of {@linkcode INSPECT_BUDGETS}. */
+  budgets: InspectedBudget[];
+}
+
+/**
+ * Computes the report.
+ *
+ * @param catalog Every upstream tool.
+ * @param statuses The upstreams' states.
+ * @param options The `unfold` block (its budget is replaced by each reported size).
+ * @returns The report.
+ *
+ * @example Usage
+ * ```ts
+ * import { inspectCatalog } from "./inspect.ts";
+ * import { McpCatalog } from "../catalog.ts";
+ * import { equal } from "node:assert/strict";
+ *
+ * const catalog = new McpCatalog([{ server: "a", name: "b", description: "Does B", inputSchema: { type: "object" } }]);
+ * const report = inspectCatalog(catalog, [{ server: "a", state: "ready", tools: 1 }], { pinned: [] });
+ * equal(report.tools, 1);
+ * equal(report.budgets[0]?.level, "manifest");
+ * ```
+ */
+export function inspectCatalog(
+  catalog: McpCatalog,
+  statuses: readonly UpstreamStatus[],
+  options: GatewayOptions,
+): InspectReport {
+  const tokensOf = (server: string) =>
+    catalog.tools.filter((tool) => tool.server === server)
+      .reduce((sum, tool) => sum + estimateTokens(JSON.stringify(definitionOf(tool))), 0);
+  const servers = statuses.map((status) => ({
+    ...status,
+    definitionTokens: tokensOf(status.server),
+  }));
+  const definitionTokens = servers.reduce((sum, server) => sum + server.definitionTokens, 0);
+  const budgets = INSPECT_BUDGETS.map((availableContextTokens): InspectedBudget => {
+    const shown = present(catalog, { ...options, availableContextTokens }, statuses);
+    const costTokens = shown.toolTokens + shown.instructionTokens;
+    return {
+      availableContextTokens,
+      level: shown.injection?.mode ?? null,
+      toolTokens: shown.toolTokens,
+      instructionTokens: shown.instructionTokens,
+      costTokens,
+      savingTokens: definitionTokens - costTokens,
+    };
+  });
+  return { servers, tools: catalog.size, definitionTokens, budgets };
+}
+
+/**
+ * The report as text tables.
+ *
+ * @param report The report.
+ * @returns The text.
+ *
+ * @example Usage
+ * ```ts
+ * import { formatReport, inspectCatalog } from "./inspect.ts";
+ * import { McpCatalog } from "../catalog.ts";
+ * import { match } from "node:assert/strict";
+ *
+ * const catalog = new McpCatalog([{ server: "a", name: "b", description: "Does B", inputSchema: { type: "object" } }]);
+ * match(formatReport(inspectCatalog(catalog, [{ server: "a", state: "ready", tools: 1 }], { pinned: [] })), /^server/);
+ * ```
+ */
+export function formatReport(report: InspectReport): string {
+  const n = (value: number) => value.toLocaleString("en-US");
+  const servers = report.servers.map((s) => [
+    s.server,
+    s.state === "ready" ? "ready" : `${s.state}: ${(s.detail ?? "").slice(0, 60)}`,
+    n(s.tools),
+    n(s.definitionTokens),
+  ]);
+  servers.push(["all", "", n(report.tools), n(report.definitionTokens)]);
+  const budgets = report.budgets.map((b) => [
+    n(b.availableContextTokens),
+    b.level ?? "-",
+    n(b.toolTokens),
+    n(b.instructionTokens),
+    n(b.costTokens),
+    `${n(b.savingTokens)} (${
+      report.definitionTokens === 0 ? 0 : Math.round(b.savingTokens / report.definitionTokens * 100)
+    } %)`,
+  ]);
+  return [
+    table(["server", "state", "tools", "definition tokens"], servers),
+    "",
+    table(
+      ["context", "level", "tools/list tokens", "instruction tokens", "gateway cost", "saving"],
+      budgets,
+    ),
+  ].join("\n");
+}
+
+function table(head: string[], rows: string[][]): string {
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
+  const line = (cells: string[]) =>
+    cells.map((cell, i) => i === 0 || i === 1 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))
+      .join("  ").trimEnd();
+  return [line(head), ...rows.map(line)].join("\n");
+}

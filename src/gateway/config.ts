@@ -1,0 +1,337 @@
+/**
+ * The gateway's configuration: the `mcpServers` JSON that MCP hosts already use (stdio servers
+ * with `command`/`args`/`env`, Streamable HTTP servers with `url`/`headers`), `${VAR}` expanded
+ * from the environment, plus an `unfold` block. Pure: the environment comes in as a parameter.
+ *
+ * @module
+ */
+
+import { isRecord } from "../_record.ts";
+import {
+  DISCLOSURE_LEVELS,
+  type DisclosureLevel,
+  InvalidConfigError,
+  resolveConfig,
+} from "../config.ts";
+
+/** An upstream started as a child process, spoken to over stdio. */
+export interface StdioUpstream {
+  /** The server's name: the `server` of its tools' ids. */
+  server: string;
+  /** The program. */
+  command: string;
+  /** Its arguments. */
+  args: string[];
+  /** Environment variables for it. */
+  env: Record<string, string>;
+  /** Its working directory, when given. */
+  cwd?: string;
+}
+
+/** An upstream reached over Streamable HTTP. */
+export interface HttpUpstream {
+  /** The server's name: the `server` of its tools' ids. */
+  server: string;
+  /** Its MCP endpoint. */
+  url: string;
+  /** Headers sent with every request (its own credentials, from the config: never the host's). */
+  headers: Record<string, string>;
+}
+
+/** One upstream server. */
+export type UpstreamConfig = StdioUpstream | HttpUpstream;
+
+/** The `unfold` block: how the gateway presents the upstreams. */
+export interface GatewayOptions {
+  /** The context the model has available, in tokens (sizes the overview). */
+  availableContextTokens?: number;
+  /** The share of it the overview may use, in percent. */
+  inventoryThresholdPercent?: number;
+  /** The disclosure levels the overview may use. */
+  disclosure?: DisclosureLevel[];
+  /** Tool ids (`server/tool`) exposed directly in `tools/list`, besides the bridge. */
+  pinned: string[];
+  /** The bridge tool's name. */
+  bridgeName?: string;
+  /** How long an upstream call may take, in milliseconds; `null` waits for ever. */
+  callTimeoutMs?: number | null;
+}
+
+/** A whole gateway configuration. */
+export interface GatewayConfig {
+  /** The upstreams, in the order of the file. */
+  servers: UpstreamConfig[];
+  /** The `unfold` block. */
+  options: GatewayOptions;
+}
+
+/**
+ * A configuration that cannot be used: one message naming the place (a JSON pointer into the
+ * file) and what is wrong there.
+ *
+ * @example Usage
+ * ```ts
+ * import { GatewayConfigError } from "./config.ts";
+ * import { equal } from "node:assert/strict";
+ *
+ * const error = new GatewayConfigError("/mcpServers/a/command", "must be a non-empty string");
+ * equal(error.message, 'Invalid gateway config at "/mcpServers/a/command": must be a non-empty string');
+ * ```
+ */
+export class GatewayConfigError extends TypeError {
+  /** Where the problem is: a JSON pointer into the configuration (`""` for the whole). */
+  readonly pointer: string;
+
+  /**
+   * Makes the error.
+   *
+   * @param pointer The JSON pointer of the bad value.
+   * @param problem What is wrong with it.
+   */
+  constructor(pointer: string, problem: string) {
+    super(`Invalid gateway config at ${JSON.stringify(pointer)}: ${problem}`);
+    this.name = "GatewayConfigError";
+    this.pointer = pointer;
+  }
+}
+
+const UNFOLD_FIELDS = new Set([
+  "availableContextTokens",
+  "inventoryThresholdPercent",
+  "disclosure",
+  "pinned",
+  "bridgeName",
+  "callTimeoutMs",
+]);
+const STDIO_FIELDS = new Set(["command", "args", "env", "cwd", "type", "disabled"]);
+const HTTP_FIELDS = new Set(["url", "headers", "type", "disabled"]);
+const VARIABLE = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
+const SERVER_NAME = /^[A-Za-z0-9_.-]{1,64}$/;
+
+/**
+ * Parses and checks a gateway configuration: `{"mcpServers": {...}, "unfold": {...}}`. Servers
+ * with `"disabled": true` are left out; `${VAR}` (and `${VAR:-default}`) in strings is replaced
+ * from `env`, and a variable that is not set is an error naming it.
+ *
+ * @param input The configuration: JSON text, or the parsed value.
+ * @param env The environment variables `${VAR}` reads.
+ * @returns The configuration.
+ * @throws {GatewayConfigError} For the first problem found, with its JSON pointer.
+ *
+ * @example Usage
+ * ```ts
+ * import { parseGatewayConfig } from "./config.ts";
+ * import { deepEqual, throws } from "node:assert/strict";
+ *
+ * const config = parseGatewayConfig(
+ *   '{"mcpServers":{"gh":{"url":"https://example.com/mcp","headers":{"Authorization":"Bearer ${GH_TOKEN}"}}}}',
+ *   { GH_TOKEN: "s3cret" },
+ * );
+ * deepEqual(config.servers[0], { server: "gh", url: "https://example.com/mcp", headers: { Authorization: "Bearer s3cret" } });
+ * throws(() => parseGatewayConfig('{"mcpServers":{"gh":{"url":"${MISSING}"}}}', {}), /"\/mcpServers\/gh\/url": the environment variable MISSING is not set/);
+ * ```
+ */
+export function parseGatewayConfig(
+  input: string | unknown,
+  env: Readonly<Record<string, string | undefined>>,
+): GatewayConfig {
+  let value = input;
+  if (typeof input === "string") {
+    try {
+      value = JSON.parse(input);
+    } catch (e) {
+      throw new GatewayConfigError("", `not JSON (${(e as Error).message})`);
+    }
+  }
+  if (!isRecord(value)) throw new GatewayConfigError("", "must be a JSON object");
+  const unknown = Object.keys(value).find((key) => key !== "mcpServers" && key !== "unfold");
+  if (unknown !== undefined) {
+    throw new GatewayConfigError(
+      pointer([unknown]),
+      'unknown field: the config has "mcpServers" and "unfold"',
+    );
+  }
+  const servers = value.mcpServers;
+  if (!isRecord(servers)) {
+    throw new GatewayConfigError("/mcpServers", "must be an object of servers by name");
+  }
+  const upstreams: UpstreamConfig[] = [];
+  for (const [name, entry] of Object.entries(servers)) {
+    const upstream = parseServer(name, entry, env);
+    if (upstream !== undefined) upstreams.push(upstream);
+  }
+  return { servers: upstreams, options: parseOptions(value.unfold, upstreams) };
+}
+
+function parseServer(
+  name: string,
+  entry: unknown,
+  env: Readonly<Record<string, string | undefined>>,
+): UpstreamConfig | undefined {
+  const at = (...path: string[]) => pointer(["mcpServers", name, ...path]);
+  if (!SERVER_NAME.test(name)) {
+    throw new GatewayConfigError(
+      at(),
+      "a server name is 1 to 64 of A-Z a-z 0-9 _ . - (it becomes the first part of tool ids)",
+    );
+  }
+  if (!isRecord(entry)) throw new GatewayConfigError(at(), "must be an object");
+  if (entry.disabled === true) return undefined;
+  const hasCommand = "command" in entry;
+  const hasUrl = "url" in entry;
+  if (hasCommand === hasUrl) {
+    throw new GatewayConfigError(
+      at(),
+      'needs either "command" (a stdio server) or "url" (a Streamable HTTP server)',
+    );
+  }
+  const allowed = hasCommand ? STDIO_FIELDS : HTTP_FIELDS;
+  for (const key of Object.keys(entry)) {
+    if (!allowed.has(key)) {
+      throw new GatewayConfigError(
+        at(key),
+        `unknown field for a ${hasCommand ? "stdio" : "Streamable HTTP"} server`,
+      );
+    }
+  }
+  const text = (key: string) => {
+    const raw = entry[key];
+    if (typeof raw !== "string" || raw === "") {
+      throw new GatewayConfigError(at(key), "must be a non-empty string");
+    }
+    return expand(raw, env, at(key));
+  };
+  const strings = (key: string): Record<string, string> => {
+    const raw = entry[key] ?? {};
+    if (!isRecord(raw)) throw new GatewayConfigError(at(key), "must be an object of strings");
+    return Object.fromEntries(
+      Object.entries(raw).map(([k, v]) => {
+        if (typeof v !== "string") throw new GatewayConfigError(at(key, k), "must be a string");
+        return [k, expand(v, env, at(key, k))];
+      }),
+    );
+  };
+  if (hasUrl) {
+    const url = text("url");
+    let parsed: URL;
+    try {
+      parsed = new URL(url);
+    } catch {
+      throw new GatewayConfigError(at("url"), `${JSON.stringify(url)} is not a URL`);
+    }
+    if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
+      throw new GatewayConfigError(at("url"), "must be an http: or https: URL");
+    }
+    return { server: name, url, headers: strings("headers") };
+  }
+  const args = entry.args ?? [];
+  if (!Array.isArray(args)) throw new GatewayConfigError(at("args"), "must be an array of strings");
+  const upstream: StdioUpstream = {
+    server: name,
+    command: text("command"),
+    args: args.map((arg, i) => {
+      if (typeof arg !== "string") {
+        throw new GatewayConfigError(at("args", String(i)), "must be a string");
+      }
+      return expand(arg, env, at("args", String(i)));
+    }),
+    env: strings("env"),
+  };
+  if (entry.cwd !== undefined) upstream.cwd = text("cwd");
+  return upstream;
+}
+
+function parseOptions(raw: unknown, servers: readonly UpstreamConfig[]): GatewayOptions {
+  const options: GatewayOptions = { pinned: [] };
+  if (raw === undefined) return options;
+  if (!isRecord(raw)) throw new GatewayConfigError("/unfold", "must be an object");
+  for (const key of Object.keys(raw)) {
+    if (!UNFOLD_FIELDS.has(key)) {
+      throw new GatewayConfigError(
+        pointer(["unfold", key]),
+        `unknown field: the unfold block takes ${[...UNFOLD_FIELDS].join(", ")}`,
+      );
+    }
+  }
+  if (raw.availableContextTokens !== undefined) {
+    options.availableContextTokens = raw.availableContextTokens as number;
+  }
+  if (raw.inventoryThresholdPercent !== undefined) {
+    options.inventoryThresholdPercent = raw.inventoryThresholdPercent as number;
+  }
+  if (raw.bridgeName !== undefined) options.bridgeName = raw.bridgeName as string;
+  if (raw.disclosure !== undefined) {
+    if (!Array.isArray(raw.disclosure)) {
+      throw new GatewayConfigError("/unfold/disclosure", `must be an array of levels`);
+    }
+    raw.disclosure.forEach((level, i) => {
+      if (!(DISCLOSURE_LEVELS as readonly unknown[]).includes(level)) {
+        throw new GatewayConfigError(
+          `/unfold/disclosure/${i}`,
+          `must be one of ${DISCLOSURE_LEVELS.map((l) => JSON.stringify(l)).join(", ")}`,
+        );
+      }
+    });
+    options.disclosure = raw.disclosure as DisclosureLevel[];
+  }
+  // The injector's own checks, with the field mapped to its place in the file.
+  try {
+    const { pinned: _, callTimeoutMs: __, ...config } = options;
+    resolveConfig(config);
+  } catch (e) {
+    if (e instanceof InvalidConfigError) {
+      throw new GatewayConfigError(pointer(["unfold", e.field]), e.message);
+    }
+    throw e;
+  }
+  if (raw.callTimeoutMs !== undefined) {
+    const timeout = raw.callTimeoutMs;
+    if (
+      timeout !== null && !(typeof timeout === "number" && timeout > 0 && timeout <= 2 ** 31 - 1)
+    ) {
+      throw new GatewayConfigError(
+        "/unfold/callTimeoutMs",
+        "must be a positive number of milliseconds, or null for no timeout",
+      );
+    }
+    options.callTimeoutMs = timeout;
+  }
+  if (raw.pinned !== undefined) {
+    if (!Array.isArray(raw.pinned)) {
+      throw new GatewayConfigError("/unfold/pinned", 'must be an array of tool ids "server/tool"');
+    }
+    const names = new Set(servers.map((s) => s.server));
+    raw.pinned.forEach((id, i) => {
+      const slash = typeof id === "string" ? id.indexOf("/") : -1;
+      if (typeof id !== "string" || slash < 1 || slash === id.length - 1) {
+        throw new GatewayConfigError(`/unfold/pinned/${i}`, 'must be a tool id "server/tool"');
+      }
+      if (!names.has(id.slice(0, slash))) {
+        throw new GatewayConfigError(
+          `/unfold/pinned/${i}`,
+          `names the server ${JSON.stringify(id.slice(0, slash))}, which is not in mcpServers`,
+        );
+      }
+    });
+    options.pinned = [...new Set(raw.pinned as string[])];
+  }
+  return options;
+}
+
+// Replaces ${VAR} and ${VAR:-default}; one pass, so values are never expanded again.
+function expand(
+  text: string,
+  env: Readonly<Record<string, string | undefined>>,
+  at: string,
+): string {
+  return text.replace(VARIABLE, (_, name: string, fallback: string | undefined) => {
+    const value = env[name];
+    if (value !== undefined && value !== "") return value;
+    if (fallback !== undefined) return fallback;
+    throw new GatewayConfigError(at, `the environment variable ${name} is not set`);
+  });
+}
+
+function pointer(path: readonly string[]): string {
+  return path.map((part) => `/${part.replaceAll("~", "~0").replaceAll("/", "~1")}`).join("");
+}

@@ -1,0 +1,56 @@
+/**
+ * unfold's gateway: one MCP server over the MCP servers a user already has. Its `tools/list` is
+ * the bridge tool (with the catalogue overview, always loaded) plus any pinned tools; executes are
+ * forwarded to the upstreams with cancellation and progress; sessions remember what the model was
+ * sent. Serve it over stdio (`serveHostStdio`) or Streamable HTTP (`createMcpHttpHandler`, both
+ * protocol eras), or run `deno task unfold gateway --config mcp.json`.
+ *
+ * ```ts ignore
+ * import { Gateway, gatewayHost, openLivePool, parseGatewayConfig, createMcpHttpHandler } from "./mod.ts";
+ * import { MemorySessionStore } from "../../mod.ts";
+ *
+ * const config = parseGatewayConfig(await Deno.readTextFile("mcp.json"), Deno.env.toObject());
+ * const pool = await openLivePool(config.servers, connector);
+ * const gateway = await Gateway.open(pool, { options: config.options, store: new MemorySessionStore() });
+ * const { handle } = createMcpHttpHandler(gatewayHost(gateway, "0.1.0"), { sessions: { kind: "memory" } });
+ * Deno.serve((request) => handle(request, ""));
+ * ```
+ *
+ * @module
+ */
+
+export type {
+  GatewayConfig,
+  GatewayOptions,
+  HttpUpstream,
+  StdioUpstream,
+  UpstreamConfig,
+} from "./config.ts";
+export { GatewayConfigError, parseGatewayConfig } from "./config.ts";
+export type { CallContext, CallOutcome, GatewayDeps } from "./gateway.ts";
+export { Gateway } from "./gateway.ts";
+export { gatewayHost } from "./host.ts";
+export type { GuardOptions } from "./http.ts";
+export { guardMcp } from "./http.ts";
+export type { Presentation, ToolDefinition } from "./presentation.ts";
+export { ALWAYS_LOAD, BRIDGE_OUTPUT_SCHEMA, pinnedName, present } from "./presentation.ts";
+export type {
+  Connector,
+  OnDemandPool,
+  OnDemandPoolOptions,
+  PoolOptions,
+  UpstreamPool,
+  UpstreamStatus,
+} from "./upstreams.ts";
+export { openLivePool, openOnDemandPool } from "./upstreams.ts";
+export type {
+  HostedCall,
+  HostedTool,
+  McpHttpHandler,
+  McpHttpOptions,
+  SessionMode,
+  SessionRegistry,
+  ToolHost,
+} from "../mcp/server.ts";
+export { createMcpHttpHandler } from "../mcp/server.ts";
+export { serveHostStdio } from "../mcp/server_stdio.ts";

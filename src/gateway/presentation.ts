@@ -1,0 +1,241 @@
+/**
+ * What the gateway shows an MCP host: the bridge tool (its description carries the catalogue
+ * overview), the pinned upstream tools, and the server instructions (the overview again, for hosts
+ * that read instructions), plus what each costs in tokens. Pure.
+ *
+ * @module
+ */
+
+import { bridgeParameters, bridgeTool, type McpToolDefinition } from "../bridge/tool.ts";
+import type { McpCatalog } from "../catalog.ts";
+import type { ProgressiveConfig } from "../config.ts";
+import { type Injection, Injector } from "../injector.ts";
+import { type McpTool, toolId } from "../tool.ts";
+import { oneLine, quote } from "../untrusted.ts";
+import type { GatewayOptions } from "./config.ts";
+import type { UpstreamStatus } from "./upstreams.ts";
+
+/** An MCP `tools/list` entry. */
+export interface ToolDefinition {
+  /** The tool's name. */
+  name: string;
+  /** What it does. */
+  description: string;
+  /** Its JSON Schema input. */
+  inputSchema: Record<string, unknown>;
+  /** A display name. */
+  title?: string;
+  /** The JSON Schema of the structured result. */
+  outputSchema?: Record<string, unknown>;
+  /** MCP tool annotations. */
+  annotations?: Record<string, unknown>;
+  /** MCP metadata. */
+  _meta?: Record<string, unknown>;
+}
+
+/** The metadata key that asks hosts with their own tool search never to defer a tool. */
+export const ALWAYS_LOAD = "anthropic/alwaysLoad";
+
+/** The metadata key of a pinned tool's id (`server/tool`). */
+export const TOOL_ID_META = "unfold/id";
+
+/** The structured result of every bridge call: search matches, a schema, a result, an error. */
+export const BRIDGE_OUTPUT_SCHEMA: Readonly<Record<string, unknown>> = Object.freeze({
+  type: "object",
+  properties: {
+    action: { type: "string", enum: ["search", "describe", "execute", "error"] },
+    id: { type: "string", description: "the tool id server/tool" },
+    query: { type: "string" },
+    matches: {
+      type: "array",
+      items: {
+        type: "object",
+        properties: {
+          id: { type: "string" },
+          description: { type: "string" },
+          score: { type: "number" },
+        },
+        required: ["id"],
+      },
+    },
+    tool: {
+      type: "object",
+      description: "describe: the tool's name, description and input schema",
+    },
+    elided: { type: "boolean", description: "describe: the schema was sent earlier" },
+    result: { type: "object", description: "execute: the tool's own structured content" },
+    code: { type: "string", description: "error: the stable code" },
+    message: { type: "string" },
+  },
+  required: ["action"],
+});
+
+/** Everything the host sees, and its cost. */
+export interface Presentation {
+  /** The injector over the catalogue with the gateway's configuration. */
+  injector: Injector;
+  /** The injection for the configured budget (`null` for an empty catalogue). */
+  injection: Injection | null;
+  /** The bridge tool as `tools/list` lists it. */
+  bridge: ToolDefinition;
+  /** The pinned tools as `tools/list` lists them, by exposed name. */
+  pinned: Map<string, McpTool>;
+  /** `tools/list`: the bridge, then the pinned tools. */
+  tools: ToolDefinition[];
+  /** The server instructions. */
+  instructions: string;
+  /** Estimated tokens of the `tools/list` definitions. */
+  toolTokens: number;
+  /** Estimated tokens of the instructions. */
+  instructionTokens: number;
+}
+
+/**
+ * The name a pinned tool is exposed under: `server__tool` (MCP tool names allow no `/`).
+ *
+ * @param tool The tool.
+ * @returns The exposed name.
+ *
+ * @example Usage
+ * ```ts
+ * import { pinnedName } from "./presentation.ts";
+ * import { equal } from "node:assert/strict";
+ *
+ * equal(pinnedName({ server: "memory", name: "read_graph" }), "memory__read_graph");
+ * ```
+ */
+export function pinnedName(tool: { server: string; name: string }): string {
+  return `${tool.server}__${tool.name}`;
+}
+
+/**
+ * The full `tools/list` definition of an upstream tool, as the upstream lists it (for token
+ * counts of "every definition" and for pinned tools, under their exposed name).
+ *
+ * @param tool The tool.
+ * @param name The name to list it under.
+ * @returns The definition.
+ *
+ * @example Usage
+ * ```ts
+ * import { definitionOf } from "./presentation.ts";
+ * import { deepEqual } from "node:assert/strict";
+ *
+ * deepEqual(definitionOf({ server: "a", name: "b", description: "B", inputSchema: { type: "object" } }), { name: "b", description: "B", inputSchema: { type: "object" } });
+ * ```
+ */
+export function definitionOf(tool: McpTool, name = tool.name): ToolDefinition {
+  const definition: ToolDefinition = {
+    name,
+    description: tool.description,
+    inputSchema: tool.inputSchema,
+  };
+  if (tool.title !== undefined) definition.title = tool.title;
+  if (tool.outputSchema !== undefined) definition.outputSchema = tool.outputSchema;
+  if (tool.annotations !== undefined) definition.annotations = tool.annotations;
+  if (tool._meta !== undefined) definition._meta = tool._meta;
+  return definition;
+}
+
+/**
+ * Builds what the host sees for a catalogue, the `unfold` options and the upstreams' states.
+ *
+ * @param catalog The catalogue of every upstream tool.
+ * @param options The `unfold` block.
+ * @param statuses The upstreams' states: failed and lost ones are named in the overview.
+ * @returns The presentation.
+ *
+ * @example Usage
+ * ```ts
+ * import { present } from "./presentation.ts";
+ * import { McpCatalog } from "../catalog.ts";
+ * import { equal, ok } from "node:assert/strict";
+ *
+ * const catalog = new McpCatalog([{ server: "a", name: "b", description: "Does B", inputSchema: { type: "object" } }]);
+ * const shown = present(catalog, { pinned: [] }, [{ server: "a", state: "ready", tools: 1 }]);
+ * equal(shown.tools.length, 1);
+ * ok(shown.bridge.description.includes("a/b"));
+ * equal(shown.bridge._meta?.["anthropic/alwaysLoad"], true);
+ * ```
+ */
+export function present(
+  catalog: McpCatalog,
+  options: GatewayOptions,
+  statuses: readonly UpstreamStatus[],
+): Presentation {
+  const config = injectorConfig(options);
+  const injector = new Injector(catalog, config);
+  const injection = injector.inject();
+  const c = injector.config;
+  const protocol = (bridgeTool({ ...c, toolFormat: "mcp" }) as McpToolDefinition).description;
+  const unavailable = statuses.filter((s) => s.state !== "ready").map((s) =>
+    `${s.server} (${s.state === "failed" ? "failed to start" : "lost"}: ${
+      quote(oneLine(s.detail ?? "", 200))
+    })`
+  );
+  const down = unavailable.length === 0
+    ? ""
+    : `\nUnavailable servers, whose tools cannot be called now: ${unavailable.join("; ")}.`;
+  const overview = injection === null
+    ? "No upstream server has any tool available now."
+    : injection.prompt;
+  const instructions = `${overview}${down}`;
+  const bridge: ToolDefinition = {
+    name: c.bridgeName,
+    title: "MCP tools: search, describe, execute",
+    description: `${protocol}\n\n${instructions}`,
+    inputSchema: bridgeParameters(c),
+    outputSchema: { ...BRIDGE_OUTPUT_SCHEMA },
+    annotations: { openWorldHint: true },
+    _meta: { [ALWAYS_LOAD]: true },
+  };
+  const pinned = new Map<string, McpTool>();
+  const tools = [bridge];
+  for (const id of [...options.pinned].sort()) {
+    const tool = catalog.get(id);
+    if (tool === undefined) continue;
+    const name = pinnedName(tool);
+    pinned.set(name, tool);
+    const definition = definitionOf(tool, name);
+    definition._meta = { ...tool._meta, [TOOL_ID_META]: toolId(tool) };
+    tools.push(definition);
+  }
+  return {
+    injector,
+    injection,
+    bridge,
+    pinned,
+    tools,
+    instructions,
+    toolTokens: tools.reduce((sum, tool) => sum + c.estimateTokens(JSON.stringify(tool)), 0),
+    instructionTokens: c.estimateTokens(instructions),
+  };
+}
+
+/**
+ * The injector configuration of an `unfold` block.
+ *
+ * @param options The `unfold` block.
+ * @returns The configuration changes.
+ *
+ * @example Usage
+ * ```ts
+ * import { injectorConfig } from "./presentation.ts";
+ * import { deepEqual } from "node:assert/strict";
+ *
+ * deepEqual(injectorConfig({ pinned: [], bridgeName: "tools" }), { bridgeName: "tools", toolFormat: "mcp" });
+ * ```
+ */
+export function injectorConfig(options: GatewayOptions): Partial<ProgressiveConfig> {
+  const config: Partial<ProgressiveConfig> = {};
+  if (options.availableContextTokens !== undefined) {
+    config.availableContextTokens = options.availableContextTokens;
+  }
+  if (options.inventoryThresholdPercent !== undefined) {
+    config.inventoryThresholdPercent = options.inventoryThresholdPercent;
+  }
+  if (options.disclosure !== undefined) config.disclosure = options.disclosure;
+  if (options.bridgeName !== undefined) config.bridgeName = options.bridgeName;
+  config.toolFormat = "mcp";
+  return config;
+}

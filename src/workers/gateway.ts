@@ -1,0 +1,105 @@
+/**
+ * `/mcp` on the Worker: the gateway over the HTTP upstreams listed in `UNFOLD_UPSTREAMS` (the same
+ * JSON as the gateway config file). Connections to upstreams live only as long as one listing or
+ * one call (a Worker connection cannot outlive its request); listings are reused for a while.
+ * 2025-era sessions are Durable Objects: the session ids and their state (described, seen,
+ * counters) both live in the session's `SessionObject`.
+ *
+ * @module
+ */
+
+import { parseGatewayConfig } from "../gateway/config.ts";
+import { Gateway } from "../gateway/gateway.ts";
+import { gatewayHost } from "../gateway/host.ts";
+import { guardMcp } from "../gateway/http.ts";
+import { type OnDemandPool, openOnDemandPool } from "../gateway/upstreams.ts";
+import type { HttpSettings } from "../http/settings.ts";
+import { connectHttp } from "../mcp/http.ts";
+import { createMcpHttpHandler, type SessionRegistry } from "../mcp/server.ts";
+import type { SessionStore } from "../session/store.ts";
+import { VERSION } from "../version.ts";
+
+/** The `/mcp` handler of one Worker isolate. */
+export type WorkerMcp = (request: Request) => Promise<Response>;
+
+/**
+ * Builds the `/mcp` handler from the Worker's variables: the first request lists the upstreams.
+ *
+ * @param env The Worker's variables (`UNFOLD_UPSTREAMS`, `UNFOLD_ALLOWED_ORIGINS`).
+ * @param settings The HTTP settings (tokens).
+ * @param store The Durable Object session store.
+ * @returns The handler, or `undefined` when no upstreams are configured.
+ * @throws {GatewayConfigError} When `UNFOLD_UPSTREAMS` is not a valid config.
+ *
+ * @example Usage
+ * ```ts
+ * import { workerMcp } from "./gateway.ts";
+ * import { MemorySessionStore } from "../session/memory_store.ts";
+ * import { DEFAULT_SETTINGS } from "../http/settings.ts";
+ * import { equal } from "node:assert/strict";
+ *
+ * equal(workerMcp({}, DEFAULT_SETTINGS, new MemorySessionStore()), undefined);
+ * ```
+ */
+export function workerMcp(
+  env: Readonly<Record<string, unknown>>,
+  settings: HttpSettings,
+  store: SessionStore,
+): WorkerMcp | undefined {
+  const raw = env.UNFOLD_UPSTREAMS;
+  if (typeof raw !== "string" || raw.trim() === "") return undefined;
+  const strings = Object.fromEntries(
+    Object.entries(env).filter((e): e is [string, string] => typeof e[1] === "string"),
+  );
+  const config = parseGatewayConfig(raw, strings);
+  const stdio = config.servers.find((server) => !("url" in server));
+  if (stdio !== undefined) {
+    throw new TypeError(
+      `UNFOLD_UPSTREAMS: the server ${
+        JSON.stringify(stdio.server)
+      } is a stdio server; a Worker reaches only Streamable HTTP servers ("url")`,
+    );
+  }
+  let ready: Promise<{ pool: OnDemandPool; handle: WorkerMcp }> | undefined;
+  const start = async () => {
+    const pool = await openOnDemandPool(config.servers, (upstream, options) => {
+      if (!("url" in upstream)) throw new TypeError("Unreachable: a stdio upstream on a Worker");
+      return connectHttp(upstream, options);
+    });
+    const gateway = await Gateway.open(pool, { options: config.options, store });
+    const { handle } = createMcpHttpHandler(gatewayHost(gateway, VERSION), {
+      sessions: { kind: "registry", registry: registryOf(store) },
+    });
+    const guarded = guardMcp(handle, {
+      tokens: settings.tokens,
+      allowedOrigins: settings.allowedOrigins,
+    });
+    return { pool, handle: guarded };
+  };
+  return async (request) => {
+    ready ??= start().catch((error) => {
+      ready = undefined;
+      throw error;
+    });
+    const { pool, handle } = await ready;
+    await pool.refresh();
+    return await handle(request);
+  };
+}
+
+// Session ids are the sessions of the store: initialize creates one, DELETE removes it.
+function registryOf(store: SessionStore): SessionRegistry {
+  // The same key the gateway's session routing uses: one Durable Object per MCP session.
+  const key = (tenant: string, session: string) => ({ tenant, session });
+  return {
+    async create(tenant, session) {
+      await store.apply(key(tenant, session), { event: { kind: "inject" } });
+    },
+    async exists(tenant, session) {
+      return (await store.get(key(tenant, session))) !== undefined;
+    },
+    async delete(tenant, session) {
+      return await store.delete(key(tenant, session));
+    },
+  };
+}

@@ -1,0 +1,56 @@
+import { deepEqual, equal, ok } from "node:assert/strict";
+import { estimateTokens } from "../../src/tokens.ts";
+import { connectStdio } from "../../src/mcp/stdio.ts";
+import { cliCommand, writeConfig } from "../gateway/_gateway.ts";
+import { denoEnv } from "../mcp/_servers.ts";
+import type { InspectReport } from "../../src/cli/inspect.ts";
+
+Deno.test("inspect --json counts what the SDK lists and the library estimates", async () => {
+  const { path, dir } = await writeConfig();
+  try {
+    const { command, args } = cliCommand("inspect", "--config", path, "--json");
+    const output = await new Deno.Command(command, { args, env: denoEnv(), stderr: "piped" })
+      .output();
+    equal(output.code, 0, new TextDecoder().decode(output.stderr));
+    const report = JSON.parse(new TextDecoder().decode(output.stdout)) as InspectReport;
+    const stderr = new TextDecoder().decode(output.stderr);
+    for (const server of ["everything", "filesystem", "memory"]) {
+      ok(stderr.includes(`unfold: ${server}: ready, `), stderr);
+    }
+    const config = JSON.parse(await Deno.readTextFile(path));
+    let all = 0;
+    for (const inspected of report.servers) {
+      // The same server, listed directly by the SDK client.
+      const direct = await connectStdio({
+        server: inspected.server,
+        ...config.mcpServers[inspected.server],
+      });
+      try {
+        const tools = await direct.tools();
+        equal(inspected.tools, tools.length, inspected.server);
+        const tokens = tools.reduce(
+          (sum, { server: _, ...definition }) => sum + estimateTokens(JSON.stringify(definition)),
+          0,
+        );
+        equal(inspected.definitionTokens, tokens, inspected.server);
+        all += tokens;
+      } finally {
+        await direct.close();
+      }
+    }
+    equal(report.definitionTokens, all);
+    deepEqual(report.budgets.map((b) => b.availableContextTokens), [
+      8_000,
+      32_000,
+      128_000,
+      200_000,
+      1_000_000,
+    ]);
+    for (const budget of report.budgets) {
+      equal(budget.costTokens, budget.toolTokens + budget.instructionTokens);
+      equal(budget.savingTokens, all - budget.costTokens);
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

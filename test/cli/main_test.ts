@@ -1,0 +1,60 @@
+import { deepEqual, equal, match } from "node:assert/strict";
+import { cliCommand, writeConfig } from "../gateway/_gateway.ts";
+import { denoEnv } from "../mcp/_servers.ts";
+
+async function run(...args: string[]) {
+  const { command, args: full } = cliCommand(...args);
+  const output = await new Deno.Command(command, { args: full, env: denoEnv(), stdin: "null" })
+    .output();
+  const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+  return { code: output.code, stdout: decode(output.stdout), stderr: decode(output.stderr) };
+}
+
+Deno.test("unfold search ranks the live catalogue's ids for a query", async () => {
+  const { path, dir } = await writeConfig();
+  try {
+    const { code, stdout, stderr } = await run(
+      "search",
+      "--config",
+      path,
+      "--json",
+      "--limit",
+      "3",
+      "add two numbers",
+    );
+    equal(code, 0, stderr);
+    const matches = JSON.parse(stdout) as { id: string }[];
+    equal(matches.length <= 3, true);
+    equal(matches.some((m) => m.id === "everything/get-sum"), true, stdout);
+    const exact = await run("search", "--config", path, "everything/get-sum");
+    match(exact.stdout, /^\d+\.\d{3} {2}everything\/get-sum\n/);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("a bad config stops the CLI with one line naming the place, no stack trace", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "unfold-cli-" });
+  try {
+    await Deno.writeTextFile(
+      `${dir}/mcp.json`,
+      JSON.stringify({
+        mcpServers: { gh: { url: "https://example.com/mcp" } },
+        unfold: { pinned: ["gh"] },
+      }),
+    );
+    const { code, stdout, stderr } = await run("gateway", "--config", `${dir}/mcp.json`);
+    equal(code, 1);
+    equal(stdout, "");
+    deepEqual(stderr.trim().split("\n").length, 1, stderr);
+    match(
+      stderr,
+      /Invalid gateway config at "\/unfold\/pinned\/0": must be a tool id "server\/tool"/,
+    );
+    const usage = await run("gateway");
+    equal(usage.code, 2);
+    match(usage.stderr, /--config FILE is required/);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -1,0 +1,50 @@
+/**
+ * A stdio MCP server for the gateway's fault cases: `wait` runs until cancelled (after one
+ * progress notification, so the caller knows it started), `cancelled` answers once the server
+ * has seen a cancellation, `grow` adds a tool (the server sends `list_changed`), `exit` kills it.
+ *
+ * @module
+ */
+
+// @ts-types="@modelcontextprotocol/sdk/server/mcp"
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+// @ts-types="@modelcontextprotocol/sdk/server/stdio"
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+
+const server = new McpServer({ name: "lab", version: "1.0.0" });
+const seen = Promise.withResolvers<string>();
+
+server.registerTool("wait", { description: "Waits until the call is cancelled" }, async (extra) => {
+  const token = extra._meta?.progressToken;
+  if (token !== undefined) {
+    await server.server.notification({
+      method: "notifications/progress",
+      params: { progressToken: token, progress: 1, message: "started" },
+    }, { relatedRequestId: extra.requestId });
+  }
+  await new Promise<void>((resolve) => {
+    extra.signal.addEventListener("abort", () => {
+      seen.resolve(String(extra.signal.reason ?? "cancelled"));
+      resolve();
+    }, { once: true });
+  });
+  return { content: [{ type: "text", text: "cancelled" }] };
+});
+server.registerTool(
+  "cancelled",
+  { description: "Answers once a call of wait has been cancelled" },
+  async () => ({ content: [{ type: "text", text: `seen: ${await seen.promise}` }] }),
+);
+let grown = 0;
+server.registerTool("grow", { description: "Adds a new tool to this server" }, () => {
+  grown += 1;
+  server.registerTool(`grown-${grown}`, { description: `Grown tool number ${grown}` }, () => ({
+    content: [{ type: "text", text: `grown ${grown}` }],
+  }));
+  return { content: [{ type: "text", text: `now ${grown} grown tools` }] };
+});
+server.registerTool("exit", { description: "Makes this server exit" }, () => {
+  setTimeout(() => Deno.exit(3), 10);
+  return { content: [{ type: "text", text: "exiting" }] };
+});
+await server.connect(new StdioServerTransport());

@@ -1,0 +1,167 @@
+/**
+ * The gateway as the tests run it: a config over the real npm servers (and the lab fixture), the
+ * CLI started over stdio or Streamable HTTP, and the SDK client connected to it.
+ *
+ * @module
+ */
+
+// @ts-types="@modelcontextprotocol/sdk/client"
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+// @ts-types="@modelcontextprotocol/sdk/client/stdio"
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+// @ts-types="@modelcontextprotocol/sdk/client/streamableHttp"
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { denoEnv, npmServer } from "../mcp/_servers.ts";
+
+const CONFIG = new URL("../../deno.json", import.meta.url).pathname;
+const CLI = new URL("../../src/cli/main.ts", import.meta.url).pathname;
+const LAB = new URL("./_fixtures/lab_server.ts", import.meta.url).pathname;
+
+/** The upstreams of a test config. */
+export interface Upstreams {
+  /** server-everything over Streamable HTTP, when one runs. */
+  remoteUrl?: string;
+  /** Whether to add the lab fixture (named "lab"). */
+  lab?: boolean;
+  /** Whether to add an upstream whose command does not exist (named "broken"). */
+  broken?: boolean;
+  /** Headers for the remote upstream. */
+  remoteHeaders?: Record<string, string>;
+  /** The `unfold` block. */
+  unfold?: Record<string, unknown>;
+}
+
+/**
+ * Writes a gateway config over server-everything, server-filesystem and server-memory (stdio),
+ * plus the requested extras, in a fresh temporary directory.
+ *
+ * @param upstreams The extras.
+ * @returns The config's path and its directory.
+ */
+export async function writeConfig(
+  upstreams: Upstreams = {},
+): Promise<{ path: string; dir: string }> {
+  const dir = await Deno.makeTempDir({ prefix: "unfold-gateway-" });
+  await Deno.writeTextFile(`${dir}/notes.txt`, "hello from the gateway test\n");
+  const env = denoEnv();
+  const servers: Record<string, unknown> = {
+    everything: { ...npmServer("@modelcontextprotocol/server-everything", "stdio"), env },
+    filesystem: { ...npmServer("@modelcontextprotocol/server-filesystem", dir), env },
+    memory: {
+      ...npmServer("@modelcontextprotocol/server-memory"),
+      env: { ...env, MEMORY_FILE_PATH: `${dir}/memory.jsonl` },
+    },
+  };
+  if (upstreams.lab) {
+    servers.lab = {
+      command: Deno.execPath(),
+      args: ["run", "-A", "--quiet", "--config", CONFIG, LAB],
+      env,
+    };
+  }
+  if (upstreams.broken) servers.broken = { command: "/no/such/mcp-server" };
+  if (upstreams.remoteUrl !== undefined) {
+    servers.remote = { url: upstreams.remoteUrl, headers: upstreams.remoteHeaders ?? {} };
+  }
+  const path = `${dir}/mcp.json`;
+  await Deno.writeTextFile(
+    path,
+    JSON.stringify({ mcpServers: servers, unfold: upstreams.unfold ?? {} }, null, 2),
+  );
+  return { path, dir };
+}
+
+/** The command that runs the CLI. */
+export function cliCommand(...args: string[]): { command: string; args: string[] } {
+  return {
+    command: Deno.execPath(),
+    args: ["run", "-A", "--quiet", "--config", CONFIG, CLI, ...args],
+  };
+}
+
+/**
+ * Connects the SDK client to the gateway over stdio (the CLI as a child process).
+ *
+ * @param config The config's path.
+ * @returns The client; closing it stops the gateway.
+ */
+export async function stdioClient(config: string): Promise<Client> {
+  const { command, args } = cliCommand("gateway", "--config", config);
+  const client = new Client({ name: "gateway-test", version: "1.0.0" });
+  await client.connect(
+    new StdioClientTransport({ command, args, env: denoEnv(), stderr: "ignore" }),
+  );
+  return client;
+}
+
+/** A gateway serving Streamable HTTP. */
+export interface HttpGateway extends AsyncDisposable {
+  /** Its `/mcp` URL. */
+  url: string;
+  /** Stops it. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the gateway with `--http --port 0` and waits for the line that gives its URL.
+ *
+ * @param config The config's path.
+ * @param env Extra environment (`UNFOLD_API_TOKEN`).
+ * @returns The running gateway.
+ */
+export async function startHttpGateway(
+  config: string,
+  env: Record<string, string> = {},
+): Promise<HttpGateway> {
+  const { command, args } = cliCommand("gateway", "--config", config, "--http", "--port", "0");
+  const child = new Deno.Command(command, {
+    args,
+    env: { ...denoEnv(), ...env },
+    stdin: "null",
+    stdout: "null",
+    stderr: "piped",
+  }).spawn();
+  const lines = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
+  let seen = "";
+  let url: string | undefined;
+  while (url === undefined) {
+    const { value, done } = await lines.read();
+    if (done) {
+      await child.status;
+      throw new Error(`the gateway exited before listening: ${seen}`);
+    }
+    seen += value;
+    url = /tools at (http:\/\/\S+\/mcp)/.exec(seen)?.[1];
+  }
+  const drained = (async () => {
+    while (!(await lines.read()).done) { /* discard */ }
+  })().catch(() => {});
+  let stopped: Promise<void> | undefined;
+  const stop = () =>
+    stopped ??= (async () => {
+      try {
+        child.kill("SIGTERM");
+      } catch { /* gone */ }
+      await child.status;
+      await drained;
+    })();
+  return { url, stop, [Symbol.asyncDispose]: stop };
+}
+
+/**
+ * Connects the SDK client to a gateway over Streamable HTTP.
+ *
+ * @param url The `/mcp` URL.
+ * @param headers Headers for every request.
+ * @returns The client.
+ */
+export async function httpClient(
+  url: string,
+  headers: Record<string, string> = {},
+): Promise<Client> {
+  const client = new Client({ name: "gateway-test", version: "1.0.0" });
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }),
+  );
+  return client;
+}

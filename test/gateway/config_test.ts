@@ -1,0 +1,85 @@
+import { deepEqual, equal, throws } from "node:assert/strict";
+import { GatewayConfigError, parseGatewayConfig } from "../../src/gateway/config.ts";
+
+function pointerOf(input: unknown, env: Record<string, string> = {}): string {
+  try {
+    parseGatewayConfig(input, env);
+  } catch (e) {
+    if (e instanceof GatewayConfigError) return e.pointer;
+    throw e;
+  }
+  throw new Error("the config was accepted");
+}
+
+Deno.test("parseGatewayConfig() reads stdio and HTTP servers, expanding ${VAR} from the environment", () => {
+  const config = parseGatewayConfig({
+    mcpServers: {
+      fs: {
+        command: "npx",
+        args: ["-y", "server-filesystem", "${HOME}/notes"],
+        env: { A: "${A:-x}" },
+      },
+      gh: { url: "https://${HOST}/mcp", headers: { Authorization: "Bearer ${TOKEN}" } },
+      off: { command: "nothing", disabled: true },
+    },
+    unfold: { pinned: ["gh/create_issue"], bridgeName: "tools", callTimeoutMs: null },
+  }, { HOME: "/home/u", HOST: "example.com", TOKEN: "t0k" });
+  deepEqual(config.servers, [
+    {
+      server: "fs",
+      command: "npx",
+      args: ["-y", "server-filesystem", "/home/u/notes"],
+      env: { A: "x" },
+    },
+    { server: "gh", url: "https://example.com/mcp", headers: { Authorization: "Bearer t0k" } },
+  ]);
+  deepEqual(config.options, {
+    pinned: ["gh/create_issue"],
+    bridgeName: "tools",
+    callTimeoutMs: null,
+  });
+});
+
+Deno.test("parseGatewayConfig() names the place of each mistake with a JSON pointer", () => {
+  equal(pointerOf("{not json"), "");
+  equal(pointerOf({}), "/mcpServers");
+  equal(pointerOf({ mcpServers: { "a/b": { command: "x" } } }), "/mcpServers/a~1b");
+  equal(pointerOf({ mcpServers: { a: { command: "" } } }), "/mcpServers/a/command");
+  equal(pointerOf({ mcpServers: { a: { command: "x", url: "http://h" } } }), "/mcpServers/a");
+  equal(
+    pointerOf({ mcpServers: { a: { command: "x", args: ["ok", 3] } } }),
+    "/mcpServers/a/args/1",
+  );
+  equal(pointerOf({ mcpServers: { a: { url: "ftp://h" } } }), "/mcpServers/a/url");
+  equal(
+    pointerOf({ mcpServers: { a: { url: "http://h", headers: { X: "${NOPE}" } } } }),
+    "/mcpServers/a/headers/X",
+  );
+  equal(pointerOf({ mcpServers: { a: { url: "http://h", colour: 1 } } }), "/mcpServers/a/colour");
+  equal(pointerOf({ mcpServers: {}, unfold: { bridgeName: "has space" } }), "/unfold/bridgeName");
+  equal(
+    pointerOf({ mcpServers: {}, unfold: { availableContextTokens: -1 } }),
+    "/unfold/availableContextTokens",
+  );
+  equal(
+    pointerOf({ mcpServers: {}, unfold: { disclosure: ["manifest", "all"] } }),
+    "/unfold/disclosure/1",
+  );
+  equal(pointerOf({ mcpServers: {}, unfold: { pinned: ["nobody/x"] } }), "/unfold/pinned/0");
+  equal(pointerOf({ mcpServers: {}, unfold: { callTimeoutMs: 0 } }), "/unfold/callTimeoutMs");
+  equal(pointerOf({ mcpServers: {}, extra: true }), "/extra");
+});
+
+Deno.test("parseGatewayConfig() errors are one line that says where and why", () => {
+  throws(
+    () =>
+      parseGatewayConfig(
+        { mcpServers: { gh: { url: "http://h", headers: { A: "${GH_TOKEN}" } } } },
+        {},
+      ),
+    {
+      message:
+        'Invalid gateway config at "/mcpServers/gh/headers/A": the environment variable GH_TOKEN is not set',
+    },
+  );
+});

@@ -1,0 +1,120 @@
+import { deepEqual, equal, match, ok } from "node:assert/strict";
+import { startHttpGateway, writeConfig } from "./_gateway.ts";
+
+const MODERN = "2026-07-28";
+
+// A 2026-07-28 request: no session, the envelope in _meta and the routing headers.
+async function modern(url: string, method: string, params: Record<string, unknown>, name?: string) {
+  const response = await fetch(url, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": MODERN,
+      "mcp-method": method,
+      ...(name === undefined ? {} : { "mcp-name": name }),
+    },
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method,
+      params: {
+        ...params,
+        _meta: {
+          "io.modelcontextprotocol/protocolVersion": MODERN,
+          "io.modelcontextprotocol/clientInfo": { name: "protocol-test", version: "1.0.0" },
+          "io.modelcontextprotocol/clientCapabilities": {},
+        },
+      },
+    }),
+  });
+  equal(response.status, 200);
+  const text = await response.text();
+  // JSON, or an SSE stream whose last data line is the response.
+  const body = text.trimStart().startsWith("{")
+    ? text
+    : text.split("\n").filter((l) => l.startsWith("data: ")).at(-1)!.slice(6);
+  return JSON.parse(body);
+}
+
+Deno.test("the gateway negotiates every protocol version and serves 2026-07-28 stateless requests", async (t) => {
+  const { path, dir } = await writeConfig();
+  await using gateway = await startHttpGateway(path);
+  try {
+    await t.step("initialize answers each 2025-era version with that version", async () => {
+      for (const version of ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"]) {
+        const response = await fetch(gateway.url, {
+          method: "POST",
+          headers: {
+            "content-type": "application/json",
+            accept: "application/json, text/event-stream",
+          },
+          body: JSON.stringify({
+            jsonrpc: "2.0",
+            id: 1,
+            method: "initialize",
+            params: {
+              protocolVersion: version,
+              capabilities: {},
+              clientInfo: { name: "protocol-test", version: "1.0.0" },
+            },
+          }),
+        });
+        const text = await response.text();
+        const data = text.split("\n").filter((l) => l.startsWith("data: ")).at(-1) ?? text;
+        const result = JSON.parse(data.replace(/^data: /, "")).result;
+        equal(result.protocolVersion, version);
+        equal(result.serverInfo.name, "unfold");
+        match(result.instructions, /<tool-catalogue level="manifest"/);
+      }
+    });
+
+    await t.step("server/discover advertises 2026-07-28 with the overview", async () => {
+      const { result } = await modern(gateway.url, "server/discover", {});
+      deepEqual(result.supportedVersions, [MODERN]);
+      match(result.instructions, /everything\/echo/);
+    });
+
+    await t.step("a stateless execute runs without describe and checks the arguments", async () => {
+      const call = (args: Record<string, unknown>) =>
+        modern(gateway.url, "tools/call", { name: "mcp", arguments: args }, "mcp");
+      const echoed = await call({
+        action: "execute",
+        name: "everything/echo",
+        arguments: { message: "stateless" },
+      });
+      equal(echoed.result.content[0].text, "Echo: stateless");
+      const wrong = await call({ action: "execute", name: "everything/echo", arguments: {} });
+      equal(wrong.result.isError, true);
+      equal(wrong.result.structuredContent.code, "invalid_arguments");
+      match(wrong.result.content[0].text, /Input schema: \{/);
+    });
+
+    await t.step(
+      "a stateless describe is never elided: there is no session to remember it",
+      async () => {
+        for (let i = 0; i < 2; i++) {
+          const { result } = await modern(gateway.url, "tools/call", {
+            name: "mcp",
+            arguments: { action: "describe", name: "everything/echo" },
+          }, "mcp");
+          equal(result.structuredContent.elided, false);
+        }
+      },
+    );
+
+    await t.step("a name that is no tool of the gateway is a JSON-RPC error", async () => {
+      const answer = await modern(
+        gateway.url,
+        "tools/call",
+        { name: "echo", arguments: {} },
+        "echo",
+      );
+      ok(answer.error, JSON.stringify(answer));
+      match(answer.error.message, /There is no tool "echo" on this gateway/);
+    });
+  } finally {
+    await gateway.stop();
+    await Deno.remove(dir, { recursive: true });
+  }
+});

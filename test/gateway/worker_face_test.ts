@@ -1,0 +1,70 @@
+import { equal, ok } from "node:assert/strict";
+import { startWrangler } from "../e2e/_processes.ts";
+import { startHttpEverything } from "../mcp/_servers.ts";
+import { httpClient } from "./_gateway.ts";
+import { conformance } from "./_conformance.ts";
+import { bridge } from "./_scenario.ts";
+
+Deno.test("the Worker's /mcp (wrangler dev) serves an HTTP upstream, with sessions in Durable Objects", async (t) => {
+  await using remote = await startHttpEverything();
+  const upstreams = JSON.stringify({ mcpServers: { remote: { url: remote.url } } });
+  const worker = await startWrangler("wrangler.toml", { UNFOLD_UPSTREAMS: upstreams });
+  const url = `${worker.url}/mcp`;
+  try {
+    const client = await httpClient(url);
+    const transport = client.transport as unknown as {
+      sessionId?: string;
+      terminateSession(): Promise<void>;
+    };
+    try {
+      await t.step("tools/list is the bridge over the upstream's catalogue", async () => {
+        const { tools } = await client.listTools();
+        equal(tools.length, 1);
+        ok(tools[0]!.description?.includes("remote/echo"));
+      });
+      await t.step("search, describe and execute reach the upstream", async () => {
+        const found = await bridge(client, { action: "search", query: "echo back" });
+        ok(
+          (found.structuredContent?.matches as { id: string }[]).some((m) =>
+            m.id === "remote/echo"
+          ),
+        );
+        const refused = await bridge(client, {
+          action: "execute",
+          name: "remote/echo",
+          arguments: { message: "from the worker" },
+        });
+        equal(refused.structuredContent?.code, "describe_first");
+        const described = await bridge(client, { action: "describe", name: "remote/get-sum" });
+        equal(described.structuredContent?.action, "describe");
+        const echoed = await bridge(client, {
+          action: "execute",
+          name: "remote/echo",
+          arguments: { message: "from the worker" },
+        });
+        equal((echoed.content[0] as { text: string }).text, "Echo: from the worker");
+      });
+      await t.step("the session lives in its Durable Object", async () => {
+        ok(transport.sessionId, "the Worker gave a session id");
+        const response = await fetch(`${worker.url}/v1/sessions/${transport.sessionId}`);
+        equal(response.status, 200);
+        const session = await response.json();
+        equal(session.counters.executes, 1);
+        equal(session.counters.errors.describe_first, 1);
+        equal(session.generation, 1);
+      });
+      await t.step("a session ended by the client (DELETE) is gone", async () => {
+        const id = transport.sessionId;
+        await transport.terminateSession();
+        const response = await fetch(`${worker.url}/v1/sessions/${id}`);
+        equal(response.status, 404);
+        await response.body?.cancel();
+      });
+    } finally {
+      await client.close();
+    }
+    await conformance(t, url);
+  } finally {
+    await worker.close();
+  }
+});
