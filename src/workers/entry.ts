@@ -1,34 +1,22 @@
 /**
- * The Cloudflare Workers entry: the HTTP API with sessions in Durable Objects. Configure with
- * `UNFOLD_*` variables (secrets for `UNFOLD_API_TOKEN`) and the `SESSIONS` and `CATALOGS` bindings in
- * wrangler.toml.
+ * The Cloudflare Workers entry of the HTTP API (`wrangler.toml`): sessions and catalogues in
+ * Durable Objects. Configure with `UNFOLD_*` variables (secrets for `UNFOLD_API_TOKEN`) and the
+ * `SESSIONS` and `CATALOGS` bindings. The gateway's `/mcp` is its own Worker
+ * (`gateway_entry.ts`, `wrangler.gateway.toml`), so this one stays small and starts fast.
  *
  * @module
  */
 
 import { env as startupEnv } from "cloudflare:workers";
-import { createApp, type UnfoldApp } from "../http/app.ts";
 import { problem } from "../http/problems.ts";
-import { settingsFromEnv } from "../http/settings.ts";
-import { type CatalogNamespace, DurableCatalogStore } from "./durable_catalogs.ts";
-import { DurableSessionStore, type SessionNamespace } from "./durable_store.ts";
-import { type WorkerMcp, workerMcp } from "./gateway.ts";
+import { type WorkerApi, workerApi } from "./api.ts";
 
 export { CatalogObject } from "./catalog_object.ts";
 export { SessionObject } from "./session_object.ts";
 
-// The estimated bytes of catalogues one isolate keeps in memory.
-const ISOLATE_CATALOG_BYTES = 32 * 1024 * 1024;
-
 // Built at startup, while the module is evaluated (Workers count that CPU apart from each
 // request's), when the runtime exposes the environment there; else by the first request.
-let app: Deployment | string | undefined = startupEnv === undefined ? undefined : build(startupEnv);
-
-// The HTTP API, and the gateway (DESIGN §7) when UNFOLD_UPSTREAMS lists upstreams.
-interface Deployment {
-  api: UnfoldApp;
-  mcp: WorkerMcp | undefined;
-}
+let app: WorkerApi | string | undefined = startupEnv === undefined ? undefined : build(startupEnv);
 
 export default {
   /**
@@ -43,31 +31,14 @@ export default {
     if (typeof app === "string") {
       return problem("internal_error", `The deployment is misconfigured: ${app}`);
     }
-    if (app.mcp !== undefined && new URL(request.url).pathname === "/mcp") {
-      return app.mcp(request);
-    }
     return app.api.fetch(request);
   },
 };
 
-// The app for an environment, or why it cannot be built.
-function build(env: Record<string, unknown>): Deployment | string {
+// The API for an environment, or why it cannot be built.
+function build(env: Record<string, unknown>): WorkerApi | string {
   try {
-    const store = new DurableSessionStore(env.SESSIONS as SessionNamespace);
-    const settings = settingsFromEnv(env);
-    const api = createApp({
-      store,
-      settings,
-      warmUp: true,
-      catalogs: {
-        ...(env.CATALOGS === undefined
-          ? {}
-          : { store: new DurableCatalogStore(env.CATALOGS as CatalogNamespace) }),
-        // An isolate has 128 MB: catalogues beyond this are reloaded from their objects.
-        maxBytes: ISOLATE_CATALOG_BYTES,
-      },
-    });
-    return { api, mcp: workerMcp(env, settings, store) };
+    return workerApi(env);
   } catch (e) {
     return (e as Error).message;
   }

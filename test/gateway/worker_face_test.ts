@@ -8,7 +8,7 @@ import { bridge } from "./_scenario.ts";
 Deno.test("the Worker's /mcp (wrangler dev) serves an HTTP upstream, with sessions in Durable Objects", async (t) => {
   await using remote = await startHttpEverything();
   const upstreams = JSON.stringify({ mcpServers: { remote: { url: remote.url } } });
-  const worker = await startWrangler("wrangler.toml", { UNFOLD_UPSTREAMS: upstreams });
+  const worker = await startWrangler("wrangler.gateway.toml", { UNFOLD_UPSTREAMS: upstreams });
   const url = `${worker.url}/mcp`;
   try {
     const client = await httpClient(url);

@@ -1,10 +1,26 @@
 import { equal, ok } from "node:assert/strict";
 
-Deno.test("the Worker bundles with wrangler deploy --dry-run, well under the Workers size limit", async () => {
+for (const config of ["wrangler.toml", "wrangler.gateway.toml"]) {
+  Deno.test(`the Worker of ${config} bundles with wrangler deploy --dry-run, well under the Workers size limit`, () =>
+    bundles(config));
+}
+
+async function bundles(config: string): Promise<void> {
   const outdir = await Deno.makeTempDir({ prefix: "unfold-bundle-" });
   try {
     const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", "npm:wrangler@^4.164.0", "deploy", "--dry-run", "--outdir", outdir],
+      args: [
+        "run",
+        "-A",
+        "--node-modules-dir=auto",
+        "npm:wrangler@^4.164.0",
+        "deploy",
+        "--dry-run",
+        "--config",
+        config,
+        "--outdir",
+        outdir,
+      ],
       cwd: new URL("../../", import.meta.url).pathname,
       env: { WRANGLER_SEND_METRICS: "false", CI: "true" },
       stdout: "piped",
@@ -12,7 +28,9 @@ Deno.test("the Worker bundles with wrangler deploy --dry-run, well under the Wor
     }).output();
     const log = new TextDecoder().decode(stdout) + new TextDecoder().decode(stderr);
     equal(code, 0, log);
-    const bundle = await Deno.readFile(`${outdir}/entry.js`);
+    const main = (await Deno.readTextFile(new URL(`../../${config}`, import.meta.url)))
+      .match(/^main = "src\/workers\/(\w+)\.ts"$/m)?.[1];
+    const bundle = await Deno.readFile(`${outdir}/${main}.js`);
     const gzip = await new Response(
       new Blob([bundle]).stream().pipeThrough(new CompressionStream("gzip")),
     ).arrayBuffer();
@@ -22,4 +40,4 @@ Deno.test("the Worker bundles with wrangler deploy --dry-run, well under the Wor
   } finally {
     await Deno.remove(outdir, { recursive: true });
   }
-});
+}

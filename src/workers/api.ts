@@ -1,0 +1,50 @@
+/**
+ * The HTTP API as a Worker builds it: sessions and catalogues in Durable Objects, settings from the
+ * Worker's variables. Shared by the API Worker (`entry.ts`) and the gateway Worker
+ * (`gateway_entry.ts`).
+ *
+ * @module
+ */
+
+import { createApp, type UnfoldApp } from "../http/app.ts";
+import { type HttpSettings, settingsFromEnv } from "../http/settings.ts";
+import { type CatalogNamespace, DurableCatalogStore } from "./durable_catalogs.ts";
+import { DurableSessionStore, type SessionNamespace } from "./durable_store.ts";
+
+// The estimated bytes of catalogues one isolate keeps in memory.
+const ISOLATE_CATALOG_BYTES = 32 * 1024 * 1024;
+
+/** The API of one Worker isolate, with what a gateway on the same Worker shares with it. */
+export interface WorkerApi {
+  /** The HTTP API app. */
+  api: UnfoldApp;
+  /** The deployment's settings. */
+  settings: HttpSettings;
+  /** The Durable Object session store. */
+  store: DurableSessionStore;
+}
+
+/**
+ * Builds the HTTP API for a Worker's environment.
+ *
+ * @param env The bindings (`SESSIONS`, optionally `CATALOGS`) and `UNFOLD_*` variables.
+ * @returns The API, its settings and its session store.
+ * @throws {RangeError} When a variable is not a valid setting.
+ */
+export function workerApi(env: Record<string, unknown>): WorkerApi {
+  const store = new DurableSessionStore(env.SESSIONS as SessionNamespace);
+  const settings = settingsFromEnv(env);
+  const api = createApp({
+    store,
+    settings,
+    warmUp: true,
+    catalogs: {
+      ...(env.CATALOGS === undefined
+        ? {}
+        : { store: new DurableCatalogStore(env.CATALOGS as CatalogNamespace) }),
+      // An isolate has 128 MB: catalogues beyond this are reloaded from their objects.
+      maxBytes: ISOLATE_CATALOG_BYTES,
+    },
+  });
+  return { api, settings, store };
+}
