@@ -15,23 +15,8 @@ import { oneLine, quote } from "../untrusted.ts";
 import type { GatewayOptions } from "./config.ts";
 import type { UpstreamStatus } from "./upstreams.ts";
 
-/** An MCP `tools/list` entry. */
-export interface ToolDefinition {
-  /** The tool's name. */
-  name: string;
-  /** What it does. */
-  description: string;
-  /** Its JSON Schema input. */
-  inputSchema: Record<string, unknown>;
-  /** A display name. */
-  title?: string;
-  /** The JSON Schema of the structured result. */
-  outputSchema?: Record<string, unknown>;
-  /** MCP tool annotations. */
-  annotations?: Record<string, unknown>;
-  /** MCP metadata. */
-  _meta?: Record<string, unknown>;
-}
+/** An MCP `tools/list` entry: a catalogue entry without its server. */
+export type ToolDefinition = Omit<McpTool, "server">;
 
 /** The metadata key that asks hosts with their own tool search never to defer a tool. */
 export const ALWAYS_LOAD = "anthropic/alwaysLoad";

@@ -18,25 +18,11 @@ import {
   Server,
   WebStandardStreamableHTTPServerTransport,
 } from "@modelcontextprotocol/server";
+import type { McpTool } from "../tool.ts";
 import type { CallToolResultLike } from "./content.ts";
 
-/** A tool as `tools/list` lists it. */
-export interface HostedTool {
-  /** Its name. */
-  name: string;
-  /** What it does. */
-  description: string;
-  /** Its input schema. */
-  inputSchema: Record<string, unknown>;
-  /** A display name. */
-  title?: string;
-  /** The JSON Schema of its structured result. */
-  outputSchema?: Record<string, unknown>;
-  /** MCP tool annotations. */
-  annotations?: Record<string, unknown>;
-  /** MCP metadata. */
-  _meta?: Record<string, unknown>;
-}
+/** A tool as `tools/list` lists it: a catalogue entry without its server. */
+export type HostedTool = Omit<McpTool, "server">;
 
 /** What one call brings: who, which session, cancellation and progress. */
 export interface HostedCall {
