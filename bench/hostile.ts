@@ -14,7 +14,7 @@ import { Injector, McpCatalog, type McpTool } from "../mod.ts";
 import { checkSchema } from "../src/bridge/schema/check.ts";
 import { MAX_NAME_CHARS } from "../src/limits.ts";
 import { transition } from "../src/session/state.ts";
-import { realServerTools } from "../test/_data.ts";
+import { longDescribe, realServerTools } from "../test/_data.ts";
 
 const object = { type: "object" };
 
@@ -155,14 +155,7 @@ Deno.bench({
 // A session just under MAX_SESSION_BYTES, and a describe that would pass it.
 let session = transition(undefined, { catalogHash: "c", event: { kind: "inject" } }, 0).state;
 for (let i = 0;; i++) {
-  const event = {
-    kind: "describe",
-    id: `s/${`${i}`.padStart(MAX_NAME_CHARS, "n")}`,
-    schemaHash: "0123456789abcdef",
-    bodyHash: `${i}`.padStart(16, "0"),
-    resend: false,
-  } as const;
-  const next = transition(session, { catalogHash: "c", event }, i);
+  const next = transition(session, { catalogHash: "c", event: longDescribe(i) }, i);
   if (next.decision.kind === "full") break;
   session = next.state;
 }

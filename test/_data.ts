@@ -5,6 +5,8 @@
  */
 
 import type { McpTool, ServerInfo } from "../mod.ts";
+import { MAX_NAME_CHARS } from "../src/limits.ts";
+import type { SessionEvent } from "../src/session/state.ts";
 
 const CANDIDATES = [
   Deno.env.get("UNFOLD_DATA_DIR"),
@@ -72,4 +74,18 @@ export function tool(
   properties: Record<string, unknown> = {},
 ): McpTool {
   return { server, name, description, inputSchema: { type: "object", properties } };
+}
+
+/**
+ * The i-th describe of a tool whose name is as long as MCP allows: each one adds its id and hashes
+ * to a session's state, so a loop of them fills a session to `MAX_SESSION_BYTES`.
+ */
+export function longDescribe(i: number): SessionEvent {
+  return {
+    kind: "describe",
+    id: `s/${`${i}`.padStart(MAX_NAME_CHARS, "n")}`,
+    schemaHash: "0123456789abcdef",
+    bodyHash: `${i}`.padStart(16, "0"),
+    resend: false,
+  };
 }

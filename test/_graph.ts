@@ -6,7 +6,7 @@
  * @module
  */
 
-const ROOT = new URL("..", import.meta.url).pathname;
+import { runDeno } from "./_deno.ts";
 
 /**
  * Lists the npm packages a module reaches.
@@ -15,14 +15,9 @@ const ROOT = new URL("..", import.meta.url).pathname;
  * @returns The package names, sorted, without versions.
  */
 export async function npmPackagesOf(module: string): Promise<string[]> {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["info", "--json", module],
-    cwd: ROOT,
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  if (!out.success) throw new Error(new TextDecoder().decode(out.stderr));
-  const modules = JSON.parse(new TextDecoder().decode(out.stdout)).modules as {
+  const out = await runDeno(["info", "--json", module]);
+  if (out.code !== 0) throw new Error(out.stderr);
+  const modules = JSON.parse(out.stdout).modules as {
     specifier: string;
     npmPackage?: string;
   }[];

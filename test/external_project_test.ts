@@ -7,6 +7,7 @@
 import { deepEqual, equal, ok } from "node:assert/strict";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { type DenoRun, runDeno } from "./_deno.ts";
 
 const REPO = dirname(dirname(fileURLToPath(import.meta.url)));
 const README = await Deno.readTextFile(join(REPO, "README.md"));
@@ -23,16 +24,8 @@ function blocksOf(section: string): { lang: string; code: string }[] {
   }));
 }
 
-async function deno(cwd: string, ...args: string[]) {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args,
-    cwd,
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const text = new TextDecoder();
-  return { code: out.code, stdout: text.decode(out.stdout), stderr: text.decode(out.stderr) };
+function deno(cwd: string, ...args: string[]): Promise<DenoRun> {
+  return runDeno(args, { cwd });
 }
 
 Deno.test("a project outside the repository uses the core and the HTTP adapter as the README says", async () => {

@@ -1,19 +1,7 @@
 import { deepEqual, equal, ok } from "node:assert/strict";
 import { npmPackagesOf } from "./_graph.ts";
 
-const ROOT = new URL("..", import.meta.url).pathname;
-
-async function deno(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args,
-    cwd: ROOT,
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const text = new TextDecoder();
-  return { code: out.code, stdout: text.decode(out.stdout), stderr: text.decode(out.stderr) };
-}
+import { ROOT, runDeno as deno } from "./_deno.ts";
 
 async function exportsOfPackage(): Promise<Record<string, string>> {
   const config = JSON.parse(await Deno.readTextFile(`${ROOT}deno.json`));
@@ -58,10 +46,11 @@ Deno.test("mod.ts has at most 40 public symbols", async () => {
   ok(names.length <= 40, `${names.length} symbols: ${names.join(", ")}`);
 });
 
-Deno.test("mod.ts bundles for browsers and Workers without Node, Deno or any adapter", async () => {
+// A module bundled for browsers and Workers, as text.
+async function browserBundle(entry: string): Promise<string> {
   const dir = await Deno.makeTempDir({ prefix: "unfold-bundle-" });
   try {
-    const out = `${dir}/mod.js`;
+    const out = `${dir}/bundle.js`;
     const bundled = await deno([
       "bundle",
       "--quiet",
@@ -69,42 +58,30 @@ Deno.test("mod.ts bundles for browsers and Workers without Node, Deno or any ada
       "browser",
       "--output",
       out,
-      "mod.ts",
+      entry,
     ]);
     equal(bundled.code, 0, bundled.stderr);
-    const code = await Deno.readTextFile(out);
-    deepEqual(code.match(/["']node:[a-z_/]+["']/g) ?? [], []);
-    deepEqual(code.match(/\bDeno\.[a-zA-Z]+/g) ?? [], []);
-    for (const adapter of ["StdioClientTransport", "StreamableHTTPClientTransport", "MiniSearch"]) {
-      ok(!code.includes(adapter), `the bundle contains ${adapter}`);
-    }
+    return await Deno.readTextFile(out);
   } finally {
     await Deno.remove(dir, { recursive: true });
+  }
+}
+
+Deno.test("mod.ts bundles for browsers and Workers without Node, Deno or any adapter", async () => {
+  const code = await browserBundle("mod.ts");
+  deepEqual(code.match(/["']node:[a-z_/]+["']/g) ?? [], []);
+  deepEqual(code.match(/\bDeno\.[a-zA-Z]+/g) ?? [], []);
+  for (const adapter of ["StdioClientTransport", "StreamableHTTPClientTransport", "MiniSearch"]) {
+    ok(!code.includes(adapter), `the bundle contains ${adapter}`);
   }
 });
 
 Deno.test("./mcp bundles for Workers: the Streamable HTTP client without the stdio adapter", async () => {
-  const dir = await Deno.makeTempDir({ prefix: "unfold-bundle-" });
-  try {
-    const out = `${dir}/mcp.js`;
-    const bundled = await deno([
-      "bundle",
-      "--quiet",
-      "--platform",
-      "browser",
-      "--output",
-      out,
-      "src/mcp/mod.ts",
-    ]);
-    equal(bundled.code, 0, bundled.stderr);
-    const code = await Deno.readTextFile(out);
-    for (const stdio of ["StdioClientTransport", "cross-spawn", "child_process"]) {
-      ok(!code.includes(stdio), `the bundle contains ${stdio}`);
-    }
-    ok(code.includes("StreamableHTTPClientTransport"), "the HTTP client is in the bundle");
-  } finally {
-    await Deno.remove(dir, { recursive: true });
+  const code = await browserBundle("src/mcp/mod.ts");
+  for (const stdio of ["StdioClientTransport", "cross-spawn", "child_process"]) {
+    ok(!code.includes(stdio), `the bundle contains ${stdio}`);
   }
+  ok(code.includes("StreamableHTTPClientTransport"), "the HTTP client is in the bundle");
 });
 
 Deno.test("the core's module graph holds two third-party packages: the JSON Schema validator and the linear-time regex engine", async () => {

@@ -9,7 +9,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 // @ts-types="@modelcontextprotocol/sdk/client/streamableHttp"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 
-const ROOT = new URL("..", import.meta.url).pathname;
+import { ROOT, runDeno } from "./_deno.ts";
 const README = await Deno.readTextFile(`${ROOT}README.md`);
 
 // The README's fenced blocks, with their language.
@@ -104,15 +104,8 @@ async function runDeployDryRun(command: string): Promise<void> {
   const outdir = await Deno.makeTempDir({ prefix: "unfold-readme-dist-" });
   try {
     const args = command.split(" ").slice(1).map((arg) => arg === "dist" ? outdir : arg);
-    const out = await new Deno.Command(Deno.execPath(), {
-      args,
-      cwd: ROOT,
-      env: { WRANGLER_SEND_METRICS: "false", CI: "true" },
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
-    const text = new TextDecoder();
-    equal(out.code, 0, text.decode(out.stdout) + text.decode(out.stderr));
+    const out = await runDeno(args, { env: { WRANGLER_SEND_METRICS: "false", CI: "true" } });
+    equal(out.code, 0, out.stdout + out.stderr);
     ok((await Deno.stat(`${outdir}/entry.js`)).size > 0);
   } finally {
     await Deno.remove(outdir, { recursive: true });
@@ -126,16 +119,8 @@ function words(command: string): string[] {
 
 // deno task unfold inspect|search: it exits 0 and prints what the README says it prints.
 async function runUnfold(command: string): Promise<void> {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: words(command).slice(1),
-    cwd: ROOT,
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const stdout = new TextDecoder().decode(out.stdout);
-  const stderr = new TextDecoder().decode(out.stderr);
-  equal(out.code, 0, stderr);
+  const { code, stdout, stderr } = await runDeno(words(command).slice(1));
+  equal(code, 0, stderr);
   for (const server of ["everything", "filesystem", "memory"]) {
     ok(stderr.includes(`unfold: ${server}: ready`), stderr);
   }
@@ -287,17 +272,11 @@ Deno.test("the README's TypeScript blocks run and print what their comments say"
     const file = await Deno.makeTempFile({ dir: ROOT, prefix: ".readme-", suffix: ".ts" });
     try {
       await Deno.writeTextFile(file, code);
-      const out = await new Deno.Command(Deno.execPath(), {
-        args: ["run", "--node-modules-dir=auto", file],
-        cwd: ROOT,
-        stdout: "piped",
-        stderr: "piped",
-      }).output();
-      const text = new TextDecoder();
-      equal(out.code, 0, text.decode(out.stderr));
+      const out = await runDeno(["run", "--node-modules-dir=auto", file]);
+      equal(out.code, 0, out.stderr);
       const promised = [...code.matchAll(/\/\/ → (.*)$/gm)].map((m) => m[1]);
       ok(promised.length > 0, "the block says what it prints");
-      deepEqual(text.decode(out.stdout).trim().split("\n"), promised);
+      deepEqual(out.stdout.trim().split("\n"), promised);
     } finally {
       await Deno.remove(file);
     }

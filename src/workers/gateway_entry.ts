@@ -9,47 +9,23 @@
 
 import { env as startupEnv } from "cloudflare:workers";
 import { problem } from "../http/problems.ts";
-import { type WorkerApi, workerApi } from "./api.ts";
-import { type WorkerMcp, workerMcp } from "./gateway.ts";
+import { workerApi, workerEntry } from "./api.ts";
+import { workerMcp } from "./gateway.ts";
 
 export { CatalogObject } from "./catalog_object.ts";
 export { SessionObject } from "./session_object.ts";
 
-// The API and the gateway (when UNFOLD_UPSTREAMS lists upstreams) of one isolate.
-interface Deployment extends WorkerApi {
-  mcp: WorkerMcp | undefined;
-}
-
-let app: Deployment | string | undefined = startupEnv === undefined ? undefined : build(startupEnv);
-
-export default {
-  /**
-   * Serves one request: `/mcp` to the gateway, everything else to the HTTP API.
-   *
-   * @param request The request.
-   * @param env The bindings and variables.
-   * @returns The response.
-   */
-  fetch(request: Request, env: Record<string, unknown>): Response | Promise<Response> {
-    app ??= build(env);
-    if (typeof app === "string") {
-      return problem("internal_error", `The deployment is misconfigured: ${app}`);
-    }
-    if (new URL(request.url).pathname === "/mcp") {
-      return app.mcp === undefined
-        ? problem("not_found", "There is no /mcp: set UNFOLD_UPSTREAMS to the upstreams' JSON")
-        : app.mcp(request);
-    }
-    return app.api.fetch(request);
-  },
-};
-
-// The deployment for an environment, or why it cannot be built.
-function build(env: Record<string, unknown>): Deployment | string {
-  try {
+export default workerEntry(
+  startupEnv,
+  (env) => {
     const api = workerApi(env);
+    // undefined when UNFOLD_UPSTREAMS lists no upstreams.
     return { ...api, mcp: workerMcp(env, api.settings, api.store) };
-  } catch (e) {
-    return (e as Error).message;
-  }
-}
+  },
+  ({ api, mcp }, request) => {
+    if (new URL(request.url).pathname !== "/mcp") return api.fetch(request);
+    return mcp === undefined
+      ? problem("not_found", "There is no /mcp: set UNFOLD_UPSTREAMS to the upstreams' JSON")
+      : mcp(request);
+  },
+);

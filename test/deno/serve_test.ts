@@ -2,19 +2,15 @@ import { deepEqual, equal, match } from "node:assert/strict";
 import { createApp } from "../../src/http/app.ts";
 import { MemorySessionStore } from "../../mod.ts";
 
-const ROOT = new URL("../../", import.meta.url).pathname;
+import { runDeno } from "../_deno.ts";
 
 // Runs `deno task start` to its exit; its stderr without the line `deno task` prints itself.
 async function startFails(env: Record<string, string>) {
-  const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
-    args: ["task", "start"],
-    cwd: ROOT,
+  const { code, stdout, stderr } = await runDeno(["task", "start"], {
     env: { NO_COLOR: "1", ...env },
-    stdin: "null",
-  }).output();
-  const lines = new TextDecoder().decode(stderr).split("\n")
-    .filter((line) => line !== "" && !line.startsWith("Task start "));
-  return { code, stdout: new TextDecoder().decode(stdout), lines };
+  });
+  const lines = stderr.split("\n").filter((line) => line !== "" && !line.startsWith("Task start "));
+  return { code, stdout, lines };
 }
 
 Deno.test("deno task start with a bad setting prints one line and exits with 1", async () => {

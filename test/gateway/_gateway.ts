@@ -12,6 +12,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 // @ts-types="@modelcontextprotocol/sdk/client/streamableHttp"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { denoEnv, npmServer } from "../mcp/_servers.ts";
+import { stopper } from "../_deno.ts";
 
 const CONFIG = new URL("../../deno.json", import.meta.url).pathname;
 const CLI = new URL("../../src/cli/main.ts", import.meta.url).pathname;
@@ -133,18 +134,7 @@ export async function startHttpGateway(
     seen += value;
     url = /tools at (http:\/\/\S+\/mcp)/.exec(seen)?.[1];
   }
-  const drained = (async () => {
-    while (!(await lines.read()).done) { /* discard */ }
-  })().catch(() => {});
-  let stopped: Promise<void> | undefined;
-  const stop = () =>
-    stopped ??= (async () => {
-      try {
-        child.kill("SIGTERM");
-      } catch { /* gone */ }
-      await child.status;
-      await drained;
-    })();
+  const stop = stopper(child, lines);
   return { url, stop, [Symbol.asyncDispose]: stop };
 }
 

@@ -5,6 +5,8 @@
  * @module
  */
 
+import { stopper } from "../_deno.ts";
+
 const CONFIG = new URL("../../deno.json", import.meta.url).pathname;
 
 /**
@@ -95,18 +97,6 @@ export async function startHttpEverything(): Promise<HttpEverything> {
     await child.status;
     throw error;
   }
-  // Keep draining its log so that it never blocks on a full pipe.
-  const drained = (async () => {
-    while (!(await lines.read()).done) { /* discard */ }
-  })().catch(() => {});
-  let stopped: Promise<void> | undefined;
-  const stop = () =>
-    stopped ??= (async () => {
-      try {
-        child.kill("SIGTERM");
-      } catch { /* already gone */ }
-      await child.status;
-      await drained;
-    })();
+  const stop = stopper(child, lines);
   return { url: `http://127.0.0.1:${port}/mcp`, stop, [Symbol.asyncDispose]: stop };
 }

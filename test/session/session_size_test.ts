@@ -8,6 +8,7 @@ import { createApp } from "../../src/http/app.ts";
 import { MAX_NAME_CHARS, MAX_SESSION_BYTES } from "../../src/limits.ts";
 import { sessionBytes, transition } from "../../src/session/state.ts";
 import { client } from "../http/_client.ts";
+import { longDescribe } from "../_data.ts";
 
 // Tools with names as long as MCP allows: each describe adds its id and hashes to the state.
 function longTools(count: number) {
@@ -23,14 +24,7 @@ Deno.test("the transition refuses to grow a state past MAX_SESSION_BYTES and kee
   let state = transition(undefined, { catalogHash: "c", event: { kind: "inject" } }, 0).state;
   let full = false;
   for (let i = 0; i < 2_000 && !full; i++) {
-    const event = {
-      kind: "describe",
-      id: `s/${`${i}`.padStart(MAX_NAME_CHARS, "n")}`,
-      schemaHash: "0123456789abcdef",
-      bodyHash: `${i}`.padStart(16, "0"),
-      resend: false,
-    } as const;
-    const next = transition(state, { catalogHash: "c", event }, i);
+    const next = transition(state, { catalogHash: "c", event: longDescribe(i) }, i);
     if (next.decision.kind === "full") {
       full = true;
       equal(next.state, state);

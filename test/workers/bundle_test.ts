@@ -1,4 +1,5 @@
 import { equal, ok } from "node:assert/strict";
+import { runDeno } from "../_deno.ts";
 
 for (const config of ["wrangler.toml", "wrangler.gateway.toml"]) {
   Deno.test(`the Worker of ${config} bundles with wrangler deploy --dry-run, well under the Workers size limit`, () =>
@@ -8,25 +9,19 @@ for (const config of ["wrangler.toml", "wrangler.gateway.toml"]) {
 async function bundles(config: string): Promise<void> {
   const outdir = await Deno.makeTempDir({ prefix: "unfold-bundle-" });
   try {
-    const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
-      args: [
-        "run",
-        "-A",
-        "--node-modules-dir=auto",
-        "npm:wrangler@^4.164.0",
-        "deploy",
-        "--dry-run",
-        "--config",
-        config,
-        "--outdir",
-        outdir,
-      ],
-      cwd: new URL("../../", import.meta.url).pathname,
-      env: { WRANGLER_SEND_METRICS: "false", CI: "true" },
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
-    const log = new TextDecoder().decode(stdout) + new TextDecoder().decode(stderr);
+    const { code, stdout, stderr } = await runDeno([
+      "run",
+      "-A",
+      "--node-modules-dir=auto",
+      "npm:wrangler@^4.164.0",
+      "deploy",
+      "--dry-run",
+      "--config",
+      config,
+      "--outdir",
+      outdir,
+    ], { env: { WRANGLER_SEND_METRICS: "false", CI: "true" } });
+    const log = stdout + stderr;
     equal(code, 0, log);
     const main = (await Deno.readTextFile(new URL(`../../${config}`, import.meta.url)))
       .match(/^main = "src\/workers\/(\w+)\.ts"$/m)?.[1];

@@ -1,0 +1,69 @@
+/**
+ * Runs the Deno that runs the tests as a child process, and stops long-running children: the one
+ * way the tests start `deno` commands and servers.
+ *
+ * @module
+ */
+
+/** The repository's root directory, with a trailing slash. */
+export const ROOT: string = new URL("..", import.meta.url).pathname;
+
+/** What a finished command left: its exit code and its output as text. */
+export interface DenoRun {
+  /** The exit code. */
+  code: number;
+  /** Everything it printed on stdout. */
+  stdout: string;
+  /** Everything it printed on stderr. */
+  stderr: string;
+}
+
+/**
+ * Runs `deno` with these arguments until it exits, with no standard input.
+ *
+ * @param args The arguments after `deno`.
+ * @param options The working directory (default: the repository) and extra environment.
+ * @returns Its exit code and output.
+ */
+export async function runDeno(
+  args: readonly string[],
+  options: { cwd?: string; env?: Record<string, string> } = {},
+): Promise<DenoRun> {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: [...args],
+    cwd: options.cwd ?? ROOT,
+    ...(options.env === undefined ? {} : { env: options.env }),
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const text = new TextDecoder();
+  return { code: out.code, stdout: text.decode(out.stdout), stderr: text.decode(out.stderr) };
+}
+
+/**
+ * Keeps reading a started child's log, so that it never blocks on a full pipe, and gives the one
+ * way to stop it: SIGTERM, then wait for it to exit and its log to end. Stopping twice is stopping
+ * once.
+ *
+ * @param child The child process.
+ * @param lines The reader of the log it writes (already past its start-up lines).
+ * @returns The stop function.
+ */
+export function stopper(
+  child: Deno.ChildProcess,
+  lines: ReadableStreamDefaultReader<string>,
+): () => Promise<void> {
+  const drained = (async () => {
+    while (!(await lines.read()).done) { /* discard */ }
+  })().catch(() => {});
+  let stopped: Promise<void> | undefined;
+  return () =>
+    stopped ??= (async () => {
+      try {
+        child.kill("SIGTERM");
+      } catch { /* already gone */ }
+      await child.status;
+      await drained;
+    })();
+}
