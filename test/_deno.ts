@@ -42,6 +42,29 @@ export async function runDeno(
 }
 
 /**
+ * Starts a server process whose log on stderr tells when it is ready (stdout is discarded).
+ *
+ * @param command The program.
+ * @param args Its arguments.
+ * @param env Its extra environment.
+ * @returns The child and a reader of its log.
+ */
+export function spawnLogged(
+  command: string,
+  args: readonly string[],
+  env: Record<string, string>,
+): { child: Deno.ChildProcess; lines: ReadableStreamDefaultReader<string> } {
+  const child = new Deno.Command(command, {
+    args: [...args],
+    env,
+    stdin: "null",
+    stdout: "null",
+    stderr: "piped",
+  }).spawn();
+  return { child, lines: child.stderr.pipeThrough(new TextDecoderStream()).getReader() };
+}
+
+/**
  * Keeps reading a started child's log, so that it never blocks on a full pipe, and gives the one
  * way to stop it: SIGTERM, then wait for it to exit and its log to end. Stopping twice is stopping
  * once.

@@ -12,7 +12,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 // @ts-types="@modelcontextprotocol/sdk/client/streamableHttp"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { denoEnv, npmServer } from "../mcp/_servers.ts";
-import { stopper } from "../_deno.ts";
+import { spawnLogged, stopper } from "../_deno.ts";
 
 const CONFIG = new URL("../../deno.json", import.meta.url).pathname;
 const CLI = new URL("../../src/cli/main.ts", import.meta.url).pathname;
@@ -115,14 +115,7 @@ export async function startHttpGateway(
   env: Record<string, string> = {},
 ): Promise<HttpGateway> {
   const { command, args } = cliCommand("gateway", "--config", config, "--http", "--port", "0");
-  const child = new Deno.Command(command, {
-    args,
-    env: { ...denoEnv(), ...env },
-    stdin: "null",
-    stdout: "null",
-    stderr: "piped",
-  }).spawn();
-  const lines = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
+  const { child, lines } = spawnLogged(command, args, { ...denoEnv(), ...env });
   let seen = "";
   let url: string | undefined;
   while (url === undefined) {

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { stopper } from "../_deno.ts";
+import { spawnLogged, stopper } from "../_deno.ts";
 
 const CONFIG = new URL("../../deno.json", import.meta.url).pathname;
 
@@ -71,14 +71,7 @@ export interface HttpEverything extends AsyncDisposable {
  */
 export async function startHttpEverything(): Promise<HttpEverything> {
   const { command, args } = npmServer("@modelcontextprotocol/server-everything", "streamableHttp");
-  const child = new Deno.Command(command, {
-    args,
-    env: { PORT: "0" },
-    stdin: "null",
-    stdout: "null",
-    stderr: "piped",
-  }).spawn();
-  const lines = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
+  const { child, lines } = spawnLogged(command, args, { PORT: "0" });
   let seen = "";
   let port: number | undefined;
   try {
