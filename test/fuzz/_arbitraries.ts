@@ -99,12 +99,13 @@ export const schema: fc.Arbitrary<Record<string, Json>> = fc.letrec<{ s: Json }>
     fc.record({ const: small }),
     fc.record({
       type: fc.constant("object"),
-      properties: fc.dictionary(key, tie("s"), { maxKeys: 3 }),
+      properties: fc.dictionary(key, tie("s"), { maxKeys: 3, noNullPrototype: true }),
       // Not "": Ajv 8.20 lets {} through "required": [""] (the spec, and unfold, refuse it).
       required: fc.uniqueArray(key.filter((k) => k !== ""), { maxLength: 3 }),
       additionalProperties: tie("s"),
       patternProperties: fc.dictionary(fc.constantFrom("^a", "x$", "^\\d+$"), tie("s"), {
         maxKeys: 1,
+        noNullPrototype: true,
       }),
       propertyNames: fc.record({ maxLength: fc.integer({ min: 0, max: 3 }) }),
       minProperties: fc.integer({ min: 0, max: 2 }),
@@ -141,13 +142,17 @@ const value = fc.letrec<{ v: Json }>((tie) => ({
     small,
     patternText,
     fc.array(tie("v"), { maxLength: 3 }),
-    fc.dictionary(key, tie("v"), { maxKeys: 3 }),
+    fc.dictionary(key, tie("v"), { maxKeys: 3, noNullPrototype: true }),
   ),
 })).v;
 
 /** Arguments: objects with the generator's keys, values of every JSON kind, some nesting. */
+// JSON values only: JSON.parse never makes an object without a prototype, and Ajv's deep equality
+// (uniqueItems, const, enum) tells {} from Object.create(null) where JSON cannot (fast-check 4
+// generates such objects unless told not to; found by seed -1180637646).
 export const argumentsObject: fc.Arbitrary<Record<string, Json>> = fc.dictionary(key, value, {
   maxKeys: 4,
+  noNullPrototype: true,
 });
 
 const awkward = fc.constantFrom(
