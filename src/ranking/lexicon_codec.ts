@@ -20,8 +20,11 @@ export const RELATION_KINDS: readonly RelationKind[] = [
   "gloss",
 ];
 
-/** Senses per word whose relations the table holds (a relation's code says which sense). */
-export const LEXICON_SENSES = 3;
+/**
+ * The most senses per word a relation's code can name (0: the most common); which of them a table
+ * holds is the build's choice (`scripts/build_lexicon.ts`).
+ */
+export const LEXICON_SENSES = 8;
 
 /** One relation of a word, as the build script produces it. */
 export interface LexiconRelation {
@@ -118,7 +121,7 @@ function number(value: number): string {
  * import { decodeLexicon } from "./lexicon_codec.ts";
  * import { equal } from "node:assert/strict";
  *
- * const lexicon = decodeLexicon("delete remove|Bb,,");
+ * const lexicon = decodeLexicon("delete remove|Cy,,");
  * equal(lexicon.words[lexicon.others[lexicon.start[1]!]!], "delete");
  * ```
  */
@@ -147,7 +150,9 @@ export function decodeLexicon(text: string): DecodedLexicon {
     const low = LOW.indexOf(char);
     if (low < 0) throw new SyntaxError(`Cannot decode the lexicon: unexpected "${char}"`);
     value = value * 32 + low;
-    previous += Math.floor(value / CODES);
+    const step = Math.floor(value / CODES);
+    if (step === 0) throw new SyntaxError("Cannot decode the lexicon: a word related to itself");
+    previous += step;
     if (word >= words.length || previous >= words.length) {
       throw new SyntaxError("Cannot decode the lexicon: a relation points past the word list");
     }

@@ -32,11 +32,11 @@ Deno.test("the committed thesaurus is well-formed: sorted words, symmetric relat
   }
 });
 
-Deno.test("the committed thesaurus stays within its size budget (36 KiB gzipped, the Worker's share)", async () => {
+Deno.test("the committed thesaurus stays within its size budget (100 KiB gzipped; issue 12 allows 150)", async () => {
   const gzip = await new Response(
     new Blob([LEXICON_TEXT]).stream().pipeThrough(new CompressionStream("gzip")),
   ).arrayBuffer();
-  ok(gzip.byteLength <= 40 * 1024, `${gzip.byteLength} bytes gzipped`);
+  ok(gzip.byteLength <= 100 * 1024, `${gzip.byteLength} bytes gzipped`);
 });
 
 Deno.test("englishLexicon() relates everyday words to the words tools use, below an exact match", () => {
@@ -66,5 +66,6 @@ Deno.test("encodeLexicon() and decodeLexicon() round-trip; decoding refuses brok
   equal(relationWeight("broader", 0), 0.4);
   throws(() => decodeLexicon("no bar"), SyntaxError);
   throws(() => decodeLexicon("a b|zz,,"), SyntaxError);
+  throws(() => decodeLexicon("a b|a,,"), SyntaxError); // a word related to itself
   throws(() => decodeLexicon("a b|!,,"), SyntaxError);
 });
