@@ -8,6 +8,7 @@
 
 import type { McpTool, ServerInfo } from "../../mod.ts";
 import type { GoldGroups } from "./metrics.ts";
+import { readServerMap } from "./exact.ts";
 
 /** One labelled query. */
 export interface EvalQuery {
@@ -85,7 +86,8 @@ export function parseQuery(line: Record<string, unknown>, index: number): EvalQu
 /**
  * Reads an evaluation directory.
  *
- * @param dir The directory: `catalogue.json` (an array of tools), optionally `servers.json`
+ * @param dir The directory: `catalogue.json` (an array of tools) or else `tools.json` (a map from
+ * each server to its `tools/list` tools, as in `testdata/real-servers`), optionally `servers.json`
  * (`[{server, title?, description?}]`, other fields ignored) and any number of `*.jsonl` query sets.
  * @returns The catalogue and its query sets.
  * @throws {Error} When a file is missing or malformed.
@@ -99,7 +101,15 @@ export function parseQuery(line: Record<string, unknown>, index: number): EvalQu
  * ```
  */
 export function loadEvalData(dir: string): EvalData {
-  const tools = JSON.parse(Deno.readTextFileSync(`${dir}/catalogue.json`)) as McpTool[];
+  let tools: McpTool[];
+  try {
+    tools = JSON.parse(Deno.readTextFileSync(`${dir}/catalogue.json`)) as McpTool[];
+  } catch (e) {
+    if (!(e instanceof Deno.errors.NotFound)) throw e;
+    const map = readServerMap(`${dir}/tools.json`);
+    if (map === undefined) throw e;
+    tools = map;
+  }
   let servers: ServerInfo[] = [];
   try {
     const raw = JSON.parse(Deno.readTextFileSync(`${dir}/servers.json`)) as Array<

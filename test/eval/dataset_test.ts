@@ -1,5 +1,6 @@
 import { deepEqual, equal, ok, throws } from "node:assert/strict";
 import { half, loadEvalData, parseQuery } from "../../bench/eval/dataset.ts";
+import { DATA_DIR } from "../_data.ts";
 
 Deno.test("parseQuery() prefers gold groups and makes each plain gold id its own group", () => {
   deepEqual(parseQuery({ id: "t", query: "q", gold: ["a"], gold_groups: [["a", "b"]] }, 0), {
@@ -50,5 +51,60 @@ Deno.test("loadEvalData() reads the catalogue, servers and every query set, sort
     deepEqual(loadEvalData(dir).servers, []);
   } finally {
     Deno.removeSync(dir, { recursive: true });
+  }
+});
+
+Deno.test("loadEvalData() reads a tools.json server map when there is no catalogue.json", () => {
+  const dir = Deno.makeTempDirSync();
+  try {
+    const schema = { type: "object" };
+    Deno.writeTextFileSync(
+      `${dir}/tools.json`,
+      JSON.stringify({
+        srv: [
+          { name: "a", description: "First", inputSchema: schema },
+          { name: "b", description: "Second", inputSchema: schema },
+        ],
+      }),
+    );
+    Deno.writeTextFileSync(
+      `${dir}/q.jsonl`,
+      `{"task_id":"t","query":"x","gold_groups":[["srv/a","srv/b"]]}\n`,
+    );
+    const data = loadEvalData(dir);
+    deepEqual(data.tools, [
+      { name: "a", description: "First", inputSchema: schema, server: "srv" },
+      { name: "b", description: "Second", inputSchema: schema, server: "srv" },
+    ]);
+    deepEqual(data.servers, []);
+    deepEqual(data.sets, [
+      { name: "q", queries: [{ group: "t", query: "x", gold: [["srv/a", "srv/b"]] }], skipped: 0 },
+    ]);
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+});
+
+Deno.test("loadEvalData() throws when a directory has neither catalogue.json nor tools.json", () => {
+  const dir = Deno.makeTempDirSync();
+  try {
+    throws(() => loadEvalData(dir), Deno.errors.NotFound);
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+});
+
+Deno.test("loadEvalData() loads testdata/real-servers: 228 tools, 150 everyday queries with known gold", () => {
+  const data = loadEvalData(`${DATA_DIR}/real-servers`);
+  equal(data.tools.length, 228);
+  const ids = new Set(data.tools.map((tool) => `${tool.server}/${tool.name}`));
+  equal(ids.size, 228);
+  const everyday = data.sets.find((set) => set.name === "everyday");
+  ok(everyday !== undefined, data.sets.map((set) => set.name).join(", "));
+  equal(everyday.queries.length, 150);
+  equal(everyday.skipped, 0);
+  for (const query of everyday.queries) {
+    ok(query.gold.length > 0, query.group);
+    for (const id of query.gold.flat()) ok(ids.has(id), `${query.group}: ${id}`);
   }
 });
