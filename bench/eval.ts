@@ -18,6 +18,7 @@ import { parseArgs } from "node:util";
 import { createLexicalRanker, type LexicalRankerOptions } from "../src/ranking/lexical_ranker.ts";
 import { McpCatalog, type RankerFactory } from "../mod.ts";
 import { englishLexicon } from "../src/ranking/lexicon.ts";
+import { englishVectors } from "../src/ranking/vectors.ts";
 import { minisearchRanker } from "../src/ranking/minisearch.ts";
 import { plainMinisearchRanker } from "../src/ranking/minisearch_ranker.ts";
 import { bm25Ranker } from "./eval/bm25.ts";
@@ -37,6 +38,12 @@ const CONTENDERS: readonly Contender[] = [
       return (query) => catalog.search(query, CUTOFF).map((match) => match.id);
     },
   },
+  unfold("unfold + thesaurus (opt-in: englishLexicon())", { thesaurus: englishLexicon() }),
+  unfold("unfold + vectors (opt-in: englishVectors())", { vectors: englishVectors() }),
+  unfold("unfold + thesaurus + vectors", {
+    thesaurus: englishLexicon(),
+    vectors: englishVectors(),
+  }),
   {
     name: "minisearch-default",
     build(tools, servers) {
@@ -74,6 +81,15 @@ function unfold(
 const ABLATION: readonly Contender[] = [
   unfold("default", {}),
   unfold("with the WordNet thesaurus (opt-in: englishLexicon())", { thesaurus: englishLexicon() }),
+  unfold("with word vectors (opt-in: englishVectors())", { vectors: englishVectors() }),
+  unfold("with the thesaurus and word vectors", {
+    thesaurus: englishLexicon(),
+    vectors: englishVectors(),
+  }),
+  unfold("with word vectors at twice the weight (semanticWeight 2)", {
+    vectors: englishVectors(),
+    semanticWeight: 2,
+  }),
   unfold("no inflections", { inflectionWeight: 0 }),
   unfold("with the thesaurus, also for words the catalogue knows at full weight", {
     thesaurus: englishLexicon(),
@@ -142,6 +158,15 @@ if (import.meta.main) {
   const contenders = values.ablation ? ABLATION : CONTENDERS;
   const results = evaluate(data, contenders, { rounds: Number(values.rounds) });
   const render = values.ablation ? renderAblation : renderReport;
+  // The everyday-language probe over the real-server catalogue beside it, when it has query sets
+  // (not with --data: another data directory has its own sets).
+  const everydayDir = `${dir}/../real-servers`;
+  const everyday = values.data === undefined && hasQuerySets(everydayDir)
+    ? loadEvalData(everydayDir)
+    : undefined;
+  const everydayResults = everyday === undefined
+    ? undefined
+    : evaluate(everyday, contenders, { rounds: Number(values.rounds) });
   // Exact lookups with the default ranker, on this catalogue and the real-server one next to it.
   const realServers = readServerMap(`${dir}/../real-servers/tools.json`);
   const exact = {
@@ -155,9 +180,42 @@ if (import.meta.main) {
   // deno-lint-ignore no-console
   console.log(
     values.json
-      ? JSON.stringify({ data: dir, tools: data.tools.length, results, exact }, null, 2)
+      ? JSON.stringify(
+        {
+          data: dir,
+          tools: data.tools.length,
+          results,
+          exact,
+          ...(everyday === undefined ? {} : {
+            everyday: {
+              data: everyday.dir,
+              tools: everyday.tools.length,
+              results: everydayResults,
+            },
+          }),
+        },
+        null,
+        2,
+      )
       : `${data.tools.length} tools, ${data.servers.length} servers described, ${dir}\n\n${
         render(results)
-      }\n${exactLines.join("\n")}`,
+      }\n${exactLines.join("\n")}\n${
+        everyday === undefined
+          ? ""
+          : `\n${everyday.tools.length} tools (no server descriptions), ${everyday.dir}: ${
+            everyday.sets.map((set) => `${set.name}, ${set.queries.length} queries`).join("; ")
+          }\n\n${render(everydayResults!)}`
+      }`,
   );
+}
+
+function hasQuerySets(dir: string): boolean {
+  try {
+    return [...Deno.readDirSync(dir)].some((entry) =>
+      entry.isFile && entry.name.endsWith(".jsonl")
+    );
+  } catch (e) {
+    if (e instanceof Deno.errors.NotFound) return false;
+    throw e;
+  }
 }

@@ -15,6 +15,9 @@ import { checkSchema } from "../src/bridge/schema/check.ts";
 import { MAX_NAME_CHARS } from "../src/limits.ts";
 import { transition } from "../src/session/state.ts";
 import { longDescribe, realServerTools } from "../test/_data.ts";
+import { createLexicalRanker } from "../src/ranking/lexical_ranker.ts";
+import { englishLexicon } from "../src/ranking/lexicon.ts";
+import { englishVectors } from "../src/ranking/vectors.ts";
 
 const object = { type: "object" };
 
@@ -150,6 +153,40 @@ Deno.bench({
   name: "arguments nested 100,000 deep: refused at MAX_JSON_DEPTH",
   group: "validation",
   fn: execute(plain, deep),
+});
+
+// Search at the bridge's query cap (maxQueryChars, 1,000) over the 10,000 realistic tools: distinct
+// words no tool uses (each spelt in pieces by the word vectors), with the default ranker and with
+// the opt-in thesaurus and word vectors, against a two-word query.
+const optedIn = new McpCatalog(copies, {
+  ranker: createLexicalRanker({ thesaurus: englishLexicon(), vectors: englishVectors() }),
+});
+optedIn.search("-", 1);
+realistic.catalog.search("-", 1);
+const strangeWords = Array.from({ length: 200 }, (_, i) => `zq${(i * 7919).toString(36)}vx`)
+  .join(" ").slice(0, 1_000);
+const everydayWords = "make my photo smaller then show me who reacted to my message yesterday "
+  .repeat(20).slice(0, 1_000);
+Deno.bench({
+  name: "search a two-word query, 10,000 tools",
+  group: "search",
+  baseline: true,
+  fn: () => void realistic.catalog.search("read file", 10),
+});
+Deno.bench({
+  name: "search 1,000 chars of distinct unknown words, 10,000 tools",
+  group: "search",
+  fn: () => void realistic.catalog.search(strangeWords, 10),
+});
+Deno.bench({
+  name: "search 1,000 chars of distinct unknown words, 10,000 tools, thesaurus + vectors",
+  group: "search",
+  fn: () => void optedIn.search(strangeWords, 10),
+});
+Deno.bench({
+  name: "search 1,000 chars of everyday words, 10,000 tools, thesaurus + vectors",
+  group: "search",
+  fn: () => void optedIn.search(everydayWords, 10),
 });
 
 // A session just under MAX_SESSION_BYTES, and a describe that would pass it.

@@ -1,7 +1,9 @@
 /**
  * Search latency and index build time on the LiveMCPBench catalogue (527 tools, 70 servers):
- * unfold's default ranker through `McpCatalog.search`, and the MiniSearch alternative. Each search
- * iteration runs the next query of a query set, so the mean is the mean over the set's queries.
+ * unfold's default ranker through `McpCatalog.search`, with the opt-in thesaurus and word vectors,
+ * and the MiniSearch alternative. Each search iteration runs the next query of a query set, so the
+ * mean is the mean over the set's queries; the everyday set of `testdata/real-servers` runs over
+ * its own catalogue (228 tools).
  *
  * Run: `deno task bench` (with `bench/scale_bench.ts`)
  *
@@ -9,7 +11,14 @@
  */
 
 import { lexicalRanker, McpCatalog, type RankerFactory } from "../mod.ts";
+import { createLexicalRanker } from "../src/ranking/lexical_ranker.ts";
+import { englishLexicon } from "../src/ranking/lexicon.ts";
 import { minisearchRanker } from "../src/ranking/minisearch.ts";
+import { englishVectors } from "../src/ranking/vectors.ts";
+import { decodeVectors } from "../src/ranking/vectors_codec.ts";
+import { VECTORS_TEXT } from "../src/ranking/vectors_data.ts";
+import { decodeLexicon } from "../src/ranking/lexicon_codec.ts";
+import { LEXICON_TEXT } from "../src/ranking/lexicon_data.ts";
 import { defaultDataDir, loadEvalData } from "./eval/dataset.ts";
 
 const dir = defaultDataDir();
@@ -18,12 +27,32 @@ if (dir === undefined) {
 }
 const data = loadEvalData(dir);
 const { tools, servers } = data;
+const everyday = loadEvalData(`${dir}/../real-servers`);
 
+Deno.bench({
+  name: "englishLexicon(): decode the thesaurus (once per process in use)",
+  group: "decode",
+  fn: () => {
+    decodeLexicon(LEXICON_TEXT);
+  },
+});
+Deno.bench({
+  name: "englishVectors(): decode the word vectors (once per process in use)",
+  group: "decode",
+  fn: () => {
+    decodeVectors(VECTORS_TEXT);
+  },
+});
+
+const withVectors = createLexicalRanker({ vectors: englishVectors() });
+const withBoth = createLexicalRanker({ vectors: englishVectors(), thesaurus: englishLexicon() });
 for (
-  const [name, ranker] of [["lexicalRanker", lexicalRanker], [
-    "minisearchRanker",
-    minisearchRanker,
-  ]] as [string, RankerFactory][]
+  const [name, ranker] of [
+    ["lexicalRanker", lexicalRanker],
+    ["lexicalRanker + vectors", withVectors],
+    ["lexicalRanker + thesaurus + vectors", withBoth],
+    ["minisearchRanker", minisearchRanker],
+  ] as [string, RankerFactory][]
 ) {
   Deno.bench({
     name: `${name}: build the index (${tools.length} tools)`,
@@ -44,6 +73,22 @@ for (
       baseline: ranker === lexicalRanker,
       fn: () => {
         catalog.search(queries[next]!, 5);
+        next = (next + 1) % queries.length;
+      },
+    });
+  }
+  const own = new McpCatalog(everyday.tools, { ranker });
+  own.search("-", 1);
+  for (const set of everyday.sets) {
+    const queries = set.queries.map((q) => q.query);
+    let next = 0;
+    Deno.bench({
+      name:
+        `${name}: McpCatalog.search, one ${set.name} query (${queries.length} in turn, ${everyday.tools.length} tools)`,
+      group: `search ${set.name}`,
+      baseline: ranker === lexicalRanker,
+      fn: () => {
+        own.search(queries[next]!, 5);
         next = (next + 1) % queries.length;
       },
     });

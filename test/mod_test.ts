@@ -18,6 +18,7 @@ Deno.test("the package exports the core and one module per adapter", async () =>
     "./gateway": "./src/gateway/mod.ts",
     "./cli": "./src/cli/main.ts",
     "./lexicon": "./src/ranking/lexicon.ts",
+    "./vectors": "./src/ranking/vectors.ts",
   });
   const mod: Record<string, unknown> = await import("../mod.ts");
   for (const adapter of ["createApp", "connectHttp", "connectStdio", "minisearchRanker"]) {

@@ -6,6 +6,8 @@
  * appear side by side in its name, and by how well its server's description matches the query.
  * Query words also reach other inflections of themselves and, given a thesaurus (opt-in: the
  * WordNet one is `englishLexicon()` of `./lexicon`), related words, at weights below an exact match.
+ * Given word vectors (opt-in: `englishVectors()` of `./vectors`), tools close in meaning to a query
+ * whose words the catalogue does not use rank in beside the lexical matches (`semantic.ts`).
  *
  * @module
  */
@@ -26,6 +28,8 @@ import { fieldScores } from "./field_scores.ts";
 import { feedbackWords } from "./feedback.ts";
 import type { ExpansionSources } from "./expansion.ts";
 import type { Lexicon, RelatedWord } from "./lexicon.ts";
+import type { SemanticMatch } from "./semantic.ts";
+import type { WordVectors } from "./vectors.ts";
 import { LexicalIndex } from "./lexical_search.ts";
 import {
   decodeLexicalParts,
@@ -96,8 +100,8 @@ export interface LexicalRankerOptions {
   inflectionWeight?: number;
   /**
    * The thesaurus that relates query words to other words (`picture` → `image`), e.g.
-   * `englishLexicon()` from `./lexicon` (WordNet, ~36 KiB gzipped: opt-in to keep the Worker
-   * small); `false` or absent for none.
+   * `englishLexicon()` from `./lexicon` (WordNet filtered by GloVe vectors, ~95 KiB gzipped:
+   * opt-in to keep the Worker small); `false` or absent for none.
    * @default {false}
    */
   thesaurus?: Lexicon | false;
@@ -150,12 +154,27 @@ export interface LexicalRankerOptions {
   feedbackWords?: number;
   /** The weight of the best feedback word (a query word counts 1). @default {0.3} */
   feedbackWeight?: number;
+  /**
+   * Word vectors for a semantic match (opt-in: `englishVectors()` from `./vectors`, ~0.8 MiB
+   * gzipped): each tool and each query becomes the weighted mean of its words' vectors, and tools
+   * close in meaning rank in beside the lexical matches, weighted by the share of the query's
+   * words that no tool uses (a query in the catalogue's own words ranks as without vectors);
+   * `false` or absent for none.
+   * @default {false}
+   */
+  vectors?: WordVectors | false;
+  /** The weight of the semantic match when none of a query's words is the catalogue's. @default {1} */
+  semanticWeight?: number;
 }
 
 /** Every setting of the lexical ranker: {@linkcode LexicalRankerOptions} with none left out. */
 export type LexicalSettings =
-  & Required<Omit<LexicalRankerOptions, "fieldWeights" | "thesaurus">>
-  & { fieldWeights: Readonly<Record<LexicalField, number>>; thesaurus?: Lexicon | false };
+  & Required<Omit<LexicalRankerOptions, "fieldWeights" | "thesaurus" | "vectors">>
+  & {
+    fieldWeights: Readonly<Record<LexicalField, number>>;
+    thesaurus?: Lexicon | false;
+    vectors?: WordVectors | false;
+  };
 
 /** The defaults of {@linkcode LexicalRankerOptions}, measured with `deno task eval`. */
 export const LEXICAL_DEFAULTS: Readonly<LexicalSettings> = Object.freeze({
@@ -198,6 +217,7 @@ export const LEXICAL_DEFAULTS: Readonly<LexicalSettings> = Object.freeze({
   feedbackDocs: 0,
   feedbackWords: 8,
   feedbackWeight: 0.3,
+  semanticWeight: 1,
 });
 
 /**
@@ -229,14 +249,17 @@ export function createLexicalRanker(options: LexicalRankerOptions = {}): RankerF
   const factory: RankerFactory = (tools, rankerOptions) =>
     buildRanker(tools, rankerOptions, settings, format);
   factory.restore = (tools, _rankerOptions, snapshot) => {
-    // Pseudo-relevance feedback reads each tool's words, which a snapshot does not hold; an index
-    // expanded with a thesaurus depends on data its format does not name.
-    if (snapshot.format !== format || settings.feedbackDocs > 0 || documentExpansion(settings)) {
+    // Pseudo-relevance feedback and the semantic match read each tool's words, which a snapshot
+    // does not hold; an index expanded with a thesaurus depends on data its format does not name.
+    if (
+      snapshot.format !== format || settings.feedbackDocs > 0 || documentExpansion(settings) ||
+      settings.vectors
+    ) {
       return undefined;
     }
     const parts = decodeLexicalParts(snapshot.bytes, format);
     if (parts === undefined || parts.serverOf.length !== tools.length) return undefined;
-    return rankerOver(parts, sortedIds(tools), settings, format, undefined);
+    return rankerOver(parts, sortedIds(tools), settings, format, undefined, undefined);
   };
   return factory;
 }
@@ -362,7 +385,9 @@ function buildRanker(
     servers,
     serverOf: Int32Array.from(tools, (tool) => servers.indexOf(tool.server)),
   };
-  return rankerOver(parts, ids, settings, format, ownWords);
+  // Built by the vectors' own module, so that a bundle without vectors does not carry it.
+  const meaning = settings.vectors ? settings.vectors.index(words) : undefined;
+  return rankerOver(parts, ids, settings, format, ownWords, meaning);
 }
 
 // The ranker over a built (or restored) index.
@@ -373,6 +398,8 @@ function rankerOver(
   format: string,
   // Each tool's own words, for pseudo-relevance feedback (a restored index has none: see restore).
   ownWords: ((doc: number) => readonly string[]) | undefined,
+  // The tools' meaning vectors, for the semantic match (none without word vectors).
+  meaning: SemanticMatch | undefined,
 ): Ranker {
   const terms = termsOf(settings);
   const index = new LexicalIndex({
@@ -437,23 +464,30 @@ function rankerOver(
         }
         return index.search(words, counts, limit, settings, { ...sources, hops: 2 });
       };
-      let top = rank(queryWords, limit);
+      // How much the semantic match counts for this query (0: the ranking is the lexical one).
+      const semanticWeight = meaning?.weight(queryWords, index.known, settings.semanticWeight) ?? 0;
+      const depth = semanticWeight > 0 ? Math.max(limit, SEMANTIC_DEPTH) : limit;
+      let top = rank(queryWords, depth);
       const minWords = settings.segmentMinWords;
       if (minWords > 0 && queryWords.length >= minWords && top.length > 0) {
         const parts = clauses(text).map((clause) => terms.text(clause)).filter((w) => w.length > 0);
         if (parts.length >= 2) {
           const lists = [top, ...parts.map((words) => rank(words, limit))];
           top = fuseRanks(lists.map((list) => list.map((hit) => hit.doc)), settings.segmentFusionK)
-            .slice(0, limit);
+            .slice(0, depth);
         }
       }
-      return top.map(({ doc, score }) => ({ id: ids[doc]!, score }));
+      if (semanticWeight > 0) top = meaning!.fuse(top, queryWords, semanticWeight, limit);
+      return top.slice(0, limit).map(({ doc, score }) => ({ id: ids[doc]!, score }));
     },
     snapshot: () => ({ format, bytes: encodeLexicalParts(parts, format) }),
   };
 }
 
 const EMPTY_LEXICON: Lexicon = { has: () => false, related: () => [] };
+
+// How many lexical results the semantic match re-scores (the others get its score alone).
+const SEMANTIC_DEPTH = 30;
 
 // A thesaurus with a deployment's synonyms first: each word of an entry relates to each word of
 // the other entries of its group.

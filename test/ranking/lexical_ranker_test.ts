@@ -2,10 +2,15 @@ import { deepEqual, equal, ok } from "node:assert/strict";
 import { createLexicalRanker, LEXICAL_DEFAULTS } from "../../src/ranking/lexical_ranker.ts";
 import { lexicalRanker } from "../../mod.ts";
 import { englishLexicon } from "../../src/ranking/lexicon.ts";
+import { englishVectors } from "../../src/ranking/vectors.ts";
 import { rankerContract } from "../_contracts/ranker_contract.ts";
 import { tool } from "../_data.ts";
 
 rankerContract("lexicalRanker", lexicalRanker);
+rankerContract(
+  "lexicalRanker with vectors and thesaurus",
+  createLexicalRanker({ vectors: englishVectors(), thesaurus: englishLexicon() }),
+);
 
 const ids = (hits: { id: string }[]) => hits.map((hit) => hit.id);
 
@@ -163,4 +168,70 @@ Deno.test("createLexicalRanker({fieldWeights: {related}}) expands the tools' sid
   const docSide = createLexicalRanker({ ...options, fieldWeights: { related: 0.5 } });
   deepEqual(ids(docSide(tools, { servers: [] }).search("picture", 5)), ["gallery/upload_image"]);
   deepEqual(createLexicalRanker(options)(tools, { servers: [] }).search("picture", 5), []);
+});
+
+// A small catalogue for the semantic match; EVERYDAY shares no word with any of its tools.
+const SEMANTIC_TOOLS = [
+  tool("img", "resize_image", "Resize an image to the given width"),
+  tool("fs", "delete_file", "Delete a file"),
+  tool("mail", "send_email", "Send an email message"),
+  tool("weather", "get_forecast", "Weather forecast for a city"),
+  tool("cal", "create_event", "Create a calendar event"),
+  tool("db", "run_query", "Run a SQL query against the database"),
+];
+const EVERYDAY = "make my photo smaller";
+
+Deno.test("createLexicalRanker({vectors}) finds a tool by meaning when no query word is the catalogue's", () => {
+  const catalogueWords = new Set(
+    SEMANTIC_TOOLS.flatMap((t) => `${t.name} ${t.description}`.toLowerCase().split(/[^a-z]+/)),
+  );
+  for (const word of EVERYDAY.split(" ")) ok(!catalogueWords.has(word), word);
+  const plain = lexicalRanker(SEMANTIC_TOOLS, { servers: [] }).search(EVERYDAY, 5);
+  ok(plain[0]?.id !== "img/resize_image", JSON.stringify(plain));
+  const semantic = createLexicalRanker({ vectors: englishVectors() })(SEMANTIC_TOOLS, {
+    servers: [],
+  }).search(EVERYDAY, 5);
+  equal(semantic[0]?.id, "img/resize_image");
+  ok(semantic.length <= 5);
+  for (let i = 1; i < semantic.length; i++) ok(semantic[i - 1]!.score >= semantic[i]!.score);
+});
+
+Deno.test("createLexicalRanker({vectors}) ranks a query in the catalogue's own words exactly as without", () => {
+  const plain = lexicalRanker(SEMANTIC_TOOLS, { servers: [] });
+  const semantic = createLexicalRanker({ vectors: englishVectors() })(SEMANTIC_TOOLS, {
+    servers: [],
+  });
+  for (const query of ["delete file", "send email message", "weather forecast city"]) {
+    const expected = plain.search(query, 10);
+    ok(expected.length > 0, query);
+    deepEqual(semantic.search(query, 10), expected, query);
+  }
+});
+
+Deno.test("createLexicalRanker({vectors}) cannot restore a snapshot, so the factory rebuilds", () => {
+  const withVectors = createLexicalRanker({ vectors: englishVectors() });
+  const ranker = withVectors(SEMANTIC_TOOLS, { servers: [] });
+  const snapshot = ranker.snapshot?.();
+  ok(snapshot !== undefined);
+  equal(withVectors.restore?.(SEMANTIC_TOOLS, { servers: [] }, snapshot), undefined);
+  const without = createLexicalRanker();
+  const plainSnapshot = without(SEMANTIC_TOOLS, { servers: [] }).snapshot?.();
+  ok(plainSnapshot !== undefined);
+  const restored = without.restore?.(SEMANTIC_TOOLS, { servers: [] }, plainSnapshot);
+  ok(restored !== undefined);
+  deepEqual(
+    restored.search("delete file", 10),
+    without(SEMANTIC_TOOLS, { servers: [] }).search("delete file", 10),
+  );
+});
+
+Deno.test("createLexicalRanker({vectors, semanticWeight: 0}) ranks exactly as without vectors", () => {
+  const plain = lexicalRanker(SEMANTIC_TOOLS, { servers: [] });
+  const off = createLexicalRanker({ vectors: englishVectors(), semanticWeight: 0 })(
+    SEMANTIC_TOOLS,
+    { servers: [] },
+  );
+  for (const query of [EVERYDAY, "delete my photo", "delete file"]) {
+    deepEqual(off.search(query, 10), plain.search(query, 10), query);
+  }
 });

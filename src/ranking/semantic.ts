@@ -1,0 +1,202 @@
+/**
+ * The lexical ranker's opt-in semantic match: each tool is the weighted mean of its words' vectors
+ * (its name counting most), centred on the catalogue's mean and of unit length; a query is the same
+ * over its words. Its cosine with each tool, rescaled so that the best tool gets 1 and the 51st 0,
+ * is added to the lexical score (relative to the best), times a weight the ranker sets from the
+ * share of query words the catalogue does not use. So tools whose text shares no word with the
+ * query can rank, and a query in the catalogue's own words ranks as without vectors.
+ *
+ * @module
+ */
+
+import type { LexicalField } from "./lexical_ranker.ts";
+import type { WordVectors } from "./vectors.ts";
+
+/** How much each field's words count in a tool's vector. */
+export const SEMANTIC_FIELD_WEIGHTS: Readonly<Record<LexicalField, number>> = Object.freeze({
+  name: 2,
+  title: 1,
+  keywords: 1,
+  description: 1,
+  server: 0.5,
+  serverText: 0.5,
+  params: 0.3,
+  paramDescriptions: 0,
+  related: 0,
+});
+
+/** The rank whose cosine counts as 0 (the best counts as 1). */
+export const SEMANTIC_REFERENCE_RANK = 50;
+
+/** A scored tool, by its position in the index. */
+export interface ScoredDoc {
+  /** The tool's position. */
+  doc: number;
+  /** Its score, positive. */
+  score: number;
+}
+
+/** A catalogue's semantic match: what the lexical ranker calls at search time. */
+export interface SemanticMatch {
+  /**
+   * How much the semantic match counts for a query: `factor` × the share of the query's distinct
+   * words that no tool uses (so 0 for a query in the catalogue's own words).
+   *
+   * @param queryWords The query's words.
+   * @param known Whether a tool uses a word.
+   * @param factor The weight when none of the words is known.
+   * @returns The weight, ≥ 0.
+   */
+  weight(queryWords: readonly string[], known: (word: string) => boolean, factor: number): number;
+  /**
+   * Adds the semantic match to a lexical ranking.
+   *
+   * @param lexical The lexical ranking, best first (may be empty).
+   * @param queryWords The query's words (repeated words count as often).
+   * @param weight The semantic match's weight, > 0.
+   * @param limit The most results.
+   * @returns The fused ranking, best first, ties by position.
+   */
+  fuse(
+    lexical: readonly ScoredDoc[],
+    queryWords: readonly string[],
+    weight: number,
+    limit: number,
+  ): ScoredDoc[];
+}
+
+/** The tools' vectors, and the fusion of their cosine with a query's into a lexical ranking. */
+export class SemanticIndex implements SemanticMatch {
+  readonly #vectors: WordVectors;
+  readonly #dimensions: number;
+  readonly #tools: Float32Array;
+  readonly #count: number;
+  readonly #mean: Float64Array;
+
+  /**
+   * Builds the tools' vectors.
+   *
+   * @param words Each tool's words per field, in index order.
+   * @param vectors The word vectors.
+   */
+  constructor(
+    words: readonly Readonly<Record<LexicalField, readonly string[]>>[],
+    vectors: WordVectors,
+  ) {
+    this.#vectors = vectors;
+    const dimensions = vectors.dimensions;
+    this.#dimensions = dimensions;
+    this.#count = words.length;
+    const tools = new Float32Array(words.length * dimensions);
+    const cache = new Map<string, ReturnType<WordVectors["get"]>>();
+    const lookup = (word: string) => {
+      if (!cache.has(word)) cache.set(word, vectors.get(word));
+      return cache.get(word);
+    };
+    const mean = new Float64Array(dimensions);
+    const acc = new Float64Array(dimensions);
+    words.forEach((fields, doc) => {
+      acc.fill(0);
+      for (const field of Object.keys(SEMANTIC_FIELD_WEIGHTS) as LexicalField[]) {
+        const weight = SEMANTIC_FIELD_WEIGHTS[field];
+        if (weight === 0) continue;
+        for (const word of fields[field]) {
+          const v = lookup(word);
+          if (v === undefined) continue;
+          for (let d = 0; d < dimensions; d++) acc[d]! += weight * v.weight * v.vector[d]!;
+        }
+      }
+      unit(acc);
+      for (let d = 0; d < dimensions; d++) {
+        tools[doc * dimensions + d] = acc[d]!;
+        mean[d]! += acc[d]! / words.length;
+      }
+    });
+    // Centred on the catalogue's mean: what all its tools share does not tell them apart.
+    for (let doc = 0; doc < words.length; doc++) {
+      for (let d = 0; d < dimensions; d++) acc[d] = tools[doc * dimensions + d]! - mean[d]!;
+      unit(acc);
+      for (let d = 0; d < dimensions; d++) tools[doc * dimensions + d] = acc[d]!;
+    }
+    this.#tools = tools;
+    this.#mean = mean;
+  }
+
+  /**
+   * How much the semantic match counts for a query (see {@linkcode SemanticMatch}).
+   *
+   * @param queryWords The query's words.
+   * @param known Whether a tool uses a word.
+   * @param factor The weight when none of the words is known.
+   * @returns The weight, ≥ 0.
+   */
+  weight(queryWords: readonly string[], known: (word: string) => boolean, factor: number): number {
+    const distinct = new Set(queryWords);
+    if (distinct.size === 0 || !(factor > 0)) return 0;
+    let unknown = 0;
+    for (const word of distinct) if (!known(word)) unknown++;
+    return factor * unknown / distinct.size;
+  }
+
+  /**
+   * Adds the semantic match to a lexical ranking.
+   *
+   * @param lexical The lexical ranking, best first (may be empty).
+   * @param queryWords The query's words (repeated words count as often).
+   * @param weight The semantic match's weight, > 0.
+   * @param limit The most results.
+   * @returns The fused ranking, best first, ties by position; unchanged when no query word has a
+   * vector.
+   */
+  fuse(
+    lexical: readonly ScoredDoc[],
+    queryWords: readonly string[],
+    weight: number,
+    limit: number,
+  ): ScoredDoc[] {
+    const dimensions = this.#dimensions;
+    const query = new Float64Array(dimensions);
+    for (const word of queryWords) {
+      const v = this.#vectors.get(word);
+      if (v === undefined) continue;
+      for (let d = 0; d < dimensions; d++) query[d]! += v.weight * v.vector[d]!;
+    }
+    if (!unit(query)) return [...lexical];
+    for (let d = 0; d < dimensions; d++) query[d]! -= this.#mean[d]!;
+    if (!unit(query)) return [...lexical];
+    const count = this.#count;
+    const cosines = new Float64Array(count);
+    for (let doc = 0; doc < count; doc++) {
+      let sum = 0;
+      const offset = doc * dimensions;
+      for (let d = 0; d < dimensions; d++) sum += this.#tools[offset + d]! * query[d]!;
+      cosines[doc] = sum;
+    }
+    const sorted = Float64Array.from(cosines).sort();
+    const best = sorted[count - 1]!;
+    const reference = sorted[count - 1 - Math.min(count - 1, SEMANTIC_REFERENCE_RANK)]!;
+    const span = best - reference || 1;
+    const scores = new Float64Array(count);
+    for (let doc = 0; doc < count; doc++) {
+      scores[doc] = weight * Math.max(0, (cosines[doc]! - reference) / span);
+    }
+    const top = lexical[0]?.score;
+    for (const { doc, score } of lexical) scores[doc]! += score / top!;
+    const fused: ScoredDoc[] = [];
+    for (let doc = 0; doc < count; doc++) {
+      if (scores[doc]! > 0) fused.push({ doc, score: scores[doc]! });
+    }
+    fused.sort((a, b) => b.score - a.score || a.doc - b.doc);
+    return fused.slice(0, limit);
+  }
+}
+
+// Scales a vector to unit length; false (and unchanged) when it is zero.
+function unit(vector: Float64Array): boolean {
+  let sum = 0;
+  for (const x of vector) sum += x * x;
+  if (!(sum > 0)) return false;
+  const norm = Math.sqrt(sum);
+  for (let d = 0; d < vector.length; d++) vector[d]! /= norm;
+  return true;
+}

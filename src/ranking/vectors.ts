@@ -1,0 +1,174 @@
+/**
+ * English word vectors for the lexical ranker's semantic match (opt-in:
+ * `createLexicalRanker({vectors: englishVectors()})`). Static vectors distilled from the Universal
+ * Sentence Encoder (lite) by `scripts/build_vectors.ts`: each of the 10,000 most frequent words of
+ * spoken English (SUBTLEX-US) and each of the encoder's 8,000 word pieces embedded on its own, then
+ * reduced to 48 dimensions and stored as bytes (licence: `VECTORS_NOTICE.md`). A word of the table
+ * has its own vector; any other word of letters and digits is spelt in pieces and gets their mean.
+ * A word's weight falls with its frequency (frequent words say little about a need).
+ *
+ * @module
+ */
+
+import type { LexicalField } from "./lexical_ranker.ts";
+import { SemanticIndex, type SemanticMatch } from "./semantic.ts";
+import { decodeVectors, type VectorTable } from "./vectors_codec.ts";
+import { VECTORS_TEXT } from "./vectors_data.ts";
+export type { ScoredDoc, SemanticMatch } from "./semantic.ts";
+export type { VectorTable } from "./vectors_codec.ts";
+
+/** A word's vector and how much it counts in a text's vector. */
+export interface WordVector {
+  /** The vector (not unit length). */
+  vector: Float32Array;
+  /** Its weight in (0, 1): lower for frequent words. */
+  weight: number;
+}
+
+/** Word vectors: what the semantic match of `createLexicalRanker({vectors})` reads. */
+export interface WordVectors {
+  /** The coordinates per vector. */
+  readonly dimensions: number;
+  /**
+   * A word's vector.
+   *
+   * @param word A lower-case word, as the ranker's tokenizer produces it.
+   * @returns The vector and weight, or `undefined` when the word cannot be spelt with the table.
+   */
+  get(word: string): WordVector | undefined;
+  /**
+   * The semantic match over a catalogue's tools (the ranker calls it once per index build; it
+   * lives here, not in the ranker, so that a bundle without vectors does not carry it).
+   *
+   * @param words Each tool's words per field, in the index's order.
+   * @returns The match.
+   */
+  index(words: readonly Readonly<Record<LexicalField, readonly string[]>>[]): SemanticMatch;
+}
+
+/** The smoothing of word weights: a word of probability p weighs `a / (a + p)`. */
+export const WORD_WEIGHT_SMOOTHING = 1e-3;
+
+/** The longest word spelt in pieces; longer words have no vector. */
+export const MAX_SPELT_CHARS = 40;
+
+// Out-of-table words spelt so far; cleared when full, so memory stays bounded whatever is asked.
+const SPELT_CACHE_SIZE = 4096;
+
+let english: WordVectors | undefined;
+
+/**
+ * The English word vectors (decoded on the first call, ~20 ms; about 0.9 MiB of text in the
+ * bundle, which is why they are opt-in).
+ *
+ * @returns The vectors.
+ *
+ * @example Usage
+ * ```ts
+ * import { englishVectors } from "./vectors.ts";
+ * import { ok } from "node:assert/strict";
+ *
+ * const vectors = englishVectors();
+ * ok(vectors.get("picture") !== undefined);
+ * ok(vectors.get("kubernetes") !== undefined); // spelt in pieces
+ * ```
+ */
+export function englishVectors(): WordVectors {
+  return english ??= vectorsOf(decodeVectors(VECTORS_TEXT));
+}
+
+/**
+ * Word vectors over a decoded table.
+ *
+ * @param table The table.
+ * @returns The vectors.
+ *
+ * @example Usage
+ * ```ts
+ * import { vectorsOf } from "./vectors.ts";
+ * import { equal } from "node:assert/strict";
+ *
+ * const vectors = vectorsOf({
+ *   dimensions: 2,
+ *   scale: 1,
+ *   words: ["cat"],
+ *   pieces: [{ piece: "_d", logp: -4 }, { piece: "og", logp: -5 }],
+ *   rows: Int8Array.from([1, 0, 0, 2, 0, 4]),
+ * });
+ * equal(vectors.get("cat")?.vector[0], 1);
+ * equal(vectors.get("dog")?.vector[1], 3); // the mean of "_d" and "og"
+ * equal(vectors.get("cow"), undefined);
+ * ```
+ */
+export function vectorsOf(table: VectorTable): WordVectors {
+  const { dimensions, scale, rows } = table;
+  const words = new Map(table.words.map((word, i) => [word, i]));
+  const logN = Math.log(Math.max(2, table.words.length));
+  const pieces = new Map(
+    table.pieces.map(({ piece, logp }, i) => [piece, { row: table.words.length + i, logp }]),
+  );
+  const longest = table.pieces.reduce((max, { piece }) => Math.max(max, piece.length), 0);
+  const row = (index: number): Float32Array => {
+    const out = new Float32Array(dimensions);
+    for (let d = 0; d < dimensions; d++) out[d] = rows[index * dimensions + d]! * scale;
+    return out;
+  };
+  const weightOf = (probability: number) =>
+    WORD_WEIGHT_SMOOTHING / (WORD_WEIGHT_SMOOTHING + probability);
+  const spelt = new Map<string, WordVector | undefined>();
+  // The most probable spelling in pieces (Viterbi over the pieces' log-probabilities):
+  // O(length × longest piece).
+  const spell = (word: string): WordVector | undefined => {
+    // A word starts with a word-start piece (`_q…`); when none fits (the encoder has no `_q`),
+    // it is spelt with inner pieces alone.
+    return spellText(`_${word}`) ?? spellText(word);
+  };
+  const spellText = (text: string): WordVector | undefined => {
+    const n = text.length;
+    const best = new Float64Array(n + 1).fill(-Infinity);
+    const from = new Int32Array(n + 1).fill(-1);
+    best[0] = 0;
+    for (let end = 1; end <= n; end++) {
+      for (let start = Math.max(0, end - longest); start < end; start++) {
+        if (best[start] === -Infinity) continue;
+        const piece = pieces.get(text.slice(start, end));
+        if (piece === undefined) continue;
+        const score = best[start]! + piece.logp;
+        if (score > best[end]!) {
+          best[end] = score;
+          from[end] = start;
+        }
+      }
+    }
+    if (best[n] === -Infinity) return undefined;
+    const vector = new Float32Array(dimensions);
+    let count = 0;
+    let logp = 0;
+    for (let end = n; end > 0; end = from[end]!) {
+      const piece = pieces.get(text.slice(from[end]!, end))!;
+      const v = row(piece.row);
+      for (let d = 0; d < dimensions; d++) vector[d]! += v[d]!;
+      logp += piece.logp;
+      count++;
+    }
+    for (let d = 0; d < dimensions; d++) vector[d]! /= count;
+    return { vector, weight: weightOf(Math.exp(logp / count)) };
+  };
+  const vectors: WordVectors = {
+    dimensions,
+    index: (tools) => new SemanticIndex(tools, vectors),
+    get(word) {
+      const index = words.get(word);
+      if (index !== undefined) {
+        return { vector: row(index), weight: weightOf(1 / ((index + 10) * logN)) };
+      }
+      if (word.length > MAX_SPELT_CHARS || !/^[a-z0-9]+$/.test(word)) return undefined;
+      if (spelt.has(word)) return spelt.get(word);
+      if (spelt.size >= SPELT_CACHE_SIZE) spelt.clear();
+      const vector = spell(word);
+      spelt.set(word, vector);
+      return vector;
+    },
+  };
+  return vectors;
+}
