@@ -35,6 +35,7 @@ import {
 } from "../src/ranking/lexicon_codec.ts";
 import { relationWeight } from "../src/ranking/lexicon.ts";
 import { STOP_WORDS } from "../src/ranking/terms.ts";
+import { gzipSize } from "../test/_gzip.ts";
 
 /** How the table is cut down to size; every figure is a budget, not a tuned parameter. */
 const BUDGET: {
@@ -406,10 +407,7 @@ if (import.meta.main) {
   if (values["per-word"] !== undefined) BUDGET.perWord = Number(values["per-word"]);
   const { table, stats } = build(values.glove);
   const encoded = encodeLexicon(table);
-  const gzip = (text: string) =>
-    new Response(new Blob([text]).stream().pipeThrough(new CompressionStream("gzip")))
-      .arrayBuffer();
-  const gz = (await gzip(encoded)).byteLength;
+  const gz = await gzipSize(encoded);
   // deno-lint-ignore no-console
   console.log({ ...stats, rawBytes: encoded.length, gzipBytes: gz });
   if (!values.check) {
