@@ -8,6 +8,25 @@ import {
   quoteId,
 } from "../src/untrusted.ts";
 
+// Texts of random parts, the same every run: a fixed seed drives a linear congruential generator
+// that picks each part. Yields [index, text], as entries() does, for tests that vary by index.
+function* randomTexts(
+  parts: readonly string[],
+  seed: number,
+  count: number,
+  length: (i: number) => number,
+): Generator<[number, string]> {
+  let state = seed;
+  for (let i = 0; i < count; i++) {
+    let text = "";
+    for (let j = 0; j < length(i); j++) {
+      state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+      text += parts[state % parts.length];
+    }
+    yield [i, text];
+  }
+}
+
 Deno.test("oneLine() turns line breaks and controls into spaces and removes invisible characters", () => {
   equal(oneLine("a\nb\r\nc\u2028d\u2029e\u0085f\u0007g", 100), "a b c d e f g");
   equal(oneLine("zero\u200bwidth \u202eevil\u202c \ufeffbom", 100), "zerowidth evil bom");
@@ -67,13 +86,7 @@ Deno.test("oneLine() skips clean text without changing what it returns", () => {
     "é",
     "\0",
   ];
-  let state = 7;
-  for (let i = 0; i < 5000; i++) {
-    let text = "";
-    for (let j = 0; j < 6; j++) {
-      state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
-      text += parts[state % parts.length];
-    }
+  for (const [, text] of randomTexts(parts, 7, 5000, () => 6)) {
     equal(oneLine(text, 100), reference(text), JSON.stringify(text));
   }
 });
@@ -95,13 +108,7 @@ Deno.test("quotedLineLength() counts what quoteClean(oneLine()) would build, for
     ">",
     ".",
   ];
-  let state = 11;
-  for (let i = 0; i < 20_000; i++) {
-    let text = "";
-    for (let j = 0; j < 1 + (i % 9); j++) {
-      state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
-      text += parts[state % parts.length];
-    }
+  for (const [i, text] of randomTexts(parts, 11, 20_000, (i) => 1 + (i % 9))) {
     const max = 1 + (i % 12);
     const cut = oneLine(text, Infinity).length > max; // the cap applies: not counted
     const expected = cut ? undefined : quoteClean(oneLine(text, max)).length;

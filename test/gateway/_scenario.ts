@@ -31,6 +31,20 @@ export async function bridge(
   return await client.callTool({ name: "mcp", arguments: args }, undefined, options) as Result;
 }
 
+// Describe-first: a tool is described before it runs, as the model is asked to.
+async function describeThenExecute(
+  client: Client,
+  name: string,
+  args?: Record<string, unknown>,
+): Promise<Result> {
+  await bridge(client, { action: "describe", name });
+  return await bridge(client, {
+    action: "execute",
+    name,
+    ...(args === undefined ? {} : { arguments: args }),
+  });
+}
+
 function textOf(result: Result): string {
   return result.content.filter((b) => b.type === "text").map((b) => b.text).join("\n");
 }
@@ -101,8 +115,7 @@ export async function gatewayScenario(
   });
 
   await t.step("an image comes back as an intact image block", async () => {
-    await bridge(client, { action: "describe", name: "everything/get-tiny-image" });
-    const image = await bridge(client, { action: "execute", name: "everything/get-tiny-image" });
+    const image = await describeThenExecute(client, "everything/get-tiny-image");
     const block = image.content.find((b) => b.type === "image");
     ok(block, JSON.stringify(image.content).slice(0, 200));
     equal(block.mimeType, "image/png");
@@ -135,12 +148,7 @@ export async function gatewayScenario(
 
   if (remote) {
     await t.step("a Streamable HTTP upstream answers through the bridge", async () => {
-      await bridge(client, { action: "describe", name: "remote/echo" });
-      const echoed = await bridge(client, {
-        action: "execute",
-        name: "remote/echo",
-        arguments: { message: "over http" },
-      });
+      const echoed = await describeThenExecute(client, "remote/echo", { message: "over http" });
       equal(textOf(echoed), "Echo: over http");
     });
   }
@@ -174,8 +182,7 @@ export async function gatewayScenario(
     await started.promise;
     controller.abort("the user pressed stop");
     ok((await call) instanceof Error);
-    await bridge(client, { action: "describe", name: "lab/cancelled" });
-    const seen = await bridge(client, { action: "execute", name: "lab/cancelled" });
+    const seen = await describeThenExecute(client, "lab/cancelled");
     match(textOf(seen), /^seen: /);
   });
 
@@ -201,11 +208,9 @@ export async function gatewayScenario(
   );
 
   await t.step("an upstream that dies fails by name while the others answer", async () => {
-    await bridge(client, { action: "describe", name: "lab/exit" });
-    await bridge(client, { action: "execute", name: "lab/exit" });
-    await bridge(client, { action: "describe", name: "lab/wait" });
+    await describeThenExecute(client, "lab/exit");
     // wait never answers by itself: the server's exit ends it.
-    const dead = await bridge(client, { action: "execute", name: "lab/wait" });
+    const dead = await describeThenExecute(client, "lab/wait");
     equal(dead.isError, true);
     match(textOf(dead), /^Error disconnected: the tool lab\/wait failed: /);
     const after = await bridge(client, { action: "execute", name: "lab/wait" });
@@ -216,11 +221,8 @@ export async function gatewayScenario(
       tools[0]!.description ?? "",
       /Unavailable servers, whose tools cannot be called now: lab \(lost/,
     );
-    await bridge(client, { action: "describe", name: "everything/echo" });
-    const echoed = await bridge(client, {
-      action: "execute",
-      name: "everything/echo",
-      arguments: { message: "still here" },
+    const echoed = await describeThenExecute(client, "everything/echo", {
+      message: "still here",
     });
     equal(textOf(echoed), "Echo: still here");
     const graph = await client.callTool({ name: "memory__read_graph", arguments: {} }) as Result;

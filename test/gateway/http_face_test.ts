@@ -27,6 +27,19 @@ function recordingProxy(
   };
 }
 
+// A JSON-RPC ping as an MCP client POSTs it, with the extra headers under test.
+function postPing(url: string, headers: Record<string, string> = {}): Promise<Response> {
+  return fetch(url, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      ...headers,
+    },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }),
+  });
+}
+
 Deno.test("the gateway over Streamable HTTP serves the real servers, with auth and origin checks", async (t) => {
   await using remote = await startHttpEverything();
   const proxy = recordingProxy(remote.url);
@@ -39,28 +52,15 @@ Deno.test("the gateway over Streamable HTTP serves the real servers, with auth a
   await using gateway = await startHttpGateway(path, { UNFOLD_API_TOKEN: TOKEN });
   try {
     await t.step("a request without the bearer token is refused with 401", async () => {
-      const response = await fetch(gateway.url, {
-        method: "POST",
-        headers: {
-          "content-type": "application/json",
-          accept: "application/json, text/event-stream",
-        },
-        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }),
-      });
+      const response = await postPing(gateway.url);
       equal(response.status, 401);
       equal((await response.json()).code, "unauthorized");
     });
 
     await t.step("a request from a foreign origin is refused with 403", async () => {
-      const response = await fetch(gateway.url, {
-        method: "POST",
-        headers: {
-          "content-type": "application/json",
-          accept: "application/json, text/event-stream",
-          authorization: `Bearer ${TOKEN}`,
-          origin: "http://evil.example.com",
-        },
-        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }),
+      const response = await postPing(gateway.url, {
+        authorization: `Bearer ${TOKEN}`,
+        origin: "http://evil.example.com",
       });
       equal(response.status, 403);
       equal((await response.json()).code, "origin_not_allowed");

@@ -100,32 +100,31 @@ function routed<A extends RouteResult["action"]>(
   return result as Extract<RouteResult, { action: A }>;
 }
 
+// POSTs the arguments to /v1/route with the catalogue, no session, and narrows the body as routed.
+async function route<A extends RouteResult["action"]>(
+  api: ReturnType<typeof setup>["api"],
+  args: unknown,
+  action: A,
+): Promise<Extract<RouteResult, { action: A }>> {
+  return routed((await api.post("/v1/route", { catalog, arguments: args })).body, action);
+}
+
 Deno.test("POST /v1/route searches, describes and executes, with toolResult for the model", async () => {
   const { api } = setup();
-  const search = routed(
-    (await api.post("/v1/route", {
-      catalog,
-      arguments: { action: "search", query: "send a message" },
-    })).body,
-    "search",
-  );
+  const search = await route(api, { action: "search", query: "send a message" }, "search");
   equal(search.matches[0]?.id, "slack/post_message");
   match(search.toolResult, /^Top 1 of 2 tools/);
-  const describe = routed(
-    (await api.post("/v1/route", {
-      catalog,
-      arguments: '{"action":"describe","name":"slack/post_message"}',
-    })).body,
+  const describe = await route(
+    api,
+    '{"action":"describe","name":"slack/post_message"}',
     "describe",
   );
   equal(describe.id, "slack/post_message");
   deepEqual(describe.tool.inputSchema, catalog[1]!.inputSchema);
   match(describe.toolResult, /Input schema: \{"type":"object"/);
-  const execute = routed(
-    (await api.post("/v1/route", {
-      catalog,
-      arguments: { action: "execute", name: "slack/post_message", arguments: { channel: "x" } },
-    })).body,
+  const execute = await route(
+    api,
+    { action: "execute", name: "slack/post_message", arguments: { channel: "x" } },
     "execute",
   );
   deepEqual([execute.id, execute.arguments], ["slack/post_message", { channel: "x" }]);
@@ -148,11 +147,9 @@ Deno.test("POST /v1/route returns model mistakes as 200 action error with a tool
     equal(body.error.code, code);
     match(body.toolResult, new RegExp(`^Error ${code}: `));
   }
-  const missing = routed(
-    (await api.post("/v1/route", {
-      catalog,
-      arguments: { action: "execute", name: "slack/post_message" },
-    })).body,
+  const missing = await route(
+    api,
+    { action: "execute", name: "slack/post_message" },
     "error",
   );
   deepEqual(missing.error.problems, [{

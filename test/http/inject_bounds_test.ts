@@ -15,6 +15,12 @@ function inject(body: unknown): Promise<Response> {
   }));
 }
 
+// The largest budget the API accepts: every tool may be listed, up to the listing caps.
+const LARGEST_BUDGET = {
+  availableContextTokens: MAX_AVAILABLE_CONTEXT_TOKENS,
+  inventoryThresholdPercent: 100,
+};
+
 Deno.test("POST /v1/inject refuses a budget above the documented maximum as invalid_config", async () => {
   const catalog = [tool("s", "t", "T")];
   for (const tokens of [2 ** 53 - 1, MAX_AVAILABLE_CONTEXT_TOKENS + 1]) {
@@ -26,10 +32,7 @@ Deno.test("POST /v1/inject refuses a budget above the documented maximum as inva
   }
   const edge = await inject({
     catalog,
-    budget: {
-      availableContextTokens: MAX_AVAILABLE_CONTEXT_TOKENS,
-      inventoryThresholdPercent: 100,
-    },
+    budget: LARGEST_BUDGET,
   });
   equal(edge.status, 200);
   await edge.body?.cancel();
@@ -42,10 +45,7 @@ Deno.test("an inject response stays within 3 × MAX_LISTING_BYTES at the largest
   const catalog = Array.from({ length: 1000 }, (_, i) => tool(`s${i % 7}`, `t${i}`, description));
   const response = await inject({
     catalog,
-    budget: {
-      availableContextTokens: MAX_AVAILABLE_CONTEXT_TOKENS,
-      inventoryThresholdPercent: 100,
-    },
+    budget: LARGEST_BUDGET,
   });
   equal(response.status, 200);
   const text = await response.text();
