@@ -10,26 +10,65 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 
 import { ROOT, runDeno } from "./_deno.ts";
-const README = await Deno.readTextFile(`${ROOT}README.md`);
 
-// The README's fenced blocks, with their language.
-const BLOCKS = [...README.matchAll(/^```(\w*)\n([\s\S]*?)^```$/gm)].map((m) => ({
-  lang: m[1]!,
-  code: m[2]!,
-}));
+// The README and the docs that took over most of its text: what they show is run and checked here,
+// whichever of them it now lives in.
+const FILES = [
+  "README.md",
+  "docs/gateway.md",
+  "docs/http.md",
+  "docs/workers.md",
+  "docs/deno.md",
+  "docs/adapters.md",
+  "docs/limits.md",
+  "docs/performance.md",
+  "docs/development.md",
+];
+const TEXTS = new Map(
+  await Promise.all(
+    FILES.map(async (file): Promise<[string, string]> => [
+      file,
+      await Deno.readTextFile(`${ROOT}${file}`),
+    ]),
+  ),
+);
+
+// Their fenced blocks, with their language and the file each is in.
+const BLOCKS = FILES.flatMap((file) =>
+  [...TEXTS.get(file)!.matchAll(/^```(\w*)\n([\s\S]*?)^```$/gm)].map((m) => ({
+    file,
+    lang: m[1]!,
+    code: m[2]!,
+  }))
+);
+
+// The one file that holds a table whose header row starts with this text.
+function tableIn(header: string): string {
+  const holders = FILES.filter((file) => TEXTS.get(file)!.includes(header));
+  deepEqual(holders.length, 1, `the table "${header}" is in ${holders.length} files`);
+  const text = TEXTS.get(holders[0]!)!;
+  const start = text.indexOf(header);
+  return text.slice(start, text.indexOf("\n\n", start));
+}
 
 // Every shell block is either a curl session (run as one script against deno task start) or a
 // list of commands, each of which a runner below must claim: a command no runner claims fails
-// the first test, so a new command cannot be added to the README untested.
+// the first test, so a new command cannot be added to the README or these docs untested.
 const shellBlocks = BLOCKS.filter((b) => b.lang === "sh");
 const sessions = shellBlocks.filter((b) => b.code.includes("curl "));
-const commands = shellBlocks.filter((b) => !b.code.includes("curl ")).flatMap((b) =>
-  b.code.split("\n").map((line) => line.replace(/\s+#.*$/, "").trim()).filter((line) =>
-    line !== "" && !line.startsWith("#")
-  )
-);
+// A command shown in several places runs once, named by the first file that shows it.
+const shownIn = new Map<string, string>();
+for (const block of shellBlocks.filter((b) => !b.code.includes("curl "))) {
+  for (const line of block.code.split("\n")) {
+    const command = line.replace(/\s+#.*$/, "").trim();
+    if (command !== "" && !command.startsWith("#") && !shownIn.has(command)) {
+      shownIn.set(command, block.file);
+    }
+  }
+}
+const commands = [...shownIn.keys()];
 
-// Commands no test can run here, each with the reason; the README says so next to them.
+// Commands no test can run here, each with the reason; the docs say so next to them.
 const NEEDS_AN_ACCOUNT = [
   "deno run -A npm:wrangler@^4.164.0 secret put UNFOLD_API_TOKEN",
   "deno task deploy",
@@ -50,18 +89,22 @@ function runnerOf(command: string): Runner | undefined {
   return RUNNERS.find(([pattern]) => pattern.test(command))?.[1];
 }
 
-Deno.test("every command in the README's shell blocks has a test that runs it", () => {
+Deno.test("every command in the README's and docs' shell blocks has a test that runs it", () => {
   ok(commands.length >= 6, commands.join("\n"));
   for (const command of commands) {
     if (NEEDS_AN_ACCOUNT.includes(command)) continue;
-    ok(runnerOf(command), `the README runs "${command}" but no test does: add a runner here`);
+    ok(
+      runnerOf(command),
+      `${shownIn.get(command)} runs "${command}" but no test does: add a runner`,
+    );
   }
   for (const command of NEEDS_AN_ACCOUNT) ok(commands.includes(command), command);
   equal(sessions.length, 1, "one curl session, run below");
 });
 
 for (const command of commands.filter((c) => !NEEDS_AN_ACCOUNT.includes(c))) {
-  Deno.test(`the README's command runs: ${command}`, () => runnerOf(command)!(command));
+  Deno.test(`${shownIn.get(command)}'s command runs: ${command}`, () =>
+    runnerOf(command)!(command));
 }
 
 // deno task start on the port the system chooses (the README's 8787 may be taken): it answers.
@@ -201,7 +244,7 @@ function holds(value: unknown, key: string, shown: string, prefix: boolean): boo
   });
 }
 
-Deno.test("the README's curl session runs against deno task start as documented", async () => {
+Deno.test("the docs' curl session runs against deno task start as documented", async () => {
   const block = sessions[0]!.code;
   const server = await startDenoServer();
   try {
@@ -241,9 +284,8 @@ Deno.test("the README's curl session runs against deno task start as documented"
   }
 });
 
-Deno.test("the README's error table lists every problem code with its status, and no other", () => {
-  const start = README.indexOf("| status | code ");
-  const rows = README.slice(start, README.indexOf("\n\n", start)).split("\n").slice(2);
+Deno.test("the docs' error table lists every problem code with its status, and no other", () => {
+  const rows = tableIn("| status | code ").split("\n").slice(2);
   const documented = rows.map((row) => {
     const [, status, code] = row.split("|").map((cell) => cell.trim());
     return `${status} ${code!.replaceAll("`", "")}`;
@@ -254,51 +296,53 @@ Deno.test("the README's error table lists every problem code with its status, an
   );
 });
 
-Deno.test("the README's settings table lists every UNFOLD_ variable, and no other", () => {
-  const start = README.indexOf("| variable ");
-  const rows = README.slice(start, README.indexOf("\n\n", start)).split("\n").slice(2);
+Deno.test("the docs' settings table lists every UNFOLD_ variable, and no other", () => {
+  const rows = tableIn("| variable ").split("\n").slice(2);
   deepEqual(
     rows.map((row) => row.split("|")[1]!.trim().replaceAll("`", "")).sort(),
     Object.values(SETTING_VARIABLES).sort(),
   );
 });
 
-Deno.test("the README's TypeScript blocks run and print what their comments say", async () => {
+Deno.test("the README's and docs' TypeScript blocks run and print what their comments say", async () => {
   const blocks = BLOCKS.filter((b) => b.lang === "ts");
   ok(blocks.length >= 2);
-  for (const { code } of blocks) {
+  for (const { file, code } of blocks) {
     // A block importing the package by name is another project's: test/external_project_test.ts.
     if (code.includes('from "@unfold/unfold')) continue;
-    const file = await Deno.makeTempFile({ dir: ROOT, prefix: ".readme-", suffix: ".ts" });
+    // Beside the file that shows it, so that its relative imports resolve as in a doc test.
+    const dir = `${ROOT}${file.slice(0, file.lastIndexOf("/") + 1)}`;
+    const temp = await Deno.makeTempFile({ dir, prefix: ".readme-", suffix: ".ts" });
     try {
-      await Deno.writeTextFile(file, code);
-      const out = await runDeno(["run", "--node-modules-dir=auto", file]);
-      equal(out.code, 0, out.stderr);
+      await Deno.writeTextFile(temp, code);
+      const out = await runDeno(["run", "--node-modules-dir=auto", temp]);
+      equal(out.code, 0, `${file}: ${out.stderr}`);
       const promised = [...code.matchAll(/\/\/ → (.*)$/gm)].map((m) => m[1]);
       ok(promised.length > 0, "the block says what it prints");
       deepEqual(out.stdout.trim().split("\n"), promised);
     } finally {
-      await Deno.remove(file);
+      await Deno.remove(temp);
     }
   }
 });
 
-Deno.test("the README names only tasks and files that exist", async () => {
+Deno.test("the README and docs name only tasks and files that exist", async () => {
   const tasks = Object.keys(JSON.parse(await Deno.readTextFile(`${ROOT}deno.json`)).tasks);
-  for (const [, task] of README.matchAll(/deno task ([\w:-]+)/g)) {
+  const all = FILES.map((file) => TEXTS.get(file)!).join("\n");
+  for (const [, task] of all.matchAll(/deno task ([\w:-]+)/g)) {
     ok(tasks.includes(task!), `deno task ${task} is not a task`);
   }
   const paths = new Set(
-    [...README.matchAll(/`((?:src|test|bench|examples|docs|testdata|scripts)\/[\w./-]+)`/g)]
+    [...all.matchAll(/`((?:src|test|bench|examples|docs|testdata|scripts)\/[\w./-]+)`/g)]
       .map((m) => m[1]!)
-      .concat([...README.matchAll(/\]\(((?:docs|src|test)\/[\w./-]+)\)/g)].map((m) => m[1]!))
+      .concat([...all.matchAll(/\]\(((?:docs|src|test)\/[\w./-]+)\)/g)].map((m) => m[1]!))
       .concat(
-        [...README.matchAll(/(?:deno run [-\w= ]*|python3 |bash )((?:examples|bench)\/[\w./-]+)/g)]
+        [...all.matchAll(/(?:deno run [-\w= ]*|python3 |bash )((?:examples|bench)\/[\w./-]+)/g)]
           .map((m) => m[1]!),
       ),
   );
   ok(paths.size > 20, [...paths].join(" "));
-  ok(!README.includes("../shared"), "the README points outside the repository");
+  ok(!all.includes("../shared"), "the docs point outside the repository");
   for (const path of paths) {
     const exists = await Deno.stat(`${ROOT}${path}`).then(() => true, () => false);
     ok(exists, `${path} does not exist`);
