@@ -115,12 +115,8 @@ const CODE = [
 ].filter((file) => !file.endsWith("/test/docs_test.ts")).map((file) => Deno.readTextFileSync(file))
   .join("\n") + Deno.readTextFileSync(`${ROOT}.ci/run`);
 const SRC_TEXT = SOURCE.map((file) => Deno.readTextFileSync(file)).join("\n");
-// The HTTP contract's named shapes (`RouteResult`): the OpenAPI document's component schemas.
-const SCHEMAS = new Set(
-  [...Deno.readTextFileSync(`${ROOT}src/http/openapi.ts`).matchAll(/schema: "(\w+)"/g)].map((m) =>
-    m[1]!
-  ),
-);
+// The HTTP contract's named shapes (`RouteResult`): the OpenAPI document names them as strings.
+const SCHEMAS = new Set([...SRC_TEXT.matchAll(/"([A-Z][a-z0-9]+[A-Z]\w*)"/g)].map((m) => m[1]!));
 
 function exists(path: string): boolean {
   try {
@@ -138,7 +134,9 @@ function missingName(name: string, called: boolean): string | undefined {
     return new RegExp(`\\b${name}\\b`).test(CODE) ? undefined : "is in no source file";
   }
   if (/^[A-Z][a-z0-9]+[A-Z]/.test(name)) {
-    return INTERNAL.has(name) || SCHEMAS.has(name) ? undefined : "is exported by no module of src/";
+    return INTERNAL.has(name) || SCHEMAS.has(name)
+      ? undefined
+      : "is neither exported nor named in src/";
   }
   // A call may be a method or an option of an exported object: declared in the source.
   if (called) {
@@ -220,7 +218,7 @@ Deno.test("the docs test reads what it checks: names and paths are found in the 
     [PACKAGE.has("McpCatalog"), PACKAGE.has("connectStdio"), PACKAGE.has("createApp")],
     [true, true, true],
   );
-  deepEqual(missingName("McpCatalogue", false), "is exported by no module of src/");
+  deepEqual(missingName("McpCatalogue", false), "is neither exported nor named in src/");
   deepEqual(missingName("connectStdioo", true), "is not declared in src/");
   deepEqual(missingName("MAX_NOTHING_AT_ALL", false), "is in no source file");
 });
