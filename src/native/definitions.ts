@@ -10,7 +10,7 @@ import { disclose } from "../disclosure.ts";
 import type { Injector } from "../injector.ts";
 import type { McpTool } from "../tool.ts";
 import { toolId } from "../tool.ts";
-import { INVISIBLE, oneLine } from "../untrusted.ts";
+import { INVISIBLE, oneLine, quoteId } from "../untrusted.ts";
 import { nativeNames } from "./names.ts";
 import type {
   ClaudeTool,
@@ -162,7 +162,7 @@ export function openAiTools(
     const info = about.get(server);
     const own = oneLine(info?.description ?? info?.title ?? "", SERVER_CHARS);
     const shown = listed.get(server)?.tools?.map((t) =>
-      t.description ? `${t.name}: ${t.description}` : t.name
+      t.description ? `${quoteId(t.name)}: ${t.description}` : quoteId(t.name)
     );
     // A server the listing left out (a cut inventory) still gets its namespace and its count.
     const part = shown === undefined
@@ -171,7 +171,7 @@ export function openAiTools(
     return {
       type: "namespace",
       name: names.namespaceOf(server)!,
-      description: own === "" ? `MCP server "${oneLine(server, 200)}". ${part}` : `${own} ${part}`,
+      description: own === "" ? `MCP server ${quoteId(server)}. ${part}` : `${own} ${part}`,
       tools,
     };
   });
