@@ -46,6 +46,7 @@ export interface NativeRouteDeps {
   keyOf(c: Context<AppEnv>, session: string): SessionKey;
 }
 
+// What every catalogue route can answer (openapi.ts lists the same for inject and route).
 const CATALOG_PROBLEMS: ProblemCode[] = [
   "origin_not_allowed",
   "unauthorized",
@@ -61,74 +62,59 @@ const CATALOG_PROBLEMS: ProblemCode[] = [
   "session_full",
 ];
 
-const op = (
-  path: string,
-  summary: string,
-  name: string,
-  response: string,
-  description: string,
-  extra: ProblemCode[] = [],
-): Operation => ({
-  method: "post",
-  path,
-  summary,
-  request: `${name}Request` as NonNullable<Operation["request"]>,
-  success: {
-    status: 200,
-    schema: response as NonNullable<Operation["success"]["schema"]>,
-    description,
+// Per API and route: its schema names' stem and what it answers.
+const ROUTES = {
+  anthropic: {
+    tools: [
+      "NativeClaudeTools",
+      "Claude `tools`: each tool deferred unless pinned, and a search tool carrying the overview.",
+    ],
+    search: [
+      "NativeClaudeSearch",
+      "A `tool_result` of `tool_reference` blocks for the model's search (text on a miss).",
+    ],
   },
-  problems: [...CATALOG_PROBLEMS, ...extra],
-  authenticated: true,
-});
+  openai: {
+    tools: [
+      "NativeOpenAiTools",
+      "OpenAI `tools`: a namespace per server, functions deferred unless pinned, and `tool_search`.",
+    ],
+    search: [
+      "NativeOpenAiSearch",
+      "A `tool_search_output` loading the tools found (nothing, and `miss`, on a miss).",
+    ],
+  },
+} as const;
 
 /** The native routes' operations, for the OpenAPI document. */
-export const NATIVE_OPERATIONS: readonly Operation[] = [
-  op(
-    "/v1/native/anthropic/tools",
-    "Claude `tools`: every catalogue tool deferred but the pinned, plus a search tool carrying the overview.",
-    "NativeClaudeTools",
-    "NativeClaudeToolsResponse",
-    "The tools for the Messages API request.",
-  ),
-  op(
-    "/v1/native/anthropic/search",
-    "Answers the model's call of the search tool with `tool_reference` blocks (or text on a miss).",
-    "NativeClaudeSearch",
-    "NativeClaudeSearchResponse",
-    "The `tool_result`; a model mistake is `is_error` text.",
-  ),
-  op(
-    "/v1/native/anthropic/resolve",
-    "Resolves the model's call of a loaded tool to `server/tool` and its checked arguments.",
-    "NativeClaudeResolve",
-    "NativeResolveResponse",
-    "The tool to run and its arguments.",
-    ["unknown_tool", "invalid_arguments"],
-  ),
-  op(
-    "/v1/native/openai/tools",
-    "OpenAI `tools`: one namespace per server with deferred functions, plus a client-run `tool_search`.",
-    "NativeOpenAiTools",
-    "NativeOpenAiToolsResponse",
-    "The tools for the Responses API request.",
-  ),
-  op(
-    "/v1/native/openai/search",
-    "Answers the model's `tool_search_call` with a `tool_search_output` loading the tools found.",
-    "NativeOpenAiSearch",
-    "NativeOpenAiSearchResponse",
-    "The output item; on a miss it loads nothing and `miss` says why.",
-  ),
-  op(
-    "/v1/native/openai/resolve",
-    "Resolves the model's `function_call` of a loaded function to `server/tool` and its checked arguments.",
-    "NativeOpenAiResolve",
-    "NativeResolveResponse",
-    "The tool to run and its arguments.",
-    ["unknown_tool", "invalid_arguments"],
-  ),
-];
+export const NATIVE_OPERATIONS: readonly Operation[] = (["anthropic", "openai"] as const).flatMap(
+  (api) => {
+    const resolve = `Native${api === "anthropic" ? "Claude" : "OpenAi"}Resolve`;
+    return ([
+      [...ROUTES[api].tools, "tools", `${ROUTES[api].tools[0]}Response`, []],
+      [...ROUTES[api].search, "search", `${ROUTES[api].search[0]}Response`, []],
+      [
+        resolve,
+        "The model's call of a loaded tool as `server/tool` and its arguments, checked as execute checks them.",
+        "resolve",
+        "NativeResolveResponse",
+        ["unknown_tool", "invalid_arguments"],
+      ],
+    ] as const).map(([name, summary, verb, response, extra]): Operation => ({
+      method: "post",
+      path: `/v1/native/${api}/${verb}`,
+      summary,
+      request: `${name}Request` as NonNullable<Operation["request"]>,
+      success: {
+        status: 200,
+        schema: response as NonNullable<Operation["success"]["schema"]>,
+        description: "The answer.",
+      },
+      problems: [...CATALOG_PROBLEMS, ...extra],
+      authenticated: true,
+    }));
+  },
+);
 
 /**
  * Adds the native routes to the app.
