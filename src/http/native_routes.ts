@@ -30,6 +30,7 @@ import type { CatalogBody } from "./catalog_request.ts";
 import type { NativeKind } from "./native_schemas.ts";
 import type { Operation } from "./openapi.ts";
 import { problem, type ProblemCode } from "./problems.ts";
+import { quoteId } from "../untrusted.ts";
 
 /** What the native routes need from the app. */
 export interface NativeRouteDeps {
@@ -180,7 +181,7 @@ export function addNativeRoutes(app: Hono<AppEnv>, deps: NativeRouteDeps): void 
     if (toolUse.name !== CLAUDE_SEARCH_TOOL) {
       return problem(
         "invalid_request",
-        `toolUse calls ${JSON.stringify(toolUse.name)}, not the search tool ` +
+        `toolUse calls ${quoteId(toolUse.name)}, not the search tool ` +
           `"${CLAUDE_SEARCH_TOOL}": post calls of other tools to /v1/native/anthropic/resolve`,
         [{ pointer: "/toolUse/name", message: `must be "${CLAUDE_SEARCH_TOOL}"` }],
       );
@@ -265,9 +266,7 @@ function checkPinned(
     ok: false,
     response: problem(
       "invalid_request",
-      `Cannot pin ${
-        JSON.stringify(pinned![index]!.slice(0, 200))
-      }: the tool is not in this catalogue`,
+      `Cannot pin ${quoteId(pinned![index]!)}: the tool is not in this catalogue`,
       [{ pointer: `/pinned/${index}`, message: "must be the id of a tool of the catalogue" }],
     ),
   };

@@ -222,9 +222,9 @@ export function openAiResolve(
       return Promise.resolve({
         ok: false,
         code: "unknown_tool",
-        message: `Cannot resolve ${JSON.stringify(call.name)} in namespace ${
-          JSON.stringify(call.namespace.slice(0, 200))
-        }: its namespace is ${JSON.stringify(own)}`,
+        message: `Cannot resolve ${quoteId(call.name)} in namespace ${
+          quoteId(call.namespace)
+        }: its namespace is ${own}`,
       });
     }
   }

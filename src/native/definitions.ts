@@ -228,7 +228,7 @@ function pinnedSet(
   const unknown = pinned.find((id) => injector.catalog.get(id) === undefined);
   return unknown === undefined ? { ok: true, value: new Set(pinned) } : {
     ok: false,
-    error: `Cannot pin ${JSON.stringify(unknown.slice(0, 200))}: the tool is not in this catalogue`,
+    error: `Cannot pin ${quoteId(unknown)}: the tool is not in this catalogue`,
   };
 }
 

@@ -13,6 +13,7 @@ import type { Injector } from "../injector.ts";
 import { routeInSession } from "../session/session_route.ts";
 import type { SessionKey, SessionStore } from "../session/store.ts";
 import type { McpTool } from "../tool.ts";
+import { quoteId } from "../untrusted.ts";
 import { nativeNames } from "./names.ts";
 
 /** The session a native call belongs to. */
@@ -138,9 +139,7 @@ export async function nativeResolve(
 ): Promise<NativeResolved> {
   const id = nativeNames(injector.catalog).idOf(name);
   if (id === undefined) {
-    const message = `Cannot resolve ${
-      JSON.stringify(name.slice(0, 200))
-    }: no tool of this catalogue has that name`;
+    const message = `Cannot resolve ${quoteId(name)}: no tool of this catalogue has that name`;
     if (session !== undefined) {
       await session.store.apply(session.key, {
         catalogHash: session.catalogHash,
@@ -160,7 +159,7 @@ export async function nativeResolve(
   return {
     ok: false,
     code: "invalid_arguments",
-    message: `Cannot call ${JSON.stringify(id)}: ${message}`,
+    message: `Cannot call ${quoteId(id)}: ${message}`,
     ...(action.action === "error" && action.problems ? { problems: action.problems } : {}),
   };
 }

@@ -114,7 +114,7 @@ Deno.test("resolve answers 422 problems with stable codes and pointers into the 
   });
   equal(unknown.status, 422);
   equal(unknown.body.code, "unknown_tool");
-  match(unknown.body.detail, /Cannot resolve "github__nope": no tool of this catalogue/);
+  match(unknown.body.detail, /Cannot resolve github__nope: no tool of this catalogue/);
   deepEqual(unknown.body.errors.map((e: { pointer: string }) => e.pointer), ["/toolUse/name"]);
   const invalid = await api.post("/v1/native/openai/resolve", {
     catalog,

@@ -99,7 +99,7 @@ Deno.test("pinned tools are not deferred, every other tool is, in both APIs", ()
   equal(last.type === "tool_search" && last.execution, "client");
   const bad = claudeTools(injector, { pinned: ["nope/x"] });
   equal(bad.ok, false);
-  match(!bad.ok ? bad.error : "", /Cannot pin "nope\/x": the tool is not in this catalogue/);
+  match(!bad.ok ? bad.error : "", /Cannot pin nope\/x: the tool is not in this catalogue/);
 });
 
 Deno.test("the overview follows the budget: richer at 200k than at 32k", () => {
@@ -214,7 +214,7 @@ Deno.test("resolve checks arguments against the schema as execute does, and name
     injector,
     call("filesystem__read_text_file", "{}", "github"),
   );
-  match(!elsewhere.ok ? elsewhere.message : "", /its namespace is "filesystem"/);
+  match(!elsewhere.ok ? elsewhere.message : "", /its namespace is filesystem$/);
   const unknown = await claudeResolve(injector, {
     type: "tool_use",
     id: "t",
@@ -252,4 +252,17 @@ Deno.test("descriptions and schema texts reach the APIs without invisible charac
   for (const t of openai.value) ok(!hasInvisible(t.description));
   const answer = await openAiSearch(injector, searchCall({ query: "read file" }));
   ok(!hasInvisible(answer.output.tools[0]!.tools[0]!.description));
+});
+
+Deno.test("a resolve of a name with invisible characters says so with them escaped", async () => {
+  const resolved = await claudeResolve(real(), {
+    type: "tool_use",
+    id: "t",
+    name: "github__create\u200B_issue",
+    input: {},
+  });
+  equal(resolved.ok, false);
+  const message = !resolved.ok ? resolved.message : "";
+  ok(!hasInvisible(message), message);
+  match(message, /Cannot resolve "github__create\\u200b_issue": no tool of this catalogue/);
 });
