@@ -280,7 +280,7 @@ export function createApp(deps: AppDeps): UnfoldApp {
     return c.body(null, 204);
   });
 
-  addNativeRoutes(app, { prepare, store, hash, keyOf });
+  addNativeRoutes(app, { prepare, store, hash, keyOf, cache });
 
   // The body of a catalogue request (inject, route, native), its catalogue (cached by content, see
   // catalog_request.ts) and an injector for its budget and options.

@@ -25,7 +25,7 @@ import { CLAUDE_SEARCH_TOOL } from "../native/definitions.ts";
 import type { SessionKey, SessionStore } from "../session/store.ts";
 import type { AppEnv } from "./app.ts";
 import type { Parsed } from "./body.ts";
-import type { CachedCatalog } from "./catalog_cache.ts";
+import type { CachedCatalog, CatalogCache } from "./catalog_cache.ts";
 import type { CatalogBody } from "./catalog_request.ts";
 import type { NativeKind } from "./native_schemas.ts";
 import type { Operation } from "./openapi.ts";
@@ -45,6 +45,8 @@ export interface NativeRouteDeps {
   hash: (text: string) => string | Promise<string>;
   /** The session key of a request. */
   keyOf(c: Context<AppEnv>, session: string): SessionKey;
+  /** The catalogue cache, which keeps the index a search built for fresh isolates. */
+  cache: CatalogCache;
 }
 
 // What every catalogue route can answer (openapi.ts lists the same for inject and route).
@@ -192,6 +194,7 @@ export function addNativeRoutes(app: Hono<AppEnv>, deps: NativeRouteDeps): void 
       pinned: pinned.value,
       ...optional("session", sessionOf(c, body.session, entry)),
     });
+    await keepIndex(c, deps.cache, entry);
     return c.json({ toolResult, catalogHash: entry.catalogHash });
   });
 
@@ -205,6 +208,7 @@ export function addNativeRoutes(app: Hono<AppEnv>, deps: NativeRouteDeps): void 
       pinned: pinned.value,
       ...optional("session", sessionOf(c, body.session, entry)),
     });
+    await keepIndex(c, deps.cache, entry);
     return c.json({ ...answer, catalogHash: entry.catalogHash });
   });
 
@@ -231,6 +235,22 @@ export function addNativeRoutes(app: Hono<AppEnv>, deps: NativeRouteDeps): void 
     );
     return answer(c, resolved, "/call/name", "/call/arguments", entry);
   });
+}
+
+// A search built the catalogue's index: the store keeps it for fresh isolates, after the response
+// where the runtime allows (as /v1/route does).
+async function keepIndex(
+  c: Context<AppEnv>,
+  cache: CatalogCache,
+  entry: CachedCatalog,
+): Promise<void> {
+  const saving = cache.saveIndex(entry);
+  if (saving === undefined) return;
+  try {
+    c.executionCtx.waitUntil(saving);
+  } catch {
+    await saving; // no execution context (Deno): the store is in memory anyway
+  }
 }
 
 function answer(

@@ -2,6 +2,7 @@
 // the catalogue by value and by catalogRef, sessions, and hostile inputs as for the other routes.
 import { deepEqual, equal, match, ok } from "node:assert/strict";
 import { createApp } from "../../src/http/app.ts";
+import type { CatalogStore } from "../../src/http/catalog_cache.ts";
 import { httpSchemas } from "../../src/http/schemas.ts";
 import { DEFAULT_SETTINGS, type HttpSettings } from "../../src/http/settings.ts";
 import { MemorySessionStore } from "../../src/session/memory_store.ts";
@@ -248,4 +249,30 @@ Deno.test("the OpenAPI document lists every native route with its request and pr
     { required: ["catalog"] },
     { required: ["catalogRef"] },
   ]);
+});
+
+Deno.test("a native search keeps the index it built in the catalogue store, as /v1/route does", async () => {
+  const saved: string[] = [];
+  const store: CatalogStore = {
+    save: () => Promise.resolve(),
+    saveIndex: (_tenant, hash) => {
+      saved.push(hash);
+      return Promise.resolve();
+    },
+    load: () => Promise.resolve(undefined),
+  };
+  const app = createApp({ store: new MemorySessionStore(), catalogs: { store } });
+  const api = client((path, init) => Promise.resolve(app.request(path, init)));
+  const claude = await api.post("/v1/native/anthropic/search", {
+    catalog,
+    toolUse: toolUse({ query: "take a screenshot" }),
+  });
+  equal(claude.status, 200);
+  deepEqual(saved, [claude.body.catalogHash]);
+  const small = [{ server: "s", name: "t", inputSchema: { type: "object" } }];
+  const openai = await api.post("/v1/native/openai/search", {
+    catalog: small,
+    call: { type: "tool_search_call", call_id: "c", arguments: { query: "t" } },
+  });
+  deepEqual(saved, [claude.body.catalogHash, openai.body.catalogHash]);
 });
