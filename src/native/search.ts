@@ -169,7 +169,10 @@ function searchInput(input: unknown, maxLimit: number): { query: string; limit?:
   if (typeof input !== "object" || input === null || Array.isArray(input)) {
     return 'The search input must be an object: {"query": "a few words about the task"}';
   }
-  const { query, limit } = input as Record<string, unknown>;
+  const { query } = input as Record<string, unknown>;
+  let { limit } = input as Record<string, unknown>;
+  // Models often send a number as a string, or null for "not given" (the bridge accepts both).
+  if (typeof limit === "string" && /^\d{1,6}$/.test(limit.trim())) limit = Number(limit);
   if (typeof query !== "string" || query.trim() === "") {
     return 'Send "query": a few words about what the task needs, e.g. {"query": "create an issue"}';
   }

@@ -266,3 +266,11 @@ Deno.test("a resolve of a name with invisible characters says so with them escap
   ok(!hasInvisible(message), message);
   match(message, /Cannot resolve "github__create\\u200b_issue": no tool of this catalogue/);
 });
+
+Deno.test("a search limit sent as a numeric string or null is taken, as the bridge takes it", async () => {
+  const injector = real();
+  const two = await claudeSearch(injector, use({ query: "read a file", limit: "2" }));
+  equal(two.content.length, 2);
+  const none = await claudeSearch(injector, use({ query: "read a file", limit: null }));
+  equal(none.content.length, 5);
+});
