@@ -30,6 +30,14 @@ const FOREIGN: Record<string, string> = {
   DurableObjectStorage: "the Cloudflare Workers runtime",
   CLOCK_THREAD_CPUTIME_ID: "POSIX clock_gettime",
   CLOUDFLARE_API_TOKEN: "wrangler's credentials",
+  MessageCreateParams: "@anthropic-ai/sdk's Messages API request",
+  ToolUnion: "@anthropic-ai/sdk's tool definition",
+  ToolReferenceBlockParam: "@anthropic-ai/sdk's tool_reference block",
+  ToolResultBlockParam: "@anthropic-ai/sdk's tool_result block",
+  ResponseCreateParams: "openai's Responses API request",
+  NamespaceTool: "openai's namespace tool",
+  ToolSearchTool: "openai's tool_search tool",
+  ResponseToolSearchOutputItemParam: "openai's tool_search_output item",
 };
 
 const PATH = /(?<![\w./@-])(?:src|test|bench|examples|scripts|testdata|docs)\/[\w./-]*/g;

@@ -19,6 +19,7 @@ Deno.test("the package exports the core and one module per adapter", async () =>
     "./cli": "./src/cli/main.ts",
     "./lexicon": "./src/ranking/lexicon.ts",
     "./vectors": "./src/ranking/vectors.ts",
+    "./native": "./src/native/mod.ts",
   });
   const mod: Record<string, unknown> = await import("../mod.ts");
   for (const adapter of ["createApp", "connectHttp", "connectStdio", "minisearchRanker"]) {
@@ -87,6 +88,10 @@ Deno.test("./mcp bundles for Workers: the Streamable HTTP client without the std
 
 Deno.test("the core's module graph holds two third-party packages: the JSON Schema validator and the linear-time regex engine", async () => {
   deepEqual(await npmPackagesOf("mod.ts"), ["@cfworker/json-schema", "re2js"]);
+});
+
+Deno.test("native tool search needs neither model SDK at run time: ./native loads the core's packages only", async () => {
+  deepEqual(await npmPackagesOf("src/native/mod.ts"), ["@cfworker/json-schema", "re2js"]);
 });
 
 Deno.test("the package is ready for JSR: deno publish --dry-run passes (offline)", async () => {

@@ -27,7 +27,8 @@ import {
 import { VERSION } from "../version.ts";
 import { bearerAuthenticator } from "./auth.ts";
 import { type CachedCatalog, CatalogCache, type CatalogStore } from "./catalog_cache.ts";
-import { type InjectBody, readCatalogRequest, type RouteBody } from "./catalog_request.ts";
+import { type CatalogBody, type Kind, readCatalogRequest } from "./catalog_request.ts";
+import { addNativeRoutes } from "./native_routes.ts";
 import { openApiDocument, OPERATIONS } from "./openapi.ts";
 import { originGuard } from "./origin.ts";
 import { parseBody, type Parsed } from "./body.ts";
@@ -279,18 +280,14 @@ export function createApp(deps: AppDeps): UnfoldApp {
     return c.body(null, 204);
   });
 
-  // The body of an inject or route request, its catalogue (cached by content, see
+  addNativeRoutes(app, { prepare, store, hash, keyOf, cache });
+
+  // The body of a catalogue request (inject, route, native), its catalogue (cached by content, see
   // catalog_request.ts) and an injector for its budget and options.
-  async function prepare<K extends "inject" | "route">(
+  async function prepare<K extends Kind>(
     c: Context<AppEnv>,
     kind: K,
-  ): Promise<
-    Parsed<{
-      body: K extends "inject" ? InjectBody : RouteBody;
-      entry: CachedCatalog;
-      injector: Injector;
-    }>
-  > {
+  ): Promise<Parsed<{ body: CatalogBody<K>; entry: CachedCatalog; injector: Injector }>> {
     const read = await readCatalogRequest(c.req.raw, c.get("tenant"), kind as "route", {
       schemas,
       cache,
@@ -311,7 +308,7 @@ export function createApp(deps: AppDeps): UnfoldApp {
       return {
         ok: true,
         value: {
-          body: body as K extends "inject" ? InjectBody : RouteBody,
+          body: body as CatalogBody<K>,
           entry,
           injector: cache.injector(entry, config),
         },

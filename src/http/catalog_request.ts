@@ -14,6 +14,7 @@ import type { McpTool, ServerInfo } from "../tool.ts";
 import { type Parsed, parseText, readBody } from "./body.ts";
 import { type CachedCatalog, type CatalogCache, catalogText } from "./catalog_cache.ts";
 import { splitMembers } from "./json_members.ts";
+import { NATIVE_KINDS, type NativeKind } from "./native_schemas.ts";
 import { problem } from "./problems.ts";
 import type { HttpSchemas } from "./schemas.ts";
 
@@ -31,6 +32,18 @@ export interface CatalogRequestDeps {
 export type InjectBody = z.output<HttpSchemas["InjectRest"]>;
 /** The body of a route request, without its catalogue. */
 export type RouteBody = z.output<HttpSchemas["RouteRest"]>;
+/** The body of a native route's request, without its catalogue. */
+export type NativeBody<K extends NativeKind> = z.output<
+  HttpSchemas[`${(typeof NATIVE_KINDS)[K]}Rest`]
+>;
+/** A kind of catalogue request. */
+export type Kind = "inject" | "route" | NativeKind;
+/** The body of a kind of catalogue request, without its catalogue. */
+export type CatalogBody<K extends Kind> = K extends "inject" ? InjectBody
+  : K extends "route" ? RouteBody
+  : K extends NativeKind ? NativeBody<K>
+  : never;
+type AnyBody = { catalogRef?: string | undefined };
 
 /**
  * Reads an inject or route request: its body (without the catalogue) and its cached catalogue.
@@ -73,22 +86,30 @@ export function readCatalogRequest(
   kind: "route",
   deps: CatalogRequestDeps,
 ): Promise<Parsed<{ body: RouteBody; entry: CachedCatalog }>>;
+export function readCatalogRequest<K extends NativeKind>(
+  request: Request,
+  tenant: string,
+  kind: K,
+  deps: CatalogRequestDeps,
+): Promise<Parsed<{ body: NativeBody<K>; entry: CachedCatalog }>>;
 export async function readCatalogRequest(
   request: Request,
   tenant: string,
-  kind: "inject" | "route",
+  kind: Kind,
   deps: CatalogRequestDeps,
-): Promise<Parsed<{ body: InjectBody | RouteBody; entry: CachedCatalog }>> {
+): Promise<Parsed<{ body: AnyBody; entry: CachedCatalog }>> {
   const read = await readBody(request, deps.maxBytes);
   if (!read.ok) return read;
   const text = read.value;
   const quick = byText(text, tenant, kind, deps);
   if (quick !== undefined) return await quick;
   // The whole way: parse and validate everything, then find or add the catalogue.
-  const schema = kind === "inject" ? deps.schemas.InjectRequest : deps.schemas.RouteRequest;
-  const parsed = parseText(text, schema);
+  const parsed = parseText(text, schemasOf(kind, deps.schemas).whole);
   if (!parsed.ok) return parsed;
-  const { catalog, servers, ...body } = parsed.value;
+  const { catalog, servers, ...body } = parsed.value as AnyBody & {
+    catalog?: unknown[];
+    servers?: unknown[];
+  };
   if (catalog === undefined) return byRef(body, tenant, deps.cache);
   return added(body, tenant, undefined, catalog, servers, deps.cache);
 }
@@ -97,12 +118,12 @@ export async function readCatalogRequest(
 function byText(
   text: string,
   tenant: string,
-  kind: "inject" | "route",
+  kind: Kind,
   deps: CatalogRequestDeps,
-): Promise<Parsed<{ body: InjectBody | RouteBody; entry: CachedCatalog }>> | undefined {
+): Promise<Parsed<{ body: AnyBody; entry: CachedCatalog }>> | undefined {
   const split = splitMembers(text, ["catalog", "servers"]);
   if (split === undefined) return undefined;
-  const restSchema = kind === "inject" ? deps.schemas.InjectRest : deps.schemas.RouteRest;
+  const restSchema = schemasOf(kind, deps.schemas).rest;
   let rest: unknown;
   try {
     rest = JSON.parse(split.rest);
@@ -111,7 +132,7 @@ function byText(
   }
   const valid = restSchema.safeParse(rest);
   if (!valid.success) return undefined;
-  const body = valid.data;
+  const body = valid.data as AnyBody;
   const catalog = split.values.get("catalog");
   const servers = split.values.get("servers");
   if (catalog === undefined) {
@@ -136,7 +157,7 @@ function byText(
   return added(body, tenant, key, validPart.data.catalog, validPart.data.servers, deps.cache);
 }
 
-async function byRef<B extends InjectBody | RouteBody>(
+async function byRef<B extends AnyBody>(
   body: B,
   tenant: string,
   cache: CatalogCache,
@@ -154,7 +175,7 @@ async function byRef<B extends InjectBody | RouteBody>(
   };
 }
 
-async function added<B extends InjectBody | RouteBody>(
+async function added<B extends AnyBody>(
   body: B,
   tenant: string,
   text: string | undefined,
@@ -178,4 +199,15 @@ async function added<B extends InjectBody | RouteBody>(
       response: problem("invalid_catalog", e.message, [{ pointer: e.pointer, message: e.rule }]),
     };
   }
+}
+
+// The schemas of a kind of request: the whole body, and the body without its catalogue.
+function schemasOf(
+  kind: Kind,
+  schemas: HttpSchemas,
+): { whole: z.ZodMiniType; rest: z.ZodMiniType } {
+  if (kind === "inject") return { whole: schemas.InjectRequest, rest: schemas.InjectRest };
+  if (kind === "route") return { whole: schemas.RouteRequest, rest: schemas.RouteRest };
+  const name = NATIVE_KINDS[kind];
+  return { whole: schemas[`${name}Request`], rest: schemas[`${name}Rest`] };
 }

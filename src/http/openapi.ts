@@ -7,6 +7,7 @@
 
 import * as z from "zod/mini";
 import { SESSION_NAME } from "../session/store.ts";
+import { NATIVE_OPERATIONS } from "./native_routes.ts";
 import { type ProblemCode, PROBLEMS } from "./problems.ts";
 import { type HttpSchemas, REQUEST_PARTS } from "./schemas.ts";
 
@@ -126,6 +127,7 @@ export const OPERATIONS: readonly Operation[] = [
     problems: [],
     authenticated: false,
   },
+  ...NATIVE_OPERATIONS,
 ];
 
 /**
@@ -169,7 +171,9 @@ export function openApiDocument(
     }
   }
   // A catalogue by value or by reference, never both (the refinement JSON Schema cannot carry).
-  for (const id of ["InjectRequest", "RouteRequest"]) {
+  for (const id of Object.keys(components).filter((id) => id.endsWith("Request"))) {
+    const properties = (components[id] as { properties?: object }).properties ?? {};
+    if (!Object.hasOwn(properties, "catalogRef")) continue;
     (components[id] as Record<string, unknown>).oneOf = [
       { required: ["catalog"] },
       { required: ["catalogRef"] },

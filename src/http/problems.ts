@@ -19,6 +19,8 @@ export const PROBLEMS = {
   unsupported_media_type: { status: 415, title: "The body must be sent as application/json" },
   invalid_catalog: { status: 422, title: "The catalogue is invalid" },
   invalid_config: { status: 422, title: "The budget or options are invalid" },
+  unknown_tool: { status: 422, title: "The call names no tool of the catalogue" },
+  invalid_arguments: { status: 422, title: "The arguments do not match the tool's input schema" },
   internal_error: { status: 500, title: "Internal error" },
   session_store_unavailable: { status: 503, title: "The session store is unavailable" },
 } as const;

@@ -12,6 +12,7 @@ import { BRIDGE_NAME, DISCLOSURE_LEVELS, MAX_SEARCH_LIMIT, TOOL_FORMATS } from "
 import { DESCRIBE_FIRST_MODES } from "../session/session_route.ts";
 import { SESSION_NAME } from "../session/store.ts";
 import { CATALOG_REF } from "./catalog_cache.ts";
+import { NATIVE_KINDS, nativeSchemas } from "./native_schemas.ts";
 import { PROBLEM_CODES } from "./problems.ts";
 import { type HttpSettings, SETTING_VARIABLES } from "./settings.ts";
 
@@ -29,7 +30,12 @@ const int = () => z.int();
  * The schemas that validate parts of an inject or route request apart (its catalogue, and the
  * rest), for `catalog_request.ts`: not request bodies of their own, so not in the OpenAPI document.
  */
-export const REQUEST_PARTS = ["CatalogPart", "InjectRest", "RouteRest"] as const;
+export const REQUEST_PARTS = [
+  "CatalogPart",
+  "InjectRest",
+  "RouteRest",
+  ...Object.values(NATIVE_KINDS).map((name) => `${name}Rest` as const),
+] as const;
 
 /** The schemas of one deployment (limits shape them). */
 export type HttpSchemas = ReturnType<typeof httpSchemas>;
@@ -350,5 +356,6 @@ export function httpSchemas(settings: Pick<HttpSettings, "maxTools">) {
     SessionInfo,
     Health,
     Problem,
+    ...nativeSchemas({ Catalog, Servers, rest, oneCatalog, maxTools: settings.maxTools }),
   };
 }
