@@ -31,13 +31,23 @@ export interface CatalogRequestDeps {
 export type InjectBody = z.output<HttpSchemas["InjectRest"]>;
 /** The body of a route request, without its catalogue. */
 export type RouteBody = z.output<HttpSchemas["RouteRest"]>;
+/** The body of an explain request, without its catalogue. */
+export type ExplainBody = z.output<HttpSchemas["ExplainRest"]>;
+type AnyBody = InjectBody | RouteBody | ExplainBody;
+type Kind = "inject" | "route" | "explain";
+// Each kind's whole request and the rest of it besides the catalogue.
+const SCHEMAS = {
+  inject: ["InjectRequest", "InjectRest"],
+  route: ["RouteRequest", "RouteRest"],
+  explain: ["ExplainRequest", "ExplainRest"],
+} as const;
 
 /**
  * Reads an inject or route request: its body (without the catalogue) and its cached catalogue.
  *
  * @param request The request.
  * @param tenant The tenant it comes from.
- * @param kind Which route: `inject` or `route`.
+ * @param kind Which route: `inject`, `route` or `explain`.
  * @param deps Schemas, cache and size limit.
  * @returns The body and the catalogue, or a problem response (`catalog_unknown` for a reference
  * this server does not hold, `invalid_catalog` and the body's other problems).
@@ -73,20 +83,25 @@ export function readCatalogRequest(
   kind: "route",
   deps: CatalogRequestDeps,
 ): Promise<Parsed<{ body: RouteBody; entry: CachedCatalog }>>;
+export function readCatalogRequest(
+  request: Request,
+  tenant: string,
+  kind: "explain",
+  deps: CatalogRequestDeps,
+): Promise<Parsed<{ body: ExplainBody; entry: CachedCatalog }>>;
 export async function readCatalogRequest(
   request: Request,
   tenant: string,
-  kind: "inject" | "route",
+  kind: Kind,
   deps: CatalogRequestDeps,
-): Promise<Parsed<{ body: InjectBody | RouteBody; entry: CachedCatalog }>> {
+): Promise<Parsed<{ body: AnyBody; entry: CachedCatalog }>> {
   const read = await readBody(request, deps.maxBytes);
   if (!read.ok) return read;
   const text = read.value;
   const quick = byText(text, tenant, kind, deps);
   if (quick !== undefined) return await quick;
   // The whole way: parse and validate everything, then find or add the catalogue.
-  const schema = kind === "inject" ? deps.schemas.InjectRequest : deps.schemas.RouteRequest;
-  const parsed = parseText(text, schema);
+  const parsed = parseText(text, deps.schemas[SCHEMAS[kind][0]]);
   if (!parsed.ok) return parsed;
   const { catalog, servers, ...body } = parsed.value;
   if (catalog === undefined) return byRef(body, tenant, deps.cache);
@@ -97,12 +112,12 @@ export async function readCatalogRequest(
 function byText(
   text: string,
   tenant: string,
-  kind: "inject" | "route",
+  kind: Kind,
   deps: CatalogRequestDeps,
-): Promise<Parsed<{ body: InjectBody | RouteBody; entry: CachedCatalog }>> | undefined {
+): Promise<Parsed<{ body: AnyBody; entry: CachedCatalog }>> | undefined {
   const split = splitMembers(text, ["catalog", "servers"]);
   if (split === undefined) return undefined;
-  const restSchema = kind === "inject" ? deps.schemas.InjectRest : deps.schemas.RouteRest;
+  const restSchema = deps.schemas[SCHEMAS[kind][1]];
   let rest: unknown;
   try {
     rest = JSON.parse(split.rest);
@@ -136,7 +151,7 @@ function byText(
   return added(body, tenant, key, validPart.data.catalog, validPart.data.servers, deps.cache);
 }
 
-async function byRef<B extends InjectBody | RouteBody>(
+async function byRef<B extends AnyBody>(
   body: B,
   tenant: string,
   cache: CatalogCache,
@@ -154,7 +169,7 @@ async function byRef<B extends InjectBody | RouteBody>(
   };
 }
 
-async function added<B extends InjectBody | RouteBody>(
+async function added<B extends AnyBody>(
   body: B,
   tenant: string,
   text: string | undefined,

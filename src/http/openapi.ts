@@ -82,6 +82,20 @@ export const OPERATIONS: readonly Operation[] = [
   },
   {
     method: "post",
+    path: "/v1/explain",
+    summary: "Why a search ranks what it ranks: each tool's matched query words, and where a " +
+      "named tool ranked and why.",
+    request: "ExplainRequest",
+    success: {
+      status: 200,
+      schema: "ExplainResponse",
+      description: "The ranked tools with their matches; `target` when `id` was given.",
+    },
+    problems: [...AUTH, ...BODY, "catalog_unknown", "invalid_catalog"],
+    authenticated: true,
+  },
+  {
+    method: "post",
     path: "/v1/result",
     summary:
       "Maps an upstream MCP tool result to what the model gets, counting failures in the session.",
@@ -169,7 +183,7 @@ export function openApiDocument(
     }
   }
   // A catalogue by value or by reference, never both (the refinement JSON Schema cannot carry).
-  for (const id of ["InjectRequest", "RouteRequest"]) {
+  for (const id of ["InjectRequest", "RouteRequest", "ExplainRequest"]) {
     (components[id] as Record<string, unknown>).oneOf = [
       { required: ["catalog"] },
       { required: ["catalogRef"] },
