@@ -172,6 +172,8 @@ export function createApp(deps: AppDeps): UnfoldApp {
   });
 
   app.get("/healthz", (c) => c.json({ ok: true as const, version: VERSION }));
+  // Which face this is, for the page (a gateway answers with its upstreams instead).
+  app.get("/status", (c) => c.json({ face: "api" as const, version: VERSION }));
   app.get("/openapi.json", (c) => {
     openapi ??= JSON.stringify(openApiDocument(schemas, VERSION));
     return c.body(openapi, 200, { "content-type": "application/json" });

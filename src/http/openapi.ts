@@ -134,6 +134,14 @@ export const OPERATIONS: readonly Operation[] = [
   },
   {
     method: "get",
+    path: "/status",
+    summary: "Which face this server is (the page reads it first).",
+    success: { status: 200, schema: "ApiStatus", description: "The face and version." },
+    problems: [],
+    authenticated: false,
+  },
+  {
+    method: "get",
     path: "/openapi.json",
     summary: "This document.",
     success: { status: 200, description: "The OpenAPI 3.1 document." },

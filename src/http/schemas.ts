@@ -367,6 +367,10 @@ export function httpSchemas(settings: Pick<HttpSettings, "maxTools">) {
   });
 
   const Health = z.object({ ok: z.literal(true), version: z.string() });
+  const ApiStatus = z.object({
+    face: z.literal("api").check(z.describe('"api" here; a gateway answers "gateway".')),
+    version: z.string(),
+  });
 
   const Problem = z.object({
     type: z.string(),
@@ -398,6 +402,7 @@ export function httpSchemas(settings: Pick<HttpSettings, "maxTools">) {
     ExplainResponse,
     SessionInfo,
     Health,
+    ApiStatus,
     Problem,
   };
 }
