@@ -408,6 +408,8 @@ function showStatus(status) {
       fmt(s.definitionTokens),
     ], [3, 4]);
   }));
+  // A face that does not count (the Worker: each isolate would see a fraction) shows none.
+  $("counters-section").hidden = !status.counters;
   const counters = status.counters || {};
   $("counters").replaceChildren(...COUNTERS.flatMap(([key, label]) => {
     const dt = document.createElement("dt");
