@@ -32,9 +32,18 @@ export interface OpenPage extends AsyncDisposable {
   requests: string[];
 }
 
-/** The Chromium binary: `CHROMIUM` when set, else Debian's. */
+/** The Chromium binary: `CHROMIUM` when set, else `chromium` on the PATH (Debian's package). */
 export function chromiumPath(): string {
-  return Deno.env.get("CHROMIUM") ?? "/usr/bin/chromium";
+  const named = Deno.env.get("CHROMIUM");
+  if (named) return named;
+  for (const dir of (Deno.env.get("PATH") ?? "").split(":")) {
+    try {
+      if (Deno.statSync(`${dir}/chromium`).isFile) return `${dir}/chromium`;
+    } catch { /* not here */ }
+  }
+  throw new Error(
+    "Chromium is not installed: apt-get install chromium (.ci/run does), or set CHROMIUM",
+  );
 }
 
 /**
