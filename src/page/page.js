@@ -451,7 +451,7 @@ async function start() {
     return;
   }
   state.face = status.face;
-  $("version").textContent = `unfold ${status.version}`;
+  $("version").textContent = `${state.face === "gateway" ? "" : " · "}unfold ${status.version}`;
   if (state.face === "gateway") {
     $("face").textContent = "gateway";
     $("catalog-inputs").hidden = true;

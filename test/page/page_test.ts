@@ -94,6 +94,8 @@ Deno.test("the page on the Deno API shows the model's view, the cost chart and w
     await t.step("screenshots at desktop and phone widths", async () => {
       await screenshot(page, "page-api-desktop", 1280);
       await screenshot(page, "page-api-phone", 390);
+      // 200 % zoom of a 1280-pixel window is a 640-pixel layout.
+      await screenshot(page, "page-api-zoom200", 640);
       await page.emulateMediaFeatures([{ name: "prefers-color-scheme", value: "dark" }]);
       await screenshot(page, "page-api-dark", 1280);
     });
