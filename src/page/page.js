@@ -148,10 +148,25 @@ function normalise(json) {
   throw new Error("Cannot read the catalogue: expected an array of tools or an object of servers");
 }
 
-// The tokens of every tool's full definition, as unfold counts them (a token per 4 code points).
+// The tokens of every tool's full definition as tools/list sends it (the fields the gateway's
+// definitionOf keeps), as unfold counts them: a token per 4 code points.
+const DEFINITION_FIELDS = [
+  "name",
+  "title",
+  "description",
+  "inputSchema",
+  "outputSchema",
+  "annotations",
+  "_meta",
+];
 function definitionTokens(catalog) {
   let total = 0;
-  for (const { server: _, ...definition } of catalog) {
+  for (const tool of catalog) {
+    const definition = {};
+    for (const field of DEFINITION_FIELDS) {
+      if (tool[field] !== undefined) definition[field] = tool[field];
+    }
+    if (definition.description === undefined) definition.description = "";
     total += Math.ceil([...JSON.stringify(definition)].length / 4);
   }
   return total;

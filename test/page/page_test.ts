@@ -2,7 +2,9 @@
 // Functions passed to page.waitForFunction and $eval run in the browser: they need DOM types.
 import { equal, ok } from "node:assert/strict";
 import { McpCatalog } from "../../src/catalog.ts";
+import { definitionOf } from "../../src/gateway/presentation.ts";
 import { Injector } from "../../src/injector.ts";
+import { estimateTokens } from "../../src/tokens.ts";
 import type { McpTool } from "../../src/tool.ts";
 import { startDenoServer } from "../e2e/_processes.ts";
 import { openPage, screenshot } from "./_browser.ts";
@@ -50,6 +52,15 @@ Deno.test("the page on the Deno API shows the model's view, the cost chart and w
       equal(await levelShown(), levelAt(128_000));
       const prompt = await page.$eval("#prompt", (el) => el.textContent ?? "");
       ok(prompt.length > 100, prompt);
+      // The page counts every definition's tokens itself: the same count as the gateway's.
+      const definitions = catalog.tools.reduce(
+        (sum, tool) => sum + estimateTokens(JSON.stringify(definitionOf(tool))),
+        0,
+      );
+      equal(
+        await page.$eval("#all-cost", (el) => el.textContent),
+        `${definitions.toLocaleString("en-US")} tokens`,
+      );
     });
 
     await t.step('changing "Context tokens" changes the level shown', async () => {
