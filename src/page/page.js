@@ -248,13 +248,19 @@ function el(name, attributes, text) {
 }
 
 let drawn = null;
+let drawnWidth = 0;
+function chartWidth() {
+  const shown = Math.round($("chart").parentElement.getBoundingClientRect().width);
+  return Math.max(300, Math.min(640, shown || 640));
+}
 function drawChart(views) {
   drawn = views;
   const svg = $("chart");
   const title = svg.querySelector("title");
   svg.replaceChildren(title);
   // Drawn at the width it is shown, so its text stays readable on a phone.
-  const w = Math.max(300, Math.min(640, Math.round(svg.getBoundingClientRect().width) || 640));
+  const w = chartWidth();
+  drawnWidth = w;
   const [h, left, right, top, bottom] = [Math.round(w / 2), 56, 16, 16, 40];
   svg.setAttribute("viewBox", `0 0 ${w} ${h}`);
   const values = views.flatMap((v) => [v.costTokens, v.definitionTokens]).filter((v) => v > 0);
@@ -537,10 +543,9 @@ document.addEventListener("DOMContentLoaded", () => {
     else refresh();
   });
   document.addEventListener("visibilitychange", pollStatus);
-  let resizeTimer;
-  addEventListener("resize", () => {
-    clearTimeout(resizeTimer);
-    resizeTimer = setTimeout(() => drawn && drawChart(drawn), 200);
-  });
+  // Redrawn when its width changes (a phone turned, a zoom), before the next paint.
+  new ResizeObserver(() => {
+    if (drawn && chartWidth() !== drawnWidth) drawChart(drawn);
+  }).observe($("chart").parentElement);
   start();
 });

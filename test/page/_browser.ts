@@ -1,3 +1,4 @@
+/// <reference lib="dom" />
 /**
  * A real headless Chromium (Debian's `chromium`; `.ci/run` installs it) driven with
  * `puppeteer-core`, with a fresh profile, recording every console error, page error and request
@@ -92,6 +93,10 @@ export async function openPage(): Promise<OpenPage> {
 export async function screenshot(page: Page, name: string, width: number): Promise<string> {
   await Deno.mkdir(OUTPUT, { recursive: true });
   await page.setViewport({ width, height: 900 });
+  // Two frames: layout at the new width, and what the page redraws for it.
+  await page.evaluate(() =>
+    new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))
+  );
   const path = new URL(`${name}.png`, OUTPUT).pathname;
   await page.screenshot({ path: path as `${string}.png`, fullPage: true });
   return path;
