@@ -26,6 +26,8 @@ import { VERSION } from "../version.ts";
 import { denoConnector } from "./connector.ts";
 import { formatReport, inspectCatalog } from "./inspect.ts";
 import { gatewayHost } from "../gateway/host.ts";
+import { CountingStore, STATUS_PATHS, statusHandler } from "../gateway/status.ts";
+import { pageHandler } from "../http/page.ts";
 
 const USAGE = `Usage:
   unfold gateway --config FILE [--http [--port N] [--host H]]
@@ -135,10 +137,13 @@ async function main(argv: readonly string[]): Promise<number> {
     },
   );
   const settings = settingsFromEnv(env);
-  const store = new MemorySessionStore({
-    ttlSeconds: settings.sessionTtlSeconds,
-    maxSessions: settings.maxSessions,
-  });
+  // Counted as it goes, for the page's live counters.
+  const store = new CountingStore(
+    new MemorySessionStore({
+      ttlSeconds: settings.sessionTtlSeconds,
+      maxSessions: settings.maxSessions,
+    }),
+  );
   const gateway = await Gateway.open(pool, { options: config.options, store });
   if (args.command === "inspect") {
     const report = inspectCatalog(gateway.catalog, gateway.statuses(), config.options);
@@ -166,22 +171,36 @@ async function main(argv: readonly string[]): Promise<number> {
     sessions: { kind: "memory", maxSessions: settings.maxSessions },
     onError: (e) => log(e.message),
   });
-  const guarded = guardMcp(handle, {
+  const guard = {
     tokens: settings.tokens,
     allowedOrigins: settings.allowedOrigins,
     loopbackOnly: ["127.0.0.1", "localhost", "::1"].includes(args.host),
-  });
+  };
+  const guarded = guardMcp(handle, guard);
+  // The page (GET /) and what it reads (/status, /view, /explain), behind /mcp's own checks.
+  const page = pageHandler();
+  const status = guardMcp(
+    statusHandler({
+      gateway,
+      options: config.options,
+      counters: store.counters,
+      maxQueryChars: settings.maxQueryChars,
+    }),
+    guard,
+  );
   const server = Deno.serve({
     port: args.port,
     hostname: args.host,
     onListen: ({ hostname, port }) => {
       const shown = hostname.includes(":") ? `[${hostname}]` : hostname;
-      log(`serving ${gateway.catalog.size} tools at http://${shown}:${port}/mcp`);
+      log(`serving ${gateway.catalog.size} tools at http://${shown}:${port}/mcp (page: /)`);
     },
-  }, (request) => {
+  }, async (request) => {
     const path = new URL(request.url).pathname;
     if (path === "/mcp") return guarded(request);
-    return new Response("Not found: the MCP endpoint is /mcp\n", { status: 404 });
+    if (STATUS_PATHS.has(path)) return status(request);
+    return (await page(request)) ??
+      new Response("Not found: the MCP endpoint is /mcp, the page is /\n", { status: 404 });
   });
   const stop = Promise.withResolvers<void>();
   for (const signal of ["SIGINT", "SIGTERM"] as const) {

@@ -8,6 +8,7 @@
 // deno-lint-ignore-file no-console
 
 import { createApp } from "../http/app.ts";
+import { pageHandler } from "../http/page.ts";
 import { type HttpSettings, settingsFromEnv } from "../http/settings.ts";
 import { MemorySessionStore } from "../session/memory_store.ts";
 import { VERSION } from "../version.ts";
@@ -42,6 +43,10 @@ const app = createApp({
   settings,
 });
 
+// The page at GET / (src/page/), then the API.
+const page = pageHandler();
+const serve = async (request: Request) => (await page(request)) ?? await app.fetch(request);
+
 let server: Deno.HttpServer;
 try {
   server = Deno.serve({
@@ -49,7 +54,7 @@ try {
     hostname,
     onListen: ({ hostname, port }) => {
       const url = `http://${hostname.includes(":") ? `[${hostname}]` : hostname}:${port}`;
-      console.log(`unfold ${VERSION} listening on ${url} (in-memory sessions)`);
+      console.log(`unfold ${VERSION} listening on ${url} (in-memory sessions); the page: ${url}/`);
       const auth = settings.tokens.length > 0 ? ` -H 'authorization: Bearer <token>'` : "";
       console.log(
         `try: curl -s ${url}/v1/route${auth} -H 'content-type: application/json' -d '{"catalog":[{"server":"demo","name":"echo",` +
@@ -57,7 +62,7 @@ try {
           `"arguments":{"action":"search","query":"echo"}}'`,
       );
     },
-  }, app.fetch);
+  }, serve);
 } catch (e) {
   const where = `${hostname}:${port}`;
   if (e instanceof Deno.errors.AddrInUse) {

@@ -9,7 +9,7 @@
 import type { Hasher } from "../canonical_json.ts";
 import { sha256Hex } from "../canonical_json.ts";
 import { bearerAuthenticator } from "../http/auth.ts";
-import { originAllowed } from "../http/origin.ts";
+import { originAllowed, samePageOrigin } from "../http/origin.ts";
 import { problem } from "../http/problems.ts";
 
 /** Options of {@linkcode guardMcp}. */
@@ -66,7 +66,10 @@ export function guardMcp(
   const allowed = options.allowedOrigins ?? [];
   return async (request) => {
     const origin = request.headers.get("origin");
-    if (origin !== null && !originAllowed(origin, allowed) && !isLoopbackOrigin(origin)) {
+    if (
+      origin !== null && !originAllowed(origin, allowed) && !isLoopbackOrigin(origin) &&
+      !samePageOrigin(origin, request.url)
+    ) {
       return problem(
         "origin_not_allowed",
         `The origin ${

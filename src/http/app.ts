@@ -15,6 +15,7 @@ import { InvalidConfigError, type ProgressiveConfig } from "../config.ts";
 import { type CallToolResultLike, mapResult } from "../mcp/content.ts";
 import { McpError } from "../mcp/error.ts";
 import type { Injector } from "../injector.ts";
+import { explainSearch } from "../ranking/explain.ts";
 import { routeInSession } from "../session/session_route.ts";
 import type { SessionState } from "../session/state.ts";
 import {
@@ -96,7 +97,8 @@ const BUDGET_FIELDS: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * Creates the HTTP API app (Hono): `POST /v1/inject`, `POST /v1/route`, `POST /v1/result`,
+ * Creates the HTTP API app (Hono): `POST /v1/inject`, `POST /v1/route`, `POST /v1/explain`,
+ * `POST /v1/result`,
  * `GET|DELETE /v1/sessions/{session}`, `GET /healthz`, `GET /openapi.json`.
  *
  * @param deps The session store, settings and hash function.
@@ -171,6 +173,8 @@ export function createApp(deps: AppDeps): UnfoldApp {
   });
 
   app.get("/healthz", (c) => c.json({ ok: true as const, version: VERSION }));
+  // Which face this is, for the page (a gateway answers with its upstreams instead).
+  app.get("/status", (c) => c.json({ face: "api" as const, version: VERSION }));
   app.get("/openapi.json", (c) => {
     openapi ??= JSON.stringify(openApiDocument(schemas, VERSION));
     return c.body(openapi, 200, { "content-type": "application/json" });
@@ -226,6 +230,35 @@ export function createApp(deps: AppDeps): UnfoldApp {
       }
     }
     return c.json({ ...routeResult(action), catalogHash: entry.catalogHash });
+  });
+
+  app.post("/v1/explain", async (c) => {
+    const read = await readCatalogRequest(c.req.raw, c.get("tenant"), "explain", {
+      schemas,
+      cache,
+      maxBytes: settings.maxBodyBytes,
+    });
+    if (!read.ok) return read.response;
+    const { body, entry } = read.value;
+    // The same bound as a search's query: a longer one is refused, never truncated unsaid.
+    if (body.query.length > settings.maxQueryChars) {
+      const message = `must be at most ${settings.maxQueryChars} characters`;
+      return problem("invalid_request", `The query ${message}; shorten it`, [{
+        pointer: "/query",
+        message,
+      }]);
+    }
+    const explained = explainSearch(entry.catalog, body.query, {
+      ...(body.limit === undefined ? {} : { limit: body.limit }),
+      ...(body.id === undefined ? {} : { id: body.id }),
+    });
+    if (!explained.ok) {
+      return problem("invalid_request", explained.error.message, [{
+        pointer: "/id",
+        message: "is not a tool of this catalogue",
+      }]);
+    }
+    return c.json({ ...explained.value, catalogHash: entry.catalogHash });
   });
 
   app.post("/v1/result", async (c) => {

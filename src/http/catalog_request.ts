@@ -36,11 +36,14 @@ export type RouteBody = z.output<HttpSchemas["RouteRest"]>;
 export type NativeBody<K extends NativeKind> = z.output<
   HttpSchemas[`${(typeof NATIVE_KINDS)[K]}Rest`]
 >;
+/** The body of an explain request, without its catalogue. */
+export type ExplainBody = z.output<HttpSchemas["ExplainRest"]>;
 /** A kind of catalogue request. */
-export type Kind = "inject" | "route" | NativeKind;
+export type Kind = "inject" | "route" | "explain" | NativeKind;
 /** The body of a kind of catalogue request, without its catalogue. */
 export type CatalogBody<K extends Kind> = K extends "inject" ? InjectBody
   : K extends "route" ? RouteBody
+  : K extends "explain" ? ExplainBody
   : K extends NativeKind ? NativeBody<K>
   : never;
 type AnyBody = { catalogRef?: string | undefined };
@@ -50,7 +53,7 @@ type AnyBody = { catalogRef?: string | undefined };
  *
  * @param request The request.
  * @param tenant The tenant it comes from.
- * @param kind Which route: `inject` or `route`.
+ * @param kind Which route: `inject`, `route` or `explain`.
  * @param deps Schemas, cache and size limit.
  * @returns The body and the catalogue, or a problem response (`catalog_unknown` for a reference
  * this server does not hold, `invalid_catalog` and the body's other problems).
@@ -86,6 +89,12 @@ export function readCatalogRequest(
   kind: "route",
   deps: CatalogRequestDeps,
 ): Promise<Parsed<{ body: RouteBody; entry: CachedCatalog }>>;
+export function readCatalogRequest(
+  request: Request,
+  tenant: string,
+  kind: "explain",
+  deps: CatalogRequestDeps,
+): Promise<Parsed<{ body: ExplainBody; entry: CachedCatalog }>>;
 export function readCatalogRequest<K extends NativeKind>(
   request: Request,
   tenant: string,
@@ -208,6 +217,7 @@ function schemasOf(
 ): { whole: z.ZodMiniType; rest: z.ZodMiniType } {
   if (kind === "inject") return { whole: schemas.InjectRequest, rest: schemas.InjectRest };
   if (kind === "route") return { whole: schemas.RouteRequest, rest: schemas.RouteRest };
+  if (kind === "explain") return { whole: schemas.ExplainRequest, rest: schemas.ExplainRest };
   const name = NATIVE_KINDS[kind];
   return { whole: schemas[`${name}Request`], rest: schemas[`${name}Rest`] };
 }

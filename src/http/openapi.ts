@@ -83,6 +83,20 @@ export const OPERATIONS: readonly Operation[] = [
   },
   {
     method: "post",
+    path: "/v1/explain",
+    summary: "Why a search ranks what it ranks: each tool's matched query words, and where a " +
+      "named tool ranked and why.",
+    request: "ExplainRequest",
+    success: {
+      status: 200,
+      schema: "ExplainResponse",
+      description: "The ranked tools with their matches; `target` when `id` was given.",
+    },
+    problems: [...AUTH, ...BODY, "catalog_unknown", "invalid_catalog"],
+    authenticated: true,
+  },
+  {
+    method: "post",
     path: "/v1/result",
     summary:
       "Maps an upstream MCP tool result to what the model gets, counting failures in the session.",
@@ -116,6 +130,14 @@ export const OPERATIONS: readonly Operation[] = [
     path: "/healthz",
     summary: "Liveness and version.",
     success: { status: 200, schema: "Health", description: "Alive." },
+    problems: [],
+    authenticated: false,
+  },
+  {
+    method: "get",
+    path: "/status",
+    summary: "Which face this server is (the page reads it first).",
+    success: { status: 200, schema: "ApiStatus", description: "The face and version." },
     problems: [],
     authenticated: false,
   },

@@ -63,7 +63,7 @@ export function originGuard(allowed: readonly string[]): MiddlewareHandler {
   return async (c, next) => {
     const origin = c.req.header("origin");
     if (origin === undefined) return await next();
-    if (!originAllowed(origin, allowed)) {
+    if (!originAllowed(origin, allowed) && !samePageOrigin(origin, c.req.url)) {
       return problem(
         "origin_not_allowed",
         `The origin ${
@@ -75,4 +75,36 @@ export function originGuard(allowed: readonly string[]): MiddlewareHandler {
     }
     return await withCors(c, next);
   };
+}
+
+const LOOPBACK_NAMES = new Set(["localhost", "127.0.0.1", "[::1]"]);
+
+/**
+ * Whether a browser request comes from a page this server itself served (the status page): its
+ * `Origin` is the request's own origin, over HTTPS or on a loopback host. Plain HTTP on another
+ * host is left out, as there a DNS-rebinding page's origin would equal the request's too.
+ *
+ * @param origin The `Origin` header.
+ * @param url The request's URL (its host from the `Host` header).
+ * @returns Whether it is the server's own page.
+ *
+ * @example Usage
+ * ```ts
+ * import { samePageOrigin } from "./origin.ts";
+ * import { equal } from "node:assert/strict";
+ *
+ * equal(samePageOrigin("http://127.0.0.1:8787", "http://127.0.0.1:8787/v1/inject"), true);
+ * equal(samePageOrigin("http://evil.example:8787", "http://evil.example:8787/v1/inject"), false);
+ * equal(samePageOrigin("https://unfold.example.com", "https://unfold.example.com/v1/inject"), true);
+ * ```
+ */
+export function samePageOrigin(origin: string, url: string): boolean {
+  let own: URL;
+  try {
+    own = new URL(url);
+  } catch {
+    return false;
+  }
+  if (origin !== own.origin) return false;
+  return own.protocol === "https:" || LOOPBACK_NAMES.has(own.hostname);
 }

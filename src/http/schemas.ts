@@ -14,6 +14,7 @@ import { SESSION_NAME } from "../session/store.ts";
 import { CATALOG_REF } from "./catalog_cache.ts";
 import { NATIVE_KINDS, nativeSchemas } from "./native_schemas.ts";
 import { PROBLEM_CODES } from "./problems.ts";
+import { EXPLAINED_FIELDS, MATCH_KINDS } from "../ranking/explain.ts";
 import { type HttpSettings, SETTING_VARIABLES } from "./settings.ts";
 
 /** The `/v1/result` error codes: the `McpError` codes that mapping a result can raise. */
@@ -34,6 +35,7 @@ export const REQUEST_PARTS = [
   "CatalogPart",
   "InjectRest",
   "RouteRest",
+  "ExplainRest",
   ...Object.values(NATIVE_KINDS).map((name) => `${name}Rest` as const),
 ] as const;
 
@@ -183,6 +185,29 @@ export function httpSchemas(settings: Pick<HttpSettings, "maxTools">) {
   const CatalogPart = z.strictObject({ catalog: Catalog, servers: z.optional(Servers) });
   const InjectRest = z.strictObject(rest);
   const RouteRest = z.strictObject({ ...rest, arguments: Arguments });
+  // Why a search found what it found (src/ranking/explain.ts): the query, and a tool to look for.
+  const explainFields = {
+    catalogRef: rest.catalogRef,
+    query: z.string().check(
+      z.minLength(1),
+      z.describe("The search query, as the model would send it (at most the query limit)."),
+    ),
+    limit: z.optional(
+      limit().check(z.describe(`How many ranked tools to explain (default 10).`)),
+    ),
+    id: z.optional(
+      z.string().check(
+        z.regex(TOOL_ID, { error: 'must be a tool id "server/tool"' }),
+        z.describe("A tool expected to rank: where it ranked and why."),
+      ),
+    ),
+  };
+  const ExplainRequest = z.strictObject({
+    catalog: z.optional(Catalog),
+    servers: z.optional(Servers),
+    ...explainFields,
+  }).check(oneCatalog);
+  const ExplainRest = z.strictObject(explainFields);
 
   const ResultRequest = z.strictObject({
     session: z.optional(Session),
@@ -307,6 +332,28 @@ export function httpSchemas(settings: Pick<HttpSettings, "maxTools">) {
     }).check(z.describe("A mistake of the model: toolResult tells it how to recover.")),
   ]).check(z.describe("What one call of the bridge tool comes to, by `action`."));
 
+  const WordMatch = z.object({
+    word: z.string(),
+    kind: z.enum(MATCH_KINDS),
+    term: z.optional(text("The tool's word the query word reached.")),
+    field: z.optional(z.enum(EXPLAINED_FIELDS)),
+  });
+  const ExplainedTool = z.object({
+    id,
+    rank: z.nullable(int().check(z.describe("1-based; null when the query does not rank it."))),
+    score: z.nullable(z.number()),
+    matches: z.array(WordMatch),
+    missing: z.array(z.string()).check(z.describe("The query words it did not match.")),
+  });
+  const ExplainResponse = z.object({
+    words: z.array(z.string()).check(z.describe("The query's searchable words.")),
+    results: z.array(ExplainedTool),
+    target: z.optional(
+      z.object({ ...ExplainedTool.shape, reason: text("Why it ranked where it did.") }),
+    ),
+    catalogHash,
+  });
+
   const SessionInfo = z.object({
     session: z.string(),
     catalogHash: z.nullable(z.string()),
@@ -327,6 +374,10 @@ export function httpSchemas(settings: Pick<HttpSettings, "maxTools">) {
   });
 
   const Health = z.object({ ok: z.literal(true), version: z.string() });
+  const ApiStatus = z.object({
+    face: z.literal("api").check(z.describe('"api" here; a gateway answers "gateway".')),
+    version: z.string(),
+  });
 
   const Problem = z.object({
     type: z.string(),
@@ -353,8 +404,12 @@ export function httpSchemas(settings: Pick<HttpSettings, "maxTools">) {
     Injection,
     InjectResponse,
     RouteResult,
+    ExplainRequest,
+    ExplainRest,
+    ExplainResponse,
     SessionInfo,
     Health,
+    ApiStatus,
     Problem,
     ...nativeSchemas({ Catalog, Servers, rest, oneCatalog, maxTools: settings.maxTools }),
   };

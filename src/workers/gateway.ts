@@ -12,6 +12,7 @@ import { parseGatewayConfig } from "../gateway/config.ts";
 import { Gateway } from "../gateway/gateway.ts";
 import { gatewayHost } from "../gateway/host.ts";
 import { guardMcp } from "../gateway/http.ts";
+import { STATUS_PATHS, statusHandler } from "../gateway/status.ts";
 import { type OnDemandPool, openOnDemandPool } from "../gateway/upstreams.ts";
 import type { HttpSettings } from "../http/settings.ts";
 import { connectHttp } from "../mcp/http.ts";
@@ -70,11 +71,16 @@ export function workerMcp(
     const { handle } = createMcpHttpHandler(gatewayHost(gateway, VERSION), {
       sessions: { kind: "registry", registry: registryOf(store) },
     });
-    const guarded = guardMcp(handle, {
-      tokens: settings.tokens,
-      allowedOrigins: settings.allowedOrigins,
-    });
-    return { pool, handle: guarded };
+    const guard = { tokens: settings.tokens, allowedOrigins: settings.allowedOrigins };
+    const guarded = guardMcp(handle, guard);
+    // The page's reads (/status, /view, /explain) under the same checks; an isolate's counters
+    // would be a fraction of the deployment's, so the Worker shows none.
+    const status = guardMcp(statusHandler({ gateway, options: config.options }), guard);
+    return {
+      pool,
+      handle: (request: Request) =>
+        STATUS_PATHS.has(new URL(request.url).pathname) ? status(request) : guarded(request),
+    };
   };
   return async (request) => {
     ready ??= start().catch((error) => {

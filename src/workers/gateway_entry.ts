@@ -11,6 +11,7 @@ import { env as startupEnv } from "cloudflare:workers";
 import { problem } from "../http/problems.ts";
 import { workerApi, workerEntry } from "./api.ts";
 import { workerMcp } from "./gateway.ts";
+import { STATUS_PATHS } from "../gateway/status.ts";
 
 export { CatalogObject } from "./catalog_object.ts";
 export { SessionObject } from "./session_object.ts";
@@ -23,7 +24,11 @@ export default workerEntry(
     return { ...api, mcp: workerMcp(env, api.settings, api.store) };
   },
   ({ api, mcp }, request) => {
-    if (new URL(request.url).pathname !== "/mcp") return api.fetch(request);
+    const path = new URL(request.url).pathname;
+    // With upstreams, the page's /status is the gateway's; without, the API's.
+    if (path !== "/mcp" && (mcp === undefined || !STATUS_PATHS.has(path))) {
+      return api.fetch(request);
+    }
     return mcp === undefined
       ? problem("not_found", "There is no /mcp: set UNFOLD_UPSTREAMS to the upstreams' JSON")
       : mcp(request);

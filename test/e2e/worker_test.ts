@@ -1,6 +1,7 @@
 import { equal } from "node:assert/strict";
 import { startWrangler } from "./_processes.ts";
 import { runScenario, TOKENS } from "./_scenario.ts";
+import { assertServesPage } from "../page/_served.ts";
 
 Deno.test("the Worker in wrangler dev (workerd + Durable Objects) serves the whole-session scenario", async () => {
   const worker = await startWrangler("wrangler.toml", { UNFOLD_API_TOKEN: TOKENS.join(",") });
@@ -8,6 +9,9 @@ Deno.test("the Worker in wrangler dev (workerd + Durable Objects) serves the who
     await runScenario((path, init) => fetch(`${worker.url}${path}`, init), "worker-scenario");
     const health = await fetch(`${worker.url}/healthz`);
     equal((await health.json()).version, "0.1.0");
+    // The page is static assets: served before the Worker, outside its script bundle.
+    await assertServesPage(worker.url);
+    equal((await (await fetch(`${worker.url}/status`)).json()).face, "api");
   } finally {
     await worker.close();
   }

@@ -4,6 +4,7 @@ import { startHttpEverything } from "../mcp/_servers.ts";
 import { httpClient } from "./_gateway.ts";
 import { conformance } from "./_conformance.ts";
 import { bridge } from "./_scenario.ts";
+import { assertServesPage } from "../page/_served.ts";
 
 Deno.test("the Worker's /mcp (wrangler dev) serves an HTTP upstream, with sessions in Durable Objects", async (t) => {
   await using remote = await startHttpEverything();
@@ -63,6 +64,21 @@ Deno.test("the Worker's /mcp (wrangler dev) serves an HTTP upstream, with sessio
     } finally {
       await client.close();
     }
+    await t.step(
+      "the page and its reads: upstream states, the live view, an explanation",
+      async () => {
+        await assertServesPage(worker.url);
+        const status = await (await fetch(`${worker.url}/status`)).json();
+        equal(status.face, "gateway");
+        equal(status.servers[0].server, "remote");
+        equal(status.servers[0].state, "ready");
+        ok(status.servers[0].definitionTokens > 0);
+        const view = await (await fetch(`${worker.url}/view?context=8000`)).json();
+        ok(["manifest", "brief", "names", "inventory"].includes(view.level), JSON.stringify(view));
+        const explained = await fetch(`${worker.url}/explain?query=echo+back&id=remote/echo`);
+        equal((await explained.json()).target.id, "remote/echo");
+      },
+    );
     await conformance(t, url);
   } finally {
     await worker.close();

@@ -31,6 +31,8 @@ async function bundles(config: string): Promise<void> {
     // The free plan allows 3 MiB gzipped; stay far below.
     ok(gzip < 1024 * 1024, `gzip ${gzip} bytes`);
     ok(log.includes("SESSIONS"), log);
+    // The page is static assets ([assets] in the config), never part of the script.
+    ok(!new TextDecoder().decode(bundle).includes("unfold.token"), "the page's script is bundled");
   } finally {
     await Deno.remove(outdir, { recursive: true });
   }
