@@ -27,7 +27,7 @@ import { McpError, type McpErrorCode } from "./error.ts";
 import { listPages, toMcpTools } from "./tool_list.ts";
 import { BOUNDED_VALIDATOR } from "./_validator.ts";
 import { resultProblem } from "./_result.ts";
-import { ProgressGate } from "./_progress.ts";
+import { PROGRESS_PARAMS, ProgressGate } from "./_progress.ts";
 import { OVERSIZED_CODE } from "./_line_reader.ts";
 import { checkTimeout, rethrow, SDK_TIMEOUT_MS, type Settings, settingsOf } from "./_settings.ts";
 
@@ -163,14 +163,19 @@ class Connection implements McpConnection {
     };
     // Registered before the handshake: some servers change their tools right after it.
     client.setNotificationHandler("notifications/tools/list_changed", () => this.#refresh());
-    client.setNotificationHandler("notifications/progress", ({ params }) => {
-      const { progressToken, progress, total, message } = params;
-      this.#progress.get(String(progressToken))?.push({
-        progress,
-        ...(total === undefined ? {} : { total }),
-        ...(message === undefined ? {} : { message }),
-      });
-    });
+    // Checked by hand, not by the SDK's schemas: a server may send a flood of these.
+    client.setNotificationHandler(
+      "notifications/progress",
+      { params: PROGRESS_PARAMS },
+      (params) => {
+        const { progressToken, progress, total, message } = params;
+        this.#progress.get(String(progressToken))?.push({
+          progress,
+          ...(total === undefined ? {} : { total }),
+          ...(message === undefined ? {} : { message }),
+        });
+      },
+    );
   }
 
   // After the handshake: from now on, the transport closing means the connection is lost, and a

@@ -6,7 +6,9 @@
  * @module
  */
 
-import { deserializeMessage, type JSONRPCMessage } from "@modelcontextprotocol/client";
+import { type JSONRPCMessage, parseJSONRPCMessage } from "@modelcontextprotocol/client";
+import { isRecord } from "../_record.ts";
+import { isProgressParams } from "./_progress.ts";
 import type { Buffer } from "node:buffer";
 
 /** The JSON-RPC error code of the answer that stands in for an oversized one. */
@@ -17,6 +19,8 @@ const EDGE_BYTES = 256;
 // The request id as a response's first member (after "jsonrpc") or as its last one.
 const ID_FIRST = /^\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")/;
 const ID_LAST = /"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")\s*\}\s*$/;
+
+const DECODER = new TextDecoder();
 
 type Entry = { message: JSONRPCMessage } | { error: unknown };
 
@@ -133,22 +137,30 @@ export class LineReader {
       return;
     }
     if (this.#size === 0) return;
-    const line = new TextDecoder().decode(concat(this.#chunks)).replace(/\r$/, "");
+    const bytes = this.#chunks.length === 1 ? this.#chunks[0]! : concat(this.#chunks);
+    const line = DECODER.decode(bytes).replace(/\r$/, "");
     this.#chunks = [];
     this.#size = 0;
     if (line.trim() === "") return;
+    let value: unknown;
     try {
-      this.#queue.push({ message: deserializeMessage(line) });
+      value = JSON.parse(line);
+    } catch {
+      return; // Not JSON: a server's stray output, skipped as the SDK's reader does.
+    }
+    try {
+      // A progress notification is checked by hand (a server may send a flood of them); every
+      // other message by the SDK's schema.
+      const message = isProgress(value) ? value : parseJSONRPCMessage(value);
+      this.#queue.push({ message });
     } catch (error) {
-      // Not JSON: a server's stray output, skipped as the SDK's reader does.
-      if (!(error instanceof SyntaxError)) this.#queue.push({ error });
+      this.#queue.push({ error });
     }
   }
 
   #oversized(bytes: number): void {
-    const decoder = new TextDecoder();
-    const id = decoder.decode(this.#head).match(ID_FIRST)?.[1] ??
-      decoder.decode(this.#tail).match(ID_LAST)?.[1];
+    const id = DECODER.decode(this.#head).match(ID_FIRST)?.[1] ??
+      DECODER.decode(this.#tail).match(ID_LAST)?.[1];
     const why = `the server's answer is ${bytes} bytes, over the limit of ${this.#max} bytes ` +
       "for one message: ask for less at a time";
     this.#head = new Uint8Array(0);
@@ -165,6 +177,11 @@ export class LineReader {
       },
     });
   }
+}
+
+function isProgress(value: unknown): value is JSONRPCMessage {
+  return isRecord(value) && value.jsonrpc === "2.0" && value.method === "notifications/progress" &&
+    !("id" in value) && isProgressParams(value.params);
 }
 
 function concat(parts: readonly Uint8Array[]): Uint8Array {

@@ -6,6 +6,8 @@
  * @module
  */
 
+import type { StandardSchemaV1 } from "@modelcontextprotocol/client";
+import { isRecord } from "../_record.ts";
 import { rethrow } from "./_settings.ts";
 
 /** One progress notification, as a listener hears it. */
@@ -17,6 +19,48 @@ export interface Progress {
   /** What is happening, in words. */
   message?: string;
 }
+
+/** The params of a progress notification: its call's token, and the progress. */
+export interface ProgressParams extends Progress {
+  /** The token the call sent. */
+  progressToken: string | number;
+}
+
+/**
+ * Whether a value is a progress notification's params, checked by hand: a flood of them costs a
+ * few property reads each instead of a schema library's parse.
+ *
+ * @param params The value.
+ * @returns Whether it is.
+ *
+ * @example Usage
+ * ```ts
+ * import { isProgressParams } from "./_progress.ts";
+ * import { equal } from "node:assert/strict";
+ *
+ * equal(isProgressParams({ progressToken: "t", progress: 1, total: 2 }), true);
+ * equal(isProgressParams({ progressToken: "t", progress: "1" }), false);
+ * ```
+ */
+export function isProgressParams(params: unknown): params is ProgressParams {
+  return isRecord(params) &&
+    (typeof params.progressToken === "string" || typeof params.progressToken === "number") &&
+    typeof params.progress === "number" &&
+    (params.total === undefined || typeof params.total === "number") &&
+    (params.message === undefined || typeof params.message === "string");
+}
+
+/** The schema the SDK checks a progress notification's params with: {@linkcode isProgressParams}. */
+export const PROGRESS_PARAMS: StandardSchemaV1<ProgressParams> = {
+  "~standard": {
+    version: 1,
+    vendor: "unfold",
+    validate: (value) =>
+      isProgressParams(value)
+        ? { value }
+        : { issues: [{ message: "not the params of a progress notification" }] },
+  },
+};
 
 /** The shortest time between two progress notifications handed on for one call, in ms. */
 export const PROGRESS_INTERVAL_MS = 100;
