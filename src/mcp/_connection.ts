@@ -5,21 +5,13 @@
  * @module
  */
 
-// The SDK's "./*" exports give Deno the JavaScript but not the types of a subpath ending in
-// ".js": each such import names its types with the extensionless subpath.
-import { Client } from "@modelcontextprotocol/sdk/client";
-import type {
-  JsonSchemaValidator,
-  jsonSchemaValidator,
-} from "@modelcontextprotocol/sdk/validation";
-// @ts-types="@modelcontextprotocol/sdk/types"
 import {
-  ErrorCode,
-  McpError as SdkError,
-  ProgressNotificationSchema,
-  ResultSchema,
-  ToolListChangedNotificationSchema,
-} from "@modelcontextprotocol/sdk/types.js";
+  Client,
+  ProtocolError,
+  SdkError,
+  SdkErrorCode,
+  type StandardSchemaV1,
+} from "@modelcontextprotocol/client";
 import type { McpInvoker } from "../injector.ts";
 import { type McpTool, toolId } from "../tool.ts";
 import type {
@@ -32,7 +24,11 @@ import type {
 } from "./client.ts";
 import { type CallToolResultLike, type MappedResult, mapResult } from "./content.ts";
 import { McpError, type McpErrorCode } from "./error.ts";
-import { toMcpTools } from "./tool_list.ts";
+import { listPages, toMcpTools } from "./tool_list.ts";
+import { BOUNDED_VALIDATOR } from "./_validator.ts";
+import { resultProblem } from "./_result.ts";
+import { PROGRESS_PARAMS, ProgressGate } from "./_progress.ts";
+import { OVERSIZED_CODE } from "./_line_reader.ts";
 import { checkTimeout, rethrow, SDK_TIMEOUT_MS, type Settings, settingsOf } from "./_settings.ts";
 
 /** What a transport adds to a connection: words about a failure, and a step before closing. */
@@ -41,13 +37,22 @@ export interface TransportHooks {
   detail?: () => string;
   /** Runs before the transport is closed (ending an HTTP session); failures are ignored. */
   beforeClose?: () => Promise<void>;
+  /**
+   * Receives, once connected, a way to fail every pending request (not the connection): for an
+   * answer the transport had to drop without knowing which request it answered.
+   */
+  onConnected?: (failPending: (why: string) => void) => void;
 }
 
-// Results are handed on, not validated here: so no schema compiler is ever built (none could run
-// on Workers, where code generation is forbidden).
-const HAND_ON: jsonSchemaValidator = {
-  getValidator<T>(): JsonSchemaValidator<T> {
-    return (input) => ({ valid: true, data: input as T, errorMessage: undefined });
+// Answers are taken as they come and checked here: a listing entry by entry (tool_list.ts), so
+// that one malformed tool is reported and left out instead of failing the whole listing; a call's
+// result by its shape and output schema (_result.ts), so that a content type newer than the SDK
+// still reaches the host.
+const AS_SENT: StandardSchemaV1<Record<string, unknown>> = {
+  "~standard": {
+    version: 1,
+    vendor: "unfold",
+    validate: (value) => ({ value: value as Record<string, unknown> }),
   },
 };
 
@@ -69,8 +74,8 @@ const PROBE_TIMEOUT_MS = 10_000;
  * @example Usage
  * ```ts
  * import { openConnection } from "./_connection.ts";
- * import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
- * import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+ * import { InMemoryTransport } from "@modelcontextprotocol/client";
+ * import { McpServer } from "@modelcontextprotocol/server";
  * import { rejects } from "node:assert/strict";
  *
  * const server = new McpServer({ name: "demo", version: "1.0.0" });
@@ -91,7 +96,7 @@ export async function openConnection(
   const settings = settingsOf(options);
   const client = new Client(settings.clientInfo, {
     capabilities: {},
-    jsonSchemaValidator: HAND_ON,
+    jsonSchemaValidator: BOUNDED_VALIDATOR,
   });
   const connection = new Connection(server, client, settings, hooks);
   try {
@@ -105,11 +110,14 @@ export async function openConnection(
     );
   }
   connection.ready();
+  hooks.onConnected?.((why) => connection.failRequests(why));
   return connection;
 }
 
 interface Pending {
   what: string;
+  // The code of a failure of this request alone (not of the connection).
+  failure: McpErrorCode;
   fail: (error: McpError) => void;
 }
 
@@ -126,13 +134,15 @@ class Connection implements McpConnection {
   #probing = false;
   #pending = new Set<Pending>();
   #listeners = new Set<(tools: McpTool[]) => void>();
-  // Progress listeners by token. Our own, not the SDK's onprogress: the SDK runs notification
+  // Progress gates by token. Our own, not the SDK's onprogress: the SDK runs notification
   // handlers a microtask late but drops a request's progress handler as soon as its response
   // arrives, so the last progress before a result was lost whenever both came in one read.
-  #progress = new Map<string, NonNullable<ForwardOptions["onProgress"]>>();
+  #progress = new Map<string, ProgressGate>();
   #tokens = 0;
   #refreshing = false;
   #refreshAgain = false;
+  // The tools of the last listing by name: their output schemas check the results of calls.
+  #definitions = new Map<string, McpTool>();
 
   constructor(server: string, client: Client, settings: Settings, hooks: TransportHooks) {
     this.server = server;
@@ -152,15 +162,20 @@ class Connection implements McpConnection {
       },
     };
     // Registered before the handshake: some servers change their tools right after it.
-    client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.#refresh());
-    client.setNotificationHandler(ProgressNotificationSchema, ({ params }) => {
-      const { progressToken, progress, total, message } = params;
-      this.#progress.get(String(progressToken))?.({
-        progress,
-        ...(total === undefined ? {} : { total }),
-        ...(message === undefined ? {} : { message }),
-      });
-    });
+    client.setNotificationHandler("notifications/tools/list_changed", () => this.#refresh());
+    // Checked by hand, not by the SDK's schemas: a server may send a flood of these.
+    client.setNotificationHandler(
+      "notifications/progress",
+      { params: PROGRESS_PARAMS },
+      (params) => {
+        const { progressToken, progress, total, message } = params;
+        this.#progress.get(String(progressToken))?.push({
+          progress,
+          ...(total === undefined ? {} : { total }),
+          ...(message === undefined ? {} : { message }),
+        });
+      },
+    );
   }
 
   // After the handshake: from now on, the transport closing means the connection is lost, and a
@@ -187,36 +202,20 @@ class Connection implements McpConnection {
 
   async tools(): Promise<McpTool[]> {
     const what = `Cannot list the tools of ${JSON.stringify(this.server)}`;
-    const entries: unknown[] = [];
-    const cursors = new Set<string>();
-    let cursor: string | undefined;
-    do {
-      const params = cursor === undefined ? {} : { cursor };
-      const page = await this.#request(
+    const entries = await listPages(what, (cursor) =>
+      this.#request(
         { what, failure: "list_tools", timeout: "list_tools" },
         (signal) =>
-          this.#client.request({ method: "tools/list", params }, ResultSchema, {
-            signal,
-            timeout: SDK_TIMEOUT_MS,
-          }),
+          this.#client.request(
+            { method: "tools/list", params: cursor === undefined ? {} : { cursor } },
+            AS_SENT,
+            { signal, timeout: SDK_TIMEOUT_MS },
+          ),
         this.#settings.requestTimeoutMs,
-      );
-      if (!Array.isArray(page.tools)) {
-        throw new McpError("list_tools", `${what}: the answer has no list of tools`);
-      }
-      entries.push(...page.tools);
-      const next = page.nextCursor;
-      if (next === undefined || next === null) break;
-      if (typeof next !== "string" || cursors.has(next)) {
-        throw new McpError(
-          "list_tools",
-          `${what}: the server sent a bad page cursor ${JSON.stringify(next)}`,
-        );
-      }
-      cursors.add(next);
-      cursor = next;
-    } while (true);
-    return toMcpTools(this.server, entries, this.#settings.onToolIssue);
+      ));
+    const tools = toMcpTools(this.server, entries, this.#settings.onToolIssue);
+    this.#definitions = new Map(tools.map((tool) => [tool.name, tool]));
+    return tools;
   }
 
   async call(
@@ -245,21 +244,30 @@ class Connection implements McpConnection {
       : checkTimeout(options.timeoutMs, "timeoutMs", true, `Cannot call ${JSON.stringify(id)}`);
     const onProgress = options.onProgress;
     const token = onProgress === undefined ? undefined : `unfold-${++this.#tokens}`;
-    if (token !== undefined) this.#progress.set(token, onProgress!);
+    const gate = onProgress === undefined ? undefined : new ProgressGate(onProgress);
+    if (token !== undefined) this.#progress.set(token, gate!);
     const params = token === undefined
       ? { name, arguments: args }
       : { name, arguments: args, _meta: { progressToken: token } };
     // Settling runs a microtask after the response, so progress sent before it is delivered first.
     return (this.#request(
       { what: `Cannot call ${JSON.stringify(id)}`, failure: "tool_error", timeout: "call_timeout" },
-      (signal) =>
-        this.#client.request({ method: "tools/call", params }, ResultSchema, {
+      async (signal) => {
+        const result = await this.#client.request({ method: "tools/call", params }, AS_SENT, {
           signal,
           timeout: SDK_TIMEOUT_MS,
-        }),
+        });
+        const problem = resultProblem(result, this.#definitions.get(name));
+        if (problem !== undefined) {
+          throw new McpError("tool_error", `Cannot call ${JSON.stringify(id)}: ${problem}`);
+        }
+        return result;
+      },
       timeoutMs,
       options.signal,
     ) as Promise<CallToolResultLike>).finally(() => {
+      // The last progress kept is handed on before the caller hears the result.
+      gate?.flush();
       if (token !== undefined) this.#progress.delete(token);
     });
   }
@@ -317,7 +325,11 @@ class Connection implements McpConnection {
         if (abandoned) abandon.abort();
       };
       const onAbort = () => settle(() => reject(signal?.reason), true);
-      const pending: Pending = { what, fail: (error) => settle(() => reject(error), true) };
+      const pending: Pending = {
+        what,
+        failure: codes.failure,
+        fail: (error) => settle(() => reject(error), true),
+      };
       if (timeoutMs !== null) {
         timer = setTimeout(() => {
           const error = new McpError(codes.timeout, `${what}: no answer within ${timeoutMs} ms`);
@@ -344,20 +356,52 @@ class Connection implements McpConnection {
     if (this.#closed) {
       return new McpError("disconnected", `${what}: ${this.#why}`, { cause: error });
     }
+    // The server's own JSON-RPC error, or a check of the SDK's on the answer: the server is
+    // alive, so the request failed, not the connection; the server's code and words are kept.
+    if (error instanceof ProtocolError) {
+      if (error.code === OVERSIZED_CODE) {
+        return new McpError(codes.failure, `${what}: ${reason(error)}`, { cause: error });
+      }
+      return new McpError(
+        codes.failure,
+        `${what}: ${reason(error)} (JSON-RPC error ${error.code} from the server)`,
+        { cause: error },
+      );
+    }
     if (error instanceof SdkError) {
-      if (error.code === ErrorCode.ConnectionClosed) {
+      if (error.code === SdkErrorCode.InvalidResult) {
+        return new McpError(
+          codes.failure,
+          `${what}: the server's answer is malformed: ${
+            reason(error).replace(/^Invalid result for [\w/]+: /, "")
+          }`,
+          { cause: error },
+        );
+      }
+      if (error.code === SdkErrorCode.RequestTimeout) {
+        return new McpError(codes.timeout, `${what}: ${reason(error)}`, { cause: error });
+      }
+      if (error.code === SdkErrorCode.UnsupportedResultType) {
+        return new McpError(codes.failure, `${what}: ${reason(error)}`, { cause: error });
+      }
+      if (error.code === SdkErrorCode.ConnectionClosed) {
         return new McpError(
           "disconnected",
           `${what}: the server closed the connection${detail(this.#hooks)}`,
           { cause: error },
         );
       }
-      const code = error.code === ErrorCode.RequestTimeout ? codes.timeout : codes.failure;
-      return new McpError(code, `${what}: ${reason(error)}`, { cause: error });
     }
     return new McpError("disconnected", `${what}: ${reason(error)}${detail(this.#hooks)}`, {
       cause: error,
     });
+  }
+
+  // Fails every pending request with its own failure code: the connection stays open.
+  failRequests(why: string): void {
+    for (const pending of [...this.#pending]) {
+      pending.fail(new McpError(pending.failure, `${pending.what}: ${why}`));
+    }
   }
 
   #failPending(why: string): void {
@@ -462,10 +506,14 @@ export function checkServerName(server: unknown): asserts server is string {
   }
 }
 
-// The message of an error, without the SDK's "MCP error -32602: " prefix.
+// How much of an error's message is quoted: a server's message, or the SDK's account of a
+// malformed answer, can be as long as the answer.
+const REASON_CHARS = 1_000;
+
+// The message of an error, at most REASON_CHARS long.
 function reason(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  return message.replace(/^MCP error -?\d+: /, "") || "unknown error";
+  const message = (error instanceof Error ? error.message : String(error)) || "unknown error";
+  return message.length > REASON_CHARS ? `${message.slice(0, REASON_CHARS)}…` : message;
 }
 
 function detail(hooks: TransportHooks): string {
