@@ -11,15 +11,17 @@
 import type { BridgeAction } from "../bridge/action.ts";
 import { renderDescribe, renderToolFailure } from "../bridge/render.ts";
 import { canonicalJson, type Hasher, sha256Hex } from "../canonical_json.ts";
-import { McpCatalog } from "../catalog.ts";
+import type { McpCatalog } from "../catalog.ts";
 import type { Injector } from "../injector.ts";
 import type { CallToolResultLike } from "../mcp/content.ts";
 import { McpError } from "../mcp/error.ts";
 import { routeInSession } from "../session/session_route.ts";
 import type { SessionKey, SessionStore } from "../session/store.ts";
 import { type McpTool, toolId } from "../tool.ts";
+import { escapeInvisible } from "../untrusted.ts";
 import type { GatewayOptions } from "./config.ts";
 import { present, type Presentation, type ToolDefinition } from "./presentation.ts";
+import { admitTools } from "./quarantine.ts";
 import type { UpstreamPool, UpstreamStatus } from "./upstreams.ts";
 
 /** What one `tools/call` brings besides its name and arguments. */
@@ -48,7 +50,15 @@ export interface GatewayDeps {
    * @default {sha256Hex}
    */
   hash?: Hasher;
+  /**
+   * Receives one line for each tool newly quarantined, and for each failure to follow a change.
+   * @default {nothing}
+   */
+  log?: (line: string) => void;
 }
+
+// How many quarantine lines are remembered so a re-list does not log them again.
+const MAX_LOGGED = 10_000;
 
 interface State {
   catalog: McpCatalog;
@@ -93,14 +103,24 @@ export class Gateway {
   #listeners = new Set<() => void>();
   #rebuilding: Promise<void> = Promise.resolve();
   #unsubscribe: () => void;
+  #logged = new Set<string>();
+  #queued = false;
 
   private constructor(pool: UpstreamPool, deps: GatewayDeps, state: State) {
     this.#pool = pool;
     this.#deps = deps;
     this.#hash = deps.hash ?? sha256Hex;
     this.#state = state;
+    this.#report(state);
+    // Changes that arrive while a rebuild runs are folded into one next rebuild: a storm of
+    // list_changed costs at most two rebuilds at a time, not one per notification.
     this.#unsubscribe = pool.onChange(() => {
-      this.#rebuilding = this.#rebuilding.then(() => this.#rebuild()).catch(() => {});
+      if (this.#queued) return;
+      this.#queued = true;
+      this.#rebuilding = this.#rebuilding.then(() => {
+        this.#queued = false;
+        return this.#rebuild();
+      }).catch((error) => this.#deps.log?.(`cannot follow an upstream change: ${String(error)}`));
     });
   }
 
@@ -109,8 +129,8 @@ export class Gateway {
    *
    * @param pool The upstreams.
    * @param deps The `unfold` options, the session store and the hash.
-   * @returns The gateway.
-   * @throws {InvalidCatalogError} When the upstreams' tools cannot form a catalogue.
+   * @returns The gateway. Tools the catalogue refuses are quarantined: left out, and named in
+   * the overview, the statuses and the log.
    */
   static async open(pool: UpstreamPool, deps: GatewayDeps): Promise<Gateway> {
     const state = await build(pool, deps.options, deps.hash ?? sha256Hex);
@@ -291,14 +311,38 @@ export class Gateway {
   async #rebuild(): Promise<void> {
     const before = JSON.stringify(this.#state.presentation.tools);
     this.#state = await build(this.#pool, this.#deps.options, this.#hash);
+    this.#report(this.#state);
     if (JSON.stringify(this.#state.presentation.tools) === before) return;
     for (const listener of [...this.#listeners]) listener();
+  }
+
+  // Each quarantined tool is logged once, not at every re-list.
+  #report(state: State): void {
+    if (this.#deps.log === undefined) return;
+    for (const status of state.statuses) {
+      for (const tool of status.quarantined ?? []) {
+        const line = `${status.server}/${tool.name} quarantined: ${tool.reason}`;
+        if (this.#logged.has(line)) continue;
+        if (this.#logged.size >= MAX_LOGGED) this.#logged.clear();
+        this.#logged.add(line);
+        this.#deps.log(line);
+      }
+    }
   }
 }
 
 async function build(pool: UpstreamPool, options: GatewayOptions, hash: Hasher): Promise<State> {
-  const statuses = pool.statuses();
-  const catalog = new McpCatalog(pool.tools());
+  const { catalog, quarantined } = admitTools(pool.tools());
+  const statuses = pool.statuses().map((status) => {
+    const refused = quarantined.filter((tool) => tool.server === status.server)
+      .map(({ name, reason }) => ({ name, reason }));
+    if (refused.length === 0) return status;
+    return {
+      ...status,
+      tools: status.tools - refused.length,
+      quarantined: [...(status.quarantined ?? []), ...refused],
+    };
+  });
   const presentation = present(catalog, options, statuses);
   return {
     catalog,
@@ -319,8 +363,22 @@ function stateless(injector: Injector, args: unknown): BridgeAction {
   return { ...action, toolResult: `${action.toolResult}\n${schema}` };
 }
 
+// The structured copy is shown to the model too: its invisible characters are escaped as in the
+// text (`\uXXXX` written out), so a bidi or tag character hides nothing in either.
 function text(body: string, structured: Record<string, unknown>): CallToolResultLike {
-  return { content: [{ type: "text", text: body }], structuredContent: structured };
+  return {
+    content: [{ type: "text", text: body }],
+    structuredContent: visible(structured) as Record<string, unknown>,
+  };
+}
+
+function visible(value: unknown): unknown {
+  if (typeof value === "string") return escapeInvisible(value);
+  if (Array.isArray(value)) return value.map(visible);
+  if (typeof value !== "object" || value === null) return value;
+  return Object.fromEntries(
+    Object.entries(value).map(([key, inner]) => [escapeInvisible(key), visible(inner)]),
+  );
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
