@@ -105,6 +105,7 @@ export class Gateway {
   #unsubscribe: () => void;
   #logged = new Set<string>();
   #queued = false;
+  #sessionFailed = false;
 
   private constructor(pool: UpstreamPool, deps: GatewayDeps, state: State) {
     this.#pool = pool;
@@ -221,12 +222,7 @@ export class Gateway {
   async #bridge(state: State, args: unknown, context: CallContext): Promise<CallToolResultLike> {
     const action: BridgeAction = context.session === undefined
       ? stateless(state.injector, args)
-      : await routeInSession(state.injector, args, {
-        store: this.#deps.store,
-        key: context.session,
-        catalogHash: state.catalogHash,
-        hash: this.#hash,
-      });
+      : await this.#inSession(state, args, context.session);
     switch (action.action) {
       case "search":
         return text(action.toolResult, {
@@ -259,6 +255,28 @@ export class Gateway {
     }
   }
 
+  // A session that cannot record (full, or its store failing) must not leave the model stuck: the
+  // call is answered by the stateless rules, which still send every schema and validate every
+  // execute, and the host is told once on the log.
+  async #inSession(state: State, args: unknown, session: SessionKey): Promise<BridgeAction> {
+    try {
+      return await routeInSession(state.injector, args, {
+        store: this.#deps.store,
+        key: session,
+        catalogHash: state.catalogHash,
+        hash: this.#hash,
+      });
+    } catch (error) {
+      if (!this.#sessionFailed) {
+        this.#sessionFailed = true;
+        this.#deps.log?.(
+          `a session could not record (${message(error)}): answering by the stateless rules`,
+        );
+      }
+      return stateless(state.injector, args);
+    }
+  }
+
   // Calls the upstream; its result goes back as it came (the bridge wraps its structured content
   // so that it follows the bridge's output schema). Failures name the tool and its server.
   async #forward(
@@ -278,14 +296,16 @@ export class Gateway {
           : { timeoutMs: this.#deps.options.callTimeoutMs }),
       });
     } catch (error) {
-      if (!(error instanceof McpError)) throw error;
+      // Whatever went wrong upstream is the model's to read, never a protocol error.
+      const code = error instanceof McpError ? error.code : "tool_error";
+      const text = message(error);
       await this.#record(context, true);
-      const failure = renderToolFailure(id, error.code, error.message);
+      const failure = renderToolFailure(id, code, text);
       return {
         content: [{ type: "text", text: failure }],
         isError: true,
         ...(bridged
-          ? { structuredContent: { action: "error", code: error.code, message: error.message, id } }
+          ? { structuredContent: visible({ action: "error", code, message: text, id }) as never }
           : {}),
       };
     }
@@ -303,9 +323,14 @@ export class Gateway {
     };
   }
 
+  // Counting a result is bookkeeping: a store that fails must not turn the result into an error.
   async #record(context: CallContext, isError: boolean): Promise<void> {
     if (context.session === undefined) return;
-    await this.#deps.store.apply(context.session, { event: { kind: "result", isError } });
+    try {
+      await this.#deps.store.apply(context.session, { event: { kind: "result", isError } });
+    } catch {
+      // the counters miss one result
+    }
   }
 
   async #rebuild(): Promise<void> {
@@ -379,6 +404,10 @@ function visible(value: unknown): unknown {
   return Object.fromEntries(
     Object.entries(value).map(([key, inner]) => [escapeInvisible(key), visible(inner)]),
   );
+}
+
+function message(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
