@@ -15,6 +15,7 @@ import type { McpCatalog } from "../catalog.ts";
 import type { Injector } from "../injector.ts";
 import type { CallToolResultLike } from "../mcp/content.ts";
 import { McpError } from "../mcp/error.ts";
+import { isSendableResult } from "../mcp/server.ts";
 import { routeInSession } from "../session/session_route.ts";
 import type { SessionKey, SessionStore } from "../session/store.ts";
 import { type McpTool, toolId } from "../tool.ts";
@@ -295,6 +296,14 @@ export class Gateway {
           ? {}
           : { timeoutMs: this.#deps.options.callTimeoutMs }),
       });
+      if (!isSendableResult(result)) {
+        throw new McpError(
+          "tool_error",
+          `the server ${
+            JSON.stringify(tool.server)
+          } sent a malformed result (not an MCP CallToolResult: "content" must be a list of content blocks and "isError" true or false)`,
+        );
+      }
     } catch (error) {
       // Whatever went wrong upstream is the model's to read, never a protocol error.
       const code = error instanceof McpError ? error.code : "tool_error";

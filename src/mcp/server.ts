@@ -10,6 +10,7 @@
 
 import {
   createMcpHandler,
+  isCallToolResult,
   isLegacyRequest,
   legacyStatelessFallback,
   type McpRequestContext,
@@ -126,6 +127,27 @@ export function hostServer(host: ToolHost, session?: string): Server {
   };
   server.onclose = () => unsubscribe();
   return server;
+}
+
+/**
+ * Whether a tool result is one the server face can send (the SDK checks every result it sends
+ * and answers a protocol error otherwise): the gateway turns a malformed upstream result into a
+ * tool error instead.
+ *
+ * @param result A `CallToolResult` as an upstream sent it.
+ * @returns `true` when it is well formed.
+ *
+ * @example Usage
+ * ```ts
+ * import { isSendableResult } from "./server.ts";
+ * import { equal } from "node:assert/strict";
+ *
+ * equal(isSendableResult({ content: [{ type: "text", text: "ok" }] }), true);
+ * equal(isSendableResult({ content: [], isError: "yes" }), false);
+ * ```
+ */
+export function isSendableResult(result: unknown): boolean {
+  return isCallToolResult(result);
 }
 
 /** Where 2025-era HTTP sessions live. */
