@@ -9,7 +9,6 @@
  */
 
 import type { BridgeAction } from "../bridge/action.ts";
-import { renderDescribe, renderToolFailure } from "../bridge/render.ts";
 import { canonicalJson, type Hasher, sha256Hex } from "../canonical_json.ts";
 import type { McpCatalog } from "../catalog.ts";
 import type { Injector } from "../injector.ts";
@@ -19,10 +18,10 @@ import { isSendableResult } from "../mcp/server.ts";
 import { routeInSession } from "../session/session_route.ts";
 import type { SessionKey, SessionStore } from "../session/store.ts";
 import { type McpTool, toolId } from "../tool.ts";
-import { escapeInvisible } from "../untrusted.ts";
 import type { GatewayOptions } from "./config.ts";
 import { present, type Presentation, type ToolDefinition } from "./presentation.ts";
 import { admitTools } from "./quarantine.ts";
+import { actionResult, executeResult, failureResult, stateless } from "./results.ts";
 import type { UpstreamPool, UpstreamStatus } from "./upstreams.ts";
 
 /** What one `tools/call` brings besides its name and arguments. */
@@ -209,7 +208,9 @@ export class Gateway {
         } to search, describe and execute the upstream tools`,
       };
     }
-    const input = isObject(args) ? args : {};
+    const input = typeof args === "object" && args !== null && !Array.isArray(args)
+      ? args as Record<string, unknown>
+      : {};
     return { ok: true, result: await this.#forward(pinned, input, context, false) };
   }
 
@@ -224,36 +225,8 @@ export class Gateway {
     const action: BridgeAction = context.session === undefined
       ? stateless(state.injector, args)
       : await this.#inSession(state, args, context.session);
-    switch (action.action) {
-      case "search":
-        return text(action.toolResult, {
-          action: "search",
-          query: action.query,
-          matches: action.matches.map(({ id, description, score }) => ({ id, description, score })),
-          ...(action.miss ? { miss: action.miss } : {}),
-        });
-      case "describe": {
-        const { server: _, ...tool } = action.tool;
-        return text(action.toolResult, {
-          action: "describe",
-          id: action.id,
-          tool,
-          elided: action.elided === true,
-        });
-      }
-      case "error":
-        return {
-          ...text(action.toolResult, {
-            action: "error",
-            code: action.code,
-            message: action.message,
-            ...(action.id === undefined ? {} : { id: action.id }),
-          }),
-          isError: true,
-        };
-      case "execute":
-        return await this.#forward(action.tool, action.arguments, context, true);
-    }
+    if (action.action !== "execute") return actionResult(action);
+    return await this.#forward(action.tool, action.arguments, context, true);
   }
 
   // A session that cannot record (full, or its store failing) must not leave the model stuck: the
@@ -309,27 +282,10 @@ export class Gateway {
       const code = error instanceof McpError ? error.code : "tool_error";
       const text = message(error);
       await this.#record(context, true);
-      const failure = renderToolFailure(id, code, text);
-      return {
-        content: [{ type: "text", text: failure }],
-        isError: true,
-        ...(bridged
-          ? { structuredContent: visible({ action: "error", code, message: text, id }) as never }
-          : {}),
-      };
+      return failureResult(id, code, text, bridged);
     }
     await this.#record(context, result.isError === true);
-    if (!bridged) return result;
-    const { structuredContent, ...rest } = result;
-    return {
-      ...rest,
-      content: Array.isArray(result.content) ? result.content : [],
-      structuredContent: {
-        action: "execute",
-        id,
-        ...(structuredContent === undefined ? {} : { result: structuredContent }),
-      },
-    };
+    return bridged ? executeResult(id, result) : result;
   }
 
   // Counting a result is bookkeeping: a store that fails must not turn the result into an error.
@@ -387,38 +343,6 @@ async function build(pool: UpstreamPool, options: GatewayOptions, hash: Hasher):
   };
 }
 
-// Without a session: arguments are validated, and a violation answers with the schema.
-function stateless(injector: Injector, args: unknown): BridgeAction {
-  const action = injector.route(args);
-  if (action.action !== "error" || action.code !== "invalid_arguments" || !action.id) return action;
-  const tool = injector.catalog.get(action.id);
-  if (tool === undefined) return action;
-  const schema = renderDescribe(action.id, tool, injector.config.maxDescriptionChars);
-  return { ...action, toolResult: `${action.toolResult}\n${schema}` };
-}
-
-// The structured copy is shown to the model too: its invisible characters are escaped as in the
-// text (`\uXXXX` written out), so a bidi or tag character hides nothing in either.
-function text(body: string, structured: Record<string, unknown>): CallToolResultLike {
-  return {
-    content: [{ type: "text", text: body }],
-    structuredContent: visible(structured) as Record<string, unknown>,
-  };
-}
-
-function visible(value: unknown): unknown {
-  if (typeof value === "string") return escapeInvisible(value);
-  if (Array.isArray(value)) return value.map(visible);
-  if (typeof value !== "object" || value === null) return value;
-  return Object.fromEntries(
-    Object.entries(value).map(([key, inner]) => [escapeInvisible(key), visible(inner)]),
-  );
-}
-
 function message(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
