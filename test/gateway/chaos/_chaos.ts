@@ -226,3 +226,49 @@ export async function gone(pid: number): Promise<boolean> {
     return true;
   }
 }
+
+/** A fake upstream serving Streamable HTTP on a port of its own. */
+export interface HttpFake extends AsyncDisposable {
+  /** Its `/mcp` URL. */
+  url: string;
+  /** The process. */
+  child: Deno.ChildProcess;
+}
+
+/**
+ * Starts the fake with `--http` and reads the URL it prints first.
+ *
+ * @param behaviour Its behaviour.
+ * @returns The running fake.
+ */
+export async function httpFake(behaviour: string): Promise<HttpFake> {
+  const { command, args } = fake(behaviour, "--http") as { command: string; args: string[] };
+  const child = new Deno.Command(command, {
+    args,
+    env: denoEnv(),
+    stdin: "null",
+    stdout: "piped",
+    stderr: "null",
+  }).spawn();
+  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  let seen = "";
+  while (!seen.includes("\n")) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`the fake exited before listening: ${seen}`);
+    seen += value;
+  }
+  void reader.cancel().catch(() => {});
+  const url = (JSON.parse(seen.slice(0, seen.indexOf("\n"))) as { url: string }).url;
+  return {
+    url,
+    child,
+    async [Symbol.asyncDispose]() {
+      try {
+        child.kill("SIGTERM");
+      } catch {
+        // already gone
+      }
+      await child.status;
+    },
+  };
+}
