@@ -9,7 +9,7 @@
 
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import { hostServer, type ToolHost } from "./server.ts";
-import { openStdioWire, type StdioWire } from "./stdio_wire.ts";
+import { openStdioWire, type StdioWire, transportOf } from "./stdio_wire.ts";
 
 /** Options of {@linkcode serveHostStdio}. */
 export interface HostStdioOptions {
@@ -47,7 +47,7 @@ export function serveHostStdio(
   const wire = options.wire ?? openStdioWire(Deno.stdin.readable, Deno.stdout.writable);
   void wire.ended.then(() => options.onClose?.());
   return serveStdio(() => hostServer(host, session), {
-    transport: wire,
+    transport: transportOf(wire),
     ...(options.onError ? { onerror: options.onError } : {}),
   });
 }

@@ -30,10 +30,30 @@ export interface StdioWireOptions {
   maxMessageBytes?: number;
 }
 
-/** A transport over stdin and stdout that also says when stdin has ended. */
-export interface StdioWire extends Transport {
+/** A connection over stdin and stdout, read from the moment it is opened. */
+export interface StdioWire {
   /** Resolves when the input has ended or the wire is closed. */
   readonly ended: Promise<void>;
+  /** Closes the wire. */
+  close(): Promise<void>;
+}
+
+// The SDK transport behind each wire: served by `server_stdio.ts`, kept out of the public types.
+const TRANSPORTS = new WeakMap<StdioWire, Transport>();
+
+/**
+ * The SDK transport of a wire opened by {@linkcode openStdioWire}.
+ *
+ * @param wire The wire.
+ * @returns Its transport.
+ * @throws {TypeError} When the wire was not opened by `openStdioWire`.
+ */
+export function transportOf(wire: StdioWire): Transport {
+  const transport = TRANSPORTS.get(wire);
+  if (transport === undefined) {
+    throw new TypeError("Cannot serve a wire not opened by openStdioWire");
+  }
+  return transport;
 }
 
 /**
@@ -46,16 +66,17 @@ export interface StdioWire extends Transport {
  *
  * @example Usage
  * ```ts
- * import { openStdioWire } from "./stdio_wire.ts";
+ * import { openStdioWire, transportOf } from "./stdio_wire.ts";
  * import { equal } from "node:assert/strict";
  *
  * const input = ReadableStream.from([new TextEncoder().encode('{"jsonrpc":"2.0","id":1,"method":"ping"}\n')]);
  * const written: string[] = [];
  * const output = new WritableStream<Uint8Array>({ write: (chunk) => void written.push(new TextDecoder().decode(chunk)) });
  * const wire = openStdioWire(input, output);
+ * const transport = transportOf(wire);
  * const seen: unknown[] = [];
- * wire.onmessage = (message) => void seen.push(message);
- * await wire.start();
+ * transport.onmessage = (message) => void seen.push(message);
+ * await transport.start();
  * await wire.ended;
  * equal(seen.length, 1);
  * ```
@@ -152,8 +173,7 @@ export function openStdioWire(
     shutdown();
   };
 
-  const wire: StdioWire = {
-    ended: ended.promise,
+  const wire: Transport = {
     start() {
       started = true;
       for (const message of waiting.splice(0)) wire.onmessage?.(message);
@@ -174,7 +194,9 @@ export function openStdioWire(
     },
   };
   void pump();
-  return wire;
+  const opened: StdioWire = { ended: ended.promise, close: () => wire.close() };
+  TRANSPORTS.set(opened, wire);
+  return opened;
 }
 
 function joined(parts: readonly Uint8Array[], limit: number): Uint8Array {
