@@ -30,7 +30,8 @@ interface Entry {
   failures: number;
   readyAt: number;
   retryAt: number;
-  timer?: ReturnType<typeof setTimeout>;
+  // Cancels the pending restart.
+  cancel?: () => void;
   // Bumped by each attempt, so callbacks of an abandoned connection are ignored.
   epoch: number;
 }
@@ -73,6 +74,10 @@ export async function openLivePool(
   const startupMs = options.startupTimeoutMs ?? STARTUP_TIMEOUT_MS;
   const { initialDelayMs, maxDelayMs } = { ...RESTART_DEFAULTS, ...options.restart };
   const now = options.now ?? Date.now;
+  const schedule = options.schedule ?? ((run: () => void, ms: number) => {
+    const timer = setTimeout(run, ms);
+    return () => clearTimeout(timer);
+  });
   const listeners = new Set<() => void>();
   let closed = false;
   const changed = () => {
@@ -99,8 +104,8 @@ export async function openLivePool(
     entry.failures += 1;
     const delay = Math.min(maxDelayMs, initialDelayMs * 2 ** Math.min(entry.failures - 1, 30));
     entry.retryAt = now() + delay;
-    clearTimeout(entry.timer);
-    entry.timer = setTimeout(() => void start(entry), delay);
+    entry.cancel?.();
+    entry.cancel = schedule(() => void start(entry), delay);
   };
 
   const fail = (entry: Entry, state: "failed" | "lost", detail: string) => {
@@ -116,7 +121,8 @@ export async function openLivePool(
   const start = (entry: Entry): Promise<void> => {
     if (closed) return Promise.resolve();
     if (entry.connecting !== undefined) return entry.connecting;
-    clearTimeout(entry.timer);
+    entry.cancel?.();
+    delete entry.cancel;
     const epoch = ++entry.epoch;
     const current = () => !closed && entry.epoch === epoch;
     if (entry.status.state !== "starting" && entry.status.state !== "ready") {
@@ -204,7 +210,7 @@ export async function openLivePool(
     async close() {
       closed = true;
       listeners.clear();
-      for (const entry of entries) clearTimeout(entry.timer);
+      for (const entry of entries) entry.cancel?.();
       await Promise.all(entries.map((entry) => entry.connection?.close().catch(() => {})));
     },
   };

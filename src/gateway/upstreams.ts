@@ -89,6 +89,11 @@ export interface PoolOptions {
    * @default {RESTART_DEFAULTS}
    */
   restart?: { initialDelayMs?: number; maxDelayMs?: number };
+  /**
+   * Runs a restart after a delay, and returns what cancels it.
+   * @default {setTimeout}
+   */
+  schedule?: (run: () => void, ms: number) => () => void;
   /** Stops waiting for the upstreams at start (the caller is shutting down). */
   signal?: AbortSignal;
   /**
