@@ -20,6 +20,8 @@ export const MAX_HOST_MESSAGE_BYTES: number = STDIO_DEFAULT_MAX_BUFFER_SIZE;
 // The request id of a skipped line is looked for only in its first bytes.
 const ID_PREFIX_BYTES = 4_096;
 const NEWLINE = 0x0a;
+// Messages held while the gateway is still opening (bounded: it opens within its startup timeout).
+const MAX_WAITING = 1_000;
 
 /** Options of {@linkcode openStdioWire}. */
 export interface StdioWireOptions {
@@ -98,7 +100,11 @@ export function openStdioWire(
 
   const deliver = (message: JSONRPCMessage) => {
     if (started && wire.onmessage) wire.onmessage(message);
-    else if (waiting.length < 1_000) waiting.push(message);
+    else if (waiting.length < MAX_WAITING) waiting.push(message);
+    else if ("method" in message && "id" in message) {
+      // Never left unanswered: a host that floods a server still starting is told so.
+      answerError(message.id, -32_000, "The server is still starting: send this request again");
+    }
   };
   const answerError = (id: string | number | null, code: number, message: string) => {
     void wire.send({ jsonrpc: "2.0", id, error: { code, message } } as JSONRPCMessage)

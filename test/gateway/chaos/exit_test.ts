@@ -65,9 +65,15 @@ Deno.test("the stdio gateway exits when a 2026-07-28 host closes stdin", async (
   await using _ = gateway;
   const children = await pids();
   const discover = await gateway.request("server/discover", {
-    _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28" },
+    _meta: {
+      "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+      "io.modelcontextprotocol/clientCapabilities": {},
+      "io.modelcontextprotocol/clientInfo": { name: "chaos", version: "1.0.0" },
+    },
   });
-  ok(discover.result !== undefined || discover.error !== undefined);
+  deepEqual((discover.result as { supportedVersions: string[] }).supportedVersions, [
+    "2026-07-28",
+  ]);
   await stopsWithItsUpstreams(gateway, children, () => gateway.closeStdin());
 });
 
