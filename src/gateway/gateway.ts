@@ -59,6 +59,8 @@ export interface GatewayDeps {
 
 // How many quarantine lines are remembered so a re-list does not log them again.
 const MAX_LOGGED = 10_000;
+// How many quarantine lines one rebuild writes before it counts the rest.
+const MAX_LOGGED_AT_ONCE = 50;
 
 interface State {
   catalog: McpCatalog;
@@ -308,15 +310,21 @@ export class Gateway {
 
   // Each quarantined tool is logged once, not at every re-list.
   #report(state: State): void {
-    if (this.#deps.log === undefined) return;
+    const log = this.#deps.log;
+    if (log === undefined) return;
+    let fresh = 0;
     for (const status of state.statuses) {
       for (const tool of status.quarantined ?? []) {
         const line = `${status.server}/${tool.name} quarantined: ${tool.reason}`;
         if (this.#logged.has(line)) continue;
         if (this.#logged.size >= MAX_LOGGED) this.#logged.clear();
         this.#logged.add(line);
-        this.#deps.log(line);
+        // A server listing thousands of broken tools gets a bounded log: the rest are counted.
+        if (++fresh <= MAX_LOGGED_AT_ONCE) log(line);
       }
+    }
+    if (fresh > MAX_LOGGED_AT_ONCE) {
+      log(`${fresh - MAX_LOGGED_AT_ONCE} more tools quarantined: see unfold inspect`);
     }
   }
 }

@@ -27,8 +27,10 @@ export interface Admission {
   quarantined: QuarantinedTool[];
 }
 
-// A refused name may be arbitrarily long: shown names are cut, so the overview stays bounded.
+// A refused name may be arbitrarily long, and a reason quotes a pointer as deep as the schema:
+// both are cut, so what is kept and shown stays bounded.
 const SHOWN_NAME_CHARS = 80;
+const REASON_CHARS = 300;
 
 /**
  * Checks one tool as the catalogue would, on its own. Kept apart so a per-tool check exported
@@ -42,8 +44,8 @@ function refusal(tool: McpTool): string | undefined {
     new McpCatalog([tool]);
     return undefined;
   } catch (error) {
-    if (error instanceof InvalidCatalogError) return `"${error.field}" ${error.rule}`;
-    if (error instanceof TypeError || error instanceof RangeError) return error.message;
+    if (error instanceof InvalidCatalogError) return cut(`"${error.field}" ${error.rule}`);
+    if (error instanceof TypeError || error instanceof RangeError) return cut(error.message);
     throw error;
   }
 }
@@ -88,6 +90,10 @@ export function admitTools(tools: readonly McpTool[]): Admission {
     accepted.set(id, tool);
   }
   return { catalog: new McpCatalog([...accepted.values()]), quarantined };
+}
+
+function cut(text: string): string {
+  return text.length <= REASON_CHARS ? text : `${text.slice(0, REASON_CHARS)}…`;
 }
 
 function showName(name: unknown): string {

@@ -52,3 +52,24 @@ Deno.test("a tool refused at a re-list is quarantined, and the catalogue keeps f
   }, "the changed definition");
   ok(await gateway.rss() < MEMORY_BOUND);
 });
+
+Deno.test("a server listing thousands of refused tools costs a bounded overview and log", async () => {
+  const { path } = await writeChaosConfig({
+    broken: fake("many-refused", "--count", "2000"),
+    fine: fake("healthy"),
+  });
+  await using gateway = new RawGateway(path);
+  const init = await gateway.initialize();
+  const instructions = String(init.instructions);
+  match(instructions, /and 1995 more of broken/);
+  ok(instructions.length < 16 * 1024, `${instructions.length} characters`);
+  const echo = await gateway.execute("broken/echo", { text: "kept" });
+  equal(RawGateway.text(echo), "kept");
+  await gateway.until(
+    () => gateway.log.some((line) => /1950 more tools quarantined/.test(line)),
+    "the summary line",
+  );
+  const logged = gateway.log.filter((line) => /odd_type_\d+ quarantined: /.test(line));
+  equal(logged.length, 50);
+  ok(await gateway.rss() < MEMORY_BOUND);
+});
