@@ -129,7 +129,7 @@ export async function openLivePool(
       entry.status = { ...entry.status, state: "starting" };
       report(entry);
     }
-    entry.connecting = (async () => {
+    const attempt: Promise<void> = (async () => {
       let connection: McpConnection | undefined;
       try {
         connection = await connector(entry.config, {
@@ -166,11 +166,13 @@ export async function openLivePool(
         if (!current()) return;
         entry.pending = [];
         fail(entry, entry.status.state === "ready" ? "lost" : "failed", message(error));
-      } finally {
-        delete entry.connecting;
       }
-    })();
-    return entry.connecting;
+    })().finally(() => {
+      // Cleared only once assigned, even when the connector failed before its first await.
+      if (entry.connecting === attempt) delete entry.connecting;
+    });
+    entry.connecting = attempt;
+    return attempt;
   };
 
   const started = Promise.all(entries.map(start));

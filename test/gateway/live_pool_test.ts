@@ -110,3 +110,22 @@ Deno.test("openLivePool() shows a lost upstream as lost and restarts it on its n
   equal(pool.statuses()[0]?.state, "ready");
   await pool.close();
 });
+
+Deno.test("openLivePool() keeps restarting an upstream whose connector throws at once", async () => {
+  const time = manualTime();
+  let attempts = 0;
+  const connector: Connector = () => {
+    attempts += 1;
+    throw new McpError("connect", 'Cannot connect to "flaky": no such command');
+  };
+  const pool = await openLivePool([CONFIG], connector, {
+    restart: { initialDelayMs: 100, maxDelayMs: 800 },
+    schedule: time.schedule,
+    now: () => time.clock.now,
+  });
+  await time.fire();
+  await time.fire();
+  equal(attempts, 3);
+  equal(pool.statuses()[0]?.state, "failed");
+  await pool.close();
+});
