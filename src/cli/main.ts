@@ -127,6 +127,14 @@ async function main(argv: readonly string[]): Promise<number> {
     throw e;
   }
   const quiet = args.command !== "gateway";
+  // Re-lists repeat a server's tool issues: each is logged once (bounded memory).
+  const seen = new Set<string>();
+  const once = (line: string) => {
+    if (seen.has(line)) return;
+    if (seen.size >= 10_000) seen.clear();
+    seen.add(line);
+    log(line);
+  };
   // The gateway stops when the host closes stdin (stdio) or on SIGINT/SIGTERM, even while its
   // upstreams are still starting.
   const stop = Promise.withResolvers<void>();
@@ -143,7 +151,7 @@ async function main(argv: readonly string[]): Promise<number> {
     config.servers,
     denoConnector((server, line) => quiet ? undefined : log(`[${server}] ${line}`)),
     {
-      connect: { onToolIssue: (issue) => log(`${issue.server}/${issue.name} ${issue.problem}`) },
+      connect: { onToolIssue: (issue) => once(`${issue.server}/${issue.name} ${issue.problem}`) },
       onProgress: (status) => log(describe(status)),
       signal: stopping.signal,
       ...(config.options.startupTimeoutMs === undefined
