@@ -24,6 +24,8 @@ interface Entry {
   status: UpstreamStatus;
   tools: McpTool[];
   connection?: McpConnection;
+  // A connection still listing its tools: closed too when the pool closes.
+  opening?: McpConnection;
   connecting?: Promise<void>;
   // Tool issues of the listing in progress, and of the last listing.
   pending: ToolIssue[];
@@ -146,12 +148,13 @@ export async function openLivePool(
           },
         });
         const opened = connection;
+        entry.opening = opened;
         opened.onToolsChanged((tools) => {
           if (!current() || entry.connection !== opened) return;
           listed(entry, tools);
           changed();
         });
-        const tools = await opened.tools();
+        const tools = await opened.tools().finally(() => delete entry.opening);
         if (!current()) {
           await opened.close().catch(() => {});
           return;
@@ -213,7 +216,11 @@ export async function openLivePool(
       closed = true;
       listeners.clear();
       for (const entry of entries) entry.cancel?.();
-      await Promise.all(entries.map((entry) => entry.connection?.close().catch(() => {})));
+      await Promise.all(
+        entries.flatMap((entry) =>
+          [entry.connection, entry.opening].map((open) => open?.close().catch(() => {}))
+        ),
+      );
     },
   };
 }

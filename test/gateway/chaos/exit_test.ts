@@ -108,3 +108,23 @@ Deno.test("a host message over 10 MiB is answered with an error and the gateway 
   const after = await gateway.execute("one/echo", { text: "still up" });
   deepEqual(after.content, [{ type: "text", text: "still up" }]);
 });
+
+Deno.test("the stdio gateway exits at once when stdin closes while an upstream is still listing", async () => {
+  const { path, dir } = await writeChaosConfig({
+    silent: fake("slow-start", "--pid-file", "silent.pid"),
+  }, { startupTimeoutMs: 60_000 });
+  const config = JSON.parse(await Deno.readTextFile(path));
+  const args = config.mcpServers.silent.args as string[];
+  args[args.length - 1] = `${dir}/silent.pid`;
+  await Deno.writeTextFile(path, JSON.stringify(config));
+  await using gateway = new RawGateway(path);
+  await gateway.until(async () => {
+    try {
+      return (await Deno.readTextFile(`${dir}/silent.pid`)) !== "";
+    } catch {
+      return false;
+    }
+  }, "the upstream's pid");
+  const pid = Number(await Deno.readTextFile(`${dir}/silent.pid`));
+  await stopsWithItsUpstreams(gateway, [pid], () => gateway.closeStdin());
+});
