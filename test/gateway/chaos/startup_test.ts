@@ -58,8 +58,11 @@ Deno.test("a lost upstream is restarted with backoff, a crash loop stays bounded
     });
     return RawGateway.text(echo) === "back";
   }, "the restart");
-  const overview = await gateway.overview();
-  match(overview, /looping \(failed to start/);
+  // Between attempts it is shown failed with its reason (during one, as still starting).
+  await gateway.until(
+    async () => /looping \(failed to start: [^\n]*crashing at start/.test(await gateway.overview()),
+    "the failed state",
+  );
   // Over three seconds the backoff (200 ms doubling to 800 ms) allows a handful of attempts.
   const windowMs = 3_000;
   const before = attempts(gateway.log, "looping");
