@@ -1,5 +1,5 @@
 import { equal, match, ok } from "node:assert/strict";
-import { fake, memoryServer, RawGateway, writeChaosConfig } from "./_chaos.ts";
+import { fake, FAST, memoryServer, RawGateway, writeChaosConfig } from "./_chaos.ts";
 
 const MEMORY_BOUND = 600 * 1024 * 1024;
 
@@ -34,7 +34,7 @@ Deno.test("a tool refused at a re-list is quarantined, and the catalogue keeps f
     later: fake("refuse-after-relist"),
     crasher: fake("crash-mid-call"),
     grower: fake("changing-definition"),
-  }));
+  }), { ...FAST, restartDelayMs: 600_000, restartMaxDelayMs: 600_000 }); // lost stays lost
   await using gateway = new RawGateway(path);
   await gateway.initialize();
   await gateway.execute("later/poison");
