@@ -132,6 +132,9 @@ export function formatReport(report: InspectReport): string {
       report.definitionTokens === 0 ? 0 : Math.round(b.savingTokens / report.definitionTokens * 100)
     } %)`,
   ]);
+  const quarantined = report.servers.flatMap((s) =>
+    (s.quarantined ?? []).map((tool) => `  ${s.server}/${tool.name}: ${tool.reason}`)
+  );
   return [
     table(["server", "state", "tools", "definition tokens"], servers),
     "",
@@ -139,6 +142,9 @@ export function formatReport(report: InspectReport): string {
       ["context", "level", "tools/list tokens", "instruction tokens", "gateway cost", "saving"],
       budgets,
     ),
+    ...(quarantined.length === 0
+      ? []
+      : ["", "quarantined tools (left out of the catalogue):", ...quarantined]),
   ].join("\n");
 }
 

@@ -21,6 +21,7 @@ import { openLivePool, type UpstreamStatus } from "../gateway/upstreams.ts";
 import { settingsFromEnv } from "../http/settings.ts";
 import { createMcpHttpHandler } from "../mcp/server.ts";
 import { serveHostStdio } from "../mcp/server_stdio.ts";
+import { openStdioWire } from "../mcp/stdio_wire.ts";
 import { MemorySessionStore } from "../session/memory_store.ts";
 import { VERSION } from "../version.ts";
 import { denoConnector } from "./connector.ts";
@@ -98,9 +99,9 @@ function log(line: string): void {
 }
 
 function describe(status: UpstreamStatus): string {
-  return status.state === "ready"
-    ? `${status.server}: ready, ${status.tools} tools`
-    : `${status.server}: ${status.state} (${status.detail ?? ""})`;
+  if (status.state === "ready") return `${status.server}: ready, ${status.tools} tools`;
+  if (status.state === "starting") return `${status.server}: starting`;
+  return `${status.server}: ${status.state} (${status.detail ?? ""})`;
 }
 
 async function main(argv: readonly string[]): Promise<number> {
@@ -128,12 +129,44 @@ async function main(argv: readonly string[]): Promise<number> {
     throw e;
   }
   const quiet = args.command !== "gateway";
+  // Re-lists repeat a server's tool issues: each is logged once (bounded memory).
+  const seen = new Set<string>();
+  const once = (line: string) => {
+    if (seen.has(line)) return;
+    if (seen.size >= 10_000) seen.clear();
+    seen.add(line);
+    log(line);
+  };
+  // The gateway stops when the host closes stdin (stdio) or on SIGINT/SIGTERM, even while its
+  // upstreams are still starting.
+  const stop = Promise.withResolvers<void>();
+  const stopping = new AbortController();
+  void stop.promise.then(() => stopping.abort());
+  const signals = ["SIGINT", "SIGTERM"] as const;
+  const onSignal = () => stop.resolve();
+  for (const signal of signals) Deno.addSignalListener(signal, onSignal);
+  const wire = args.command === "gateway" && !args.http
+    ? openStdioWire(Deno.stdin.readable, Deno.stdout.writable)
+    : undefined;
+  void wire?.ended.then(() => stop.resolve());
   const pool = await openLivePool(
     config.servers,
     denoConnector((server, line) => quiet ? undefined : log(`[${server}] ${line}`)),
     {
-      connect: { onToolIssue: (issue) => log(`${issue.server}/${issue.name} ${issue.problem}`) },
+      connect: { onToolIssue: (issue) => once(`${issue.server}/${issue.name} ${issue.problem}`) },
       onProgress: (status) => log(describe(status)),
+      signal: stopping.signal,
+      ...(config.options.startupTimeoutMs === undefined
+        ? {}
+        : { startupTimeoutMs: config.options.startupTimeoutMs }),
+      restart: {
+        ...(config.options.restartDelayMs === undefined
+          ? {}
+          : { initialDelayMs: config.options.restartDelayMs }),
+        ...(config.options.restartMaxDelayMs === undefined
+          ? {}
+          : { maxDelayMs: config.options.restartMaxDelayMs }),
+      },
     },
   );
   const settings = settingsFromEnv(env);
@@ -144,28 +177,31 @@ async function main(argv: readonly string[]): Promise<number> {
       maxSessions: settings.maxSessions,
     }),
   );
-  const gateway = await Gateway.open(pool, { options: config.options, store });
+  const gateway = await Gateway.open(pool, { options: config.options, store, log });
+  const finish = async () => {
+    for (const signal of signals) Deno.removeSignalListener(signal, onSignal);
+    await bounded(gateway.close(), CLOSE_BUDGET_MS);
+    return 0;
+  };
   if (args.command === "inspect") {
     const report = inspectCatalog(gateway.catalog, gateway.statuses(), config.options);
     console.log(args.json ? JSON.stringify(report, null, 2) : formatReport(report));
-    await gateway.close();
-    return 0;
+    return await finish();
   }
   if (args.command === "search") {
     const matches = gateway.catalog.search(args.words.join(" "), args.limit);
     if (args.json) console.log(JSON.stringify(matches, null, 2));
     else for (const m of matches) console.log(`${m.score.toFixed(3)}  ${m.id}`);
-    await gateway.close();
-    return 0;
+    return await finish();
   }
   const host = gatewayHost(gateway, VERSION);
-  if (!args.http) {
-    const done = Promise.withResolvers<void>();
-    serveHostStdio(host, { onError: (e) => log(e.message), onClose: () => done.resolve() });
+  if (wire !== undefined) {
+    if (stopping.signal.aborted) return await finish();
+    const served = serveHostStdio(host, { wire, onError: (e) => log(e.message) });
     log(`serving ${gateway.catalog.size} tools over stdio`);
-    await done.promise;
-    await gateway.close();
-    return 0;
+    await stop.promise;
+    await bounded(served.close(), CLOSE_BUDGET_MS);
+    return await finish();
   }
   const { handle, close } = createMcpHttpHandler(host, {
     sessions: { kind: "memory", maxSessions: settings.maxSessions },
@@ -202,15 +238,22 @@ async function main(argv: readonly string[]): Promise<number> {
     return (await page(request)) ??
       new Response("Not found: the MCP endpoint is /mcp, the page is /\n", { status: 404 });
   });
-  const stop = Promise.withResolvers<void>();
-  for (const signal of ["SIGINT", "SIGTERM"] as const) {
-    Deno.addSignalListener(signal, () => stop.resolve());
-  }
   await stop.promise;
-  await close();
-  await server.shutdown();
-  await gateway.close();
-  return 0;
+  await bounded(Promise.all([close(), server.shutdown()]), CLOSE_BUDGET_MS);
+  return await finish();
+}
+
+// How long closing may take before the process exits anyway: the host expects the gateway gone
+// within 2 s of closing its stdin, upstreams included.
+const CLOSE_BUDGET_MS = 750;
+
+async function bounded(work: Promise<unknown>, ms: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([
+    work.catch(() => {}),
+    new Promise((resolve) => timer = setTimeout(resolve, ms)),
+  ]);
+  clearTimeout(timer);
 }
 
 if (import.meta.main) Deno.exit(await main(Deno.args));

@@ -55,7 +55,35 @@ export interface GatewayOptions {
   bridgeName?: string;
   /** How long an upstream call may take, in milliseconds; `null` waits for ever. */
   callTimeoutMs?: number | null;
+  /**
+   * How long the gateway waits for its upstreams before it answers the host anyway, in
+   * milliseconds; a server still starting then joins with `list_changed`.
+   * @default {STARTUP_TIMEOUT_MS}
+   */
+  startupTimeoutMs?: number;
+  /**
+   * The first delay before a failed or lost upstream is restarted, in milliseconds; it doubles
+   * at each failure in a row.
+   * @default {RESTART_DEFAULTS.initialDelayMs}
+   */
+  restartDelayMs?: number;
+  /**
+   * The longest delay between restarts, in milliseconds.
+   * @default {RESTART_DEFAULTS.maxDelayMs}
+   */
+  restartMaxDelayMs?: number;
 }
+
+/** How long the gateway waits for its upstreams at start, by default: 5 s. */
+export const STARTUP_TIMEOUT_MS = 5_000;
+
+/** The restart backoff by default: 1 s, doubled at each failure in a row, at most 60 s. */
+export const RESTART_DEFAULTS: Readonly<{ initialDelayMs: number; maxDelayMs: number }> = Object
+  .freeze({ initialDelayMs: 1_000, maxDelayMs: 60_000 });
+
+// The delays of the unfold block: positive, and within what a timer can hold.
+const DELAY_FIELDS = ["startupTimeoutMs", "restartDelayMs", "restartMaxDelayMs"] as const;
+const MAX_DELAY_MS = 2 ** 31 - 1;
 
 /** A whole gateway configuration. */
 export interface GatewayConfig {
@@ -102,6 +130,7 @@ const UNFOLD_FIELDS = new Set([
   "pinned",
   "bridgeName",
   "callTimeoutMs",
+  ...DELAY_FIELDS,
 ]);
 const STDIO_FIELDS = new Set(["command", "args", "env", "cwd", "type", "disabled"]);
 const HTTP_FIELDS = new Set(["url", "headers", "type", "disabled"]);
@@ -276,7 +305,14 @@ function parseOptions(raw: unknown, servers: readonly UpstreamConfig[]): Gateway
   }
   // The injector's own checks, with the field mapped to its place in the file.
   try {
-    const { pinned: _, callTimeoutMs: __, ...config } = options;
+    const {
+      pinned: _,
+      callTimeoutMs: __,
+      startupTimeoutMs: ___,
+      restartDelayMs: ____,
+      restartMaxDelayMs: _____,
+      ...config
+    } = options;
     resolveConfig(config);
   } catch (e) {
     if (e instanceof InvalidConfigError) {
@@ -296,6 +332,17 @@ function parseOptions(raw: unknown, servers: readonly UpstreamConfig[]): Gateway
     }
     options.callTimeoutMs = timeout;
   }
+  for (const field of DELAY_FIELDS) {
+    const delay = raw[field];
+    if (delay === undefined) continue;
+    if (!(typeof delay === "number" && delay > 0 && delay <= MAX_DELAY_MS)) {
+      throw new GatewayConfigError(
+        `/unfold/${field}`,
+        `must be a positive number of milliseconds, at most ${MAX_DELAY_MS}`,
+      );
+    }
+    options[field] = delay;
+  }
   if (raw.pinned !== undefined) {
     if (!Array.isArray(raw.pinned)) {
       throw new GatewayConfigError("/unfold/pinned", 'must be an array of tool ids "server/tool"');
@@ -314,8 +361,29 @@ function parseOptions(raw: unknown, servers: readonly UpstreamConfig[]): Gateway
       }
     });
     options.pinned = [...new Set(raw.pinned as string[])];
+    checkPinnedNames(options.pinned);
   }
   return options;
+}
+
+// A pinned tool is listed as server__tool: two ids that make the same name would be two tools
+// of one name, and calls would reach only one of them.
+function checkPinnedNames(pinned: readonly string[]): void {
+  const seen = new Map<string, string>();
+  pinned.forEach((id, i) => {
+    const slash = id.indexOf("/");
+    const name = `${id.slice(0, slash)}__${id.slice(slash + 1)}`;
+    const other = seen.get(name);
+    if (other !== undefined) {
+      throw new GatewayConfigError(
+        `/unfold/pinned/${i}`,
+        `${JSON.stringify(id)} and ${JSON.stringify(other)} would both be listed as ${
+          JSON.stringify(name)
+        }: pin only one of them`,
+      );
+    }
+    seen.set(name, id);
+  });
 }
 
 // Replaces ${VAR} and ${VAR:-default}; one pass, so values are never expanded again.

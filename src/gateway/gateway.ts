@@ -9,17 +9,19 @@
  */
 
 import type { BridgeAction } from "../bridge/action.ts";
-import { renderDescribe, renderToolFailure } from "../bridge/render.ts";
 import { canonicalJson, type Hasher, sha256Hex } from "../canonical_json.ts";
-import { McpCatalog } from "../catalog.ts";
+import type { McpCatalog } from "../catalog.ts";
 import type { Injector } from "../injector.ts";
 import type { CallToolResultLike } from "../mcp/content.ts";
 import { McpError } from "../mcp/error.ts";
+import { isSendableResult } from "../mcp/server.ts";
 import { routeInSession } from "../session/session_route.ts";
 import type { SessionKey, SessionStore } from "../session/store.ts";
 import { type McpTool, toolId } from "../tool.ts";
 import type { GatewayOptions } from "./config.ts";
 import { present, type Presentation, type ToolDefinition } from "./presentation.ts";
+import { admitTools } from "./quarantine.ts";
+import { actionResult, executeResult, failureResult, stateless } from "./results.ts";
 import type { UpstreamPool, UpstreamStatus } from "./upstreams.ts";
 
 /** What one `tools/call` brings besides its name and arguments. */
@@ -48,7 +50,17 @@ export interface GatewayDeps {
    * @default {sha256Hex}
    */
   hash?: Hasher;
+  /**
+   * Receives one line for each tool newly quarantined, and for each failure to follow a change.
+   * @default {nothing}
+   */
+  log?: (line: string) => void;
 }
+
+// How many quarantine lines are remembered so a re-list does not log them again.
+const MAX_LOGGED = 10_000;
+// How many quarantine lines one rebuild writes before it counts the rest.
+const MAX_LOGGED_AT_ONCE = 50;
 
 interface State {
   catalog: McpCatalog;
@@ -92,14 +104,25 @@ export class Gateway {
   #listeners = new Set<() => void>();
   #rebuilding: Promise<void> = Promise.resolve();
   #unsubscribe: () => void;
+  #logged = new Set<string>();
+  #queued = false;
+  #sessionFailed = false;
 
   private constructor(pool: UpstreamPool, deps: GatewayDeps, state: State) {
     this.#pool = pool;
     this.#deps = deps;
     this.#hash = deps.hash ?? sha256Hex;
     this.#state = state;
+    this.#report(state);
+    // Changes that arrive while a rebuild runs are folded into one next rebuild: a storm of
+    // list_changed costs at most two rebuilds at a time, not one per notification.
     this.#unsubscribe = pool.onChange(() => {
-      this.#rebuilding = this.#rebuilding.then(() => this.#rebuild()).catch(() => {});
+      if (this.#queued) return;
+      this.#queued = true;
+      this.#rebuilding = this.#rebuilding.then(() => {
+        this.#queued = false;
+        return this.#rebuild();
+      }).catch((error) => this.#deps.log?.(`cannot follow an upstream change: ${String(error)}`));
     });
   }
 
@@ -108,8 +131,8 @@ export class Gateway {
    *
    * @param pool The upstreams.
    * @param deps The `unfold` options, the session store and the hash.
-   * @returns The gateway.
-   * @throws {InvalidCatalogError} When the upstreams' tools cannot form a catalogue.
+   * @returns The gateway. Tools the catalogue refuses are quarantined: left out, and named in
+   * the overview, the statuses and the log.
    */
   static async open(pool: UpstreamPool, deps: GatewayDeps): Promise<Gateway> {
     const state = await build(pool, deps.options, deps.hash ?? sha256Hex);
@@ -186,7 +209,9 @@ export class Gateway {
         } to search, describe and execute the upstream tools`,
       };
     }
-    const input = isObject(args) ? args : {};
+    const input = typeof args === "object" && args !== null && !Array.isArray(args)
+      ? args as Record<string, unknown>
+      : {};
     return { ok: true, result: await this.#forward(pinned, input, context, false) };
   }
 
@@ -200,41 +225,30 @@ export class Gateway {
   async #bridge(state: State, args: unknown, context: CallContext): Promise<CallToolResultLike> {
     const action: BridgeAction = context.session === undefined
       ? stateless(state.injector, args)
-      : await routeInSession(state.injector, args, {
+      : await this.#inSession(state, args, context.session);
+    if (action.action !== "execute") return actionResult(action);
+    return await this.#forward(action.tool, action.arguments, context, true);
+  }
+
+  // A session that cannot record (full, or its store failing) must not leave the model stuck: the
+  // call is answered by the stateless rules, which still send every schema and validate every
+  // execute, and the host is told once on the log.
+  async #inSession(state: State, args: unknown, session: SessionKey): Promise<BridgeAction> {
+    try {
+      return await routeInSession(state.injector, args, {
         store: this.#deps.store,
-        key: context.session,
+        key: session,
         catalogHash: state.catalogHash,
         hash: this.#hash,
       });
-    switch (action.action) {
-      case "search":
-        return text(action.toolResult, {
-          action: "search",
-          query: action.query,
-          matches: action.matches.map(({ id, description, score }) => ({ id, description, score })),
-          ...(action.miss ? { miss: action.miss } : {}),
-        });
-      case "describe": {
-        const { server: _, ...tool } = action.tool;
-        return text(action.toolResult, {
-          action: "describe",
-          id: action.id,
-          tool,
-          elided: action.elided === true,
-        });
+    } catch (error) {
+      if (!this.#sessionFailed) {
+        this.#sessionFailed = true;
+        this.#deps.log?.(
+          `a session could not record (${message(error)}): answering by the stateless rules`,
+        );
       }
-      case "error":
-        return {
-          ...text(action.toolResult, {
-            action: "error",
-            code: action.code,
-            message: action.message,
-            ...(action.id === undefined ? {} : { id: action.id }),
-          }),
-          isError: true,
-        };
-      case "execute":
-        return await this.#forward(action.tool, action.arguments, context, true);
+      return stateless(state.injector, args);
     }
   }
 
@@ -256,48 +270,76 @@ export class Gateway {
           ? {}
           : { timeoutMs: this.#deps.options.callTimeoutMs }),
       });
+      if (!isSendableResult(result)) {
+        throw new McpError(
+          "tool_error",
+          `the server ${
+            JSON.stringify(tool.server)
+          } sent a malformed result (not an MCP CallToolResult: "content" must be a list of content blocks and "isError" true or false)`,
+        );
+      }
     } catch (error) {
-      if (!(error instanceof McpError)) throw error;
+      // Whatever went wrong upstream is the model's to read, never a protocol error.
+      const code = error instanceof McpError ? error.code : "tool_error";
+      const text = message(error);
       await this.#record(context, true);
-      const failure = renderToolFailure(id, error.code, error.message);
-      return {
-        content: [{ type: "text", text: failure }],
-        isError: true,
-        ...(bridged
-          ? { structuredContent: { action: "error", code: error.code, message: error.message, id } }
-          : {}),
-      };
+      return failureResult(id, code, text, bridged);
     }
     await this.#record(context, result.isError === true);
-    if (!bridged) return result;
-    const { structuredContent, ...rest } = result;
-    return {
-      ...rest,
-      content: Array.isArray(result.content) ? result.content : [],
-      structuredContent: {
-        action: "execute",
-        id,
-        ...(structuredContent === undefined ? {} : { result: structuredContent }),
-      },
-    };
+    return bridged ? executeResult(id, result) : result;
   }
 
+  // Counting a result is bookkeeping: a store that fails must not turn the result into an error.
   async #record(context: CallContext, isError: boolean): Promise<void> {
     if (context.session === undefined) return;
-    await this.#deps.store.apply(context.session, { event: { kind: "result", isError } });
+    try {
+      await this.#deps.store.apply(context.session, { event: { kind: "result", isError } });
+    } catch {
+      // the counters miss one result
+    }
   }
 
   async #rebuild(): Promise<void> {
     const before = JSON.stringify(this.#state.presentation.tools);
     this.#state = await build(this.#pool, this.#deps.options, this.#hash);
+    this.#report(this.#state);
     if (JSON.stringify(this.#state.presentation.tools) === before) return;
     for (const listener of [...this.#listeners]) listener();
+  }
+
+  // Each quarantined tool is logged once, not at every re-list.
+  #report(state: State): void {
+    const log = this.#deps.log;
+    if (log === undefined) return;
+    let fresh = 0;
+    for (const status of state.statuses) {
+      for (const tool of status.quarantined ?? []) {
+        const line = `${status.server}/${tool.name} quarantined: ${tool.reason}`;
+        if (this.#logged.has(line)) continue;
+        if (this.#logged.size >= MAX_LOGGED) this.#logged.clear();
+        this.#logged.add(line);
+        // A server listing thousands of broken tools gets a bounded log: the rest are counted.
+        if (++fresh <= MAX_LOGGED_AT_ONCE) log(line);
+      }
+    }
+    if (fresh > MAX_LOGGED_AT_ONCE) {
+      log(`${fresh - MAX_LOGGED_AT_ONCE} more tools quarantined: see unfold inspect`);
+    }
   }
 }
 
 async function build(pool: UpstreamPool, options: GatewayOptions, hash: Hasher): Promise<State> {
-  const statuses = pool.statuses();
-  const catalog = new McpCatalog(pool.tools());
+  const { catalog, quarantined } = admitTools(pool.tools());
+  const statuses = pool.statuses().map((status) => {
+    const refused = quarantined.filter((tool) => tool.server === status.server)
+      .map(({ name, reason }) => ({ name, reason }));
+    if (refused.length === 0) return status;
+    return {
+      ...status,
+      tools: status.tools - refused.length,
+      quarantined: [...(status.quarantined ?? []), ...refused],
+    };
+  });
   const presentation = present(catalog, options, statuses);
   return {
     catalog,
@@ -308,20 +350,6 @@ async function build(pool: UpstreamPool, options: GatewayOptions, hash: Hasher):
   };
 }
 
-// Without a session: arguments are validated, and a violation answers with the schema.
-function stateless(injector: Injector, args: unknown): BridgeAction {
-  const action = injector.route(args);
-  if (action.action !== "error" || action.code !== "invalid_arguments" || !action.id) return action;
-  const tool = injector.catalog.get(action.id);
-  if (tool === undefined) return action;
-  const schema = renderDescribe(action.id, tool, injector.config.maxDescriptionChars);
-  return { ...action, toolResult: `${action.toolResult}\n${schema}` };
-}
-
-function text(body: string, structured: Record<string, unknown>): CallToolResultLike {
-  return { content: [{ type: "text", text: body }], structuredContent: structured };
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
+function message(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }

@@ -26,7 +26,12 @@ export type {
   StdioUpstream,
   UpstreamConfig,
 } from "./config.ts";
-export { GatewayConfigError, parseGatewayConfig } from "./config.ts";
+export {
+  GatewayConfigError,
+  parseGatewayConfig,
+  RESTART_DEFAULTS,
+  STARTUP_TIMEOUT_MS,
+} from "./config.ts";
 export type { CallContext, CallOutcome, GatewayDeps } from "./gateway.ts";
 export { Gateway } from "./gateway.ts";
 export { gatewayHost } from "./host.ts";
@@ -53,4 +58,7 @@ export type {
   ToolHost,
 } from "../mcp/server.ts";
 export { createMcpHttpHandler } from "../mcp/server.ts";
+export type { HostStdioOptions } from "../mcp/server_stdio.ts";
 export { serveHostStdio } from "../mcp/server_stdio.ts";
+export type { StdioWire, StdioWireOptions } from "../mcp/stdio_wire.ts";
+export { MAX_HOST_MESSAGE_BYTES, openStdioWire } from "../mcp/stdio_wire.ts";

@@ -153,18 +153,11 @@ export function present(
   const injection = injector.inject();
   const c = injector.config;
   const protocol = (bridgeTool({ ...c, toolFormat: "mcp" }) as McpToolDefinition).description;
-  const unavailable = statuses.filter((s) => s.state !== "ready").map((s) =>
-    `${s.server} (${s.state === "failed" ? "failed to start" : "lost"}: ${
-      quote(oneLine(s.detail ?? "", 200))
-    })`
-  );
-  const down = unavailable.length === 0
-    ? ""
-    : `\nUnavailable servers, whose tools cannot be called now: ${unavailable.join("; ")}.`;
+  const instructionsTail = upstreamNotes(statuses);
   const overview = injection === null
     ? "No upstream server has any tool available now."
     : injection.prompt;
-  const instructions = `${overview}${down}`;
+  const instructions = `${overview}${instructionsTail}`;
   const bridge: ToolDefinition = {
     name: c.bridgeName,
     title: "MCP tools: search, describe, execute",
@@ -195,6 +188,51 @@ export function present(
     toolTokens: tools.reduce((sum, tool) => sum + c.estimateTokens(JSON.stringify(tool)), 0),
     instructionTokens: c.estimateTokens(instructions),
   };
+}
+
+// How many quarantined tools of one server the overview names; the rest are counted.
+const SHOWN_QUARANTINED = 5;
+
+const STATE_WORDS: Record<UpstreamStatus["state"], string> = {
+  starting: "still starting",
+  ready: "ready",
+  failed: "failed to start",
+  lost: "lost",
+};
+
+// The lines after the overview: servers that cannot be called now, and tools left out. Their
+// details are third-party text, so they are quoted on one line, and the list is bounded.
+function upstreamNotes(statuses: readonly UpstreamStatus[]): string {
+  const starting = statuses.filter((s) => s.state === "starting").map((s) => s.server);
+  const down = statuses.filter((s) => s.state === "failed" || s.state === "lost").map((s) =>
+    `${s.server} (${STATE_WORDS[s.state]}: ${quote(oneLine(s.detail ?? "", 200))})`
+  );
+  const refused = statuses.flatMap((s) => {
+    const tools = s.quarantined ?? [];
+    if (tools.length === 0) return [];
+    const named = tools.slice(0, SHOWN_QUARANTINED).map((t) =>
+      `${quote(oneLine(`${s.server}/${t.name}`, 100))} (${quote(oneLine(t.reason, 160))})`
+    );
+    const more = tools.length - named.length;
+    return [...named, ...(more > 0 ? [`and ${more} more of ${s.server}`] : [])];
+  });
+  let notes = "";
+  if (starting.length > 0) {
+    notes += `\nServers still starting, whose tools appear when they are ready: ${
+      starting.join(", ")
+    }.`;
+  }
+  if (down.length > 0) {
+    notes += `\nUnavailable servers, whose tools cannot be called now: ${
+      down.join("; ")
+    }. They are restarted in the background; try again later.`;
+  }
+  if (refused.length > 0) {
+    notes += `\nTools left out because unfold cannot accept their definitions: ${
+      refused.join("; ")
+    }.`;
+  }
+  return notes;
 }
 
 /**

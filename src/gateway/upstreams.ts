@@ -9,9 +9,11 @@
 
 import type { ConnectOptions, ForwardOptions, McpConnection } from "../mcp/client.ts";
 import type { CallToolResultLike } from "../mcp/content.ts";
-import { McpError } from "../mcp/error.ts";
-import { type McpTool, toolId } from "../tool.ts";
+import type { McpTool } from "../tool.ts";
 import type { UpstreamConfig } from "./config.ts";
+import { unavailable } from "./live_pool.ts";
+
+export { openLivePool } from "./live_pool.ts";
 
 /** Opens a connection to one upstream (`connectStdio` or `connectHttp` behind a config). */
 export type Connector = (
@@ -23,12 +25,17 @@ export type Connector = (
 export interface UpstreamStatus {
   /** The server's name. */
   server: string;
-  /** `ready`: listed and answering; `failed`: could not start or list; `lost`: died since. */
-  state: "ready" | "failed" | "lost";
+  /**
+   * `starting`: connecting or listing (at start, or being restarted); `ready`: listed and
+   * answering; `failed`: could not start or list; `lost`: died since it was ready.
+   */
+  state: "starting" | "ready" | "failed" | "lost";
   /** Why it failed or was lost (third-party text: the server's own error output). */
   detail?: string;
-  /** How many of its tools are in the catalogue. */
+  /** How many tools it listed. */
   tools: number;
+  /** Its tools left out of the catalogue, and why (absent when there are none). */
+  quarantined?: { name: string; reason: string }[];
 }
 
 /** The upstreams as one: what the gateway reads and calls. */
@@ -72,111 +79,35 @@ export interface PoolOptions {
    * @default {nothing}
    */
   onProgress?: (status: UpstreamStatus) => void;
+  /**
+   * How long the pool waits for the upstreams before it opens anyway (the rest join later).
+   * @default {STARTUP_TIMEOUT_MS}
+   */
+  startupTimeoutMs?: number;
+  /**
+   * The backoff of restarts: the first delay, doubled at each failure up to the cap.
+   * @default {RESTART_DEFAULTS}
+   */
+  restart?: { initialDelayMs?: number; maxDelayMs?: number };
+  /**
+   * Runs a restart after a delay, and returns what cancels it.
+   * @default {setTimeout}
+   */
+  schedule?: (run: () => void, ms: number) => () => void;
+  /** Stops waiting for the upstreams at start (the caller is shutting down). */
+  signal?: AbortSignal;
+  /**
+   * The clock, in ms since the epoch.
+   * @default {Date.now}
+   */
+  now?: () => number;
 }
 
+// One upstream as the on-demand pool last listed it.
 interface Entry {
   config: UpstreamConfig;
   status: UpstreamStatus;
   tools: McpTool[];
-  connection?: McpConnection;
-}
-
-/**
- * Connects to every upstream at once and keeps the connections: one that fails to start or list
- * is recorded as `failed`, one that dies later as `lost`, and the others keep working. Tool-list
- * changes of any upstream are followed.
- *
- * @param configs The upstreams.
- * @param connector Opens one connection.
- * @param options Connection options and a progress listener.
- * @returns The pool, once every upstream has connected or failed.
- *
- * @example Usage
- * ```ts
- * import { openLivePool } from "./upstreams.ts";
- * import { connectTransport } from "../mcp/client.ts";
- * import { InMemoryTransport, McpServer } from "@modelcontextprotocol/server";
- * import { deepEqual } from "node:assert/strict";
- *
- * const pool = await openLivePool([{ server: "demo", url: "http://demo.invalid/mcp", headers: {} }], async (config) => {
- *   const server = new McpServer({ name: "demo", version: "1.0.0" });
- *   server.registerTool("hello", { description: "Says hello" }, () => ({ content: [{ type: "text", text: "Hello!" }] }));
- *   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
- *   await server.connect(serverSide);
- *   return connectTransport({ server: config.server, transport: clientSide });
- * });
- * deepEqual(pool.statuses(), [{ server: "demo", state: "ready", tools: 1 }]);
- * await pool.close();
- * ```
- */
-export async function openLivePool(
-  configs: readonly UpstreamConfig[],
-  connector: Connector,
-  options: PoolOptions = {},
-): Promise<UpstreamPool> {
-  const listeners = new Set<() => void>();
-  const changed = () => {
-    for (const listener of [...listeners]) listener();
-  };
-  const entries = configs.map((config): Entry => ({
-    config,
-    status: { server: config.server, state: "failed", detail: "not connected yet", tools: 0 },
-    tools: [],
-  }));
-  let closed = false;
-  await Promise.all(entries.map(async (entry) => {
-    const lost = (error: McpError) => {
-      if (error.code !== "disconnected" || closed) return;
-      entry.status = { ...entry.status, state: "lost", detail: error.message };
-      changed();
-    };
-    try {
-      entry.connection = await connector(entry.config, {
-        ...options.connect,
-        onError: (error) => {
-          lost(error);
-          options.connect?.onError?.(error);
-        },
-      });
-      entry.connection.onToolsChanged((tools) => {
-        entry.tools = tools;
-        entry.status = { ...entry.status, tools: tools.length };
-        changed();
-      });
-      entry.tools = await entry.connection.tools();
-      entry.status = { server: entry.config.server, state: "ready", tools: entry.tools.length };
-    } catch (error) {
-      await entry.connection?.close();
-      delete entry.connection;
-      entry.status = {
-        server: entry.config.server,
-        state: "failed",
-        detail: message(error),
-        tools: 0,
-      };
-    }
-    options.onProgress?.(entry.status);
-  }));
-  return {
-    tools: () => entries.flatMap((entry) => entry.tools),
-    statuses: () => entries.map((entry) => ({ ...entry.status })),
-    forward(tool, args, forwardOptions) {
-      const entry = entries.find((e) => e.config.server === tool.server);
-      if (entry?.connection === undefined || entry.status.state !== "ready") {
-        return Promise.reject(unavailable(tool, entry?.status));
-      }
-      return entry.connection.forward(tool.name, args, forwardOptions);
-    },
-    onChange(listener) {
-      listeners.add(listener);
-      return () => void listeners.delete(listener);
-    },
-    async close() {
-      closed = true;
-      listeners.clear();
-      await Promise.all(entries.map((entry) => entry.connection?.close()));
-    },
-  };
 }
 
 /** Options of {@linkcode openOnDemandPool}. */
@@ -291,16 +222,6 @@ export async function openOnDemandPool(
     },
     close: () => Promise.resolve(),
   };
-}
-
-function unavailable(tool: McpTool, status: UpstreamStatus | undefined): McpError {
-  const why = status?.detail ?? "it is not configured";
-  return new McpError(
-    status?.state === "lost" ? "disconnected" : "connect",
-    `Cannot call ${JSON.stringify(toolId(tool))}: the server ${
-      JSON.stringify(tool.server)
-    } is unavailable (${why})`,
-  );
 }
 
 function message(error: unknown): string {

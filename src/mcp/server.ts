@@ -10,6 +10,7 @@
 
 import {
   createMcpHandler,
+  isCallToolResult,
   isLegacyRequest,
   legacyStatelessFallback,
   type McpRequestContext,
@@ -128,6 +129,27 @@ export function hostServer(host: ToolHost, session?: string): Server {
   return server;
 }
 
+/**
+ * Whether a tool result is one the server face can send (the SDK checks every result it sends
+ * and answers a protocol error otherwise): the gateway turns a malformed upstream result into a
+ * tool error instead.
+ *
+ * @param result A `CallToolResult` as an upstream sent it.
+ * @returns `true` when it is well formed.
+ *
+ * @example Usage
+ * ```ts
+ * import { isSendableResult } from "./server.ts";
+ * import { equal } from "node:assert/strict";
+ *
+ * equal(isSendableResult({ content: [{ type: "text", text: "ok" }] }), true);
+ * equal(isSendableResult({ content: [], isError: "yes" }), false);
+ * ```
+ */
+export function isSendableResult(result: unknown): boolean {
+  return isCallToolResult(result);
+}
+
 /** Where 2025-era HTTP sessions live. */
 export type SessionMode =
   | { kind: "memory"; maxSessions?: number }
@@ -219,12 +241,36 @@ interface LegacySessions {
   close(): Promise<void>;
 }
 
-// The SDK's sessionful transport, one per session, held in this process.
+// The SDK's sessionful transport, one per session, held in this process. Past the limit the
+// tenant holding the most sessions gives up its least recently used one: a tenant opening
+// sessions in a loop evicts its own, never another's that is in use.
 function memorySessions(host: ToolHost, maxSessions: number): LegacySessions {
-  const sessions = new Map<
-    string,
-    { tenant: string; transport: WebStandardStreamableHTTPServerTransport }
-  >();
+  type Transport = WebStandardStreamableHTTPServerTransport;
+  const sessions = new Map<string, { tenant: string; transport: Transport }>();
+  // Each tenant's sessions, least recently used first.
+  const byTenant = new Map<string, Map<string, Transport>>();
+  const forget = (sid: string) => {
+    const session = sessions.get(sid);
+    if (session === undefined) return;
+    sessions.delete(sid);
+    const own = byTenant.get(session.tenant);
+    own?.delete(sid);
+    if (own?.size === 0) byTenant.delete(session.tenant);
+  };
+  const touch = (sid: string, tenant: string, transport: Transport) => {
+    let own = byTenant.get(tenant);
+    if (own === undefined) byTenant.set(tenant, own = new Map());
+    own.delete(sid);
+    own.set(sid, transport);
+  };
+  const evict = () => {
+    let largest: Map<string, Transport> | undefined;
+    for (const own of byTenant.values()) if (own.size > (largest?.size ?? 0)) largest = own;
+    const oldest = largest?.entries().next().value;
+    if (oldest === undefined) return;
+    forget(oldest[0]);
+    void oldest[1].close();
+  };
   return {
     async handle(request, tenant) {
       const authInfo = { token: "", clientId: tenant, scopes: [] };
@@ -232,26 +278,23 @@ function memorySessions(host: ToolHost, maxSessions: number): LegacySessions {
       if (id !== null) {
         const session = sessions.get(id);
         if (session === undefined || session.tenant !== tenant) return sessionNotFound();
+        touch(id, tenant, session.transport);
         return await session.transport.handleRequest(request, { authInfo });
       }
       if (request.method !== "POST") {
         return rpcError(400, "Bad Request: Mcp-Session-Id header is required");
       }
-      const transport: WebStandardStreamableHTTPServerTransport =
-        new WebStandardStreamableHTTPServerTransport({
-          sessionIdGenerator: () => crypto.randomUUID(),
-          onsessioninitialized: (sid) => {
-            sessions.set(sid, { tenant, transport });
-            while (sessions.size > maxSessions) {
-              const [oldest, evicted] = sessions.entries().next().value!;
-              sessions.delete(oldest);
-              void evicted.transport.close();
-            }
-          },
-          onsessionclosed: (sid) => void sessions.delete(sid),
-        });
+      const transport: Transport = new WebStandardStreamableHTTPServerTransport({
+        sessionIdGenerator: () => crypto.randomUUID(),
+        onsessioninitialized: (sid) => {
+          sessions.set(sid, { tenant, transport });
+          touch(sid, tenant, transport);
+          while (sessions.size > maxSessions) evict();
+        },
+        onsessionclosed: (sid) => forget(sid),
+      });
       transport.onclose = () => {
-        if (transport.sessionId !== undefined) sessions.delete(transport.sessionId);
+        if (transport.sessionId !== undefined) forget(transport.sessionId);
       };
       // The session id is known only once initialize is handled: the server reads it per call.
       const server = hostServerFor(host, () => transport.sessionId);
@@ -261,6 +304,7 @@ function memorySessions(host: ToolHost, maxSessions: number): LegacySessions {
     async close() {
       const open = [...sessions.values()];
       sessions.clear();
+      byTenant.clear();
       await Promise.all(open.map((session) => session.transport.close()));
     },
   };

@@ -1,19 +1,35 @@
 /**
  * The gateway's stdio face: one MCP server over the process's stdin and stdout, for desktop hosts
- * that launch their servers (Deno and Node only). One session per connection.
+ * that launch their servers (Deno and Node only). One session per connection. The connection ends
+ * when the host closes stdin, whatever it sent before (a 2025-era `initialize`, a 2026-07-28
+ * request, or nothing).
  *
  * @module
  */
 
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import { hostServer, type ToolHost } from "./server.ts";
+import { openStdioWire, type StdioWire, transportOf } from "./stdio_wire.ts";
+
+/** Options of {@linkcode serveHostStdio}. */
+export interface HostStdioOptions {
+  /**
+   * The wire to serve on, already reading (so that an early end of stdin is seen).
+   * @default {a wire over Deno's stdin and stdout}
+   */
+  wire?: StdioWire;
+  /** Receives transport errors. */
+  onError?: (error: Error) => void;
+  /** Runs once when the host goes away (stdin ended) or the connection is closed. */
+  onClose?: () => void;
+}
 
 /**
  * Serves a host over stdio until stdin closes. Everything but protocol messages must go to
  * stderr.
  *
  * @param host The tools.
- * @param options `onError` receives transport errors; `onClose` runs when the client goes away.
+ * @param options The wire, an error listener and a close listener.
  * @returns A handle whose `close()` ends the connection.
  *
  * @example Usage
@@ -25,24 +41,13 @@ import { hostServer, type ToolHost } from "./server.ts";
  */
 export function serveHostStdio(
   host: ToolHost,
-  options: { onError?: (error: Error) => void; onClose?: () => void } = {},
+  options: HostStdioOptions = {},
 ): { close(): Promise<void> } {
   const session = crypto.randomUUID();
-  return serveStdio(() => {
-    const server = hostServer(host, session);
-    // The entry may build an instance for a discovery probe and discard it: only the instance
-    // the client initialized ends the connection when it closes.
-    let initialized = false;
-    const ready = server.oninitialized;
-    server.oninitialized = () => {
-      initialized = true;
-      ready?.();
-    };
-    const closed = server.onclose;
-    server.onclose = () => {
-      closed?.();
-      if (initialized) options.onClose?.();
-    };
-    return server;
-  }, { ...(options.onError ? { onerror: options.onError } : {}) });
+  const wire = options.wire ?? openStdioWire(Deno.stdin.readable, Deno.stdout.writable);
+  void wire.ended.then(() => options.onClose?.());
+  return serveStdio(() => hostServer(host, session), {
+    transport: transportOf(wire),
+    ...(options.onError ? { onerror: options.onError } : {}),
+  });
 }

@@ -1,6 +1,7 @@
 import { deepEqual, equal, match } from "node:assert/strict";
 import { cliCommand, writeConfig } from "../gateway/_gateway.ts";
 import { denoEnv } from "../mcp/_servers.ts";
+import { fake, writeChaosConfig } from "../gateway/chaos/_chaos.ts";
 
 async function run(...args: string[]) {
   const { command, args: full } = cliCommand(...args);
@@ -54,6 +55,32 @@ Deno.test("a bad config stops the CLI with one line naming the place, no stack t
     const usage = await run("gateway");
     equal(usage.code, 2);
     match(usage.stderr, /--config FILE is required/);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("unfold inspect names each quarantined tool with the reason, and reports the rest", async () => {
+  const { path, dir } = await writeChaosConfig({
+    typed: fake("refused-tool", "--refusal", "type"),
+    fine: fake("healthy"),
+  });
+  try {
+    const { code, stdout, stderr } = await run("inspect", "--config", path);
+    equal(code, 0, stderr);
+    match(
+      stdout,
+      /quarantined tools[^\n]*\n {2}typed\/odd_type: "inputSchema" is not a valid JSON Schema/,
+    );
+    match(stdout, /^fine +ready +2 /m);
+    match(stderr, /typed\/odd_type quarantined: /);
+    const json = await run("inspect", "--config", path, "--json");
+    const report = JSON.parse(json.stdout) as {
+      servers: { server: string; quarantined?: { name: string }[] }[];
+    };
+    deepEqual(report.servers.find((s) => s.server === "typed")?.quarantined?.map((t) => t.name), [
+      "odd_type",
+    ]);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

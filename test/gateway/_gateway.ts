@@ -14,6 +14,10 @@ const CONFIG = new URL("../../deno.json", import.meta.url).pathname;
 const CLI = new URL("../../src/cli/main.ts", import.meta.url).pathname;
 const LAB = new URL("./_fixtures/lab_server.ts", import.meta.url).pathname;
 
+// Restarts far beyond a test's length, so that what a test sees of a lost upstream is not a race
+// with its restart (the chaos suite tests restarts).
+const STAY_LOST = { restartDelayMs: 600_000, restartMaxDelayMs: 600_000 };
+
 /** The upstreams of a test config. */
 export interface Upstreams {
   /** server-everything over Streamable HTTP, when one runs. */
@@ -63,7 +67,8 @@ export async function writeConfig(
   const path = `${dir}/mcp.json`;
   await Deno.writeTextFile(
     path,
-    JSON.stringify({ mcpServers: servers, unfold: upstreams.unfold ?? {} }, null, 2),
+    // A lost upstream stays lost for the length of a test unless the test says otherwise.
+    JSON.stringify({ mcpServers: servers, unfold: { ...STAY_LOST, ...upstreams.unfold } }, null, 2),
   );
   return { path, dir };
 }

@@ -83,3 +83,40 @@ Deno.test("parseGatewayConfig() errors are one line that says where and why", ()
     },
   );
 });
+
+Deno.test("parseGatewayConfig() refuses pinned ids that would be listed under one name, naming both", () => {
+  const error = throws(
+    () =>
+      parseGatewayConfig({
+        mcpServers: { a: { command: "x" }, a__b: { command: "y" } },
+        unfold: { pinned: ["a/b__c", "a__b/c"] },
+      }, {}),
+    (e: unknown) =>
+      e instanceof GatewayConfigError && e.pointer === "/unfold/pinned/1" &&
+      e.message.includes('"a__b/c" and "a/b__c" would both be listed as "a__b__c"'),
+  );
+  equal(error, undefined);
+});
+
+Deno.test("parseGatewayConfig() reads the startup timeout and the restart backoff, and refuses bad ones", () => {
+  const config = parseGatewayConfig({
+    mcpServers: { a: { command: "x" } },
+    unfold: { startupTimeoutMs: 1_000, restartDelayMs: 50, restartMaxDelayMs: 5_000 },
+  }, {});
+  deepEqual(
+    [
+      config.options.startupTimeoutMs,
+      config.options.restartDelayMs,
+      config.options.restartMaxDelayMs,
+    ],
+    [1_000, 50, 5_000],
+  );
+  equal(
+    pointerOf({ mcpServers: { a: { command: "x" } }, unfold: { startupTimeoutMs: 0 } }),
+    "/unfold/startupTimeoutMs",
+  );
+  equal(
+    pointerOf({ mcpServers: { a: { command: "x" } }, unfold: { restartDelayMs: "1s" } }),
+    "/unfold/restartDelayMs",
+  );
+});

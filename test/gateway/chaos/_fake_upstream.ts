@@ -42,6 +42,7 @@ export const BEHAVIOURS = [
   "malformed-result", // tools/call "odd" answers {content: [], isError: "yes"}
   "progress-flood", // tools/call "flood" sends --count progress notifications (default 100,000)
   "lose-tool", // "drop" removes echo from the list and sends list_changed
+  "many-refused", // --count tools the catalogue refuses (--refusal; default 2,000) beside echo
 ] as const;
 
 /** One behaviour. */
@@ -149,6 +150,12 @@ class Fake {
     }
     if (behaviour === "refused-tool" || (behaviour === "refuse-after-relist" && this.poisoned)) {
       tools.push(refusedTool(this.options.refusal));
+    }
+    if (behaviour === "many-refused") {
+      const refused = refusedTool(this.options.refusal);
+      for (let i = 0; i < (count ?? 2_000); i++) {
+        tools.push({ ...refused, name: `${String(refused.name)}_${i}` });
+      }
     }
     if (behaviour === "many-tools") {
       for (let i = 0; i < (count ?? 50_000); i++) {

@@ -1,0 +1,283 @@
+/**
+ * The pool of live upstream connections (Deno: stdio and HTTP upstreams held open). Its start is
+ * bounded: whatever an upstream does, the pool is ready within the startup timeout, and a server
+ * still starting joins later. A server that fails or is lost is restarted in the background and
+ * on its next use, with exponential backoff up to a cap, so a crash loop costs a bounded number
+ * of processes and log lines.
+ *
+ * @module
+ */
+
+import type { McpConnection } from "../mcp/client.ts";
+import { McpError } from "../mcp/error.ts";
+import type { ToolIssue } from "../mcp/tool_list.ts";
+import { type McpTool, toolId } from "../tool.ts";
+import { RESTART_DEFAULTS, STARTUP_TIMEOUT_MS, type UpstreamConfig } from "./config.ts";
+import type { Connector, PoolOptions, UpstreamPool, UpstreamStatus } from "./upstreams.ts";
+
+// How many refused tools of one server are remembered: a server listing thousands of broken
+// tools must not make the overview or the memory grow with them.
+const MAX_ISSUES = 100;
+
+interface Entry {
+  config: UpstreamConfig;
+  status: UpstreamStatus;
+  tools: McpTool[];
+  connection?: McpConnection;
+  // A connection still listing its tools: closed too when the pool closes.
+  opening?: McpConnection;
+  connecting?: Promise<void>;
+  // Tool issues of the listing in progress, and of the last listing.
+  pending: ToolIssue[];
+  failures: number;
+  readyAt: number;
+  retryAt: number;
+  // Cancels the pending restart.
+  cancel?: () => void;
+  // Bumped by each attempt, so callbacks of an abandoned connection are ignored.
+  epoch: number;
+}
+
+/**
+ * Connects to every upstream at once and keeps the connections. Returns once every upstream has
+ * connected or failed, or after `startupTimeoutMs`, whichever comes first; the upstreams still
+ * starting are `starting` and join with a change. One that fails is `failed`, one that dies later
+ * `lost`; both are restarted with backoff. Tool-list changes of any upstream are followed.
+ *
+ * @param configs The upstreams.
+ * @param connector Opens one connection.
+ * @param options Connection options, progress listener, startup timeout, restart backoff.
+ * @returns The pool.
+ *
+ * @example Usage
+ * ```ts
+ * import { openLivePool } from "./upstreams.ts";
+ * import { connectTransport } from "../mcp/client.ts";
+ * import { InMemoryTransport, McpServer } from "@modelcontextprotocol/server";
+ * import { deepEqual } from "node:assert/strict";
+ *
+ * const pool = await openLivePool([{ server: "demo", url: "http://demo.invalid/mcp", headers: {} }], async (config) => {
+ *   const server = new McpServer({ name: "demo", version: "1.0.0" });
+ *   server.registerTool("hello", { description: "Says hello" }, () => ({ content: [{ type: "text", text: "Hello!" }] }));
+ *   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+ *   await server.connect(serverSide);
+ *   return connectTransport({ server: config.server, transport: clientSide });
+ * });
+ * deepEqual(pool.statuses(), [{ server: "demo", state: "ready", tools: 1 }]);
+ * await pool.close();
+ * ```
+ */
+export async function openLivePool(
+  configs: readonly UpstreamConfig[],
+  connector: Connector,
+  options: PoolOptions = {},
+): Promise<UpstreamPool> {
+  const startupMs = options.startupTimeoutMs ?? STARTUP_TIMEOUT_MS;
+  const { initialDelayMs, maxDelayMs } = { ...RESTART_DEFAULTS, ...options.restart };
+  const now = options.now ?? Date.now;
+  const schedule = options.schedule ?? ((run: () => void, ms: number) => {
+    const timer = setTimeout(run, ms);
+    return () => clearTimeout(timer);
+  });
+  const listeners = new Set<() => void>();
+  let closed = false;
+  const changed = () => {
+    for (const listener of [...listeners]) listener();
+  };
+  const report = (entry: Entry) => {
+    options.onProgress?.({ ...entry.status });
+    changed();
+  };
+  const entries = configs.map((config): Entry => ({
+    config,
+    status: { server: config.server, state: "starting", tools: 0 },
+    tools: [],
+    pending: [],
+    failures: 0,
+    readyAt: 0,
+    retryAt: 0,
+    epoch: 0,
+  }));
+
+  const retry = (entry: Entry) => {
+    // A server that stayed up longer than the cap starts its backoff afresh.
+    if (entry.readyAt > 0 && now() - entry.readyAt > maxDelayMs) entry.failures = 0;
+    entry.failures += 1;
+    const delay = Math.min(maxDelayMs, initialDelayMs * 2 ** Math.min(entry.failures - 1, 30));
+    entry.retryAt = now() + delay;
+    entry.cancel?.();
+    entry.cancel = schedule(() => void start(entry), delay);
+  };
+
+  const fail = (entry: Entry, state: "failed" | "lost", detail: string) => {
+    const connection = entry.connection;
+    delete entry.connection;
+    entry.epoch += 1;
+    void connection?.close().catch(() => {});
+    entry.status = { ...entry.status, state, detail };
+    retry(entry);
+    report(entry);
+  };
+
+  const start = (entry: Entry): Promise<void> => {
+    if (closed) return Promise.resolve();
+    if (entry.connecting !== undefined) return entry.connecting;
+    entry.cancel?.();
+    delete entry.cancel;
+    const epoch = ++entry.epoch;
+    const current = () => !closed && entry.epoch === epoch;
+    if (entry.status.state !== "starting" && entry.status.state !== "ready") {
+      entry.status = { ...entry.status, state: "starting" };
+      report(entry);
+    }
+    const attempt: Promise<void> = (async () => {
+      let connection: McpConnection | undefined;
+      try {
+        connection = await connector(entry.config, {
+          ...options.connect,
+          onToolIssue: (issue) => {
+            if (current() && entry.pending.length < MAX_ISSUES) entry.pending.push(issue);
+            options.connect?.onToolIssue?.(issue);
+          },
+          onError: (error) => {
+            if (current() && error.code === "disconnected" && entry.connection !== undefined) {
+              fail(entry, "lost", error.message);
+            }
+            options.connect?.onError?.(error);
+          },
+        });
+        const opened = connection;
+        entry.opening = opened;
+        opened.onToolsChanged((tools) => {
+          if (!current() || entry.connection !== opened) return;
+          listed(entry, tools);
+          changed();
+        });
+        const tools = await opened.tools().finally(() => delete entry.opening);
+        if (!current()) {
+          await opened.close().catch(() => {});
+          return;
+        }
+        entry.connection = opened;
+        entry.readyAt = now();
+        entry.status = { server: entry.config.server, state: "ready", tools: 0 };
+        listed(entry, tools);
+        report(entry);
+      } catch (error) {
+        await connection?.close().catch(() => {});
+        if (!current()) return;
+        entry.pending = [];
+        fail(entry, entry.status.state === "ready" ? "lost" : "failed", message(error));
+      }
+    })().finally(() => {
+      // Cleared only once assigned, even when the connector failed before its first await.
+      if (entry.connecting === attempt) delete entry.connecting;
+    });
+    entry.connecting = attempt;
+    return attempt;
+  };
+
+  const started = Promise.all(entries.map(start));
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const signal = options.signal;
+  const aborted = () => signal?.aborted === true;
+  await Promise.race([
+    started,
+    new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, startupMs);
+      if (aborted()) resolve();
+      signal?.addEventListener("abort", () => resolve(), { once: true });
+    }),
+  ]);
+  clearTimeout(timer);
+
+  return {
+    tools: () => entries.flatMap((entry) => entry.tools),
+    statuses: () => entries.map((entry) => structuredClone(entry.status)),
+    async forward(tool, args, forwardOptions) {
+      const entry = entries.find((e) => e.config.server === tool.server);
+      if (entry === undefined) throw unavailable(tool, undefined);
+      if (entry.connection === undefined || entry.status.state !== "ready") {
+        // On its next use a lost server is restarted at once when its backoff allows.
+        if (entry.connecting === undefined && now() >= entry.retryAt) void start(entry);
+        if (entry.connecting !== undefined) await bounded(entry.connecting, startupMs);
+      }
+      if (entry.connection === undefined || entry.status.state !== "ready") {
+        throw unavailable(tool, entry.status, Math.max(0, entry.retryAt - now()));
+      }
+      return await entry.connection.forward(tool.name, args, forwardOptions);
+    },
+    onChange(listener) {
+      listeners.add(listener);
+      return () => void listeners.delete(listener);
+    },
+    async close() {
+      closed = true;
+      listeners.clear();
+      for (const entry of entries) entry.cancel?.();
+      await Promise.all(
+        entries.flatMap((entry) =>
+          [entry.connection, entry.opening].map((open) => open?.close().catch(() => {}))
+        ),
+      );
+    },
+  };
+}
+
+function listed(entry: Entry, tools: McpTool[]): void {
+  entry.tools = tools;
+  entry.status = { ...entry.status, tools: tools.length };
+  withIssues(entry);
+}
+
+// The tools the client left out of the last listing, as quarantined tools of the server.
+function withIssues(entry: Entry): void {
+  const dropped = entry.pending.filter((issue) => issue.dropped);
+  entry.pending = [];
+  if (dropped.length === 0) delete entry.status.quarantined;
+  else {
+    entry.status.quarantined = dropped.map((issue) => ({
+      name: issue.name.slice(0, 80),
+      reason: issue.problem,
+    }));
+  }
+}
+
+function bounded(work: Promise<void>, ms: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  return Promise.race([work, new Promise<void>((resolve) => timer = setTimeout(resolve, ms))])
+    .finally(() => clearTimeout(timer));
+}
+
+/**
+ * The error of a call to an upstream that cannot take it now.
+ *
+ * @param tool The tool called.
+ * @param status Its server's state, when it is configured.
+ * @param retryInMs When the server is tried again.
+ * @returns The error.
+ */
+export function unavailable(
+  tool: McpTool,
+  status: UpstreamStatus | undefined,
+  retryInMs?: number,
+): McpError {
+  const why = status === undefined
+    ? "it is not configured"
+    : status.state === "starting"
+    ? "it is still starting"
+    : status.detail ?? status.state;
+  const retry = retryInMs === undefined || status?.state === "starting"
+    ? ""
+    : `; it is restarted in ${Math.ceil(retryInMs / 1000)} s, try again then`;
+  return new McpError(
+    status?.state === "lost" ? "disconnected" : "connect",
+    `Cannot call ${JSON.stringify(toolId(tool))}: the server ${
+      JSON.stringify(tool.server)
+    } is unavailable (${why})${retry}`,
+  );
+}
+
+function message(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,167 @@
+/**
+ * The bridge's answers as MCP tool results: the text the model reads and a structured copy that
+ * follows the bridge's output schema. Every string of the structured copy has its invisible
+ * characters escaped, as the text has, so neither can hide a bidi or tag character. Pure.
+ *
+ * @module
+ */
+
+import type { BridgeAction } from "../bridge/action.ts";
+import { renderDescribe, renderToolFailure } from "../bridge/render.ts";
+import type { Injector } from "../injector.ts";
+import type { CallToolResultLike } from "../mcp/content.ts";
+import { escapeInvisible } from "../untrusted.ts";
+
+/**
+ * Routes bridge arguments by the stateless rules: arguments are validated, and a violation
+ * answers with the schema (there is no session to remember it was sent).
+ *
+ * @param injector The injector over the catalogue.
+ * @param args The bridge arguments.
+ * @returns The action.
+ *
+ * @example Usage
+ * ```ts
+ * import { stateless } from "./results.ts";
+ * import { Injector } from "../injector.ts";
+ * import { McpCatalog } from "../catalog.ts";
+ * import { equal } from "node:assert/strict";
+ *
+ * const injector = new Injector(new McpCatalog([{ server: "a", name: "b", description: "B", inputSchema: { type: "object" } }]));
+ * equal(stateless(injector, { action: "describe", name: "a/b" }).action, "describe");
+ * ```
+ */
+export function stateless(injector: Injector, args: unknown): BridgeAction {
+  const action = injector.route(args);
+  if (action.action !== "error" || action.code !== "invalid_arguments" || !action.id) return action;
+  const tool = injector.catalog.get(action.id);
+  if (tool === undefined) return action;
+  const schema = renderDescribe(action.id, tool, injector.config.maxDescriptionChars);
+  return { ...action, toolResult: `${action.toolResult}\n${schema}` };
+}
+
+/**
+ * The result of a search, a describe or an error of the bridge.
+ *
+ * @param action The action (not an execute: that one is forwarded).
+ * @returns The tool result.
+ *
+ * @example Usage
+ * ```ts
+ * import { actionResult } from "./results.ts";
+ * import { equal } from "node:assert/strict";
+ *
+ * const result = actionResult({ action: "error", code: "unknown_tool", message: "No", toolResult: "Error: no" });
+ * equal(result.isError, true);
+ * ```
+ */
+export function actionResult(
+  action: Exclude<BridgeAction, { action: "execute" }>,
+): CallToolResultLike {
+  switch (action.action) {
+    case "search":
+      return text(action.toolResult, {
+        action: "search",
+        query: action.query,
+        matches: action.matches.map(({ id, description, score }) => ({ id, description, score })),
+        ...(action.miss ? { miss: action.miss } : {}),
+      });
+    case "describe": {
+      const { server: _, ...tool } = action.tool;
+      return text(action.toolResult, {
+        action: "describe",
+        id: action.id,
+        tool,
+        elided: action.elided === true,
+      });
+    }
+    case "error":
+      return {
+        ...text(action.toolResult, {
+          action: "error",
+          code: action.code,
+          message: action.message,
+          ...(action.id === undefined ? {} : { id: action.id }),
+        }),
+        isError: true,
+      };
+  }
+}
+
+/**
+ * The result of a call that failed upstream: the failure named with the tool and its server.
+ *
+ * @param id The tool's id.
+ * @param code The error code.
+ * @param message What failed.
+ * @param bridged Whether the call came through the bridge (which adds a structured copy).
+ * @returns The tool result, with `isError`.
+ *
+ * @example Usage
+ * ```ts
+ * import { failureResult } from "./results.ts";
+ * import { equal } from "node:assert/strict";
+ *
+ * equal(failureResult("a/b", "tool_error", "broken", false).isError, true);
+ * ```
+ */
+export function failureResult(
+  id: string,
+  code: string,
+  message: string,
+  bridged: boolean,
+): CallToolResultLike {
+  return {
+    content: [{ type: "text", text: renderToolFailure(id, code, message) }],
+    isError: true,
+    ...(bridged
+      ? { structuredContent: visible({ action: "error", code, message, id }) as never }
+      : {}),
+  };
+}
+
+/**
+ * An upstream result as the bridge hands it on: its content as it came, its structured content
+ * wrapped so that it follows the bridge's output schema.
+ *
+ * @param id The tool's id.
+ * @param result The upstream's result.
+ * @returns The tool result.
+ *
+ * @example Usage
+ * ```ts
+ * import { executeResult } from "./results.ts";
+ * import { deepEqual } from "node:assert/strict";
+ *
+ * deepEqual(executeResult("a/b", { content: [] }).structuredContent, { action: "execute", id: "a/b" });
+ * ```
+ */
+export function executeResult(id: string, result: CallToolResultLike): CallToolResultLike {
+  const { structuredContent, ...rest } = result;
+  return {
+    ...rest,
+    content: Array.isArray(result.content) ? result.content : [],
+    structuredContent: {
+      action: "execute",
+      id,
+      ...(structuredContent === undefined ? {} : { result: structuredContent }),
+    },
+  };
+}
+
+function text(body: string, structured: Record<string, unknown>): CallToolResultLike {
+  return {
+    content: [{ type: "text", text: body }],
+    structuredContent: visible(structured) as Record<string, unknown>,
+  };
+}
+
+// Escapes invisible characters in every key and string (`\uXXXX` written out): linear in size.
+function visible(value: unknown): unknown {
+  if (typeof value === "string") return escapeInvisible(value);
+  if (Array.isArray(value)) return value.map(visible);
+  if (typeof value !== "object" || value === null) return value;
+  return Object.fromEntries(
+    Object.entries(value).map(([key, inner]) => [escapeInvisible(key), visible(inner)]),
+  );
+}

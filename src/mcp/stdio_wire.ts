@@ -1,0 +1,233 @@
+/**
+ * The stdio wire of the gateway's server face: newline-delimited JSON-RPC over two byte streams,
+ * read from the moment it is opened, so that the host closing stdin is seen at once (before any
+ * message, in either protocol era). No line is buffered beyond a bound: a longer one is skipped
+ * up to its newline and answered with an error, and the connection stays up.
+ *
+ * @module
+ */
+
+import {
+  deserializeMessage,
+  type JSONRPCMessage,
+  STDIO_DEFAULT_MAX_BUFFER_SIZE,
+  type Transport,
+} from "@modelcontextprotocol/server";
+
+/** The longest host message the stdio face reads, in bytes (the SDK's own stdio limit). */
+export const MAX_HOST_MESSAGE_BYTES: number = STDIO_DEFAULT_MAX_BUFFER_SIZE;
+
+// The request id of a skipped line is looked for only in its first bytes.
+const ID_PREFIX_BYTES = 4_096;
+const NEWLINE = 0x0a;
+// Messages held while the gateway is still opening (bounded: it opens within its startup timeout).
+const MAX_WAITING = 1_000;
+
+/** Options of {@linkcode openStdioWire}. */
+export interface StdioWireOptions {
+  /**
+   * The longest message read, in bytes.
+   * @default {MAX_HOST_MESSAGE_BYTES}
+   */
+  maxMessageBytes?: number;
+}
+
+/** A connection over stdin and stdout, read from the moment it is opened. */
+export interface StdioWire {
+  /** Resolves when the input has ended or the wire is closed. */
+  readonly ended: Promise<void>;
+  /** Closes the wire. */
+  close(): Promise<void>;
+}
+
+// The SDK transport behind each wire: served by `server_stdio.ts`, kept out of the public types.
+const TRANSPORTS = new WeakMap<StdioWire, Transport>();
+
+/**
+ * The SDK transport of a wire opened by {@linkcode openStdioWire}.
+ *
+ * @param wire The wire.
+ * @returns Its transport.
+ * @throws {TypeError} When the wire was not opened by `openStdioWire`.
+ */
+export function transportOf(wire: StdioWire): Transport {
+  const transport = TRANSPORTS.get(wire);
+  if (transport === undefined) {
+    throw new TypeError("Cannot serve a wire not opened by openStdioWire");
+  }
+  return transport;
+}
+
+/**
+ * Opens the wire and starts reading at once; messages wait until the transport is started.
+ *
+ * @param input The bytes the host writes (stdin).
+ * @param output Where answers go (stdout).
+ * @param options The message size bound.
+ * @returns The wire.
+ *
+ * @example Usage
+ * ```ts
+ * import { openStdioWire, transportOf } from "./stdio_wire.ts";
+ * import { equal } from "node:assert/strict";
+ *
+ * const input = ReadableStream.from([new TextEncoder().encode('{"jsonrpc":"2.0","id":1,"method":"ping"}\n')]);
+ * const written: string[] = [];
+ * const output = new WritableStream<Uint8Array>({ write: (chunk) => void written.push(new TextDecoder().decode(chunk)) });
+ * const wire = openStdioWire(input, output);
+ * const transport = transportOf(wire);
+ * const seen: unknown[] = [];
+ * transport.onmessage = (message) => void seen.push(message);
+ * await transport.start();
+ * await wire.ended;
+ * equal(seen.length, 1);
+ * ```
+ */
+export function openStdioWire(
+  input: ReadableStream<Uint8Array>,
+  output: WritableStream<Uint8Array>,
+  options: StdioWireOptions = {},
+): StdioWire {
+  const max = options.maxMessageBytes ?? MAX_HOST_MESSAGE_BYTES;
+  const encoder = new TextEncoder();
+  const decoder = new TextDecoder();
+  const writer = output.getWriter();
+  const reader = input.getReader();
+  const waiting: JSONRPCMessage[] = [];
+  const ended = Promise.withResolvers<void>();
+  let started = false;
+  let closed = false;
+
+  const deliver = (message: JSONRPCMessage) => {
+    if (started && wire.onmessage) wire.onmessage(message);
+    else if (waiting.length < MAX_WAITING) waiting.push(message);
+    else if ("method" in message && "id" in message) {
+      // Never left unanswered: a host that floods a server still starting is told so.
+      answerError(message.id, -32_000, "The server is still starting: send this request again");
+    }
+  };
+  const answerError = (id: string | number | null, code: number, message: string) => {
+    void wire.send({ jsonrpc: "2.0", id, error: { code, message } } as JSONRPCMessage)
+      .catch(() => {});
+  };
+  const line = (bytes: Uint8Array) => {
+    const text = decoder.decode(bytes).replace(/\r$/, "");
+    if (text.trim() === "") return;
+    let message: JSONRPCMessage;
+    try {
+      message = deserializeMessage(text);
+    } catch (error) {
+      if (error instanceof SyntaxError) {
+        answerError(null, -32_700, "Parse error: the message is not JSON");
+      } else {
+        answerError(idOf(text), -32_600, "Invalid request: the message is not JSON-RPC 2.0");
+      }
+      return;
+    }
+    deliver(message);
+  };
+  const shutdown = () => {
+    if (closed) return;
+    closed = true;
+    ended.resolve();
+    void reader.cancel().catch(() => {});
+    void writer.close().catch(() => {});
+    wire.onclose?.();
+  };
+
+  const pump = async () => {
+    let parts: Uint8Array[] = [];
+    let size = 0;
+    let skipping = false;
+    try {
+      while (!closed) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        let from = 0;
+        while (from <= value.length) {
+          const newline = value.indexOf(NEWLINE, from);
+          const end = newline < 0 ? value.length : newline;
+          const piece = value.subarray(from, end);
+          if (!skipping) {
+            if (size + piece.length > max) {
+              // Skipped up to its newline: the memory held never exceeds the bound.
+              const head = joined([...parts, piece], ID_PREFIX_BYTES);
+              answerError(
+                idOf(decoder.decode(head)),
+                -32_600,
+                `Invalid request: the message is over ${max} bytes, the most this server reads; it was skipped`,
+              );
+              parts = [];
+              size = 0;
+              skipping = true;
+            } else if (piece.length > 0) {
+              parts.push(piece.slice());
+              size += piece.length;
+            }
+          }
+          if (newline < 0) break;
+          if (!skipping) line(joined(parts, Infinity));
+          parts = [];
+          size = 0;
+          skipping = false;
+          from = newline + 1;
+        }
+      }
+    } catch (error) {
+      wire.onerror?.(error instanceof Error ? error : new Error(String(error)));
+    }
+    shutdown();
+  };
+
+  const wire: Transport = {
+    start() {
+      started = true;
+      for (const message of waiting.splice(0)) wire.onmessage?.(message);
+      return Promise.resolve();
+    },
+    async send(message) {
+      if (closed) throw new Error("The stdio connection is closed");
+      try {
+        await writer.write(encoder.encode(`${JSON.stringify(message)}\n`));
+      } catch (error) {
+        shutdown();
+        throw error;
+      }
+    },
+    close() {
+      shutdown();
+      return Promise.resolve();
+    },
+  };
+  void pump();
+  const opened: StdioWire = { ended: ended.promise, close: () => wire.close() };
+  TRANSPORTS.set(opened, wire);
+  return opened;
+}
+
+function joined(parts: readonly Uint8Array[], limit: number): Uint8Array {
+  const size = Math.min(limit, parts.reduce((sum, part) => sum + part.length, 0));
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const part of parts) {
+    if (at >= size) break;
+    const take = part.subarray(0, size - at);
+    out.set(take, at);
+    at += take.length;
+  }
+  return out;
+}
+
+// The id of a request that could not be read whole, when its first bytes show one.
+function idOf(text: string): string | number | null {
+  const found = /"id"\s*:\s*(-?\d{1,15}|"(?:[^"\\]|\\.){0,200}")/.exec(
+    text.slice(0, ID_PREFIX_BYTES),
+  );
+  if (found === null) return null;
+  try {
+    const id = JSON.parse(found[1]!);
+    return typeof id === "string" || typeof id === "number" ? id : null;
+  } catch {
+    return null;
+  }
+}

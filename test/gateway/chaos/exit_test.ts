@@ -1,0 +1,130 @@
+import { deepEqual, equal, match, ok } from "node:assert/strict";
+import { fake, gone, RawGateway, writeChaosConfig } from "./_chaos.ts";
+
+// The host expects the gateway gone within 2 s of closing stdin; the bound adds scheduling slack
+// for a loaded CI machine, far below "never" (what a host that sent no 2025-era initialize got).
+const EXIT_BOUND_MS = 4_000;
+
+async function gatewayWithPids(): Promise<{ gateway: RawGateway; pids: () => Promise<number[]> }> {
+  const { path, dir } = await writeChaosConfig({
+    one: fake("healthy", "--pid-file", "one.pid"),
+    two: fake("healthy", "--pid-file", "two.pid"),
+  });
+  // The fakes write their pid files relative to where they run: give them the directory.
+  const config = JSON.parse(await Deno.readTextFile(path));
+  for (const name of ["one", "two"]) {
+    const args = config.mcpServers[name].args as string[];
+    args[args.length - 1] = `${dir}/${name}.pid`;
+  }
+  await Deno.writeTextFile(path, JSON.stringify(config));
+  const gateway = new RawGateway(path);
+  const pids = async () =>
+    await Promise.all(["one", "two"].map(async (name) => {
+      const file = `${dir}/${name}.pid`;
+      await gateway.until(async () => {
+        try {
+          return (await Deno.readTextFile(file)) !== "";
+        } catch {
+          return false;
+        }
+      }, `${name}'s pid`);
+      return Number(await Deno.readTextFile(file));
+    }));
+  return { gateway, pids };
+}
+
+async function stopsWithItsUpstreams(
+  gateway: RawGateway,
+  pids: number[],
+  stop: () => Promise<void>,
+): Promise<void> {
+  const started = Date.now();
+  await stop();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const status = await Promise.race([
+    gateway.exited(),
+    new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error("the gateway is still running")), EXIT_BOUND_MS);
+    }),
+  ]).finally(() => clearTimeout(timer));
+  ok(Date.now() - started < EXIT_BOUND_MS, `exited after ${Date.now() - started} ms`);
+  equal(status.code, 0);
+  await gateway.until(async () => (await Promise.all(pids.map(gone))).every(Boolean), "upstreams");
+}
+
+Deno.test("the stdio gateway exits with its upstreams when the host closes stdin before any message", async () => {
+  const { gateway, pids } = await gatewayWithPids();
+  await using _ = gateway;
+  const children = await pids();
+  await gateway.until(() => gateway.log.some((line) => /serving/.test(line)), "serving");
+  await stopsWithItsUpstreams(gateway, children, () => gateway.closeStdin());
+});
+
+Deno.test("the stdio gateway exits when a 2026-07-28 host closes stdin", async () => {
+  const { gateway, pids } = await gatewayWithPids();
+  await using _ = gateway;
+  const children = await pids();
+  const discover = await gateway.request("server/discover", {
+    _meta: {
+      "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+      "io.modelcontextprotocol/clientCapabilities": {},
+      "io.modelcontextprotocol/clientInfo": { name: "chaos", version: "1.0.0" },
+    },
+  });
+  deepEqual((discover.result as { supportedVersions: string[] }).supportedVersions, [
+    "2026-07-28",
+  ]);
+  await stopsWithItsUpstreams(gateway, children, () => gateway.closeStdin());
+});
+
+Deno.test("the stdio gateway exits with its upstreams on SIGTERM", async () => {
+  const { gateway, pids } = await gatewayWithPids();
+  await using _ = gateway;
+  const children = await pids();
+  await gateway.initialize();
+  await stopsWithItsUpstreams(gateway, children, () => {
+    gateway.child.kill("SIGTERM");
+    return Promise.resolve();
+  });
+});
+
+Deno.test("a host message over 10 MiB is answered with an error and the gateway stays up", async () => {
+  const { gateway, pids } = await gatewayWithPids();
+  await using _ = gateway;
+  await pids();
+  await gateway.initialize();
+  const huge =
+    `{"jsonrpc":"2.0","id":"huge","method":"tools/call","params":{"name":"mcp","arguments":{"action":"search","query":"${
+      "x".repeat(11 << 20)
+    }"}}}\n`;
+  const answered = gateway.answer("huge");
+  await gateway.write(huge);
+  const error = (await answered).error as { code: number; message: string };
+  equal(error.code, -32_600);
+  match(error.message, /over 10485760 bytes/);
+  const garbage = gateway.answer(null);
+  await gateway.write("this is not JSON\n");
+  equal(((await garbage).error as { code: number }).code, -32_700);
+  const after = await gateway.execute("one/echo", { text: "still up" });
+  deepEqual(after.content, [{ type: "text", text: "still up" }]);
+});
+
+Deno.test("the stdio gateway exits at once when stdin closes while an upstream is still listing", async () => {
+  const { path, dir } = await writeChaosConfig({
+    silent: fake("slow-start", "--pid-file", "silent.pid"),
+  }, { startupTimeoutMs: 60_000 });
+  const config = JSON.parse(await Deno.readTextFile(path));
+  const args = config.mcpServers.silent.args as string[];
+  args[args.length - 1] = `${dir}/silent.pid`;
+  await Deno.writeTextFile(path, JSON.stringify(config));
+  await using gateway = new RawGateway(path);
+  await gateway.until(async () => {
+    try {
+      return (await Deno.readTextFile(`${dir}/silent.pid`)) !== "";
+    } catch {
+      return false;
+    }
+  }, "the upstream's pid");
+  const pid = Number(await Deno.readTextFile(`${dir}/silent.pid`));
+  await stopsWithItsUpstreams(gateway, [pid], () => gateway.closeStdin());
+});

@@ -1,0 +1,80 @@
+import { equal, match, ok } from "node:assert/strict";
+import { fake, FAST, memoryServer, RawGateway, writeChaosConfig } from "./_chaos.ts";
+
+const MEMORY_BOUND = 600 * 1024 * 1024;
+
+Deno.test("initialize is answered within the startup timeout whatever the upstreams do, and a slow server joins with list_changed", async () => {
+  const { path } = await writeChaosConfig((dir) => ({
+    memory: memoryServer(dir),
+    silent: fake("slow-start"), // never answers tools/list
+    mute: fake("never-initialize"),
+    late: fake("slow-start", "--delay-ms", "4000"),
+  }), { ...FAST, startupTimeoutMs: 1_500 });
+  await using gateway = new RawGateway(path);
+  const sent = Date.now();
+  // Far below the 60 s a silent upstream used to cost (the SDK's request timeout).
+  const init = await gateway.initialize(15_000);
+  ok(Date.now() - sent < 15_000);
+  match(String(init.instructions), /still starting[^\n]*silent/);
+  ok(!/late\/echo/.test(String(init.instructions)), "the late server has not joined yet");
+  const tools = await gateway.request("tools/list");
+  equal((tools.result as { tools: unknown[] }).tools.length, 1);
+  // server-memory joins as soon as it is ready (at once on an idle machine).
+  await gateway.until(async () => {
+    const graph = await gateway.execute("memory/read_graph");
+    return graph.isError !== true;
+  }, "server-memory");
+  // The late server joins: list_changed, then its tools are in the catalogue.
+  await gateway.until(
+    () => gateway.notifications.some((n) => n.method === "notifications/tools/list_changed"),
+    "list_changed",
+  );
+  await gateway.until(async () => /late\/echo|late:/.test(await gateway.overview()), "late");
+  const echo = await gateway.execute("late/echo", { text: "joined" });
+  equal(RawGateway.text(echo), "joined");
+  const early = await gateway.execute("silent/echo");
+  equal(early.isError, true, "a tool of a server still starting is not in the catalogue");
+  ok(await gateway.rss() < MEMORY_BOUND);
+});
+
+Deno.test("a lost upstream is restarted with backoff, a crash loop stays bounded, and the others keep answering", async () => {
+  const { path } = await writeChaosConfig((dir) => ({
+    memory: memoryServer(dir),
+    crasher: fake("crash-mid-call"),
+    looping: fake("crash-at-start"),
+    flaky: fake("crash-later", "--delay-ms", "100"),
+  }));
+  await using gateway = new RawGateway(path);
+  await gateway.initialize();
+  const crashed = await gateway.execute("crasher/crash");
+  equal(crashed.isError, true);
+  match(RawGateway.text(crashed), /crasher/);
+  // Restarted in the background: the same tool's neighbour answers again.
+  await gateway.until(async () => {
+    const echo = await gateway.bridge({
+      action: "execute",
+      name: "crasher/echo",
+      arguments: { text: "back" },
+    });
+    return RawGateway.text(echo) === "back";
+  }, "the restart");
+  // Between attempts it is shown failed with its reason (during one, as still starting).
+  await gateway.until(
+    async () => /looping \(failed to start: [^\n]*crashing at start/.test(await gateway.overview()),
+    "the failed state",
+  );
+  // Over three seconds the backoff (200 ms doubling to 800 ms) allows a handful of attempts.
+  const windowMs = 3_000;
+  const before = attempts(gateway.log, "looping");
+  await new Promise((resolve) => setTimeout(resolve, windowMs));
+  const during = attempts(gateway.log, "looping") - before;
+  ok(during >= 1, "a failed server is retried");
+  ok(during <= windowMs / FAST.restartMaxDelayMs! + 2, `${during} restarts in ${windowMs} ms`);
+  const graph = await gateway.execute("memory/read_graph");
+  ok(graph.isError !== true);
+  ok(await gateway.rss() < MEMORY_BOUND);
+});
+
+function attempts(log: readonly string[], server: string): number {
+  return log.filter((line) => line.includes(`[${server}] fake: crashing at start`)).length;
+}

@@ -1,0 +1,75 @@
+import { equal, ok } from "node:assert/strict";
+import { Gateway } from "../../src/gateway/gateway.ts";
+import type { UpstreamPool, UpstreamStatus } from "../../src/gateway/upstreams.ts";
+import { MemorySessionStore } from "../../src/session/memory_store.ts";
+import type { McpTool } from "../../src/tool.ts";
+import { hasInvisible } from "../../src/untrusted.ts";
+
+// A pool held in memory: the tools and states a test gives, and calls that echo.
+function pool(tools: McpTool[], statuses: UpstreamStatus[]): UpstreamPool {
+  return {
+    tools: () => tools,
+    statuses: () => statuses,
+    forward: (tool, args) =>
+      Promise.resolve({
+        content: [{ type: "text", text: `${tool.name} ${JSON.stringify(args)}` }],
+      }),
+    onChange: () => () => {},
+    close: () => Promise.resolve(),
+  };
+}
+
+function tool(name: string, description = `Tool ${name}`): McpTool {
+  return {
+    server: "s",
+    name,
+    description,
+    inputSchema: { type: "object", properties: { text: { type: "string", description: name } } },
+  };
+}
+
+Deno.test("the bridge's structured content escapes invisible characters as its text does", async () => {
+  const sneaky = "Reads\u202e a file\u200b \u{E0041}";
+  const gateway = await Gateway.open(
+    pool([tool("reader", sneaky)], [{ server: "s", state: "ready", tools: 1 }]),
+    { options: { pinned: [] }, store: new MemorySessionStore() },
+  );
+  for (
+    const args of [{ action: "search", query: "reads file" }, {
+      action: "describe",
+      name: "s/reader",
+    }]
+  ) {
+    const outcome = await gateway.call("mcp", args);
+    ok(outcome.ok);
+    const structured = JSON.stringify(outcome.result.structuredContent);
+    equal(hasInvisible(structured), false, `${args.action}: ${structured}`);
+    ok(structured.includes("\\\\u202e"), "the character is shown escaped, not dropped");
+  }
+  await gateway.close();
+});
+
+Deno.test("a full gateway session never fails the call: schemas keep coming", async () => {
+  const tools = Array.from({ length: 1_600 }, (_, i) => tool(`tool_${String(i).padStart(4, "0")}`));
+  const gateway = await Gateway.open(
+    pool(tools, [{ server: "s", state: "ready", tools: tools.length }]),
+    { options: { pinned: [] }, store: new MemorySessionStore() },
+  );
+  const session = { tenant: "", session: "long-chat" };
+  for (const t of tools) {
+    const outcome = await gateway.call("mcp", { action: "describe", name: `s/${t.name}` }, {
+      session,
+    });
+    ok(outcome.ok);
+    const text = (outcome.result.content?.[0] as { text: string }).text;
+    ok(text.includes(`"description":"${t.name}"`), `describe s/${t.name}: ${text.slice(0, 200)}`);
+  }
+  const executed = await gateway.call("mcp", {
+    action: "execute",
+    name: "s/tool_1599",
+    arguments: { text: "hi" },
+  }, { session });
+  ok(executed.ok);
+  equal(executed.result.isError, undefined);
+  await gateway.close();
+});

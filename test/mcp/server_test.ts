@@ -1,0 +1,76 @@
+import { equal, ok } from "node:assert/strict";
+import { createMcpHttpHandler, type ToolHost } from "../../src/mcp/server.ts";
+
+const HOST: ToolHost = {
+  serverInfo: { name: "demo", version: "1.0.0" },
+  instructions: () => "",
+  tools: () => [{ name: "echo", description: "Echoes", inputSchema: { type: "object" } }],
+  call: () => Promise.resolve({ ok: true, result: { content: [] } }),
+  onToolsChanged: () => () => {},
+};
+
+const HEADERS = {
+  "content-type": "application/json",
+  accept: "application/json, text/event-stream",
+};
+
+async function initialize(handle: (r: Request, t: string) => Promise<Response>, tenant: string) {
+  const response = await handle(
+    new Request("http://localhost/mcp", {
+      method: "POST",
+      headers: HEADERS,
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: {
+          protocolVersion: "2025-06-18",
+          capabilities: {},
+          clientInfo: { name: "t", version: "1" },
+        },
+      }),
+    }),
+    tenant,
+  );
+  await response.body?.cancel();
+  const session = response.headers.get("mcp-session-id");
+  ok(session !== null);
+  return session;
+}
+
+async function listStatus(
+  handle: (r: Request, t: string) => Promise<Response>,
+  tenant: string,
+  session: string,
+): Promise<number> {
+  const response = await handle(
+    new Request("http://localhost/mcp", {
+      method: "POST",
+      headers: { ...HEADERS, "mcp-session-id": session, "mcp-protocol-version": "2025-06-18" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list" }),
+    }),
+    tenant,
+  );
+  await response.body?.cancel();
+  return response.status;
+}
+
+Deno.test("/mcp sessions are evicted least recently used, from the tenant holding the most", async () => {
+  const { handle, close } = createMcpHttpHandler(HOST, {
+    sessions: { kind: "memory", maxSessions: 3 },
+  });
+  const a = await initialize(handle, "tenant-a");
+  equal(await listStatus(handle, "tenant-a", a), 200);
+  const b: string[] = [];
+  for (let i = 0; i < 6; i++) b.push(await initialize(handle, "tenant-b"));
+  equal(await listStatus(handle, "tenant-a", a), 200, "tenant B's sessions never evict A's");
+  equal(await listStatus(handle, "tenant-b", b[0]!), 404, "B's oldest went first");
+  // Within one tenant the least recently used goes: b[4] is used now, so b[5] goes next.
+  equal(await listStatus(handle, "tenant-b", b[5]!), 200);
+  equal(await listStatus(handle, "tenant-b", b[4]!), 200);
+  await initialize(handle, "tenant-b");
+  equal(await listStatus(handle, "tenant-b", b[5]!), 404);
+  equal(await listStatus(handle, "tenant-b", b[4]!), 200);
+  equal(await listStatus(handle, "tenant-a", a), 200);
+  await close();
+});

@@ -1,0 +1,56 @@
+import { deepEqual } from "node:assert/strict";
+import { openStdioWire, transportOf } from "../../src/mcp/stdio_wire.ts";
+
+async function exchange(chunks: string[], maxMessageBytes: number) {
+  const encoder = new TextEncoder();
+  const written: unknown[] = [];
+  const output = new WritableStream<Uint8Array>({
+    write: (chunk) => {
+      for (const line of new TextDecoder().decode(chunk).split("\n")) {
+        if (line !== "") written.push(JSON.parse(line));
+      }
+    },
+  });
+  const wire = openStdioWire(
+    ReadableStream.from(chunks.map((chunk) => encoder.encode(chunk))),
+    output,
+    { maxMessageBytes },
+  );
+  const seen: unknown[] = [];
+  const transport = transportOf(wire);
+  transport.onmessage = (message) => void seen.push(message);
+  await transport.start();
+  await wire.ended;
+  return { seen, written };
+}
+
+Deno.test("the stdio wire skips a line over the bound to its newline, answers it by id, and reads on", async () => {
+  const long = `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"q":"${
+    "x".repeat(200)
+  }"}}\n`;
+  const { seen, written } = await exchange([
+    long.slice(0, 50),
+    long.slice(50, 120),
+    `${long.slice(120)}{"jsonrpc":"2.0","id":8,"me`,
+    'thod":"ping"}\nnot json\n{"jsonrpc":"1.0"}\n',
+  ], 100);
+  deepEqual(seen, [{ jsonrpc: "2.0", id: 8, method: "ping" }]);
+  deepEqual(written.map((m) => (m as { id: unknown; error: { code: number } }).id), [
+    7,
+    null,
+    null,
+  ]);
+  deepEqual(written.map((m) => (m as { error: { code: number } }).error.code), [
+    -32_600,
+    -32_700,
+    -32_600,
+  ]);
+});
+
+Deno.test("the stdio wire holds messages until it is started and ends when its input ends", async () => {
+  const { seen } = await exchange(
+    ['{"jsonrpc":"2.0","method":"notifications/initialized"}\n'],
+    1_000,
+  );
+  deepEqual(seen, [{ jsonrpc: "2.0", method: "notifications/initialized" }]);
+});
