@@ -16,6 +16,7 @@
 
 import { GatewayConfigError, parseGatewayConfig } from "../gateway/config.ts";
 import { Gateway } from "../gateway/gateway.ts";
+import { backgroundRanker } from "../ranking/deno_ranker.ts";
 import { guardMcp } from "../gateway/http.ts";
 import { openLivePool, type UpstreamStatus } from "../gateway/upstreams.ts";
 import { settingsFromEnv } from "../http/settings.ts";
@@ -128,6 +129,8 @@ async function main(argv: readonly string[]): Promise<number> {
     throw e;
   }
   const quiet = args.command !== "gateway";
+  // Word vectors and thesaurus load in the background while the upstreams connect.
+  const ranker = backgroundRanker();
   const pool = await openLivePool(
     config.servers,
     denoConnector((server, line) => quiet ? undefined : log(`[${server}] ${line}`)),
@@ -144,7 +147,10 @@ async function main(argv: readonly string[]): Promise<number> {
       maxSessions: settings.maxSessions,
     }),
   );
-  const gateway = await Gateway.open(pool, { options: config.options, store });
+  const gateway = await Gateway.open(pool, { options: config.options, store, ranker });
+  if (args.command === "search") {
+    await ranker.ready.catch((e) => log(`cannot load the word vectors (${e}): searching without`));
+  }
   if (args.command === "inspect") {
     const report = inspectCatalog(gateway.catalog, gateway.statuses(), config.options);
     console.log(args.json ? JSON.stringify(report, null, 2) : formatReport(report));

@@ -12,6 +12,7 @@ import type { BridgeAction } from "../bridge/action.ts";
 import { renderDescribe, renderToolFailure } from "../bridge/render.ts";
 import { canonicalJson, type Hasher, sha256Hex } from "../canonical_json.ts";
 import { McpCatalog } from "../catalog.ts";
+import type { RankerFactory } from "../ranking/ranker.ts";
 import type { Injector } from "../injector.ts";
 import type { CallToolResultLike } from "../mcp/content.ts";
 import { McpError } from "../mcp/error.ts";
@@ -48,6 +49,11 @@ export interface GatewayDeps {
    * @default {sha256Hex}
    */
   hash?: Hasher;
+  /**
+   * Ranks `search` (the Deno command passes the one with word vectors).
+   * @default {lexicalRanker}
+   */
+  ranker?: RankerFactory;
 }
 
 interface State {
@@ -112,7 +118,7 @@ export class Gateway {
    * @throws {InvalidCatalogError} When the upstreams' tools cannot form a catalogue.
    */
   static async open(pool: UpstreamPool, deps: GatewayDeps): Promise<Gateway> {
-    const state = await build(pool, deps.options, deps.hash ?? sha256Hex);
+    const state = await build(pool, deps, deps.hash ?? sha256Hex);
     return new Gateway(pool, deps, state);
   }
 
@@ -289,15 +295,16 @@ export class Gateway {
 
   async #rebuild(): Promise<void> {
     const before = JSON.stringify(this.#state.presentation.tools);
-    this.#state = await build(this.#pool, this.#deps.options, this.#hash);
+    this.#state = await build(this.#pool, this.#deps, this.#hash);
     if (JSON.stringify(this.#state.presentation.tools) === before) return;
     for (const listener of [...this.#listeners]) listener();
   }
 }
 
-async function build(pool: UpstreamPool, options: GatewayOptions, hash: Hasher): Promise<State> {
+async function build(pool: UpstreamPool, deps: GatewayDeps, hash: Hasher): Promise<State> {
+  const { options, ranker } = deps;
   const statuses = pool.statuses();
-  const catalog = new McpCatalog(pool.tools());
+  const catalog = new McpCatalog(pool.tools(), ranker === undefined ? {} : { ranker });
   const presentation = present(catalog, options, statuses);
   return {
     catalog,
