@@ -57,8 +57,11 @@ export function unfold(
 /** The rankers compared by `deno task eval`: the default first, then the Deno default. */
 export const CONTENDERS: readonly Contender[] = [
   unfold("unfold", {}),
-  unfold("unfold, Deno default (vectors + thesaurus)", denoRankerOptions()),
-  unfold("unfold + vectors only", { vectors: englishVectors() }),
+  unfold("unfold, Deno default (+ vectors)", denoRankerOptions()),
+  unfold("unfold + vectors + thesaurus (opt-in)", {
+    vectors: englishVectors(),
+    thesaurus: englishLexicon(),
+  }),
   {
     name: "minisearch-default",
     build(tools, servers) {
@@ -91,7 +94,11 @@ export const ABLATION: readonly Contender[] = [
   unfold("no server boost", { serverBoost: 0 }),
   unfold("server boost 0.5", { serverBoost: 0.5 }),
   unfold("with the WordNet thesaurus (englishLexicon())", { thesaurus: englishLexicon() }),
-  unfold("with word vectors (englishVectors())", { vectors: englishVectors() }),
+  unfold("with word vectors (englishVectors(), the Deno default)", { vectors: englishVectors() }),
+  unfold("with word vectors at the previous weight (semanticWeight 1)", {
+    vectors: englishVectors(),
+    semanticWeight: 1,
+  }),
   unfold("with the thesaurus and word vectors", {
     thesaurus: englishLexicon(),
     vectors: englishVectors(),

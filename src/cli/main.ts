@@ -129,7 +129,7 @@ async function main(argv: readonly string[]): Promise<number> {
     throw e;
   }
   const quiet = args.command !== "gateway";
-  // Word vectors and thesaurus load in the background while the upstreams connect.
+  // The word vectors load in the background while the upstreams connect.
   const ranker = backgroundRanker();
   const pool = await openLivePool(
     config.servers,

@@ -42,7 +42,7 @@ const app = createApp({
     maxSessions: settings.maxSessions,
   }),
   settings,
-  // Word vectors and thesaurus load in the background, after startup; lexical search until then.
+  // The word vectors load in the background, after startup; lexical search until then.
   catalogs: { ranker: backgroundRanker() },
 });
 

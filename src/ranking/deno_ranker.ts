@@ -1,24 +1,23 @@
 /**
  * The ranker of long-lived Deno processes (the gateway, `unfold search`/`inspect`, `deno task
- * start`): the lexical ranker with the word vectors (`./vectors`) and the thesaurus (`./lexicon`),
- * which rank everyday requests better on every development set (`docs/retrieval.md`). Their tables
- * take tens of milliseconds to decode, so {@linkcode backgroundRanker} decodes them once, after
+ * start`): the lexical ranker with the word vectors (`./vectors`), which hold or improve every half
+ * of every development set (`docs/retrieval.md`; the thesaurus does not, so it stays opt-in). The
+ * table takes tens of milliseconds to decode, so {@linkcode backgroundRanker} decodes them once, after
  * startup, and searches with the plain lexical ranker until they are ready. The API Worker does not
- * import this module: its bundle has no room for the tables.
+ * import this module: its bundle has no room for the table.
  *
  * @module
  */
 
 import { createLexicalRanker, lexicalRanker, type LexicalRankerOptions } from "./lexical_ranker.ts";
 import type { Ranker, RankerFactory } from "./ranker.ts";
-import { englishLexicon } from "./lexicon.ts";
 import { englishVectors } from "./vectors.ts";
 
 /**
- * The Deno default's settings beyond the lexical defaults. Reading it decodes both tables (the
+ * The Deno default's settings beyond the lexical defaults. Reading it decodes the vectors (the
  * first time only; see {@linkcode backgroundRanker} to keep that off the request path).
  *
- * @returns The settings: the English word vectors and thesaurus.
+ * @returns The settings: the English word vectors.
  *
  * @example Usage
  * ```ts
@@ -29,7 +28,7 @@ import { englishVectors } from "./vectors.ts";
  * ```
  */
 export function denoRankerOptions(): LexicalRankerOptions {
-  return { vectors: englishVectors(), thesaurus: englishLexicon() };
+  return { vectors: englishVectors() };
 }
 
 /** A ranker factory that switches to a better ranker once it has loaded. */

@@ -36,7 +36,7 @@ Deno.test("unfold search ranks the live catalogue's ids for a query", async () =
 Deno.test("unfold search ranks by meaning too: a request in none of the tools' words finds its tool", async () => {
   const { path, dir } = await writeConfig();
   try {
-    // No tool says "shift", "notes" or "place": the word vectors and thesaurus, which the Deno
+    // No tool says "put", "document" or "somewhere": the word vectors, which the Deno
     // commands load, relate them to moving a file (the lexical ranker alone does not rank it).
     const { code, stdout, stderr } = await run(
       "search",
@@ -45,7 +45,7 @@ Deno.test("unfold search ranks by meaning too: a request in none of the tools' w
       "--json",
       "--limit",
       "3",
-      "shift my notes to another place",
+      "put this document somewhere else",
     );
     equal(code, 0, stderr);
     equal((JSON.parse(stdout) as { id: string }[])[0]?.id, "filesystem/move_file", stdout);

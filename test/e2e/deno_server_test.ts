@@ -29,7 +29,7 @@ Deno.test("deno task start searches with word vectors: a request in none of the 
       headers: { "content-type": "application/json" },
       body: JSON.stringify({
         catalog: tools,
-        arguments: { action: "search", query: "shift my notes to another place" },
+        arguments: { action: "search", query: "put this document somewhere else" },
       }),
     });
     const body = await response.json();

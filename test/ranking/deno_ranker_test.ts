@@ -89,5 +89,5 @@ Deno.test("the Deno default's ranker ranks a request in everyday words by meanin
     new McpCatalog(tools, { ranker }).search("make my photo smaller", 1)[0]?.id,
     "img/resize_image",
   );
-  equal(Boolean(denoRankerOptions().vectors && denoRankerOptions().thesaurus), true);
+  equal(Boolean(denoRankerOptions().vectors), true);
 });
