@@ -1,9 +1,9 @@
 /**
  * The retrieval evaluation: unfold's default ranker (through `McpCatalog.search`, with server
- * information), the Deno default (with word vectors and thesaurus), MiniSearch with default
- * options and a plain BM25 baseline, side by side on every development set: LiveMCPBench
- * (`route_dev`, `tasks`), the everyday requests over the real servers, and MetaTool's queries
- * (`metatool_single`, `metatool_multi`), each set also on its two halves.
+ * information), the Deno default (with word vectors), the opt-in thesaurus on top of it,
+ * MiniSearch with default options and a plain BM25 baseline, side by side on every development
+ * set: LiveMCPBench (`route_dev`, `tasks`), the everyday requests over the real servers, and
+ * MetaTool's queries (`metatool_single`, `metatool_multi`), each set also on its two halves.
  *
  * Run: `deno task eval [--data DIR] [--json] [--rounds N] [--ablation]`
  *
@@ -23,6 +23,8 @@ import { exactRate, readServerMap } from "./eval/exact.ts";
 import { renderAblation, renderReport, renderRule } from "./eval/report.ts";
 import { type ContenderResult, evaluate } from "./eval/run.ts";
 import { ABLATION, CONTENDERS } from "./eval/contenders.ts";
+import { createLexicalRanker } from "../src/ranking/lexical_ranker.ts";
+import { denoRankerOptions } from "../src/ranking/deno_ranker.ts";
 
 /** The development sets beside LiveMCPBench, by directory (each holds its own query sets). */
 const BESIDE = ["real-servers", "metatool"];
@@ -53,12 +55,18 @@ if (import.meta.main) {
     const data = loadEvalData(d);
     return { data, results: evaluate(data, contenders, { rounds: Number(values.rounds) }) };
   });
-  // Exact lookups with the default ranker, on this catalogue and the real-server one next to it.
+  // Exact lookups with the default ranker and the Deno default, on this catalogue and the
+  // real-server one next to it.
   const first = runs[0]!.data;
   const realServers = readServerMap(`${dir}/../real-servers/tools.json`);
+  const deno = createLexicalRanker(denoRankerOptions());
   const exact = {
     [first.dir]: exactRate(first.tools, first.servers),
-    ...(realServers === undefined ? {} : { "real-servers": exactRate(realServers) }),
+    [`${first.dir}, Deno default`]: exactRate(first.tools, first.servers, deno),
+    ...(realServers === undefined ? {} : {
+      "real-servers": exactRate(realServers),
+      "real-servers, Deno default": exactRate(realServers, [], deno),
+    }),
   };
   const exactLines = Object.entries(exact).map(([name, r]) =>
     `exact lookups at rank 1 (${name}): ids ${r.ids.hits}/${r.ids.total}, ` +

@@ -20,7 +20,7 @@ const INPUTS = {
   multi: "dataset/data/multi_tool_query_golden.json",
 };
 
-/** The one server the catalogue's tools are put on: MetaTool's plugins have no server of their own. */
+/** The one server of the catalogue's tools: MetaTool's plugins have no server of their own. */
 const SERVER = "metatool";
 
 /**

@@ -2,9 +2,9 @@
  * The ranker of long-lived Deno processes (the gateway, `unfold search`/`inspect`, `deno task
  * start`): the lexical ranker with the word vectors (`./vectors`), which hold or improve every half
  * of every development set (`docs/retrieval.md`; the thesaurus does not, so it stays opt-in). The
- * table takes tens of milliseconds to decode, so {@linkcode backgroundRanker} decodes them once, after
- * startup, and searches with the plain lexical ranker until they are ready. The API Worker does not
- * import this module: its bundle has no room for the table.
+ * table takes tens of milliseconds to decode, so {@linkcode backgroundRanker} decodes it once,
+ * after startup, and searches with the plain lexical ranker until it is ready. The API Worker does
+ * not import this module: its bundle has no room for the table.
  *
  * @module
  */
