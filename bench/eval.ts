@@ -1,12 +1,15 @@
 /**
  * The retrieval evaluation: unfold's default ranker (through `McpCatalog.search`, with server
- * information), MiniSearch with default options and a plain BM25 baseline, side by side on every
- * query set of a LiveMCPBench-style directory.
+ * information), the Deno default (with word vectors), the opt-in thesaurus on top of it,
+ * MiniSearch with default options and a plain BM25 baseline, side by side on every development
+ * set: LiveMCPBench (`route_dev`, `tasks`), the everyday requests over the real servers, and
+ * MetaTool's queries (`metatool_single`, `metatool_multi`), each set also on its two halves.
  *
  * Run: `deno task eval [--data DIR] [--json] [--rounds N] [--ablation]`
  *
  * `--ablation` instead compares unfold's default ranker with itself with one technique switched
- * off at a time.
+ * off (or one opt-in on) at a time, and then applies the rule for defaults: a variant holds when
+ * no half of any set loses more than 0.005 of nDCG@10 or R@5.
  *
  * Queries go to every ranker exactly as they were written (route_dev queries keep their
  * `<tool_assistant>` wrapper): coping with what agents really send is part of the ranker's job.
@@ -15,130 +18,16 @@
  */
 
 import { parseArgs } from "node:util";
-import { createLexicalRanker, type LexicalRankerOptions } from "../src/ranking/lexical_ranker.ts";
-import { McpCatalog, type RankerFactory } from "../mod.ts";
-import { englishLexicon } from "../src/ranking/lexicon.ts";
-import { englishVectors } from "../src/ranking/vectors.ts";
-import { minisearchRanker } from "../src/ranking/minisearch.ts";
-import { plainMinisearchRanker } from "../src/ranking/minisearch_ranker.ts";
-import { bm25Ranker } from "./eval/bm25.ts";
-import { defaultDataDir, loadEvalData } from "./eval/dataset.ts";
+import { defaultDataDir, type EvalData, loadEvalData } from "./eval/dataset.ts";
 import { exactRate, readServerMap } from "./eval/exact.ts";
-import { CUTOFF } from "./eval/metrics.ts";
-import { renderAblation, renderReport } from "./eval/report.ts";
-import { type Contender, evaluate } from "./eval/run.ts";
+import { renderAblation, renderReport, renderRule } from "./eval/report.ts";
+import { type ContenderResult, evaluate } from "./eval/run.ts";
+import { ABLATION, CONTENDERS } from "./eval/contenders.ts";
+import { createLexicalRanker } from "../src/ranking/lexical_ranker.ts";
+import { denoRankerOptions } from "../src/ranking/deno_ranker.ts";
 
-// The three rankers compared.
-const CONTENDERS: readonly Contender[] = [
-  {
-    name: "unfold",
-    build(tools, servers) {
-      const catalog = new McpCatalog(tools, { servers });
-      catalog.search("-", 1); // the index is built on the first search
-      return (query) => catalog.search(query, CUTOFF).map((match) => match.id);
-    },
-  },
-  unfold("unfold + thesaurus (opt-in: englishLexicon())", { thesaurus: englishLexicon() }),
-  unfold("unfold + vectors (opt-in: englishVectors())", { vectors: englishVectors() }),
-  unfold("unfold + thesaurus + vectors", {
-    thesaurus: englishLexicon(),
-    vectors: englishVectors(),
-  }),
-  {
-    name: "minisearch-default",
-    build(tools, servers) {
-      const ranker = plainMinisearchRanker(tools, { servers });
-      return (query) => ranker.search(query, CUTOFF).map((hit) => hit.id);
-    },
-  },
-  {
-    name: "bm25",
-    build(tools) {
-      const ranker = bm25Ranker(tools);
-      return (query) => ranker.search(query, CUTOFF).map((hit) => hit.id);
-    },
-  },
-];
-
-// unfold's ranker through the catalogue, with other settings, with or without server information.
-function unfold(
-  name: string,
-  options: LexicalRankerOptions,
-  withServers = true,
-  ranker: RankerFactory = createLexicalRanker(options),
-): Contender {
-  return {
-    name,
-    build(tools, servers) {
-      const catalog = new McpCatalog(tools, { servers: withServers ? servers : [], ranker });
-      catalog.search("-", 1);
-      return (query) => catalog.search(query, CUTOFF).map((match) => match.id);
-    },
-  };
-}
-
-// Each technique switched off in turn (the first row is the default, the reference).
-const ABLATION: readonly Contender[] = [
-  unfold("default", {}),
-  unfold("with the WordNet thesaurus (opt-in: englishLexicon())", { thesaurus: englishLexicon() }),
-  unfold("with word vectors (opt-in: englishVectors())", { vectors: englishVectors() }),
-  unfold("with the thesaurus and word vectors", {
-    thesaurus: englishLexicon(),
-    vectors: englishVectors(),
-  }),
-  unfold("with word vectors at twice the weight (semanticWeight 2)", {
-    vectors: englishVectors(),
-    semanticWeight: 2,
-  }),
-  unfold("no inflections", { inflectionWeight: 0 }),
-  unfold("with the thesaurus, also for words the catalogue knows at full weight", {
-    thesaurus: englishLexicon(),
-    knownWordFactor: 1,
-  }),
-  unfold("with the thesaurus, expansions counting fully in coordination", {
-    thesaurus: englishLexicon(),
-    fractionalCover: false,
-  }),
-  unfold("with the thesaurus on the tools' side (related words of names, weight 0.25)", {
-    thesaurus: englishLexicon(),
-    thesaurusWeight: 0,
-    fieldWeights: { related: 0.25 },
-  }),
-  unfold("with the thesaurus, no two-step fallback on a miss", {
-    thesaurus: englishLexicon(),
-    fallback: false,
-  }),
-  unfold("with clause segmentation (long requests ranked per clause, fused)", {
-    segmentMinWords: 12,
-  }),
-  unfold("no coverage re-ranking (diversity 0)", { diversity: 0 }),
-  unfold("with pseudo-relevance feedback (3 tools, 8 words, weight 0.3)", { feedbackDocs: 3 }),
-  unfold("with pseudo-relevance feedback (3 tools, 8 words, weight 0.1)", {
-    feedbackDocs: 3,
-    feedbackWeight: 0.1,
-  }),
-  unfold("no markup stripping", { stripMarkup: false }),
-  unfold("no stop-words", { stopWords: new Set() }),
-  unfold("no query term frequency", { queryTermFrequency: false }),
-  unfold("no prefix matching", { prefixWeight: 0 }),
-  unfold("no typo matching", { fuzzyWeight: 0 }),
-  unfold("no coordination", { coordination: 0 }),
-  unfold("no name word pairs", { nameBigramBoost: 0 }),
-  unfold("no server boost", { serverBoost: 0 }),
-  unfold("no BM25+ delta", { delta: 0 }),
-  unfold("no schema fields", { fieldWeights: { params: 0, paramDescriptions: 0 } }),
-  unfold("no server information (servers: [])", {}, false),
-  unfold("name + description only", {
-    fieldWeights: { title: 0, server: 0, serverText: 0, params: 0, paramDescriptions: 0 },
-    serverBoost: 0,
-  }),
-  unfold(
-    "minisearchRanker (previous default, now with markup stripping)",
-    {},
-    true,
-    minisearchRanker,
-  ),
-];
+/** The development sets beside LiveMCPBench, by directory (each holds its own query sets). */
+const BESIDE = ["real-servers", "metatool"];
 
 if (import.meta.main) {
   const { values } = parseArgs({
@@ -154,59 +43,76 @@ if (import.meta.main) {
   if (dir === undefined) {
     throw new Error("Cannot find the LiveMCPBench data: pass --data DIR or set UNFOLD_DATA_DIR");
   }
-  const data = loadEvalData(dir);
+  // With --data, only that directory: another data directory has its own sets.
+  const dirs = [
+    dir,
+    ...(values.data === undefined
+      ? BESIDE.map((name) => `${dir}/../${name}`).filter(hasQuerySets)
+      : []),
+  ];
   const contenders = values.ablation ? ABLATION : CONTENDERS;
-  const results = evaluate(data, contenders, { rounds: Number(values.rounds) });
-  const render = values.ablation ? renderAblation : renderReport;
-  // The everyday-language probe over the real-server catalogue beside it, when it has query sets
-  // (not with --data: another data directory has its own sets).
-  const everydayDir = `${dir}/../real-servers`;
-  const everyday = values.data === undefined && hasQuerySets(everydayDir)
-    ? loadEvalData(everydayDir)
-    : undefined;
-  const everydayResults = everyday === undefined
-    ? undefined
-    : evaluate(everyday, contenders, { rounds: Number(values.rounds) });
-  // Exact lookups with the default ranker, on this catalogue and the real-server one next to it.
+  const runs = dirs.map((d) => {
+    const data = loadEvalData(d);
+    return { data, results: evaluate(data, contenders, { rounds: Number(values.rounds) }) };
+  });
+  // Exact lookups with the default ranker and the Deno default, on this catalogue and the
+  // real-server one next to it.
+  const first = runs[0]!.data;
   const realServers = readServerMap(`${dir}/../real-servers/tools.json`);
+  const deno = createLexicalRanker(denoRankerOptions());
   const exact = {
-    [data.dir]: exactRate(data.tools, data.servers),
-    ...(realServers === undefined ? {} : { "real-servers": exactRate(realServers) }),
+    [first.dir]: exactRate(first.tools, first.servers),
+    [`${first.dir}, Deno default`]: exactRate(first.tools, first.servers, deno),
+    ...(realServers === undefined ? {} : {
+      "real-servers": exactRate(realServers),
+      "real-servers, Deno default": exactRate(realServers, [], deno),
+    }),
   };
   const exactLines = Object.entries(exact).map(([name, r]) =>
     `exact lookups at rank 1 (${name}): ids ${r.ids.hits}/${r.ids.total}, ` +
     `unique names ${r.names.hits}/${r.names.total}`
   );
+  const render = values.ablation ? renderAblation : renderReport;
   // deno-lint-ignore no-console
   console.log(
     values.json
       ? JSON.stringify(
         {
           data: dir,
-          tools: data.tools.length,
-          results,
+          tools: first.tools.length,
+          results: runs[0]!.results,
           exact,
-          ...(everyday === undefined ? {} : {
-            everyday: {
-              data: everyday.dir,
-              tools: everyday.tools.length,
-              results: everydayResults,
-            },
-          }),
+          beside: runs.slice(1).map(({ data, results }) => ({
+            data: data.dir,
+            tools: data.tools.length,
+            results,
+          })),
         },
         null,
         2,
       )
-      : `${data.tools.length} tools, ${data.servers.length} servers described, ${dir}\n\n${
-        render(results)
-      }\n${exactLines.join("\n")}\n${
-        everyday === undefined
-          ? ""
-          : `\n${everyday.tools.length} tools (no server descriptions), ${everyday.dir}: ${
-            everyday.sets.map((set) => `${set.name}, ${set.queries.length} queries`).join("; ")
-          }\n\n${render(everydayResults!)}`
-      }`,
+      : [
+        ...runs.map(({ data, results }) => `${heading(data)}\n\n${render(results)}`),
+        exactLines.join("\n"),
+        ...(values.ablation
+          ? [`The rule for defaults, every development set:\n\n${renderRule(merge(runs))}`]
+          : []),
+      ].join("\n"),
   );
+}
+
+function heading(data: EvalData): string {
+  return `${data.tools.length} tools, ${data.servers.length} servers described, ${data.dir}: ${
+    data.sets.map((set) => `${set.name}, ${set.queries.length} queries`).join("; ")
+  }`;
+}
+
+// Each contender's results over every directory as one result.
+function merge(runs: readonly { results: ContenderResult[] }[]): ContenderResult[] {
+  return runs[0]!.results.map((r, i) => ({
+    ...r,
+    sets: runs.flatMap((run) => run.results[i]!.sets),
+  }));
 }
 
 function hasQuerySets(dir: string): boolean {

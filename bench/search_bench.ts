@@ -1,6 +1,7 @@
 /**
  * Search latency and index build time on the LiveMCPBench catalogue (527 tools, 70 servers):
- * unfold's default ranker through `McpCatalog.search`, with the opt-in thesaurus and word vectors,
+ * unfold's default ranker through `McpCatalog.search`, the Deno default (with word vectors), with
+ * the opt-in thesaurus too,
  * and the MiniSearch alternative. Each search iteration runs the next query of a query set, so the
  * mean is the mean over the set's queries; the everyday set of `testdata/real-servers` runs over
  * its own catalogue (228 tools).
@@ -18,6 +19,7 @@ import { englishVectors } from "../src/ranking/vectors.ts";
 import { decodeVectors } from "../src/ranking/vectors_codec.ts";
 import { VECTORS_TEXT } from "../src/ranking/vectors_data.ts";
 import { decodeLexicon } from "../src/ranking/lexicon_codec.ts";
+import { denoRankerOptions } from "../src/ranking/deno_ranker.ts";
 import { LEXICON_TEXT } from "../src/ranking/lexicon_data.ts";
 import { defaultDataDir, loadEvalData } from "./eval/dataset.ts";
 
@@ -44,12 +46,12 @@ Deno.bench({
   },
 });
 
-const withVectors = createLexicalRanker({ vectors: englishVectors() });
+const denoDefault = createLexicalRanker(denoRankerOptions());
 const withBoth = createLexicalRanker({ vectors: englishVectors(), thesaurus: englishLexicon() });
 for (
   const [name, ranker] of [
     ["lexicalRanker", lexicalRanker],
-    ["lexicalRanker + vectors", withVectors],
+    ["lexicalRanker + vectors (the Deno default)", denoDefault],
     ["lexicalRanker + thesaurus + vectors", withBoth],
     ["minisearchRanker", minisearchRanker],
   ] as [string, RankerFactory][]

@@ -5,7 +5,13 @@
  * @module
  */
 
-import { McpCatalog, type McpTool, type ServerInfo, toolId } from "../../mod.ts";
+import {
+  McpCatalog,
+  type McpTool,
+  type RankerFactory,
+  type ServerInfo,
+  toolId,
+} from "../../mod.ts";
 
 /** Hits at rank 1 out of the lookups tried. */
 export interface ExactRate {
@@ -20,6 +26,7 @@ export interface ExactRate {
  *
  * @param tools The catalogue's tools.
  * @param servers Its server information.
+ * @param ranker The ranker (the default one when absent).
  * @returns How many of each kind of lookup ranked the tool first.
  *
  * @example Usage
@@ -34,8 +41,9 @@ export interface ExactRate {
 export function exactRate(
   tools: readonly McpTool[],
   servers: readonly ServerInfo[] = [],
+  ranker?: RankerFactory,
 ): ExactRate {
-  const catalog = new McpCatalog(tools, { servers });
+  const catalog = new McpCatalog(tools, ranker === undefined ? { servers } : { servers, ranker });
   const counts = new Map<string, number>();
   for (const tool of catalog.tools) counts.set(tool.name, (counts.get(tool.name) ?? 0) + 1);
   const rate = { ids: { hits: 0, total: 0 }, names: { hits: 0, total: 0 } };

@@ -113,3 +113,54 @@ export function renderAblation(results: readonly ContenderResult[]): string {
   ]);
   return `${table(["variant", ...header], rows, 1)}\n`;
 }
+
+/** How far a half may fall below the reference and still hold, under the rule for defaults. */
+export const RULE_TOLERANCE = 0.005;
+
+/**
+ * Renders the rule for defaults as Markdown: for each variant, nDCG@10 and R@5 on both halves of
+ * every query set (the reference's figures, the variants' changes), and whether the variant holds
+ * (no half falls more than {@linkcode RULE_TOLERANCE} below the reference on either metric) or
+ * which halves it loses.
+ *
+ * @param results The results of {@linkcode evaluate} over every development set, the reference
+ * first.
+ * @returns One table.
+ *
+ * @example Usage
+ * ```ts
+ * import { renderRule } from "./report.ts";
+ * import { ok } from "node:assert/strict";
+ *
+ * ok(renderRule([]).includes("holds?"));
+ * ```
+ */
+export function renderRule(results: readonly ContenderResult[]): string {
+  const reference = results[0];
+  const metrics = [["ndcg10", "nDCG"], ["r5", "R@5"]] as const;
+  const cells =
+    reference?.sets.flatMap((s) =>
+      (["A", "B"] as const).flatMap((h) =>
+        metrics.map(([m, label]) => ({ set: s.set, h, m, label }))
+      )
+    ) ?? [];
+  const rows = results.map((r) => {
+    const losses: string[] = [];
+    const values = cells.map(({ set, h, m, label }) => {
+      const value = r.sets.find((s) => s.set === set)?.halves[h][m] ?? NaN;
+      const base = reference!.sets.find((s) => s.set === set)!.halves[h][m];
+      if (r === reference) return f3(value);
+      const change = value - base;
+      if (change < -RULE_TOLERANCE) losses.push(`${set} ${h} ${label}`);
+      return `${change >= 0 ? "+" : ""}${change.toFixed(3)}`;
+    });
+    const verdict = r === reference
+      ? "reference"
+      : losses.length === 0
+      ? "holds"
+      : `fails (${losses.length} of ${cells.length})`;
+    return [r.name, ...values, verdict];
+  });
+  const header = ["variant", ...cells.map((c) => `${c.set} ${c.h} ${c.label}`), "holds?"];
+  return `${table(header, rows, 1)}\n`;
+}

@@ -68,7 +68,11 @@ export function bridgeParameters(
     type: "object",
     properties: {
       action: { type: "string", enum: [...BRIDGE_ACTIONS] },
-      query: { type: "string", description: "search: what the tool should do" },
+      query: {
+        type: "string",
+        description:
+          "search: what the tool should do, in the words a tool would use for the action and object",
+      },
       limit: {
         type: "integer",
         minimum: 1,

@@ -16,6 +16,7 @@
 
 import { GatewayConfigError, parseGatewayConfig } from "../gateway/config.ts";
 import { Gateway } from "../gateway/gateway.ts";
+import { backgroundRanker } from "../ranking/deno_ranker.ts";
 import { guardMcp } from "../gateway/http.ts";
 import { openLivePool, type UpstreamStatus } from "../gateway/upstreams.ts";
 import { settingsFromEnv } from "../http/settings.ts";
@@ -149,6 +150,8 @@ async function main(argv: readonly string[]): Promise<number> {
     ? openStdioWire(Deno.stdin.readable, Deno.stdout.writable)
     : undefined;
   void wire?.ended.then(() => stop.resolve());
+  // The word vectors load in the background while the upstreams connect.
+  const ranker = backgroundRanker();
   const pool = await openLivePool(
     config.servers,
     denoConnector((server, line) => quiet ? undefined : log(`[${server}] ${line}`)),
@@ -177,12 +180,15 @@ async function main(argv: readonly string[]): Promise<number> {
       maxSessions: settings.maxSessions,
     }),
   );
-  const gateway = await Gateway.open(pool, { options: config.options, store, log });
+  const gateway = await Gateway.open(pool, { options: config.options, store, log, ranker });
   const finish = async () => {
     for (const signal of signals) Deno.removeSignalListener(signal, onSignal);
     await bounded(gateway.close(), CLOSE_BUDGET_MS);
     return 0;
   };
+  if (args.command === "search") {
+    await ranker.ready.catch((e) => log(`cannot load the word vectors (${e}): searching without`));
+  }
   if (args.command === "inspect") {
     const report = inspectCatalog(gateway.catalog, gateway.statuses(), config.options);
     console.log(args.json ? JSON.stringify(report, null, 2) : formatReport(report));

@@ -11,6 +11,7 @@ import { createApp } from "../http/app.ts";
 import { pageHandler } from "../http/page.ts";
 import { type HttpSettings, settingsFromEnv } from "../http/settings.ts";
 import { MemorySessionStore } from "../session/memory_store.ts";
+import { backgroundRanker } from "../ranking/deno_ranker.ts";
 import { VERSION } from "../version.ts";
 
 const DEFAULT_PORT = 8787;
@@ -41,6 +42,8 @@ const app = createApp({
     maxSessions: settings.maxSessions,
   }),
   settings,
+  // The word vectors load in the background, after startup; lexical search until then.
+  catalogs: { ranker: backgroundRanker() },
 });
 
 // The page at GET / (src/page/), then the API.

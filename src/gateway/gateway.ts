@@ -11,6 +11,7 @@
 import type { BridgeAction } from "../bridge/action.ts";
 import { canonicalJson, type Hasher, sha256Hex } from "../canonical_json.ts";
 import type { McpCatalog } from "../catalog.ts";
+import type { RankerFactory } from "../ranking/ranker.ts";
 import type { Injector } from "../injector.ts";
 import type { CallToolResultLike } from "../mcp/content.ts";
 import { McpError } from "../mcp/error.ts";
@@ -55,6 +56,11 @@ export interface GatewayDeps {
    * @default {nothing}
    */
   log?: (line: string) => void;
+  /**
+   * Ranks `search` (the Deno command passes the one with word vectors).
+   * @default {lexicalRanker}
+   */
+  ranker?: RankerFactory;
 }
 
 // How many quarantine lines are remembered so a re-list does not log them again.
@@ -135,7 +141,7 @@ export class Gateway {
    * the overview, the statuses and the log.
    */
   static async open(pool: UpstreamPool, deps: GatewayDeps): Promise<Gateway> {
-    const state = await build(pool, deps.options, deps.hash ?? sha256Hex);
+    const state = await build(pool, deps, deps.hash ?? sha256Hex);
     return new Gateway(pool, deps, state);
   }
 
@@ -301,7 +307,7 @@ export class Gateway {
 
   async #rebuild(): Promise<void> {
     const before = JSON.stringify(this.#state.presentation.tools);
-    this.#state = await build(this.#pool, this.#deps.options, this.#hash);
+    this.#state = await build(this.#pool, this.#deps, this.#hash);
     this.#report(this.#state);
     if (JSON.stringify(this.#state.presentation.tools) === before) return;
     for (const listener of [...this.#listeners]) listener();
@@ -328,8 +334,9 @@ export class Gateway {
   }
 }
 
-async function build(pool: UpstreamPool, options: GatewayOptions, hash: Hasher): Promise<State> {
-  const { catalog, quarantined } = admitTools(pool.tools());
+async function build(pool: UpstreamPool, deps: GatewayDeps, hash: Hasher): Promise<State> {
+  const { options, ranker } = deps;
+  const { catalog, quarantined } = admitTools(pool.tools(), ranker);
   const statuses = pool.statuses().map((status) => {
     const refused = quarantined.filter((tool) => tool.server === status.server)
       .map(({ name, reason }) => ({ name, reason }));

@@ -6,6 +6,7 @@
  * @module
  */
 
+import type { RankerFactory } from "../ranking/ranker.ts";
 import { InvalidCatalogError, McpCatalog } from "../catalog.ts";
 import { type McpTool, toolId } from "../tool.ts";
 
@@ -56,6 +57,7 @@ function refusal(tool: McpTool): string | undefined {
  * reason; the others form the catalogue.
  *
  * @param tools Every upstream's tools.
+ * @param ranker Ranks the catalogue's searches (the lexical ranker when absent).
  * @returns The catalogue and the quarantined tools.
  *
  * @example Usage
@@ -72,7 +74,7 @@ function refusal(tool: McpTool): string | undefined {
  * match(quarantined[0]?.reason ?? "", /not a valid JSON Schema/);
  * ```
  */
-export function admitTools(tools: readonly McpTool[]): Admission {
+export function admitTools(tools: readonly McpTool[], ranker?: RankerFactory): Admission {
   const accepted = new Map<string, McpTool>();
   const quarantined: QuarantinedTool[] = [];
   for (const tool of tools) {
@@ -89,7 +91,8 @@ export function admitTools(tools: readonly McpTool[]): Admission {
     }
     accepted.set(id, tool);
   }
-  return { catalog: new McpCatalog([...accepted.values()]), quarantined };
+  const catalog = new McpCatalog([...accepted.values()], ranker === undefined ? {} : { ranker });
+  return { catalog, quarantined };
 }
 
 function cut(text: string): string {

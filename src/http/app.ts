@@ -16,6 +16,7 @@ import { type CallToolResultLike, mapResult } from "../mcp/content.ts";
 import { McpError } from "../mcp/error.ts";
 import type { Injector } from "../injector.ts";
 import { explainSearch } from "../ranking/explain.ts";
+import type { RankerFactory } from "../ranking/ranker.ts";
 import { routeInSession } from "../session/session_route.ts";
 import type { SessionState } from "../session/state.ts";
 import {
@@ -51,10 +52,16 @@ export interface AppDeps {
   hash?: Hasher;
   /**
    * Where catalogues live and how many are kept in memory: `store` keeps them beyond this process
-   * (the Worker's Durable Objects), `maxBytes` and `maxTools` bound the in-memory cache.
-   * @default {{maxBytes: 64 MiB, maxTools: 50000}}
+   * (the Worker's Durable Objects), `maxBytes` and `maxTools` bound the in-memory cache, `ranker`
+   * ranks `search` (`deno task start` passes the one with word vectors).
+   * @default {{maxBytes: 64 MiB, maxTools: 50000, ranker: lexicalRanker}}
    */
-  catalogs?: { store?: CatalogStore; maxBytes?: number; maxTools?: number };
+  catalogs?: {
+    store?: CatalogStore;
+    maxBytes?: number;
+    maxTools?: number;
+    ranker?: RankerFactory;
+  };
   /**
    * Runs the code of a first request once on a tiny catalogue while the app is created
    * (`warm_up.ts`): the Worker does, as it creates the app at startup.

@@ -100,6 +100,11 @@ export interface CatalogCacheOptions {
   /** Where catalogues also live beyond this process, if anywhere. */
   store?: CatalogStore;
   /**
+   * Ranks `search` (`deno task start` passes the one with word vectors).
+   * @default {lexicalRanker}
+   */
+  ranker?: RankerFactory;
+  /**
    * Reports a failure of the store (the request goes on: a catalogue it failed to save or load is
    * answered `catalog_unknown` when referenced, and the host sends it again).
    * @default {console.error}
@@ -147,6 +152,7 @@ export class CatalogCache {
   #maxBytes: number;
   #maxTools: number;
   #store: CatalogStore | undefined;
+  #ranker: RankerFactory;
   #onStoreError: (error: unknown) => void;
 
   /**
@@ -159,6 +165,7 @@ export class CatalogCache {
     this.#maxBytes = options.maxBytes ?? 64 * 1024 * 1024;
     this.#maxTools = options.maxTools ?? 50_000;
     this.#store = options.store;
+    this.#ranker = options.ranker ?? lexicalRanker;
     // deno-lint-ignore no-console
     this.#onStoreError = options.onStoreError ?? ((e) => console.error(e));
   }
@@ -203,7 +210,7 @@ export class CatalogCache {
     const index: CachedCatalog["index"] = { stored: stored.index !== undefined };
     const catalog = new McpCatalog(stored.catalog.tools, {
       servers: stored.catalog.servers,
-      ranker: capture(index, stored.index),
+      ranker: capture(index, stored.index, this.#ranker),
     });
     return this.#insert(tenant, hash, catalog, stored.chars, undefined, index);
   }
@@ -244,7 +251,10 @@ export class CatalogCache {
     servers: readonly ServerInfo[],
   ): Promise<CachedCatalog> {
     const index: CachedCatalog["index"] = { stored: false };
-    const catalog = new McpCatalog(tools, { servers, ranker: capture(index, undefined) });
+    const catalog = new McpCatalog(tools, {
+      servers,
+      ranker: capture(index, undefined, this.#ranker),
+    });
     const canonical = canonicalCatalog(catalog);
     const hash = await this.#hash(canonical);
     const known = this.#tenants.get(tenant)?.byHash.get(hash);
@@ -346,19 +356,18 @@ export class CatalogCache {
   }
 }
 
-// The default ranker, restored from a stored index when there is one in its format, and kept where
+// The cache's ranker, restored from a stored index when there is one in its format, and kept where
 // the cache can save its index.
 function capture(
   index: CachedCatalog["index"],
   stored: RankerSnapshot | undefined,
+  ranker: RankerFactory,
 ): RankerFactory {
   return (tools, options) => {
-    const restored = stored === undefined
-      ? undefined
-      : lexicalRanker.restore?.(tools, options, stored);
+    const restored = stored === undefined ? undefined : ranker.restore?.(tools, options, stored);
     // A stored index of another format (an older build) is replaced by this one.
     if (restored === undefined) index.stored = false;
-    return index.ranker = restored ?? lexicalRanker(tools, options);
+    return index.ranker = restored ?? ranker(tools, options);
   };
 }
 

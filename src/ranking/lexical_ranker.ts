@@ -163,7 +163,7 @@ export interface LexicalRankerOptions {
    * @default {false}
    */
   vectors?: WordVectors | false;
-  /** The weight of the semantic match when none of a query's words is the catalogue's. @default {1} */
+  /** The weight of the semantic match when none of a query's words is the catalogue's. @default {1.5} */
   semanticWeight?: number;
 }
 
@@ -217,7 +217,7 @@ export const LEXICAL_DEFAULTS: Readonly<LexicalSettings> = Object.freeze({
   feedbackDocs: 0,
   feedbackWords: 8,
   feedbackWeight: 0.3,
-  semanticWeight: 1,
+  semanticWeight: 1.5,
 });
 
 /**

@@ -25,6 +25,9 @@ export const SEMANTIC_FIELD_WEIGHTS: Readonly<Record<LexicalField, number>> = Ob
   related: 0,
 });
 
+/** The power of the share of a query's words the catalogue lacks, in the match's weight. */
+export const SEMANTIC_SHARE_POWER = 2;
+
 /** The rank whose cosine counts as 0 (the best counts as 1). */
 export const SEMANTIC_REFERENCE_RANK = 50;
 
@@ -39,8 +42,9 @@ export interface ScoredDoc {
 /** A catalogue's semantic match: what the lexical ranker calls at search time. */
 export interface SemanticMatch {
   /**
-   * How much the semantic match counts for a query: `factor` × the share of the query's distinct
-   * words that no tool uses (so 0 for a query in the catalogue's own words).
+   * How much the semantic match counts for a query: `factor` × the square of the share of the
+   * query's distinct words that no tool uses and that are everyday English, each word counted by
+   * its weight (so 0 for a query in the catalogue's own words).
    *
    * @param queryWords The query's words.
    * @param known Whether a tool uses a word.
@@ -131,11 +135,21 @@ export class SemanticIndex implements SemanticMatch {
    * @returns The weight, ≥ 0.
    */
   weight(queryWords: readonly string[], known: (word: string) => boolean, factor: number): number {
-    const distinct = new Set(queryWords);
-    if (distinct.size === 0 || !(factor > 0)) return 0;
+    if (!(factor > 0)) return 0;
+    // A word the catalogue lacks asks for the match when it is everyday English: a name, code or
+    // number no tool has is what the request is about, not another wording of what to do.
+    const everyday = this.#vectors.has ?? (() => true);
+    let total = 0;
     let unknown = 0;
-    for (const word of distinct) if (!known(word)) unknown++;
-    return factor * unknown / distinct.size;
+    for (const word of new Set(queryWords)) {
+      // Frequent words weigh little here too: "related" says less than "photo".
+      const weight = this.#vectors.get(word)?.weight ?? 0;
+      total += weight;
+      if (!known(word) && everyday(word)) unknown += weight;
+    }
+    if (!(total > 0)) return 0;
+    // Squared: a request mostly in other words leans on meaning, one with a stray word barely.
+    return factor * (unknown / total) ** SEMANTIC_SHARE_POWER;
   }
 
   /**

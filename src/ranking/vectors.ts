@@ -37,6 +37,14 @@ export interface WordVectors {
    */
   get(word: string): WordVector | undefined;
   /**
+   * Whether a word is one of the table's own words (not spelt in pieces): a word of everyday
+   * English rather than a name, a code or a number. Absent: every word with a vector counts as one.
+   *
+   * @param word A lower-case word.
+   * @returns True for a word of the table.
+   */
+  has?(word: string): boolean;
+  /**
    * The semantic match over a catalogue's tools (the ranker calls it once per index build; it
    * lives here, not in the ranker, so that a bundle without vectors does not carry it).
    *
@@ -157,6 +165,7 @@ export function vectorsOf(table: VectorTable): WordVectors {
   const vectors: WordVectors = {
     dimensions,
     index: (tools) => new SemanticIndex(tools, vectors),
+    has: (word) => words.has(word),
     get(word) {
       const index = words.get(word);
       if (index !== undefined) {

@@ -39,6 +39,14 @@ Deno.test("bridgeParameters() declares the three actions and the limits", () => 
   deepEqual(p.required, ["action"]);
 });
 
+Deno.test("the search query asks, in one sentence, for the words a tool would use", () => {
+  const p = bridgeParameters(options) as { properties: Record<string, { description?: string }> };
+  const text = p.properties.query?.description ?? "";
+  // Models tend to search in the user's phrasing; tool texts name the action and its object.
+  ok(/words a tool would use for the action and object/.test(text), text);
+  equal(text.split(/[.;!?]\s/).length, 1);
+});
+
 Deno.test("the bridge tool's description teaches the three actions", () => {
   const t = bridgeTool({ ...options, toolFormat: "mcp" });
   if (!("inputSchema" in t)) throw new Error("not mcp");

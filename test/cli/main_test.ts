@@ -34,6 +34,27 @@ Deno.test("unfold search ranks the live catalogue's ids for a query", async () =
   }
 });
 
+Deno.test("unfold search ranks by meaning too: a request in none of the tools' words finds its tool", async () => {
+  const { path, dir } = await writeConfig();
+  try {
+    // No tool says "put", "document" or "somewhere": the word vectors, which the Deno
+    // commands load, relate them to moving a file (the lexical ranker alone does not rank it).
+    const { code, stdout, stderr } = await run(
+      "search",
+      "--config",
+      path,
+      "--json",
+      "--limit",
+      "3",
+      "put this document somewhere else",
+    );
+    equal(code, 0, stderr);
+    equal((JSON.parse(stdout) as { id: string }[])[0]?.id, "filesystem/move_file", stdout);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("a bad config stops the CLI with one line naming the place, no stack trace", async () => {
   const dir = await Deno.makeTempDir({ prefix: "unfold-cli-" });
   try {

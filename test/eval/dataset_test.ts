@@ -108,3 +108,17 @@ Deno.test("loadEvalData() loads testdata/real-servers: 228 tools, 150 everyday q
     for (const id of query.gold.flat()) ok(ids.has(id), `${query.group}: ${id}`);
   }
 });
+
+Deno.test("the MetaTool development set loads: every gold tool is in its catalogue, both halves used", () => {
+  const data = loadEvalData(new URL("../../testdata/metatool", import.meta.url).pathname);
+  const ids = new Set(data.tools.map((t) => `${t.server}/${t.name}`));
+  deepEqual(data.sets.map((s) => [s.name, s.queries.length, s.skipped]), [
+    ["metatool_multi", 497, 0],
+    ["metatool_single", 796, 0],
+  ]);
+  for (const set of data.sets) {
+    for (const q of set.queries) ok(q.gold.flat().every((id) => ids.has(id)), q.query);
+    const a = set.queries.filter((q) => half(q.group) === "A").length;
+    ok(a > set.queries.length / 3 && a < (set.queries.length * 2) / 3, `${set.name}: ${a} in A`);
+  }
+});

@@ -1,6 +1,6 @@
 import { deepEqual, equal, ok } from "node:assert/strict";
 import type { EvalData } from "../../bench/eval/dataset.ts";
-import { renderReport } from "../../bench/eval/report.ts";
+import { renderReport, renderRule } from "../../bench/eval/report.ts";
 import { evaluate } from "../../bench/eval/run.ts";
 import { tool } from "../_data.ts";
 
@@ -69,4 +69,18 @@ Deno.test("renderReport() shows every metric for every ranker, both halves and t
   }
   ok(text.includes("| set (2) | one | 0.500 |"), text);
   ok(text.includes("| one | 1.000 | 1.000 | 1.000 |"), text);
+});
+
+Deno.test("renderRule() holds a variant within 0.005 on every half and names what fails", () => {
+  const [reference, within, worse] = evaluate(DATA, [
+    { name: "reference", build: () => () => ["s/a", "s/b", "s/c"] },
+    { name: "same", build: () => () => ["s/a", "s/b", "s/c"] },
+    // Half B's query loses its gold from the first 5 places.
+    { name: "worse", build: () => () => ["s/a", "s/x1", "s/x2", "s/x3", "s/x4", "s/x5"] },
+  ], { rounds: 1 });
+  const lines = renderRule([reference!, within!, worse!]).split("\n");
+  ok(lines[0]!.includes("set A nDCG") && lines[0]!.includes("set B R@5"));
+  ok(lines[2]!.endsWith("| reference |"));
+  ok(lines[3]!.endsWith("| holds |"), lines[3]);
+  ok(lines[4]!.endsWith("| fails (2 of 4) |"), lines[4]);
 });

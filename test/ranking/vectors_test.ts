@@ -275,3 +275,44 @@ Deno.test("englishVectors() spells words that start with a letter no piece start
     ok(englishVectors().get(word) !== undefined, word);
   }
 });
+
+// The semantic match's weight for a query over a catalogue whose only words are "read" and "file".
+function matchWeight(query: string[]): number {
+  const fields = {
+    name: ["read", "file"],
+    title: [],
+    keywords: [],
+    server: [],
+    serverText: [],
+    description: [],
+    params: [],
+    paramDescriptions: [],
+    related: [],
+  };
+  const known = (word: string) => word === "read" || word === "file";
+  return englishVectors().index([fields]).weight(query, known, 1);
+}
+
+Deno.test("englishVectors().has() tells the table's words from words spelt in pieces", () => {
+  const vectors = englishVectors();
+  equal(vectors.has?.("picture"), true);
+  equal(vectors.has?.("kubernetes"), false);
+  ok(vectors.get("kubernetes") !== undefined);
+});
+
+Deno.test("the semantic match counts a query's everyday words the catalogue lacks, not its names or codes", () => {
+  // "photo" is everyday English no tool uses; "qx7zk" and "kubernetes" are spelt in pieces: what
+  // the request is about, not another wording of what to do.
+  equal(matchWeight(["read", "file", "qx7zk", "kubernetes"]), 0);
+  ok(matchWeight(["read", "file", "photo"]) > 0);
+  equal(matchWeight(["photo", "picture"]), 1);
+  equal(matchWeight([]), 0);
+});
+
+Deno.test("the semantic match's weight grows with the square of the share of words it is for", () => {
+  const one = matchWeight(["read", "photo"]);
+  const vectors = englishVectors();
+  const w = (word: string) => vectors.get(word)!.weight;
+  const share = w("photo") / (w("read") + w("photo"));
+  ok(Math.abs(one - share ** 2) < 1e-12, `${one} vs ${share ** 2}`);
+});

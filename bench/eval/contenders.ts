@@ -1,0 +1,125 @@
+/**
+ * The rankers `deno task eval` compares: the default, the Deno default and the baselines
+ * ({@linkcode CONTENDERS}), and the variants of the default that `--ablation` measures, each with
+ * one technique switched off or one opt-in switched on ({@linkcode ABLATION}).
+ *
+ * @module
+ */
+
+import {
+  createLexicalRanker,
+  type LexicalRankerOptions,
+} from "../../src/ranking/lexical_ranker.ts";
+import { McpCatalog, type RankerFactory } from "../../mod.ts";
+import { englishLexicon } from "../../src/ranking/lexicon.ts";
+import { englishVectors } from "../../src/ranking/vectors.ts";
+import { denoRankerOptions } from "../../src/ranking/deno_ranker.ts";
+import { minisearchRanker } from "../../src/ranking/minisearch.ts";
+import { plainMinisearchRanker } from "../../src/ranking/minisearch_ranker.ts";
+import { bm25Ranker } from "./bm25.ts";
+import { CUTOFF } from "./metrics.ts";
+import type { Contender } from "./run.ts";
+
+/**
+ * unfold's ranker through the catalogue, with other settings, with or without server information.
+ *
+ * @param name Its name in tables.
+ * @param options Settings that replace the defaults.
+ * @param withServers Whether the servers' titles and descriptions are indexed.
+ * @param ranker The ranker factory (by default the lexical ranker with `options`).
+ * @returns The contender.
+ *
+ * @example Usage
+ * ```ts
+ * import { unfold } from "./contenders.ts";
+ * import { deepEqual } from "node:assert/strict";
+ *
+ * const tools = [{ server: "s", name: "read_file", description: "Read a file", inputSchema: { type: "object" } }];
+ * deepEqual(unfold("x", {}).build(tools, [])("read"), ["s/read_file"]);
+ * ```
+ */
+export function unfold(
+  name: string,
+  options: LexicalRankerOptions,
+  withServers = true,
+  ranker: RankerFactory = createLexicalRanker(options),
+): Contender {
+  return {
+    name,
+    build(tools, servers) {
+      const catalog = new McpCatalog(tools, { servers: withServers ? servers : [], ranker });
+      catalog.search("-", 1); // the index is built on the first search
+      return (query) => catalog.search(query, CUTOFF).map((match) => match.id);
+    },
+  };
+}
+
+/** The rankers compared by `deno task eval`: the default first, then the Deno default. */
+export const CONTENDERS: readonly Contender[] = [
+  unfold("unfold", {}),
+  unfold("unfold, Deno default (+ vectors)", denoRankerOptions()),
+  unfold("unfold + vectors + thesaurus (opt-in)", {
+    vectors: englishVectors(),
+    thesaurus: englishLexicon(),
+  }),
+  {
+    name: "minisearch-default",
+    build(tools, servers) {
+      const ranker = plainMinisearchRanker(tools, { servers });
+      return (query) => ranker.search(query, CUTOFF).map((hit) => hit.id);
+    },
+  },
+  {
+    name: "bm25",
+    build(tools) {
+      const ranker = bm25Ranker(tools);
+      return (query) => ranker.search(query, CUTOFF).map((hit) => hit.id);
+    },
+  },
+];
+
+/** Each technique switched off or on in turn (the first row is the default, the reference). */
+export const ABLATION: readonly Contender[] = [
+  unfold("default", {}),
+  unfold("no coverage re-ranking (diversity 0)", { diversity: 0 }),
+  unfold("coverage re-ranking at diversity 0.15", { diversity: 0.15 }),
+  unfold("coverage re-ranking at depth 30", { diversityDepth: 30 }),
+  unfold("coverage re-ranking at depth 100", { diversityDepth: 100 }),
+  unfold("no inflections", { inflectionWeight: 0 }),
+  unfold("inflections at weight 0.5", { inflectionWeight: 0.5 }),
+  unfold("no inflections, no coverage re-ranking (before issue 12)", {
+    inflectionWeight: 0,
+    diversity: 0,
+  }),
+  unfold("no server boost", { serverBoost: 0 }),
+  unfold("server boost 0.5", { serverBoost: 0.5 }),
+  unfold("with the WordNet thesaurus (englishLexicon())", { thesaurus: englishLexicon() }),
+  unfold("with word vectors (englishVectors(), the Deno default)", { vectors: englishVectors() }),
+  unfold("with word vectors at the previous weight (semanticWeight 1)", {
+    vectors: englishVectors(),
+    semanticWeight: 1,
+  }),
+  unfold("with the thesaurus and word vectors", {
+    thesaurus: englishLexicon(),
+    vectors: englishVectors(),
+  }),
+  unfold("with clause segmentation (long requests ranked per clause, fused)", {
+    segmentMinWords: 12,
+  }),
+  unfold("with pseudo-relevance feedback (3 tools, 8 words, weight 0.3)", { feedbackDocs: 3 }),
+  unfold("no markup stripping", { stripMarkup: false }),
+  unfold("no stop-words", { stopWords: new Set() }),
+  unfold("no query term frequency", { queryTermFrequency: false }),
+  unfold("no prefix matching", { prefixWeight: 0 }),
+  unfold("no typo matching", { fuzzyWeight: 0 }),
+  unfold("no coordination", { coordination: 0 }),
+  unfold("no name word pairs", { nameBigramBoost: 0 }),
+  unfold("no BM25+ delta", { delta: 0 }),
+  unfold("no schema fields", { fieldWeights: { params: 0, paramDescriptions: 0 } }),
+  unfold("no server information (servers: [])", {}, false),
+  unfold("name + description only", {
+    fieldWeights: { title: 0, server: 0, serverText: 0, params: 0, paramDescriptions: 0 },
+    serverBoost: 0,
+  }),
+  unfold("minisearchRanker (the previous default)", {}, true, minisearchRanker),
+];

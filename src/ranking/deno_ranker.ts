@@ -1,0 +1,114 @@
+/**
+ * The ranker of long-lived Deno processes (the gateway, `unfold search`/`inspect`, `deno task
+ * start`): the lexical ranker with the word vectors (`./vectors`), which hold or improve every half
+ * of every development set (`docs/retrieval.md`; the thesaurus does not, so it stays opt-in). The
+ * table takes tens of milliseconds to decode, so {@linkcode backgroundRanker} decodes it once,
+ * after startup, and searches with the plain lexical ranker until it is ready. The API Worker does
+ * not import this module: its bundle has no room for the table.
+ *
+ * @module
+ */
+
+import { createLexicalRanker, lexicalRanker, type LexicalRankerOptions } from "./lexical_ranker.ts";
+import type { Ranker, RankerFactory } from "./ranker.ts";
+import { englishVectors } from "./vectors.ts";
+
+/**
+ * The Deno default's settings beyond the lexical defaults. Reading it decodes the vectors (the
+ * first time only; see {@linkcode backgroundRanker} to keep that off the request path).
+ *
+ * @returns The settings: the English word vectors.
+ *
+ * @example Usage
+ * ```ts
+ * import { denoRankerOptions } from "./deno_ranker.ts";
+ * import { ok } from "node:assert/strict";
+ *
+ * ok(denoRankerOptions().vectors);
+ * ```
+ */
+export function denoRankerOptions(): LexicalRankerOptions {
+  return { vectors: englishVectors() };
+}
+
+/** A ranker factory that switches to a better ranker once it has loaded. */
+export interface BackgroundRanker extends RankerFactory {
+  /** Resolves when the better ranker is in use, with the milliseconds its loading took. */
+  readonly ready: Promise<number>;
+}
+
+/** Options of {@linkcode backgroundRanker}. */
+export interface BackgroundRankerOptions {
+  /**
+   * Loads the better ranker (may be slow; runs once).
+   * @default {() => createLexicalRanker(denoRankerOptions())}
+   */
+  load?: () => RankerFactory;
+  /**
+   * The ranker until then.
+   * @default {lexicalRanker}
+   */
+  fallback?: RankerFactory;
+  /**
+   * Schedules the load, after the caller's startup work.
+   * @default {(run) => setTimeout(run, 0)}
+   */
+  schedule?: (run: () => void) => void;
+  /**
+   * A monotonic clock in milliseconds, to state the load's cost.
+   * @default {performance.now}
+   */
+  now?: () => number;
+}
+
+/**
+ * A ranker factory for a long-lived process: every catalogue's ranker answers with `fallback`
+ * until `load` has run (scheduled once, off the request path), then with the loaded ranker, whose
+ * index over that catalogue is built on its next search. A load that throws leaves `fallback` in
+ * use and rejects `ready`.
+ *
+ * @param options The better ranker, the fallback and the scheduler.
+ * @returns The factory, with `ready`.
+ *
+ * @example Usage
+ * ```ts
+ * import { backgroundRanker } from "./deno_ranker.ts";
+ * import { lexicalRanker } from "./lexical_ranker.ts";
+ * import { equal } from "node:assert/strict";
+ *
+ * const ranker = backgroundRanker({ load: () => lexicalRanker });
+ * await ranker.ready;
+ * const tools = [{ server: "s", name: "read_file", description: "Read a file", inputSchema: { type: "object" as const } }];
+ * equal(ranker(tools, { servers: [] }).search("read", 1)[0]?.id, "s/read_file");
+ * ```
+ */
+export function backgroundRanker(options: BackgroundRankerOptions = {}): BackgroundRanker {
+  const load = options.load ?? (() => createLexicalRanker(denoRankerOptions()));
+  const fallback = options.fallback ?? lexicalRanker;
+  const schedule = options.schedule ?? ((run) => setTimeout(run, 0));
+  const now = options.now ?? (() => performance.now());
+  let loaded: RankerFactory | undefined;
+  const { promise, resolve, reject } = Promise.withResolvers<number>();
+  // Nobody has to wait for it: an unobserved failure must not end the process.
+  promise.catch(() => {});
+  schedule(() => {
+    const start = now();
+    try {
+      loaded = load();
+      resolve(now() - start);
+    } catch (e) {
+      reject(e);
+    }
+  });
+  const factory = (...args: Parameters<RankerFactory>): Ranker => {
+    let current: { from: RankerFactory; ranker: Ranker } | undefined;
+    return {
+      search(query, limit) {
+        const from = loaded ?? fallback;
+        if (current?.from !== from) current = { from, ranker: from(...args) };
+        return current.ranker.search(query, limit);
+      },
+    };
+  };
+  return Object.assign(factory, { ready: promise });
+}
