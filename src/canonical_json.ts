@@ -22,17 +22,25 @@
  */
 export function canonicalJson(value: unknown): string {
   // Without recursion: a value of any depth the JSON parser accepts is serialised, never a stack
-  // overflow. Each frame is an array or object being written and the next member to write.
+  // overflow. Each frame is an array or object being written, the next member to write, and
+  // whether a member has been written (the text itself is never read back: asking the growing
+  // string anything flattens it, which made every member cost the whole text so far).
   if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "null";
   let text = "";
-  type Frame = { node: Record<string, unknown>; keys: string[]; next: number; array: boolean };
+  type Frame = {
+    node: Record<string, unknown>;
+    keys: string[];
+    next: number;
+    array: boolean;
+    written: boolean;
+  };
   const stack: Frame[] = [];
   const open = (node: object) => {
     const array = Array.isArray(node);
     // Array.prototype.sort compares UTF-16 code units, like compareStrings: the same everywhere.
     const keys = array ? [] : Object.keys(node).sort();
     text += array ? "[" : "{";
-    stack.push({ node: node as Record<string, unknown>, keys, next: 0, array });
+    stack.push({ node: node as Record<string, unknown>, keys, next: 0, array, written: false });
   };
   open(value);
   while (stack.length > 0) {
@@ -53,7 +61,8 @@ export function canonicalJson(value: unknown): string {
       const key = frame.keys[index]!;
       member = frame.node[key];
       if (skipped(member)) continue;
-      text += `${text.endsWith("{") ? "" : ","}${JSON.stringify(key)}:`;
+      text += `${frame.written ? "," : ""}${JSON.stringify(key)}:`;
+      frame.written = true;
     }
     if (member === null || typeof member !== "object") text += JSON.stringify(member);
     else open(member);
