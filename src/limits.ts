@@ -53,7 +53,7 @@ export const MAX_SUGGESTION_DISTANCE = 8;
 
 /**
  * The most bytes a session's state may take as JSON (UTF-8). A describe or execute that would grow
- * it further is refused with `session_full` (HTTP 409), a problem for the host: delete the session
- * or start a new one.
+ * it further makes the session forget the schemas it sent longest ago (the model is sent them again
+ * if it asks), so a session never dead-ends.
  */
 export const MAX_SESSION_BYTES = 64 * 1024;
