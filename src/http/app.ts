@@ -26,7 +26,13 @@ import {
 } from "../session/store.ts";
 import { VERSION } from "../version.ts";
 import { bearerAuthenticator } from "./auth.ts";
-import { type CachedCatalog, CatalogCache, type CatalogStore } from "./catalog_cache.ts";
+import {
+  type CachedCatalog,
+  catalogBytes,
+  CatalogCache,
+  type CatalogStore,
+  DEFAULT_CACHE_BYTES,
+} from "./catalog_cache.ts";
 import { type InjectBody, readCatalogRequest, type RouteBody } from "./catalog_request.ts";
 import { openApiDocument, OPERATIONS } from "./openapi.ts";
 import { originGuard } from "./origin.ts";
@@ -126,6 +132,8 @@ export function createApp(deps: AppDeps): UnfoldApp {
   if (deps.warmUp) warmUp(schemas);
   const cache = new CatalogCache({
     hash,
+    // Room for two of the largest catalogues the body limit lets in, whatever the default says.
+    maxBytes: Math.max(DEFAULT_CACHE_BYTES, 2 * catalogBytes(settings.maxBodyBytes)),
     maxTools: Math.max(50_000, settings.maxTools),
     ...deps.catalogs,
     onStoreError: (e) => report(e),
