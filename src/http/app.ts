@@ -205,7 +205,12 @@ export function createApp(deps: AppDeps): UnfoldApp {
         event: { kind: "inject" },
       });
     }
-    return c.json({ injection: injector.inject(), catalogHash: entry.catalogHash });
+    const warnings = entry.catalog.warnings;
+    return c.json({
+      injection: injector.inject(),
+      catalogHash: entry.catalogHash,
+      ...(warnings.length === 0 ? {} : { warnings }),
+    });
   });
 
   app.post("/v1/route", async (c) => {
