@@ -34,3 +34,19 @@ Deno.test("canonicalJson leaves out undefined members and writes no stray commas
   equal(canonicalJson({ a: undefined }), "{}");
   equal(canonicalJson({ z: {}, y: [], x: { w: undefined, v: 1 } }), '{"x":{"v":1},"y":[],"z":{}}');
 });
+
+Deno.test("canonicalJson sorts integer-like keys as text, keeps a __proto__ member, and serialises any depth", () => {
+  equal(canonicalJson({ b: 1, 10: 2, 2: 3, $a: 4 }), '{"$a":4,"10":2,"2":3,"b":1}');
+  equal(
+    canonicalJson({ x: [{ 1: 1, 0: 0 }, { z: 1, a: 2 }] }),
+    '{"x":[{"0":0,"1":1},{"a":2,"z":1}]}',
+  );
+  equal(
+    canonicalJson(JSON.parse('{"z":1,"__proto__":{"b":1,"a":2}}')),
+    '{"__proto__":{"a":2,"b":1},"z":1}',
+  );
+  const deep = JSON.parse(`${'{"b":1,"a":'.repeat(100_000)}0${"}".repeat(100_000)}`);
+  const text = canonicalJson(deep);
+  equal(text.length, '{"a":'.length * 100_000 + ',"b":1}'.length * 100_000 + 1);
+  equal(text.startsWith('{"a":{"a":'), true);
+});
