@@ -14,7 +14,8 @@
  * - instance and keyword locations are plain JSON pointers (`~0`, `~1`), never URI-encoded, so no
  *   key (a lone surrogate, say) can make the encoding throw;
  * - `uniqueItems` is one pass over canonical texts instead of a comparison of every pair;
- * - `enum` and `const` are charged by their size and quoted by a capped preview.
+ * - `enum` and `const` are charged by their size and quoted by a capped preview;
+ * - `$ref` targets are found by `resolveReference` (pointers walked when needed).
  * Upstream's formatting is kept as far as `deno fmt` allows, so a diff against it stays readable.
  *
  * @module
@@ -29,6 +30,7 @@ import {
   type ValidationResult,
 } from "@cfworker/json-schema";
 import { canonicalJson } from "../../canonical_json.ts";
+import { resolveReference } from "./_dereference.ts";
 import { formats } from "./format.ts";
 import { compilePattern, type LinearPattern } from "./pattern.ts";
 
@@ -292,7 +294,7 @@ function validateNode(
 
   if ($recursiveRef === "#") {
     const refSchema = recursiveAnchor === null
-      ? (lookup[__absolute_recursive_ref__!] as Schema)
+      ? (resolveReference(lookup, __absolute_recursive_ref__!) as Schema)
       : recursiveAnchor;
     const keywordLocation = `${schemaLocation}/$recursiveRef`;
     const result = step(
@@ -321,7 +323,7 @@ function validateNode(
 
   if ($ref !== undefined) {
     const uri = __absolute_ref__ || $ref;
-    const refSchema = lookup[uri];
+    const refSchema = resolveReference(lookup, uri);
     if (refSchema === undefined) {
       let message = `Unresolved $ref "${$ref}".`;
       if (__absolute_ref__ && __absolute_ref__ !== $ref) {

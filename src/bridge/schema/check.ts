@@ -10,7 +10,7 @@
  */
 
 import type { Schema, SchemaDraft } from "@cfworker/json-schema";
-import { dereference } from "./_dereference.ts";
+import { dereference, resolveReference } from "./_dereference.ts";
 import { isRecord } from "../../_record.ts";
 import { compareStrings } from "../../_compare.ts";
 import { tooDeep } from "../../json_depth.ts";
@@ -258,7 +258,7 @@ export function compileSchema(
   }
   for (const { node, pointer } of refs) {
     const target = node.__absolute_ref__ ?? node.$ref;
-    if (target === undefined || lookup[target] === undefined) {
+    if (target === undefined || resolveReference(lookup, target) === undefined) {
       const rule = `${JSON.stringify(node.$ref)} does not resolve to a subschema of this schema`;
       return { ok: false, error: fail("$ref", `${pointer}/$ref`, rule) };
     }
