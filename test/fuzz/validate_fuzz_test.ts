@@ -19,6 +19,18 @@ const ajv = new Ajv2020({
   ownProperties: true,
 });
 
+// Ajv's multipleOf asks whether parseInt of the quotient's text equals the quotient: from 1e21 up
+// the text is in exponent form ("1e+21"), so Ajv calls 1e21 no multiple of 1 (a finding of the
+// fuzz suite at 100,000 cases). Where the default instance refuses, this one (a rounding test
+// instead) is asked too; it differs from the default only on such quotients.
+const rounding = new Ajv2020({
+  strict: false,
+  unicodeRegExp: true,
+  validateFormats: false,
+  ownProperties: true,
+  multipleOfPrecision: 12,
+});
+
 // V8 15 (Deno 2.6) answers /[\S]$/u.test("😀") false where the spec (and V8 11) says true: a class
 // holding a negated escape (\S, \D, \W), then $, on an astral character. The reference is the
 // pattern with such classes spelt without negated escapes ([\s\S] is [^]), else in v mode, whose
@@ -33,6 +45,11 @@ function reference(source: string, text: string, native: RegExp): boolean {
   } catch {
     return answer;
   }
+}
+
+// Whether the arguments hold a number Ajv's default multipleOf misjudges (1e21 or more).
+function hugeQuotient(args: unknown): boolean {
+  return JSON.stringify(args).includes("e+");
 }
 
 Deno.test("argument validation agrees with Ajv on random schemas and arguments, or refuses", () => {
@@ -58,6 +75,9 @@ Deno.test("argument validation agrees with Ajv on random schemas and arguments, 
       const tool = { server: "s", name: "t", description: "", inputSchema };
       const problems = validateArguments(tool, args);
       const ours = problems.length === 0;
+      if (ours && theirs === false && hugeQuotient(args)) {
+        theirs = rounding.compile(inputSchema)(args) === true;
+      }
       if (ours) {
         equal(theirs, true, "unfold allowed what Ajv refuses");
       } else if (theirs !== false) {
