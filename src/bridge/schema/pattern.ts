@@ -127,7 +127,8 @@ function measure(re: string): PatternVerdict {
       atom(1);
       i = end - 1;
     } else if (c === "(") {
-      if (re[i + 1] === "?") i = Math.min(...[":", ">"].map((m) => at(re.indexOf(m, i), re)));
+      // (?:, (?s:, (?<name>: skip to the end of the group's prefix, never past it.
+      if (re[i + 1] === "?") { while (i + 1 < re.length && re[i] !== ":" && re[i] !== ">") i++; }
       groups.push({ units: 0, last: 0, lastNest: 1, nest: 1 });
     } else if (c === ")") {
       const group = groups.pop()!;
