@@ -12,6 +12,7 @@
 
 import { Injector, McpCatalog, type McpTool } from "../mod.ts";
 import { checkSchema } from "../src/bridge/schema/check.ts";
+import { canonicalCatalog } from "../src/http/catalog_cache.ts";
 import { MAX_NAME_CHARS } from "../src/limits.ts";
 import { transition } from "../src/session/state.ts";
 import { longDescribe, realServerTools } from "../test/_data.ts";
@@ -192,12 +193,10 @@ Deno.bench({
   fn: () => void optedIn.search(everydayWords, 10),
 });
 
-// A session just under MAX_SESSION_BYTES, and a describe that would pass it.
+// A session at MAX_SESSION_BYTES (it has begun to forget its oldest records), and one more describe.
 let session = transition(undefined, { catalogHash: "c", event: { kind: "inject" } }, 0).state;
-for (let i = 0;; i++) {
-  const next = transition(session, { catalogHash: "c", event: longDescribe(i) }, i);
-  if (next.decision.kind === "full") break;
-  session = next.state;
+for (let i = 0; i < 2_000; i++) {
+  session = transition(session, { catalogHash: "c", event: longDescribe(i) }, i).state;
 }
 Deno.bench({
   name: "a search event in a new session",
@@ -207,7 +206,7 @@ Deno.bench({
     void transition(undefined, { catalogHash: "c", event: { kind: "search", empty: false } }, 0),
 });
 Deno.bench({
-  name: "a describe into a full session (64 KiB): refused",
+  name: "a describe into a full session (64 KiB): forgets the oldest records",
   group: "session",
   fn: () =>
     void transition(session, {
@@ -317,5 +316,85 @@ Deno.bench({
       }
     }
     gate.flush();
+  },
+});
+
+// The catalogue hash's canonical text against JSON.stringify of the same catalogue: one tool whose
+// enum holds 40,000 small objects (a 458 KiB body; quadratic before, 6 s), and 10,000 real tools.
+const enumCatalog = new McpCatalog([{
+  server: "s",
+  name: "t",
+  description: "",
+  inputSchema: {
+    type: "object",
+    properties: { q: { enum: Array.from({ length: 40_000 }, (_, i) => ({ v: i, k: "x" })) } },
+  },
+}]);
+for (
+  const [label, catalog] of [["one tool, a 40,000-object enum", enumCatalog], [
+    "10,000 real tools",
+    realistic.catalog,
+  ]] as const
+) {
+  Deno.bench({
+    name: `JSON.stringify ${label} (the floor of canonical JSON)`,
+    group: `canonical JSON, ${label}`,
+    baseline: true,
+    fn: () => void JSON.stringify(catalog.tools),
+  });
+  Deno.bench({
+    name: `canonical JSON of ${label} (what the catalogue hash reads)`,
+    group: `canonical JSON, ${label}`,
+    fn: () => void canonicalCatalog(catalog),
+  });
+}
+
+// A 92 KiB body of distinct ^[a-z]{1,1000}N$ patterns (compiled at build before, 5-9 ms each: 7 s):
+// building its catalogue against parsing the body.
+const patternProperties: Record<string, unknown> = {};
+for (let i = 0; JSON.stringify(patternProperties).length < 92 * 1024; i++) {
+  patternProperties[`p${i}`] = { type: "string", pattern: `^[a-z]{1,1000}${i}$` };
+}
+const patternBody = JSON.stringify([{
+  server: "s",
+  name: "t",
+  description: "",
+  inputSchema: { type: "object", properties: patternProperties },
+}]);
+Deno.bench({
+  name: "JSON.parse a 92 KiB body of distinct {1,1000} patterns (the floor)",
+  group: "distinct patterns",
+  baseline: true,
+  fn: () => void JSON.parse(patternBody),
+});
+Deno.bench({
+  name: "parse it and build its catalogue (patterns inspected, none compiled)",
+  group: "distinct patterns",
+  fn: () => void new McpCatalog(JSON.parse(patternBody)),
+});
+
+// A schema 60 levels deep whose keys are 100,000 characters long (3.1 MB): every subschema was
+// registered under its JSON pointer, which holds all its ancestors' keys (0.76 s at the first
+// execute before). A fresh catalogue each time, so the schema is compiled each time.
+let longKeys: Record<string, unknown> = { type: "string" };
+for (let i = 0; i < 31; i++) {
+  longKeys = { type: "object", properties: { [String(i).padEnd(100_000, "k")]: longKeys } };
+}
+const longKeysText = JSON.stringify(longKeys);
+Deno.bench({
+  name: "JSON.parse a schema 60 deep with 100,000-char keys (the floor)",
+  group: "long keys, deep",
+  baseline: true,
+  fn: () => void JSON.parse(longKeysText),
+});
+Deno.bench({
+  name: "parse it, build its catalogue, execute once (the schema compiled)",
+  group: "long keys, deep",
+  fn: () => {
+    const schema = JSON.parse(longKeysText);
+    const injector = new Injector(
+      new McpCatalog([{ server: "s", name: "t", description: "", inputSchema: schema }]),
+    );
+    injector.route({ action: "execute", name: "s/t", arguments: {} });
   },
 });

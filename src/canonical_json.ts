@@ -21,18 +21,66 @@
  * ```
  */
 export function canonicalJson(value: unknown): string {
-  // Without recursion: a value of any depth the JSON parser accepts is serialised, never a stack
-  // overflow. Each frame is an array or object being written and the next member to write.
   if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "null";
+  // The native serialiser, handed each object with its keys in order: a sorted copy of the objects
+  // whose keys are not sorted already. Several times faster than writing the text member by
+  // member in JavaScript.
+  try {
+    return JSON.stringify(value, sortedMembers);
+  } catch (e) {
+    // Too deep for the native serialiser's stack, or an object that no copy can put in order.
+    if (e !== UNORDERABLE && !(e instanceof RangeError)) throw e;
+  }
+  return walk(value);
+}
+
+const UNORDERABLE = new Error("An object whose integer-like keys no copy can put in order");
+const INTEGER_LIKE = /^(?:0|[1-9][0-9]*)$/;
+
+function sortedMembers(_key: string, value: unknown): unknown {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return value;
+  const keys = Object.keys(value);
+  let sorted = true;
+  for (let i = 1; i < keys.length; i++) {
+    if (keys[i - 1]! > keys[i]!) {
+      sorted = false;
+      break;
+    }
+  }
+  if (sorted) return value;
+  // Objects list integer-like keys first, in numeric order, whatever order they were added in
+  // (and those come first in Object.keys): such an object cannot be copied into sorted order.
+  if (INTEGER_LIKE.test(keys[0]!)) throw UNORDERABLE;
+  const copy: Record<string, unknown> = {};
+  for (const key of keys.sort()) {
+    // Assigning "__proto__" would set the copy's prototype, not add a member.
+    if (key === "__proto__") throw UNORDERABLE;
+    copy[key] = (value as Record<string, unknown>)[key];
+  }
+  return copy;
+}
+
+// Member by member, without recursion: a value of any depth the JSON parser accepts is
+// serialised, never a stack overflow.
+function walk(value: object): string {
+  // Each frame is an array or object being written, the next member to write, and
+  // whether a member has been written (the text itself is never read back: asking the growing
+  // string anything flattens it, which made every member cost the whole text so far).
   let text = "";
-  type Frame = { node: Record<string, unknown>; keys: string[]; next: number; array: boolean };
+  type Frame = {
+    node: Record<string, unknown>;
+    keys: string[];
+    next: number;
+    array: boolean;
+    written: boolean;
+  };
   const stack: Frame[] = [];
   const open = (node: object) => {
     const array = Array.isArray(node);
     // Array.prototype.sort compares UTF-16 code units, like compareStrings: the same everywhere.
     const keys = array ? [] : Object.keys(node).sort();
     text += array ? "[" : "{";
-    stack.push({ node: node as Record<string, unknown>, keys, next: 0, array });
+    stack.push({ node: node as Record<string, unknown>, keys, next: 0, array, written: false });
   };
   open(value);
   while (stack.length > 0) {
@@ -53,7 +101,8 @@ export function canonicalJson(value: unknown): string {
       const key = frame.keys[index]!;
       member = frame.node[key];
       if (skipped(member)) continue;
-      text += `${text.endsWith("{") ? "" : ","}${JSON.stringify(key)}:`;
+      text += `${frame.written ? "," : ""}${JSON.stringify(key)}:`;
+      frame.written = true;
     }
     if (member === null || typeof member !== "object") text += JSON.stringify(member);
     else open(member);

@@ -8,7 +8,8 @@
 import { isRecord } from "./_record.ts";
 import { VALIDATED } from "./_validated.ts";
 import { compareStrings } from "./_compare.ts";
-import { prepareSchema } from "./bridge/validate.ts";
+import { prepareSchema, uncheckedKeywords } from "./bridge/validate.ts";
+import { patternBudget } from "./bridge/schema/check.ts";
 import { tooDeep } from "./json_depth.ts";
 import { MAX_JSON_DEPTH, MAX_NAME_CHARS } from "./limits.ts";
 import type { RankerFactory } from "./ranking/ranker.ts";
@@ -29,6 +30,14 @@ export interface ToolMatch {
   /** The relevance score (higher is better); only comparable within one search. */
   score: number;
 }
+
+/**
+ * A part of a tool's input schema that unfold does not check and leaves to the tool's server
+ * (the tool stays listed and callable; arguments are checked against the rest of its schema):
+ * the tool's id, the keyword (`pattern`, `patternProperties`), a JSON pointer to it in the
+ * tool's `inputSchema` (`/properties/q/pattern`), and why, in words.
+ */
+type SchemaWarning = { tool: string; keyword: string; pointer: string; reason: string };
 
 /** Options of {@linkcode McpCatalog}. */
 export interface McpCatalogOptions {
@@ -140,6 +149,7 @@ export class McpCatalog {
   // Tools by exact name and by lower-cased id or name, built with the ranker: a search must not
   // lower-case every id of the catalogue.
   #names: { exact: Map<string, McpTool[]>; folded: Map<string, McpTool[]> } | undefined;
+  #warnings: readonly SchemaWarning[] | undefined;
 
   /**
    * Validates the tools and builds the catalogue.
@@ -156,6 +166,7 @@ export class McpCatalog {
       throw new TypeError("Cannot build a catalogue: tools must be an array");
     }
     const byId = new Map<string, McpTool>();
+    const indexes = new Map<McpTool, number>();
     // Tools an earlier catalogue validated and the catalogue store kept as they were.
     const validated = VALIDATED.has(tools);
     tools.forEach((tool, index) => {
@@ -170,13 +181,40 @@ export class McpCatalog {
         );
       }
       byId.set(id, valid);
+      indexes.set(valid, index);
     });
     this.tools = Object.freeze(
       [...byId.values()].sort((a, b) => compareStrings(toolId(a), toolId(b))),
     );
+    // Schemas are checked in id order, so the pattern compile budget is spent the same way
+    // whatever order the tools arrived in.
+    const budget = patternBudget();
+    for (const tool of this.tools) {
+      const broken = prepareSchema(tool, budget);
+      if (broken !== undefined) throw schemaError(tool, indexes.get(tool)!, broken);
+    }
     this.#byId = byId;
     this.servers = validateServers(options.servers ?? [], new Set(this.tools.map((t) => t.server)));
     this.#rankerFactory = options.ranker ?? lexicalRanker;
+  }
+
+  /**
+   * What unfold leaves to the tools' servers: each input-schema keyword it does not check (the
+   * tool's id, the keyword, a JSON pointer to it in `inputSchema`, and why), by tool id then
+   * pointer. Empty when every schema is checked in full.
+   */
+  get warnings(): readonly { tool: string; keyword: string; pointer: string; reason: string }[] {
+    this.#warnings ??= Object.freeze(
+      this.tools.flatMap((tool) =>
+        uncheckedKeywords(tool).map(({ keyword, pointer, reason }) => ({
+          tool: toolId(tool),
+          keyword,
+          pointer,
+          reason,
+        }))
+      ),
+    );
+    return this.#warnings;
   }
 
   /** The number of tools. */
@@ -331,20 +369,23 @@ function validateTool(tool: McpTool, index: number): McpTool {
       );
     }
   }
-  const frozen = Object.freeze({ ...tool });
-  const broken = prepareSchema(frozen);
-  if (broken !== undefined) {
-    throw new InvalidCatalogError(
-      entry,
-      id,
-      "inputSchema",
-      `is not a valid JSON Schema: "${broken.keyword}" at ${
-        broken.pointer || "(root)"
-      } ${broken.rule}`,
-      { pointer: broken.pointer, keyword: broken.keyword },
-    );
-  }
-  return frozen;
+  return Object.freeze({ ...tool });
+}
+
+function schemaError(
+  tool: McpTool,
+  index: number,
+  broken: { keyword: string; pointer: string; rule: string },
+): InvalidCatalogError {
+  return new InvalidCatalogError(
+    { list: "catalog", index },
+    toolId(tool),
+    "inputSchema",
+    `is not a valid JSON Schema: "${broken.keyword}" at ${
+      broken.pointer || "(root)"
+    } ${broken.rule}`,
+    { pointer: broken.pointer, keyword: broken.keyword },
+  );
 }
 
 function validateServers(

@@ -52,8 +52,17 @@ export const MAX_SUGGESTION_COMPARISONS = 256;
 export const MAX_SUGGESTION_DISTANCE = 8;
 
 /**
+ * The most work one catalogue may spend compiling its `pattern`s and `patternProperties` keys, in
+ * units of about one instruction of the linear-time engine (`x{1,1000}` is about 1,000 units, some
+ * 5 ms). Each distinct pattern is charged once, in tool id order, and compiled only when a string
+ * first needs it; a pattern past the budget is left to the tool's server and said in the
+ * catalogue's warnings. About 0.3 s of compiling over a catalogue's life at most.
+ */
+export const MAX_PATTERN_UNITS = 50_000;
+
+/**
  * The most bytes a session's state may take as JSON (UTF-8). A describe or execute that would grow
- * it further is refused with `session_full` (HTTP 409), a problem for the host: delete the session
- * or start a new one.
+ * it further makes the session forget the schemas it sent longest ago (the model is sent them again
+ * if it asks), so a session never dead-ends.
  */
 export const MAX_SESSION_BYTES = 64 * 1024;

@@ -9,6 +9,8 @@ import type { ToolMatch } from "../catalog.ts";
 import type { McpTool } from "../tool.ts";
 import { escapeInvisible, oneLine, quote, quoteId } from "../untrusted.ts";
 import type { BridgeErrorCode, SearchMiss } from "./action.ts";
+import type { UncheckedKeyword } from "./schema/check.ts";
+import { uncheckedKeywords } from "./validate.ts";
 
 const MATCH_CHARS = 160;
 
@@ -86,15 +88,29 @@ export function renderMiss(miss: SearchMiss, inventory: string): string {
  */
 export function renderDescribe(id: string, tool: McpTool, maxDescriptionChars: number): string {
   const description = oneLine(tool.description, maxDescriptionChars);
+  const unchecked = uncheckedKeywords(tool);
   return [
     description === "" ? quoteId(id) : `${quoteId(id)}: ${quote(description)}`,
     // Exact, but with invisible characters escaped: the schema hides nothing from a reader.
     `Input schema: ${escapeInvisible(JSON.stringify(tool.inputSchema))}`,
+    ...(unchecked.length === 0 ? [] : [renderUnchecked(unchecked)]),
     `Next: {"action":"execute","name":${
       escapeInvisible(JSON.stringify(id))
     },"arguments":{...}} with arguments that follow this schema.`,
   ].join("\n");
 }
+
+// The schema's parts only the server checks: the first few, then how many more.
+function renderUnchecked(unchecked: readonly UncheckedKeyword[]): string {
+  const shown = unchecked.slice(0, MAX_UNCHECKED_SHOWN).map((u) =>
+    `"${u.keyword}" at ${escapeInvisible(JSON.stringify(u.pointer))} (${u.reason})`
+  );
+  const more = unchecked.length - shown.length;
+  return `Checked by the server, not here: ${shown.join("; ")}${
+    more > 0 ? `; and ${more} more` : ""
+  }. Follow these parts of the schema too.`;
+}
+const MAX_UNCHECKED_SHOWN = 5;
 
 /**
  * The text of a describe whose schema the model already has in this session.

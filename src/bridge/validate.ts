@@ -16,10 +16,12 @@ import {
 } from "../limits.ts";
 import type { McpTool } from "../tool.ts";
 import {
-  checkSchema,
   type CompiledSchema,
   compileSchema,
+  inspectSchema,
+  type PatternBudget,
   type SchemaError,
+  type UncheckedKeyword,
 } from "./schema/check.ts";
 import { validateWithin, ValidationLimitError } from "./schema/_validate.ts";
 
@@ -34,15 +36,19 @@ export interface ArgumentProblem {
 // Wrapper errors that only repeat what a nested error says.
 const WRAPPERS = new Set(["properties", "false", "items", "prefixItems", "$ref", "allOf"]);
 const MAX_PROBLEMS = 10;
+const EMPTY: ReadonlySet<string> = new Set();
 const compiled = new WeakMap<McpTool, CompiledSchema | SchemaError>();
-const checked = new WeakMap<McpTool, SchemaError | true>();
+const checked = new WeakMap<McpTool, SchemaError | readonly UncheckedKeyword[]>();
+const NONE: readonly UncheckedKeyword[] = Object.freeze([]);
 
 /**
  * Checks a tool's input schema, once per tool object, and says what is wrong with it: the catalogue
  * calls it for every tool, so that a broken schema is the catalogue's error. Cheap (one walk); the
- * schema is compiled on the tool's first execute.
+ * schema is compiled on the tool's first execute, each pattern when a string first needs it.
+ * Patterns it cannot check are remembered with the tool (see {@linkcode uncheckedKeywords}).
  *
  * @param tool The tool.
+ * @param budget The catalogue's pattern compile budget; a tool checked alone has its own.
  * @returns The first rule the schema breaks, or `undefined` when it is usable.
  *
  * @example Usage
@@ -54,12 +60,40 @@ const checked = new WeakMap<McpTool, SchemaError | true>();
  * equal(prepareSchema(tool)?.keyword, "$ref");
  * ```
  */
-export function prepareSchema(tool: McpTool): SchemaError | undefined {
+export function prepareSchema(tool: McpTool, budget?: PatternBudget): SchemaError | undefined {
   const known = checked.get(tool);
-  if (known !== undefined) return known === true ? undefined : known;
-  const error = checkSchema(tool.inputSchema);
-  checked.set(tool, error ?? true);
-  return error;
+  if (known !== undefined) return "rule" in known ? known : undefined;
+  const result = inspectSchema(tool.inputSchema, budget);
+  const unchecked = result.ok ? result.unchecked : undefined;
+  checked.set(
+    tool,
+    result.ok ? (unchecked!.length === 0 ? NONE : Object.freeze(unchecked!)) : result.error,
+  );
+  return result.ok ? undefined : result.error;
+}
+
+/**
+ * The keywords of a tool's input schema that unfold leaves to the tool's server: patterns the
+ * linear-time engine cannot run (lookaround, backreferences, repeats over 1,000, Unicode
+ * properties it lacks) or that are past the catalogue's compile budget. Arguments are checked
+ * against the rest of the schema.
+ *
+ * @param tool The tool, as a catalogue holds it.
+ * @returns The unchecked keywords, in schema order; `[]` when unfold checks everything.
+ *
+ * @example Usage
+ * ```ts
+ * import { uncheckedKeywords } from "./validate.ts";
+ * import { equal } from "node:assert/strict";
+ *
+ * const tool = { server: "a", name: "b", description: "", inputSchema: { type: "object", properties: { q: { type: "string", pattern: "^.{0,4096}$" } } } };
+ * equal(uncheckedKeywords(tool)[0]?.pointer, "/properties/q/pattern");
+ * ```
+ */
+export function uncheckedKeywords(tool: McpTool): readonly UncheckedKeyword[] {
+  prepareSchema(tool);
+  const known = checked.get(tool)!;
+  return "rule" in known ? NONE : known;
 }
 
 // The compiled schema (a copy, its lookup), made on a tool's first execute.
@@ -114,12 +148,14 @@ export function validateArguments(tool: McpTool, args: Record<string, unknown>):
       message: `cannot be checked: the input schema is invalid (${where} ${schema.rule})`,
     }];
   }
+  const unchecked = uncheckedKeywords(tool);
   let result;
   try {
     result = validateWithin(args, schema.schema, schema.draft, schema.lookup, {
       maxSteps: MAX_VALIDATION_STEPS,
       maxDepth: MAX_VALIDATION_DEPTH,
       maxFormatChars: MAX_FORMAT_CHARS,
+      unchecked: unchecked.length === 0 ? EMPTY : new Set(unchecked.map((u) => u.source)),
     });
   } catch (e) {
     return [{ pointer: "", message: refusal(e) }];

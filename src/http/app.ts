@@ -28,7 +28,13 @@ import {
 } from "../session/store.ts";
 import { VERSION } from "../version.ts";
 import { bearerAuthenticator } from "./auth.ts";
-import { type CachedCatalog, CatalogCache, type CatalogStore } from "./catalog_cache.ts";
+import {
+  type CachedCatalog,
+  catalogBytes,
+  CatalogCache,
+  type CatalogStore,
+  DEFAULT_CACHE_BYTES,
+} from "./catalog_cache.ts";
 import { type CatalogBody, type Kind, readCatalogRequest } from "./catalog_request.ts";
 import { addNativeRoutes } from "./native_routes.ts";
 import { openApiDocument, OPERATIONS } from "./openapi.ts";
@@ -136,6 +142,8 @@ export function createApp(deps: AppDeps): UnfoldApp {
   if (deps.warmUp) warmUp(schemas);
   const cache = new CatalogCache({
     hash,
+    // Room for two of the largest catalogues the body limit lets in, whatever the default says.
+    maxBytes: Math.max(DEFAULT_CACHE_BYTES, 2 * catalogBytes(settings.maxBodyBytes)),
     maxTools: Math.max(50_000, settings.maxTools),
     ...deps.catalogs,
     onStoreError: (e) => report(e),
@@ -209,7 +217,12 @@ export function createApp(deps: AppDeps): UnfoldApp {
         event: { kind: "inject" },
       });
     }
-    return c.json({ injection: injector.inject(), catalogHash: entry.catalogHash });
+    const warnings = entry.catalog.warnings;
+    return c.json({
+      injection: injector.inject(),
+      catalogHash: entry.catalogHash,
+      ...(warnings.length === 0 ? {} : { warnings }),
+    });
   });
 
   app.post("/v1/route", async (c) => {

@@ -87,8 +87,9 @@ export interface CatalogCacheOptions {
   /** Hashes canonical JSON. */
   hash: Hasher;
   /**
-   * The most bytes kept, estimated: each catalogue counts four bytes per character of its
-   * canonical JSON (the parsed tools) and two per character of each text it arrived as.
+   * The most bytes kept, estimated: each catalogue counts {@linkcode catalogBytes} (four bytes per
+   * character of its canonical JSON for the parsed tools, two per character of each text it
+   * arrived as). The catalogue just used is kept even when it alone is over the bound.
    * @default {64 MiB}
    */
   maxBytes?: number;
@@ -120,9 +121,36 @@ const INJECTORS_PER_CATALOG = 8;
 const TEXTS_PER_CATALOG = 4;
 
 /**
- * Catalogues by tenant and content, least recently used evicted first. A tenant finds only what it
- * sent itself (by text or by hash): neither a reference nor the time a request takes says whether
- * another tenant sent a catalogue.
+ * The bytes a catalogue of this many characters counts against a cache's bound: the parsed tools
+ * (measured at 2.8 bytes a character for 10,000 real tools, counted as 4) and one text it arrived
+ * as (two bytes a character at most). An app sizes its cache from its body limit with it, so
+ * that the largest catalogue it accepts fits.
+ *
+ * @param chars The characters of the catalogue's JSON.
+ * @returns The estimated bytes.
+ *
+ * @example Usage
+ * ```ts
+ * import { catalogBytes } from "./catalog_cache.ts";
+ * import { equal } from "node:assert/strict";
+ *
+ * equal(catalogBytes(1_000), 6_000);
+ * ```
+ */
+export function catalogBytes(chars: number): number {
+  return (PARSED_BYTES_PER_CHAR + TEXT_BYTES_PER_CHAR) * chars;
+}
+const PARSED_BYTES_PER_CHAR = 4;
+/** The default bound of a {@linkcode CatalogCache}, in estimated bytes. */
+export const DEFAULT_CACHE_BYTES = 64 * 1024 * 1024;
+const TEXT_BYTES_PER_CHAR = 2;
+
+/**
+ * Catalogues by tenant and content. Past a bound, the tenant holding the most bytes loses its
+ * least recently used catalogue first, and every tenant keeps its latest while any tenant holds
+ * more than one: a tenant that sends many catalogues evicts its own, never another's only one.
+ * A tenant finds only what it sent itself (by text or by hash): neither a reference nor the time a
+ * request takes says whether another tenant sent a catalogue.
  *
  * @example Usage
  * ```ts
@@ -140,11 +168,17 @@ const TEXTS_PER_CATALOG = 4;
  * ```
  */
 export class CatalogCache {
-  // Recency order: the first entry is evicted first.
-  #entries = new Set<CachedCatalog>();
+  // Per tenant: its catalogues by text and hash, in recency order (the first is its oldest), and
+  // the bytes and tools they count.
   #tenants = new Map<
     string,
-    { byText: Map<string, CachedCatalog>; byHash: Map<string, CachedCatalog> }
+    {
+      byText: Map<string, CachedCatalog>;
+      byHash: Map<string, CachedCatalog>;
+      entries: Set<CachedCatalog>;
+      bytes: number;
+      tools: number;
+    }
   >();
   #bytes = 0;
   #tools = 0;
@@ -162,7 +196,7 @@ export class CatalogCache {
    */
   constructor(options: CatalogCacheOptions) {
     this.#hash = options.hash;
-    this.#maxBytes = options.maxBytes ?? 64 * 1024 * 1024;
+    this.#maxBytes = options.maxBytes ?? DEFAULT_CACHE_BYTES;
     this.#maxTools = options.maxTools ?? 50_000;
     this.#store = options.store;
     this.#ranker = options.ranker ?? lexicalRanker;
@@ -298,7 +332,8 @@ export class CatalogCache {
   ): CachedCatalog {
     let maps = this.#tenants.get(tenant);
     if (maps === undefined) {
-      this.#tenants.set(tenant, maps = { byText: new Map(), byHash: new Map() });
+      maps = { byText: new Map(), byHash: new Map(), entries: new Set(), bytes: 0, tools: 0 };
+      this.#tenants.set(tenant, maps);
     }
     const entry: CachedCatalog = {
       tenant,
@@ -307,13 +342,11 @@ export class CatalogCache {
       injectors: new Map(),
       texts: [],
       index,
-      // The parsed tools, estimated: twice their canonical text, two bytes a character.
-      bytes: 4 * canonicalChars,
+      bytes: 0,
     };
     maps.byHash.set(hash, entry);
-    this.#entries.add(entry);
-    this.#bytes += entry.bytes;
-    this.#tools += catalog.size;
+    maps.entries.add(entry);
+    this.#count(entry, PARSED_BYTES_PER_CHAR * canonicalChars, catalog.size);
     if (text !== undefined) this.#alias(entry, text);
     this.#evict(entry);
     return entry;
@@ -325,34 +358,64 @@ export class CatalogCache {
     if (entry.texts.length >= TEXTS_PER_CATALOG) {
       const oldest = entry.texts.shift()!;
       byText.delete(oldest);
-      entry.bytes -= 2 * oldest.length;
-      this.#bytes -= 2 * oldest.length;
+      this.#count(entry, -TEXT_BYTES_PER_CHAR * oldest.length, 0);
     }
     entry.texts.push(text);
     byText.set(text, entry);
-    entry.bytes += 2 * text.length;
-    this.#bytes += 2 * text.length;
+    this.#count(entry, TEXT_BYTES_PER_CHAR * text.length, 0);
     this.#evict(entry);
   }
 
-  #touch(entry: CachedCatalog): void {
-    this.#entries.delete(entry);
-    this.#entries.add(entry);
+  #count(entry: CachedCatalog, bytes: number, tools: number): void {
+    const maps = this.#tenants.get(entry.tenant)!;
+    entry.bytes += bytes;
+    maps.bytes += bytes;
+    maps.tools += tools;
+    this.#bytes += bytes;
+    this.#tools += tools;
   }
 
-  // Evicts the least recently used catalogues while over a bound, never the one just used.
+  #touch(entry: CachedCatalog): void {
+    const entries = this.#tenants.get(entry.tenant)!.entries;
+    entries.delete(entry);
+    entries.add(entry);
+  }
+
+  // While over a bound: the oldest catalogue of the tenant holding the most bytes, among tenants
+  // with more than one (so a tenant's flood evicts its own, and every tenant keeps its latest);
+  // when each holds only its latest, the heaviest tenant's. Never the catalogue just used.
   #evict(keep: CachedCatalog): void {
-    for (const entry of this.#entries) {
-      if (this.#bytes <= this.#maxBytes && this.#tools <= this.#maxTools) return;
-      if (entry === keep) continue;
-      this.#entries.delete(entry);
-      this.#bytes -= entry.bytes;
-      this.#tools -= entry.catalog.size;
-      const maps = this.#tenants.get(entry.tenant)!;
-      maps.byHash.delete(entry.catalogHash);
-      for (const text of entry.texts) maps.byText.delete(text);
-      if (maps.byHash.size === 0) this.#tenants.delete(entry.tenant);
+    while (this.#bytes > this.#maxBytes || this.#tools > this.#maxTools) {
+      const victim = this.#victim(keep, 2) ?? this.#victim(keep, 1);
+      if (victim === undefined) return;
+      this.#drop(victim);
     }
+  }
+
+  #victim(keep: CachedCatalog, minEntries: number): CachedCatalog | undefined {
+    let victim: CachedCatalog | undefined;
+    let most = -1;
+    for (const maps of this.#tenants.values()) {
+      if (maps.bytes <= most || maps.entries.size < minEntries) continue;
+      const [oldest, second] = maps.entries;
+      const candidate = oldest === keep ? second : oldest;
+      if (candidate === undefined) continue;
+      victim = candidate;
+      most = maps.bytes;
+    }
+    return victim;
+  }
+
+  #drop(entry: CachedCatalog): void {
+    const maps = this.#tenants.get(entry.tenant)!;
+    maps.entries.delete(entry);
+    maps.byHash.delete(entry.catalogHash);
+    for (const text of entry.texts) maps.byText.delete(text);
+    maps.bytes -= entry.bytes;
+    maps.tools -= entry.catalog.size;
+    this.#bytes -= entry.bytes;
+    this.#tools -= entry.catalog.size;
+    if (maps.entries.size === 0) this.#tenants.delete(entry.tenant);
   }
 }
 

@@ -287,7 +287,24 @@ export function httpSchemas(settings: Pick<HttpSettings, "maxTools">) {
   const catalogHash = text(
     "The hash of the request's catalogue: send it as `catalogRef` instead of the catalogue.",
   );
-  const InjectResponse = z.object({ injection: z.nullable(Injection), catalogHash });
+  const SchemaWarning = z.object({
+    tool: text("The tool's id."),
+    keyword: text("The JSON Schema keyword left unchecked: `pattern` or `patternProperties`."),
+    pointer: text(
+      "A JSON pointer to it in the tool's `inputSchema`, e.g. `/properties/q/pattern`.",
+    ),
+    reason: text("Why unfold cannot check it (lookaround, a repeat over 1,000, ...)."),
+  });
+  const InjectResponse = z.object({
+    injection: z.nullable(Injection),
+    catalogHash,
+    warnings: z.optional(
+      z.array(SchemaWarning).check(z.describe(
+        "Only when some tool's input schema has parts unfold leaves to the tool's server: the " +
+          "tool stays listed and callable, its arguments are checked against the rest.",
+      )),
+    ),
+  });
 
   const toolResult = text("The exact text to return to the model as the bridge tool's result.");
   const id = text("The resolved tool id.");

@@ -143,7 +143,9 @@ export function emptySession(now: number): SessionState {
  * cleared, counters kept); a describe of a body already sent is elided unless `resend`; an execute
  * of a tool not described (when enforced) is refused with `describe_first` and marks the tool
  * described, since the refusal carries its schema. An event that would grow the state past
- * {@linkcode MAX_SESSION_BYTES} changes nothing and is answered `full`: every store holds the cap.
+ * {@linkcode MAX_SESSION_BYTES} makes the session forget its least recently sent schemas (they are
+ * sent again when asked for) until it fits, so a session never dead-ends; `full` is answered only
+ * if even an empty memory could not hold the event, which no event kind can reach.
  *
  * @param previous The state, or `undefined` for a new session.
  * @param input The event and its catalogue hash.
@@ -173,7 +175,40 @@ export function transition(
   const next = apply(base, input, now);
   const bytes = sessionBytes(next.state);
   if (bytes <= MAX_SESSION_BYTES || bytes <= sessionBytes(base)) return next;
+  // Full: forget the oldest records (the model may be sent those schemas again) rather than refuse,
+  // so no session ever reaches a state where every describe fails.
+  if (forget(next.state, bytes - MAX_SESSION_BYTES)) return next;
   return { state: base, decision: { kind: "full", bytes, limit: MAX_SESSION_BYTES } };
+}
+
+// Drops the oldest described ids and sent-body hashes until the state is at least `excess` bytes
+// smaller, then checks the real size. Each record's size is counted from its own JSON text, so
+// the work is linear in the records dropped plus one serialisation. False when even an empty
+// memory would not fit (counters alone over the limit: never with the event kinds there are).
+function forget(state: SessionState, excess: number): boolean {
+  const ids = Object.keys(state.described);
+  let dropIds = 0;
+  let dropSeen = 0;
+  let freed = 0;
+  while (freed < excess) {
+    // Keep the two lists about the same length, oldest first from each.
+    const moreSeen = state.seen.length - dropSeen > ids.length - dropIds;
+    if (moreSeen && dropSeen < state.seen.length) {
+      freed += utf8Bytes(state.seen[dropSeen++]!) + 1;
+    } else if (dropIds < ids.length) {
+      const id = ids[dropIds++]!;
+      freed += utf8Bytes(id) + utf8Bytes(state.described[id]!) + 2;
+    } else if (dropSeen < state.seen.length) {
+      freed += utf8Bytes(state.seen[dropSeen++]!) + 1;
+    } else break;
+  }
+  for (const id of ids.slice(0, dropIds)) delete state.described[id];
+  state.seen.splice(0, dropSeen);
+  return sessionBytes(state) <= MAX_SESSION_BYTES;
+}
+
+function utf8Bytes(text: string): number {
+  return encoder.encode(JSON.stringify(text)).length;
 }
 
 function apply(
@@ -198,8 +233,13 @@ function apply(
   const event = input.event;
   const error = (code: string) => c.errors[code] = (c.errors[code] ?? 0) + 1;
   const send = (id: string, schemaHash: string, bodyHash: string) => {
+    // Re-inserted, so the keys stay in the order of last use and a full session forgets the
+    // schemas sent longest ago first.
+    delete state.described[id];
     state.described[id] = schemaHash;
-    if (!state.seen.includes(bodyHash)) state.seen.push(bodyHash);
+    const at = state.seen.indexOf(bodyHash);
+    if (at !== -1) state.seen.splice(at, 1);
+    state.seen.push(bodyHash);
     if (state.seen.length > MAX_SEEN) state.seen.splice(0, state.seen.length - MAX_SEEN);
   };
   switch (event.kind) {

@@ -77,9 +77,9 @@ export class SessionStoreError extends Error {
 }
 
 /**
- * Thrown when recording an event would grow a session's state past
- * `MAX_SESSION_BYTES` (`src/limits.ts`): a problem for the host (the model cannot fix it), which deletes the
- * session or starts a new one. The HTTP API answers 409 `session_full`.
+ * Thrown when an event could not be recorded within `MAX_SESSION_BYTES` (`src/limits.ts`) even
+ * after the session forgot every schema it had sent. A full session forgets its oldest records
+ * instead, so no event kind reaches this today; the HTTP API keeps 409 `session_full` for it.
  *
  * @example Usage
  * ```ts

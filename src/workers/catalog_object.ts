@@ -13,8 +13,10 @@ import { settingsFromEnv } from "../http/settings.ts";
 
 /** What a catalogue object holds, as its store passes it in and gets it back. */
 export interface CatalogRecord {
-  /** The catalogue's JSON text (`{"tools": [...], "servers": [...]}`), in chunks. */
+  /** The catalogue's JSON text (`{"tools": [...], "servers": [...]}`), in chunks: all, or a page. */
   text: string[];
+  /** How many chunks the whole text has (a load answers a page of them at a time). */
+  textChunks?: number;
   /** Its search index, when one was saved: the ranker's format and its bytes, in chunks. */
   index?: { format: string; chunks: Uint8Array[] };
 }
@@ -26,7 +28,17 @@ interface Meta {
   lastUsed: number;
 }
 
+/** Where a part of a catalogue's text goes: the index of its first chunk, and the count of all. */
+export interface TextPart {
+  /** The index of the part's first chunk. */
+  offset: number;
+  /** How many chunks the whole text has. */
+  total: number;
+}
+
 const META = "meta";
+// The most text chunks one load answers (8 Mi characters: an RPC message holds 32 MiB).
+const CHUNKS_PER_LOAD = 16;
 // Storage writes at most this many keys at once.
 const KEYS_PER_CALL = 128;
 
@@ -41,16 +53,26 @@ export class CatalogObject extends DurableObject<Record<string, unknown>> {
   }
 
   /**
-   * Saves the catalogue's text (and drops any index of an earlier save).
+   * Saves the catalogue's text, whole or one part at a time (a large text does not fit one RPC
+   * message); the first part drops anything an unfinished earlier save left, the last one makes
+   * the catalogue loadable.
    *
-   * @param text The text, in chunks of at most 1 MiB each.
+   * @param text The text, or a part of it, in chunks of at most 1 MiB each.
+   * @param part Where the part goes; the whole text when absent.
+   * @returns Whether the object already held the whole catalogue (the rest need not be sent).
    */
-  async save(text: string[]): Promise<void> {
+  async save(text: string[], part?: TextPart): Promise<boolean> {
+    const offset = part?.offset ?? 0;
+    const total = part?.total ?? text.length;
     const meta = await this.ctx.storage.get<Meta>(META);
-    if (meta?.textChunks === text.length) return this.#used(meta, true);
-    await this.ctx.storage.deleteAll();
-    await this.#putAll(text.map((chunk, i) => [`text:${i}`, chunk]));
-    await this.#used({ textChunks: text.length, lastUsed: 0 }, true);
+    if (meta?.textChunks === total) {
+      await this.#used(meta, true);
+      return true;
+    }
+    if (offset === 0) await this.ctx.storage.deleteAll();
+    await this.#putAll(text.map((chunk, i) => [`text:${offset + i}`, chunk]));
+    if (offset + text.length === total) await this.#used({ textChunks: total, lastUsed: 0 }, true);
+    return false;
   }
 
   /**
@@ -70,16 +92,19 @@ export class CatalogObject extends DurableObject<Record<string, unknown>> {
   }
 
   /**
-   * Loads the catalogue.
+   * Loads the catalogue, a page of its text at a time.
    *
-   * @returns Its text and index, or `undefined` when none is saved.
+   * @param from The first text chunk to answer; the first page also carries the index.
+   * @returns A page of its text (with the count of all its chunks) and, on the first page, its
+   * index; `undefined` when none is saved.
    */
-  async load(): Promise<CatalogRecord | undefined> {
+  async load(from = 0): Promise<CatalogRecord | undefined> {
     const meta = await this.ctx.storage.get<Meta>(META);
     if (meta === undefined) return undefined;
+    const count = Math.max(0, Math.min(CHUNKS_PER_LOAD, meta.textChunks - from));
     const keys = [
-      ...Array.from({ length: meta.textChunks }, (_, i) => `text:${i}`),
-      ...Array.from({ length: meta.index?.chunks ?? 0 }, (_, i) => `index:${i}`),
+      ...Array.from({ length: count }, (_, i) => `text:${from + i}`),
+      ...Array.from({ length: from === 0 ? meta.index?.chunks ?? 0 : 0 }, (_, i) => `index:${i}`),
     ];
     const values = new Map<string, unknown>();
     for (let i = 0; i < keys.length; i += KEYS_PER_CALL) {
@@ -88,12 +113,22 @@ export class CatalogObject extends DurableObject<Record<string, unknown>> {
       }
     }
     const text = keys.filter((k) => k.startsWith("text:")).map((k) => values.get(k) as string);
-    if (text.some((chunk) => typeof chunk !== "string")) return undefined;
+    if (text.some((chunk) => typeof chunk !== "string")) {
+      // A chunk is missing (two saves in parts crossed): forget it all, so the next save rewrites it.
+      await this.ctx.storage.deleteAll();
+      return undefined;
+    }
+    const textChunks = meta.textChunks;
+    if (from > 0) return { text, textChunks };
     await this.#used(meta, false);
-    if (meta.index === undefined) return { text };
+    if (meta.index === undefined) return { text, textChunks };
     const chunks = keys.filter((k) => k.startsWith("index:")).map((k) => values.get(k));
-    if (!chunks.every((chunk) => chunk instanceof Uint8Array)) return { text };
-    return { text, index: { format: meta.index.format, chunks: chunks as Uint8Array[] } };
+    if (!chunks.every((chunk) => chunk instanceof Uint8Array)) return { text, textChunks };
+    return {
+      text,
+      textChunks,
+      index: { format: meta.index.format, chunks: chunks as Uint8Array[] },
+    };
   }
 
   /** Deletes the catalogue once nobody has loaded it for a time to live; otherwise waits again. */

@@ -8,26 +8,30 @@
  * key elsewhere), they are the binding this Worker already uses (R2 would add a bucket), and a
  * name per tenant and hash keeps tenants apart by construction. Limits designed for: 2 MB per
  * stored value (SQLite-backed objects, production), so text is cut into 512 Ki-character chunks
- * and indexes into 1 MiB chunks; at most {@linkcode MAX_STORED_CHARS} of text per catalogue
- * (32 MiB per RPC message): a larger catalogue stays in its isolate's memory only.
+ * and indexes into 1 MiB chunks; 32 MiB per RPC message, so text goes in parts of at most
+ * {@linkcode RPC_CHARS} each way; at most {@linkcode MAX_STORED_CHARS} of text per catalogue
+ * (more than the largest body the API accepts by default): a larger one stays in memory only.
  *
  * @module
  */
 
 import type { McpCatalog } from "../catalog.ts";
 import type { CatalogStore, RankerSnapshot, StoredCatalog } from "../http/catalog_cache.ts";
-import type { CatalogRecord } from "./catalog_object.ts";
+import type { CatalogRecord, TextPart } from "./catalog_object.ts";
 
 /** The most characters of catalogue text saved (a larger catalogue is kept in memory only). */
-export const MAX_STORED_CHARS = 8 * 1024 * 1024;
+export const MAX_STORED_CHARS = 32 * 1024 * 1024;
+/** The most characters of text one RPC carries (16 MiB even at two bytes a character). */
+export const RPC_CHARS = 8 * 1024 * 1024;
 const TEXT_CHUNK_CHARS = 512 * 1024;
+const CHUNKS_PER_CALL = RPC_CHARS / TEXT_CHUNK_CHARS;
 const INDEX_CHUNK_BYTES = 1024 * 1024;
 
 /** The RPC surface of the catalogue Durable Object (see `catalog_object.ts`). */
 export interface CatalogObjectStub {
-  save(text: string[]): Promise<void>;
+  save(text: string[], part?: TextPart): Promise<boolean | void>;
   saveIndex(format: string, chunks: Uint8Array[]): Promise<boolean>;
-  load(): Promise<CatalogRecord | undefined>;
+  load(from?: number): Promise<CatalogRecord | undefined>;
 }
 
 /** The part of a Durable Object namespace binding the store uses. */
@@ -92,7 +96,12 @@ export class DurableCatalogStore implements CatalogStore {
     for (let i = 0; i < text.length; i += TEXT_CHUNK_CHARS) {
       chunks.push(text.slice(i, i + TEXT_CHUNK_CHARS));
     }
-    await this.#stub(tenant, hash).save(chunks);
+    const stub = this.#stub(tenant, hash);
+    for (let offset = 0; offset < chunks.length; offset += CHUNKS_PER_CALL) {
+      const part = chunks.slice(offset, offset + CHUNKS_PER_CALL);
+      // The object already holds this catalogue (its name is its content): nothing more to send.
+      if (await stub.save(part, { offset, total: chunks.length }) === true) return;
+    }
   }
 
   /**
@@ -106,9 +115,17 @@ export class DurableCatalogStore implements CatalogStore {
     tenant: string,
     hash: string,
   ): Promise<{ catalog: StoredCatalog; chars: number; index?: RankerSnapshot } | undefined> {
-    const record = await this.#stub(tenant, hash).load();
+    const stub = this.#stub(tenant, hash);
+    const record = await stub.load(0);
     if (record === undefined) return undefined;
-    const text = record.text.join("");
+    const pages = [...record.text];
+    const total = record.textChunks ?? pages.length;
+    while (pages.length < total) {
+      const more = await stub.load(pages.length);
+      if (more === undefined || more.text.length === 0) return undefined;
+      pages.push(...more.text);
+    }
+    const text = pages.join("");
     const catalog = JSON.parse(text) as StoredCatalog;
     if (record.index === undefined) return { catalog, chars: text.length };
     const chunks = record.index.chunks;

@@ -1,6 +1,6 @@
 // Argument validation under hostile input: linear-time patterns and formats (issue 10, defect 2),
 // failing closed (defect 3), depth limits (defect 4), and broken schemas as the catalogue's fault.
-import { equal, match, ok, throws } from "node:assert/strict";
+import { equal, match, ok } from "node:assert/strict";
 import { type ErrorAction, Injector, InvalidCatalogError, McpCatalog } from "../../mod.ts";
 import { MAX_FORMAT_CHARS, MAX_JSON_DEPTH } from "../../src/limits.ts";
 
@@ -64,20 +64,14 @@ Deno.test("format checks run in linear time (url, hostname and email with long i
   refused(execute(injector, { u: "http://192.168.1.1/" })); // upstream's private-range rule kept
 });
 
-Deno.test("a pattern that needs backtracking is refused when the catalogue is built", () => {
-  for (const pattern of ["a(?=b)", "(a)\\1", "(?<!x)y"]) {
-    throws(
-      () => injectorFor({ type: "object", properties: { c: { type: "string", pattern } } }),
-      InvalidCatalogError,
-    );
-  }
+Deno.test("an invalid regular expression is refused when the catalogue is built", () => {
   const error = catalogError({
     type: "object",
-    properties: { c: { type: "string", pattern: "a(?=b)" } },
+    properties: { c: { type: "string", pattern: "a(?=b" } },
   });
   equal(error.keyword, "pattern");
   equal(error.pointer, "/catalog/0/inputSchema/properties/c/pattern");
-  match(error.message, /backtracking/);
+  match(error.message, /not a valid regular expression/);
 });
 
 Deno.test("a lone-surrogate key cannot bypass validation (the reproduction of defect 3)", () => {

@@ -19,12 +19,39 @@ const ajv = new Ajv2020({
   ownProperties: true,
 });
 
+// Ajv's multipleOf asks whether parseInt of the quotient's text equals the quotient: from 1e21 up
+// the text is in exponent form ("1e+21"), so Ajv calls 1e21 no multiple of 1 (a finding of the
+// fuzz suite at 100,000 cases). Where the default instance refuses, this one (a rounding test
+// instead) is asked too; it differs from the default only on such quotients.
+const rounding = new Ajv2020({
+  strict: false,
+  unicodeRegExp: true,
+  validateFormats: false,
+  ownProperties: true,
+  multipleOfPrecision: 12,
+});
+
+// V8 also answers /(?:[^]*?[^]^a)*/u.test("") false, though a starred group matches any text zero
+// times (a finding of the fuzz suite at 100,000 cases): a "match anything" class after a lazy
+// one. Where it answers false, the pattern with such classes spelt as an alternation is asked too.
+const ANY_CLASS = /\[(?:\^|\\s\\S|\\S\\s|\\d\\D|\\D\\d|\\w\\W|\\W\\w)\]/g;
+
 // V8 15 (Deno 2.6) answers /[\S]$/u.test("😀") false where the spec (and V8 11) says true: a class
 // holding a negated escape (\S, \D, \W), then $, on an astral character. The reference is the
 // pattern with such classes spelt without negated escapes ([\s\S] is [^]), else in v mode, whose
 // classes V8 implements apart.
 function reference(source: string, text: string, native: RegExp): boolean {
   const answer = native.test(text);
+  if (!answer && ANY_CLASS.test(source)) {
+    ANY_CLASS.lastIndex = 0;
+    try {
+      const spelt = source.replace(ANY_CLASS, "(?:.|[\\n\\r\\u2028\\u2029])");
+      if (new RegExp(spelt, "u").test(text)) return true;
+    } catch {
+      // not a pattern once spelt out: keep V8's answer
+    }
+  }
+  ANY_CLASS.lastIndex = 0;
   if (!/\[[^\]]*\\[SDW]/.test(source)) return answer;
   const spelt = source.replace(/\[(\\s\\S|\\S\\s|\\d\\D|\\D\\d|\\w\\W|\\W\\w)\]/g, "[^]");
   if (!/\[[^\]]*\\[SDW]/.test(spelt)) return new RegExp(spelt, "u").test(text);
@@ -33,6 +60,11 @@ function reference(source: string, text: string, native: RegExp): boolean {
   } catch {
     return answer;
   }
+}
+
+// Whether the arguments hold a number Ajv's default multipleOf misjudges (1e21 or more).
+function hugeQuotient(args: unknown): boolean {
+  return JSON.stringify(args).includes("e+");
 }
 
 Deno.test("argument validation agrees with Ajv on random schemas and arguments, or refuses", () => {
@@ -58,6 +90,9 @@ Deno.test("argument validation agrees with Ajv on random schemas and arguments, 
       const tool = { server: "s", name: "t", description: "", inputSchema };
       const problems = validateArguments(tool, args);
       const ours = problems.length === 0;
+      if (ours && theirs === false && hugeQuotient(args)) {
+        theirs = rounding.compile(inputSchema)(args) === true;
+      }
       if (ours) {
         equal(theirs, true, "unfold allowed what Ajv refuses");
       } else if (theirs !== false) {

@@ -180,3 +180,48 @@ Deno.test("CatalogCache saves the index a search built, once, and a cold cache r
   equal(cold.saveIndex(loaded), undefined, "restored from the store: not saved again");
   equal(loaded.catalog.size, tools.length);
 });
+
+Deno.test("CatalogCache evicts from the tenant holding the most bytes: a small catalogue never evicts a large one", async () => {
+  const cache = new CatalogCache({ hash: sha256Hex, maxBytes: 200_000 });
+  // Tenant A's one catalogue takes most of the bound.
+  const large = await cache.add("a", undefined, [tool("s", "big", "d".repeat(30_000))], []);
+  // Tenant B sends 50 small ones while A is idle: least recently used alone would evict A's.
+  for (let i = 0; i < 50; i++) {
+    await cache.add("b", `text ${i}`, [tool("s", `t${i}`, "d".repeat(500))], []);
+  }
+  equal(await cache.byHash("a", large.catalogHash), large);
+  // Tenant B's oldest went instead, its newest stayed.
+  equal(cache.byText("b", "text 0"), undefined);
+  notEqual(cache.byText("b", "text 49"), undefined);
+});
+
+Deno.test("createApp's cache holds a catalogue as large as the body limit allows, beside other tenants", async () => {
+  const { createApp } = await import("../../src/http/app.ts");
+  const { MemorySessionStore } = await import("../../src/session/memory_store.ts");
+  const app = createApp({
+    store: new MemorySessionStore(),
+    settings: { tokens: ["token-a", "token-b"] },
+  });
+  const post = (token: string, body: unknown) =>
+    app.request("/v1/route", {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
+      body: typeof body === "string" ? body : JSON.stringify(body),
+    });
+  // 10,000 tools, 11.5 MiB: within every limit, once estimated above the whole cache.
+  const real = realServerTools();
+  const tools = Array.from({ length: 10_000 }, (_, i) => ({
+    ...real[i % real.length]!,
+    server: `${real[i % real.length]!.server}-${Math.floor(i / real.length)}`,
+  }));
+  const search = { action: "search", query: "read a file" };
+  const first = await post("token-a", { catalog: tools, arguments: search });
+  equal(first.status, 200);
+  const { catalogHash } = await first.json();
+  for (let i = 0; i < 20; i++) {
+    const other = await post("token-b", { catalog: [tool("s", `t${i}`)], arguments: search });
+    equal(other.status, 200);
+  }
+  const again = await post("token-a", { catalogRef: catalogHash, arguments: search });
+  equal(again.status, 200, await again.clone().text());
+});

@@ -91,3 +91,40 @@ Deno.test("an input schema that is not valid JSON Schema is a 422 invalid_catalo
   match(response.body.detail, /"s\/t"\): "inputSchema" is not a valid JSON Schema: "type" at/);
   equal(response.body.errors[0].pointer, "/catalog/0/inputSchema/properties/q/type");
 });
+
+Deno.test("POST /v1/inject accepts valid patterns it cannot check and names them in warnings", async () => {
+  const { api, errors } = setup();
+  const catalog = [
+    { server: "s", name: "a", inputSchema: { type: "object" } },
+    {
+      server: "s",
+      name: "t",
+      inputSchema: {
+        type: "object",
+        properties: {
+          x: { type: "string", pattern: "^[a-z]{1,1001}$" },
+          y: { type: "string", pattern: "^.{0,4096}$" },
+          z: { type: "string", pattern: "^\\p{Script=Greek}+$" },
+          w: { type: "string", pattern: "^(?=\\d)" },
+        },
+      },
+    },
+  ];
+  const response = await api.post("/v1/inject", { catalog });
+  equal(response.status, 200, JSON.stringify(response.body).slice(0, 300));
+  equal(response.body.warnings.length, 3);
+  equal(response.body.warnings[0].tool, "s/t");
+  equal(response.body.warnings[0].keyword, "pattern");
+  equal(response.body.warnings[0].pointer, "/properties/w/pattern");
+  match(response.body.warnings[0].reason, /lookaround/);
+  equal(response.body.warnings[1].pointer, "/properties/x/pattern");
+  match(response.body.warnings[2].reason, /1,000/);
+  const route = await api.post("/v1/route", {
+    catalog,
+    arguments: { action: "execute", name: "s/t", arguments: { x: "!", w: "a" } },
+  });
+  equal(route.body.action, "execute");
+  const plain = await api.post("/v1/inject", { catalog: [catalog[0]] });
+  equal(plain.body.warnings, undefined);
+  equal(errors.length, 0);
+});

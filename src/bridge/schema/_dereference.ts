@@ -4,8 +4,11 @@
  * Vendored for one change: `encodePointer` is total. Upstream's `encodeURI` threw on a property name
  * holding a lone surrogate, so a valid schema could not be compiled (found by the fuzz suite); here
  * such a code unit becomes `%ED%xx%xx` (its generalised UTF-8), which no valid text encodes to, so
- * lookups stay unique. The base URI is fixed (upstream read `self.location`). Everything else is
- * upstream's, formatted by `deno fmt`.
+ * lookups stay unique. The base URI is fixed (upstream read `self.location`). And subschemas are not
+ * registered under their JSON pointers: each pointer holds every ancestor's key, so registering
+ * them all cost the schema's size times its depth (seconds for long keys nested 60 deep);
+ * {@linkcode resolveReference} walks a pointer when a `$ref` needs it, to the same subschemas.
+ * Everything else is upstream's, formatted by `deno fmt`.
  *
  * @module
  */
@@ -161,11 +164,14 @@ export function dereference(
   }
 
   // compute the schema's URI and add it to the mapping.
-  const schemaURI = baseURI.href + (basePointer ? "#" + basePointer : "");
-  if (lookup[schemaURI] !== undefined && lookup[schemaURI] !== schema) {
-    throw new Error(`Duplicate schema URI "${schemaURI}".`);
+  // unfold: only a resource's root; resolveReference finds the others by their pointers.
+  const schemaURI = baseURI.href;
+  if (basePointer === "") {
+    if (lookup[schemaURI] !== undefined && lookup[schemaURI] !== schema) {
+      throw new Error(`Duplicate schema URI "${schemaURI}".`);
+    }
+    lookup[schemaURI] = schema;
   }
-  lookup[schemaURI] = schema;
 
   // exit early if this is a boolean schema.
   if (schema === true || schema === false) {
@@ -173,7 +179,8 @@ export function dereference(
   }
 
   // set the schema's absolute URI.
-  if (schema.__absolute_uri__ === undefined) {
+  // unfold: for a resource's root only (nothing reads it; a pointer would cost its depth).
+  if (basePointer === "" && schema.__absolute_uri__ === undefined) {
     Object.defineProperty(schema, "__absolute_uri__", {
       enumerable: false,
       value: schemaURI,
@@ -209,23 +216,19 @@ export function dereference(
     if (ignoredKeyword[key]) {
       continue;
     }
-    const keyBase = `${basePointer}/${encodePointer(key)}`;
+    // unfold: any non-empty pointer marks a subschema; its text is never built.
+    const keyBase = "/";
     const subSchema = schema[key];
     if (Array.isArray(subSchema)) {
       if (schemaArrayKeyword[key]) {
         const length = subSchema.length;
         for (let i = 0; i < length; i++) {
-          dereference(subSchema[i], lookup, baseURI, `${keyBase}/${i}`);
+          dereference(subSchema[i], lookup, baseURI, keyBase);
         }
       }
     } else if (schemaMapKeyword[key]) {
       for (const subKey in subSchema) {
-        dereference(
-          subSchema[subKey],
-          lookup,
-          baseURI,
-          `${keyBase}/${encodePointer(subKey)}`,
-        );
+        dereference(subSchema[subKey], lookup, baseURI, keyBase);
       }
     } else {
       dereference(subSchema, lookup, baseURI, keyBase);
@@ -245,3 +248,62 @@ export function dereference(
 // https://tools.ietf.org/html/rfc6901
 // JSON relative pointer
 // https://tools.ietf.org/html/draft-handrews-relative-json-pointer-01
+
+// unfold: each object's keys by their encoded pointer segment, built once per object.
+const segments = new WeakMap<object, Map<string, string>>();
+
+function keyOf(node: Record<string, unknown>, segment: string): string | undefined {
+  let keys = segments.get(node);
+  if (keys === undefined) {
+    keys = new Map();
+    for (const key in node) keys.set(encodePointer(key), key);
+    segments.set(node, keys);
+  }
+  return keys.get(segment);
+}
+
+/**
+ * unfold: the subschema a `$ref`'s absolute URI names. A URI `dereference` registered (a resource's
+ * root, an anchor, an `$id`) is looked up; a JSON pointer fragment is walked from its resource's
+ * root through exactly the members `dereference` descends into (so it finds the subschemas that
+ * upstream registered under their pointers, and nothing else), and remembered in the lookup.
+ * Linear in the pointer, each object's keys encoded once.
+ *
+ * @param lookup The lookup `dereference` made.
+ * @param uri The absolute URI (`__absolute_ref__`).
+ * @returns The subschema, or `undefined`.
+ */
+export function resolveReference(
+  lookup: Record<string, Schema | boolean>,
+  uri: string,
+): Schema | boolean | undefined {
+  const known = lookup[uri];
+  if (known !== undefined) return known;
+  const hash = uri.indexOf("#");
+  if (hash === -1 || uri[hash + 1] !== "/") return undefined;
+  let node: unknown = lookup[uri.slice(0, hash)];
+  const parts = uri.slice(hash + 2).split("/");
+  for (let i = 0; i < parts.length; i++) {
+    if (typeof node !== "object" || node === null || Array.isArray(node)) return undefined;
+    const key = keyOf(node as Record<string, unknown>, parts[i]!);
+    if (key === undefined || ignoredKeyword[key]) return undefined;
+    const value = (node as Record<string, unknown>)[key];
+    if (Array.isArray(value)) {
+      if (!schemaArrayKeyword[key] || i + 1 === parts.length) return undefined;
+      const index = parts[++i]!;
+      if (!/^(?:0|[1-9][0-9]*)$/.test(index) || Number(index) >= value.length) return undefined;
+      node = value[Number(index)];
+    } else if (schemaMapKeyword[key]) {
+      if (i + 1 === parts.length || typeof value !== "object" || value === null) return undefined;
+      const subKey = keyOf(value as Record<string, unknown>, parts[++i]!);
+      if (subKey === undefined) return undefined;
+      node = (value as Record<string, unknown>)[subKey];
+    } else node = value;
+  }
+  const found = typeof node === "boolean" || (typeof node === "object" && node !== null &&
+      !Array.isArray(node))
+    ? node as Schema | boolean
+    : undefined;
+  if (found !== undefined) lookup[uri] = found;
+  return found;
+}

@@ -6,12 +6,16 @@
  * - every recursive call goes through `step`, which counts work (visits and the errors each visit
  *   hands back, which callers copy) and depth against the limits the caller sets and throws
  *   {@linkcode ValidationLimitError} past them;
- * - `pattern` and `patternProperties` run on the linear-time engine (`./pattern.ts`);
+ * - `pattern` and `patternProperties` run on the linear-time engine (`./pattern.ts`), compiled
+ *   when first needed; a pattern the caller lists as unchecked (or that the engine refuses) is
+ *   left to the tool's server: `pattern` passes, and `patternProperties` marks the properties it
+ *   might match as evaluated without applying its subschema;
  * - `format` checks use `./format.ts` (linear-time too) and see at most `maxFormatChars`;
  * - instance and keyword locations are plain JSON pointers (`~0`, `~1`), never URI-encoded, so no
  *   key (a lone surrogate, say) can make the encoding throw;
  * - `uniqueItems` is one pass over canonical texts instead of a comparison of every pair;
- * - `enum` and `const` are charged by their size and quoted by a capped preview.
+ * - `enum` and `const` are charged by their size and quoted by a capped preview;
+ * - `$ref` targets are found by `resolveReference` (pointers walked when needed).
  * Upstream's formatting is kept as far as `deno fmt` allows, so a diff against it stays readable.
  *
  * @module
@@ -26,6 +30,7 @@ import {
   type ValidationResult,
 } from "@cfworker/json-schema";
 import { canonicalJson } from "../../canonical_json.ts";
+import { resolveReference } from "./_dereference.ts";
 import { formats } from "./format.ts";
 import { compilePattern, type LinearPattern } from "./pattern.ts";
 
@@ -39,6 +44,8 @@ export interface ValidationLimits {
   maxDepth: number;
   /** The longest string a `format` check sees; longer ones fail it. */
   maxFormatChars: number;
+  /** Patterns left to the server: not run. */
+  unchecked?: ReadonlySet<string>;
 }
 
 /** Thrown when a validation needs more work or depth than its limits allow. */
@@ -101,10 +108,11 @@ function charge(units: number): void {
   if (steps > limits.maxSteps) throw new ValidationLimitError("steps");
 }
 
-function linear(source: string): LinearPattern {
+// The compiled pattern, or undefined for one left to the server.
+function linear(source: string): LinearPattern | undefined {
+  if (limits.unchecked?.has(source)) return undefined;
   const compiled = compilePattern(source);
-  if (!compiled.ok) throw new TypeError(`The pattern ${JSON.stringify(source)} ${compiled.why}`);
-  return compiled.pattern;
+  return compiled.ok ? compiled.pattern : undefined;
 }
 
 function escapePointer(key: string): string {
@@ -286,7 +294,7 @@ function validateNode(
 
   if ($recursiveRef === "#") {
     const refSchema = recursiveAnchor === null
-      ? (lookup[__absolute_recursive_ref__!] as Schema)
+      ? (resolveReference(lookup, __absolute_recursive_ref__!) as Schema)
       : recursiveAnchor;
     const keywordLocation = `${schemaLocation}/$recursiveRef`;
     const result = step(
@@ -315,7 +323,7 @@ function validateNode(
 
   if ($ref !== undefined) {
     const uri = __absolute_ref__ || $ref;
-    const refSchema = lookup[uri];
+    const refSchema = resolveReference(lookup, uri);
     if (refSchema === undefined) {
       let message = `Unresolved $ref "${$ref}".`;
       if (__absolute_ref__ && __absolute_ref__ !== $ref) {
@@ -839,6 +847,12 @@ function validateNode(
         const regex = linear(pattern);
         for (const key in instance) {
           charge(key.length);
+          if (regex === undefined) {
+            // Left to the server: the key may match, so it is not "additional" here.
+            thisEvaluated[key] = true;
+            evaluated[key] = true;
+            continue;
+          }
           if (!regex.test(key)) {
             continue;
           }
@@ -1297,7 +1311,10 @@ function validateNode(
         error: `String is too long (${length} > ${$maxLength}).`,
       });
     }
-    if ($pattern !== undefined && (charge(instance.length), !linear($pattern).test(instance))) {
+    if (
+      $pattern !== undefined &&
+      (charge(instance.length), linear($pattern)?.test(instance) === false)
+    ) {
       errors.push({
         instanceLocation,
         keyword: "pattern",

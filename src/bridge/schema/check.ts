@@ -1,18 +1,21 @@
 /**
  * Compiling a tool's input schema once: every keyword the validator reads must hold a value of the
- * right shape, every `pattern` must run on the linear-time engine and every `$ref` must resolve
- * inside the schema. A schema that fails is the catalogue's fault (`invalid_catalog`), found when
- * the catalogue is built rather than blamed on the model at every execute. Linear in the schema.
+ * right shape, every `pattern` must be valid ECMAScript and every `$ref` must resolve inside the
+ * schema. A schema that fails is the catalogue's fault (`invalid_catalog`), found when the
+ * catalogue is built rather than blamed on the model at every execute. A valid pattern that the
+ * linear-time engine cannot run, or that is past the catalogue's compile budget, is not a fault:
+ * it is left to the server and listed as unchecked. Linear in the schema; compiles no pattern.
  *
  * @module
  */
 
 import type { Schema, SchemaDraft } from "@cfworker/json-schema";
-import { dereference } from "./_dereference.ts";
+import { dereference, resolveReference } from "./_dereference.ts";
 import { isRecord } from "../../_record.ts";
+import { compareStrings } from "../../_compare.ts";
 import { tooDeep } from "../../json_depth.ts";
-import { MAX_JSON_DEPTH } from "../../limits.ts";
-import { compilePattern } from "./pattern.ts";
+import { MAX_JSON_DEPTH, MAX_PATTERN_UNITS } from "../../limits.ts";
+import { inspectPattern } from "./pattern.ts";
 
 /** A schema ready for the validator: a private copy, its draft and its `$ref` lookup. */
 export interface CompiledSchema {
@@ -32,6 +35,44 @@ export interface SchemaError {
   pointer: string;
   /** The rule, in words. */
   rule: string;
+}
+
+/** A keyword unfold leaves to the tool's server: where it is, its pattern, and why. */
+export interface UncheckedKeyword {
+  /** `pattern` or `patternProperties`. */
+  keyword: "pattern" | "patternProperties";
+  /** JSON pointer to the pattern in the schema: `/properties/q/pattern`, `/patternProperties/^x`. */
+  pointer: string;
+  /** The pattern. */
+  source: string;
+  /** Why unfold cannot check it, in words. */
+  reason: string;
+}
+
+/** The compile budget one catalogue shares among its tools' patterns (see `MAX_PATTERN_UNITS`). */
+export interface PatternBudget {
+  /** Units left. */
+  units: number;
+  /** The patterns already charged (each distinct pattern is charged once). */
+  readonly admitted: Set<string>;
+}
+
+/**
+ * A fresh compile budget for one catalogue.
+ *
+ * @param units The units it allows.
+ * @returns The budget.
+ *
+ * @example Usage
+ * ```ts
+ * import { patternBudget } from "./check.ts";
+ * import { equal } from "node:assert/strict";
+ *
+ * equal(patternBudget().units, 50_000);
+ * ```
+ */
+export function patternBudget(units: number = MAX_PATTERN_UNITS): PatternBudget {
+  return { units, admitted: new Set() };
 }
 
 const DRAFTS: Record<string, SchemaDraft> = {
@@ -62,22 +103,82 @@ const TYPE_LIST = [...TYPES].map((t) => `"${t}"`).join(", ");
  * ```
  */
 export function checkSchema(inputSchema: Record<string, unknown>): SchemaError | undefined {
+  const result = inspectSchema(inputSchema);
+  return result.ok ? undefined : result.error;
+}
+
+/**
+ * Checks an input schema as {@linkcode checkSchema} does, and lists the keywords unfold leaves to
+ * the server: patterns the linear-time engine cannot run, and patterns past the catalogue's
+ * compile budget (charged here, once per distinct pattern).
+ *
+ * @param inputSchema The tool's input schema.
+ * @param budget The catalogue's compile budget.
+ * @returns The unchecked keywords in pointer order, or the first rule the schema breaks.
+ *
+ * @example Usage
+ * ```ts
+ * import { inspectSchema } from "./check.ts";
+ * import { equal } from "node:assert/strict";
+ *
+ * const result = inspectSchema({ type: "object", properties: { q: { pattern: "^(?!x)" } } });
+ * equal(result.ok && result.unchecked[0]?.pointer, "/properties/q/pattern");
+ * ```
+ */
+export function inspectSchema(
+  inputSchema: Record<string, unknown>,
+  budget: PatternBudget = patternBudget(),
+): { ok: true; unchecked: UncheckedKeyword[] } | { ok: false; error: SchemaError } {
   const deep = tooDeep(inputSchema, MAX_JSON_DEPTH);
   if (deep !== undefined) {
-    return fail("(depth)", deep, `nests deeper than ${MAX_JSON_DEPTH} levels (MAX_JSON_DEPTH)`);
+    const rule = `nests deeper than ${MAX_JSON_DEPTH} levels (MAX_JSON_DEPTH)`;
+    return { ok: false, error: fail("(depth)", deep, rule) };
   }
   const refs: Array<{ node: Schema; pointer: string }> = [];
-  const found = { ids: 0, anchors: new Set<string>() };
+  const found: Found = { ids: 0, anchors: new Set<string>(), unchecked: [], budget };
   const error = walk(inputSchema as Schema, refs, found);
-  if (error !== undefined) return error;
-  if (found.ids > 0) return undefined; // URI resolution: left to compileSchema
+  if (error !== undefined) return { ok: false, error };
+  // In pointer order, whatever order the walk met them in.
+  const unchecked = found.unchecked.sort((a, b) => compareStrings(a.pointer, b.pointer));
+  if (found.ids > 0) return { ok: true, unchecked }; // URI resolution: left to compileSchema
   for (const { node, pointer } of refs) {
     const ref = node.$ref as string;
     if (!resolves(inputSchema, ref, found.anchors)) {
       const rule = `${JSON.stringify(ref)} does not resolve to a subschema of this schema`;
-      return fail("$ref", `${pointer}/$ref`, rule);
+      return { ok: false, error: fail("$ref", `${pointer}/$ref`, rule) };
     }
   }
+  return { ok: true, unchecked };
+}
+
+// What a walk collects: $ids, anchors, and the patterns left to the server.
+interface Found {
+  ids: number;
+  anchors: Set<string>;
+  unchecked: UncheckedKeyword[];
+  budget: PatternBudget;
+}
+
+const BUDGET_SPENT = "is past the catalogue's pattern compile budget (MAX_PATTERN_UNITS)";
+
+// A pattern's verdict within a budget: an error, or undefined (checkable or left to the server).
+function admit(
+  source: string,
+  keyword: UncheckedKeyword["keyword"],
+  pointer: () => string,
+  found: Found,
+): string | undefined {
+  const verdict = inspectPattern(source);
+  if (verdict.kind === "invalid") return verdict.why;
+  let reason = verdict.kind === "unchecked" ? verdict.why : undefined;
+  if (verdict.kind === "checkable" && !found.budget.admitted.has(source)) {
+    if (verdict.units > found.budget.units) reason = BUDGET_SPENT;
+    else {
+      found.budget.units -= verdict.units;
+      found.budget.admitted.add(source);
+    }
+  }
+  if (reason !== undefined) found.unchecked.push({ keyword, pointer: pointer(), source, reason });
   return undefined;
 }
 
@@ -137,7 +238,13 @@ export function compileSchema(
     return { ok: false, error: fail("(schema)", "", `is not JSON data (${(e as Error).message})`) };
   }
   const refs: Array<{ node: Schema; pointer: string }> = [];
-  const error = walk(schema, refs, { ids: 0, anchors: new Set() });
+  const found = {
+    ids: 0,
+    anchors: new Set<string>(),
+    unchecked: [],
+    budget: patternBudget(Infinity),
+  };
+  const error = walk(schema, refs, found);
   if (error !== undefined) return { ok: false, error };
   const declared = typeof schema.$schema === "string" ? schema.$schema : "";
   const draft = Object.entries(DRAFTS).find(([marker]) => declared.includes(marker))?.[1] ??
@@ -151,7 +258,7 @@ export function compileSchema(
   }
   for (const { node, pointer } of refs) {
     const target = node.__absolute_ref__ ?? node.$ref;
-    if (target === undefined || lookup[target] === undefined) {
+    if (target === undefined || resolveReference(lookup, target) === undefined) {
       const rule = `${JSON.stringify(node.$ref)} does not resolve to a subschema of this schema`;
       return { ok: false, error: fail("$ref", `${pointer}/$ref`, rule) };
     }
@@ -180,7 +287,7 @@ function pointerOf(item: Item | undefined, more: readonly string[] = []): string
 function walk(
   root: Schema,
   refs: Array<{ node: Schema; pointer: string }>,
-  found: { ids: number; anchors: Set<string> },
+  found: Found,
 ): SchemaError | undefined {
   const stack: Item[] = [{ node: root, parent: undefined, path: [] }];
   const visits: Array<{ item: Item; node: Schema }> = [];
@@ -236,8 +343,9 @@ function walk(
           if (!isRecord(value)) return broken(keyword, "must be an object of schemas");
           for (const key of Object.keys(value)) {
             if (keyword === "patternProperties") {
-              const compiled = compilePattern(key);
-              if (!compiled.ok) return broken(keyword, compiled.why, key);
+              const where = () => pointerOf(item, [keyword, key]);
+              const why = admit(key, keyword, where, found);
+              if (why !== undefined) return broken(keyword, why, key);
             }
             push(value[key], keyword, key);
           }
@@ -300,8 +408,8 @@ function walk(
           return broken(keyword, "is not supported: arguments could not be checked");
         case "pattern": {
           if (typeof value !== "string") return broken(keyword, "must be a string");
-          const compiled = compilePattern(value);
-          if (!compiled.ok) return broken(keyword, compiled.why);
+          const why = admit(value, keyword, () => pointerOf(item, [keyword]), found);
+          if (why !== undefined) return broken(keyword, why);
           break;
         }
         case "enum":

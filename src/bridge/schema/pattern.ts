@@ -1,8 +1,10 @@
 /**
  * JSON Schema `pattern`s on a linear-time engine: an ECMAScript pattern (the dialect JSON Schema
  * uses) is checked, translated to RE2 syntax with the same meaning, and run by `re2js`, so no
- * pattern a catalogue sends and no string a model sends can make matching super-linear. Patterns
- * that need backtracking (lookaround, backreferences) are refused. The only importer of `re2js`.
+ * pattern a catalogue sends and no string a model sends can make matching super-linear. A valid
+ * pattern the engine cannot run (lookaround, backreferences, a repeat over 1,000, a Unicode
+ * property it lacks) is left to the tool's server, never refused; compiling waits for the first
+ * string that needs the pattern. The only importer of `re2js`.
  *
  * @module
  */
@@ -22,6 +24,23 @@ export type CompiledPattern = { ok: true; pattern: LinearPattern } | { ok: false
 
 /** The most compiled patterns kept across catalogues (each is a few kilobytes). */
 export const MAX_CACHED_PATTERNS = 2_000;
+
+/**
+ * What a pattern is, found without compiling it (linear in its length): `invalid` (not an
+ * ECMAScript pattern: the schema is broken), `unchecked` (valid, but the linear-time engine cannot
+ * run it: left to the server) or `checkable`, with the estimated work of compiling it in units of
+ * about one engine instruction (a repeat `x{1,1000}` costs about 1,000).
+ */
+export type PatternVerdict =
+  | { kind: "invalid"; why: string }
+  | { kind: "unchecked"; why: string }
+  | { kind: "checkable"; units: number };
+
+// RE2's bound on a repeat count, and on the product of nested repeat counts.
+const MAX_REPEAT = 1_000;
+// Unicode property names the engine knows, learnt one name at a time (ECMAScript's list is finite,
+// and a name reaches here only after the RegExp parser accepted it).
+const properties = new Map<string, boolean>();
 
 // ECMAScript's \s (WhiteSpace and LineTerminator), as RE2 class content.
 const WHITESPACE = "\\t\\n\\x{0B}\\f\\r \\x{A0}\\x{1680}\\x{2000}-\\x{200A}\\x{2028}\\x{2029}" +
@@ -56,6 +75,141 @@ export function compilePattern(source: string): CompiledPattern {
   if (cache.size >= MAX_CACHED_PATTERNS) cache.delete(cache.keys().next().value!);
   cache.set(source, compiled);
   return compiled;
+}
+
+/**
+ * Says what a pattern is without compiling it: whether it is valid ECMAScript, whether the
+ * linear-time engine can run it, and what compiling it would cost. Linear in the pattern.
+ *
+ * @param source The pattern, as a schema's `pattern` or `patternProperties` key holds it.
+ * @returns The verdict.
+ *
+ * @example Usage
+ * ```ts
+ * import { inspectPattern } from "./pattern.ts";
+ * import { equal } from "node:assert/strict";
+ *
+ * equal(inspectPattern("^[a-z]{1,1000}$").kind, "checkable");
+ * equal(inspectPattern("^.{0,4096}$").kind, "unchecked");
+ * equal(inspectPattern("a(?=b)").kind, "unchecked");
+ * equal(inspectPattern("(").kind, "invalid");
+ * ```
+ */
+export function inspectPattern(source: string): PatternVerdict {
+  try {
+    new RegExp(source, "u");
+  } catch (e) {
+    return { kind: "invalid", why: `is not a valid regular expression (${(e as Error).message})` };
+  }
+  const translated = translate(source);
+  if (typeof translated !== "string") return { kind: "unchecked", why: translated.why };
+  return measure(translated);
+}
+
+// Walks an RE2 pattern (as translate writes it) once: the estimated program size, repeats past
+// RE2's bounds, and Unicode properties it lacks.
+function measure(re: string): PatternVerdict {
+  type Group = { units: number; last: number; lastNest: number; nest: number };
+  const groups: Group[] = [{ units: 0, last: 0, lastNest: 1, nest: 1 }];
+  const atom = (units: number, nest = 1) => {
+    const group = groups[groups.length - 1]!;
+    group.units += units;
+    group.last = units;
+    group.lastNest = nest;
+  };
+  for (let i = 0; i < re.length; i++) {
+    const c = re[i]!;
+    if (c === "\\" || c === "[") {
+      // An escape or a class: one instruction; \p{...} names a property to look up.
+      const end = c === "[" ? classEnd(re, i) : escapeEnd(re, i);
+      const missing = missingProperty(re.slice(i, end));
+      if (missing !== undefined) return missing;
+      atom(1);
+      i = end - 1;
+    } else if (c === "(") {
+      // (?:, (?s:, (?<name>: skip to the end of the group's prefix, never past it.
+      if (re[i + 1] === "?") { while (i + 1 < re.length && re[i] !== ":" && re[i] !== ">") i++; }
+      groups.push({ units: 0, last: 0, lastNest: 1, nest: 1 });
+    } else if (c === ")") {
+      const group = groups.pop()!;
+      atom(group.units, group.nest);
+    } else if (c === "*" || c === "+" || c === "?" || c === "{") {
+      const group = groups[groups.length - 1]!;
+      let count = 1;
+      if (c === "{") {
+        const close = re.indexOf("}", i);
+        const [min, max] = re.slice(i + 1, close).split(",");
+        const low = Number(min);
+        const high = max === undefined ? low : max === "" ? -1 : Number(max);
+        if (low > MAX_REPEAT || high > MAX_REPEAT) {
+          return {
+            kind: "unchecked",
+            why: "repeats more than 1,000 times, past the linear-time engine's limit",
+          };
+        }
+        count = high < 0 ? low : high;
+        i = close;
+      }
+      if (count > 1) {
+        const nest = count * group.lastNest;
+        if (nest > MAX_REPEAT) {
+          return {
+            kind: "unchecked",
+            why: "nests repeats over 1,000 times in all, past the linear-time engine's limit",
+          };
+        }
+        group.nest = Math.max(group.nest, nest);
+        group.units += group.last * (count - 1);
+      }
+      if (re[i + 1] === "?") i++; // lazy: the same program size
+    } else if (c !== "|") atom(1);
+  }
+  return { kind: "checkable", units: Math.max(1, groups[0]!.units) };
+}
+
+function at(index: number, re: string): number {
+  return index === -1 ? re.length : index;
+}
+
+function escapeEnd(re: string, i: number): number {
+  const next = re[i + 1];
+  if ((next === "x" || next === "p" || next === "P") && re[i + 2] === "{") {
+    return at(re.indexOf("}", i), re) + 1;
+  }
+  return i + 2;
+}
+
+function classEnd(re: string, i: number): number {
+  for (let j = i + 1; j < re.length; j++) {
+    if (re[j] === "\\") j = escapeEnd(re, j) - 1;
+    else if (re[j] === "]" && j > i + 1 && !(j === i + 2 && re[i + 1] === "^")) return j + 1;
+  }
+  return re.length;
+}
+
+// The first \p{...} or \P{...} in a piece of pattern that the engine lacks, as a verdict.
+function missingProperty(piece: string): PatternVerdict | undefined {
+  for (const [, name] of piece.matchAll(/\\[pP]\{([^}]*)\}/g)) {
+    let known = properties.get(name!);
+    if (known === undefined) {
+      try {
+        RE2JS.compile(`\\p{${name}}`);
+        known = true;
+      } catch {
+        known = false;
+      }
+      properties.set(name!, known);
+    }
+    if (!known) {
+      return {
+        kind: "unchecked",
+        why: `uses the Unicode property ${
+          JSON.stringify(name)
+        }, which the linear-time engine lacks`,
+      };
+    }
+  }
+  return undefined;
 }
 
 function compile(source: string): CompiledPattern {
@@ -220,8 +374,10 @@ function escape(
     }
     case "p":
     case "P": {
+      // RE2 names a script or a general category bare: \p{Greek}, not \p{Script=Greek}.
       const close = source.indexOf("}", i + 3);
-      return { text: source.slice(i, close + 1), end: close + 1 };
+      const name = source.slice(i + 3, close).replace(/^(Script|sc|General_Category|gc)=/, "");
+      return { text: `\\${c}{${name}}`, end: close + 1 };
     }
     default:
       if (c >= "1" && c <= "9") {
