@@ -10,10 +10,8 @@
  */
 // deno-lint-ignore-file no-console
 
-// @ts-types="@modelcontextprotocol/sdk/client"
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-// @ts-types="@modelcontextprotocol/sdk/client/stdio"
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { Client } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { denoEnv, npmServer } from "../test/mcp/_servers.ts";
 import {
   httpClient,

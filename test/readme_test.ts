@@ -2,12 +2,8 @@ import { deepEqual, equal, ok } from "node:assert/strict";
 import { PROBLEMS } from "../src/http/problems.ts";
 import { SETTING_VARIABLES } from "../src/http/settings.ts";
 import { startDenoServer, startWrangler } from "./e2e/_processes.ts";
-// @ts-types="@modelcontextprotocol/sdk/client"
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-// @ts-types="@modelcontextprotocol/sdk/client/stdio"
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-// @ts-types="@modelcontextprotocol/sdk/client/streamableHttp"
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 
 import { ROOT, runDeno } from "./_deno.ts";
 const README = await Deno.readTextFile(`${ROOT}README.md`);

@@ -67,8 +67,7 @@ interface State {
  * import { openLivePool } from "./upstreams.ts";
  * import { connectTransport } from "../mcp/client.ts";
  * import { MemorySessionStore } from "../session/memory_store.ts";
- * import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
- * import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+ * import { InMemoryTransport, McpServer } from "@modelcontextprotocol/server";
  * import { equal } from "node:assert/strict";
  *
  * const pool = await openLivePool([{ server: "demo", url: "http://demo.invalid/mcp", headers: {} }], async (config) => {

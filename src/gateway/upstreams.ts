@@ -95,8 +95,7 @@ interface Entry {
  * ```ts
  * import { openLivePool } from "./upstreams.ts";
  * import { connectTransport } from "../mcp/client.ts";
- * import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
- * import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+ * import { InMemoryTransport, McpServer } from "@modelcontextprotocol/server";
  * import { deepEqual } from "node:assert/strict";
  *
  * const pool = await openLivePool([{ server: "demo", url: "http://demo.invalid/mcp", headers: {} }], async (config) => {

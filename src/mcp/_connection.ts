@@ -5,21 +5,13 @@
  * @module
  */
 
-// The SDK's "./*" exports give Deno the JavaScript but not the types of a subpath ending in
-// ".js": each such import names its types with the extensionless subpath.
-import { Client } from "@modelcontextprotocol/sdk/client";
-import type {
-  JsonSchemaValidator,
-  jsonSchemaValidator,
-} from "@modelcontextprotocol/sdk/validation";
-// @ts-types="@modelcontextprotocol/sdk/types"
 import {
-  ErrorCode,
-  McpError as SdkError,
-  ProgressNotificationSchema,
-  ResultSchema,
-  ToolListChangedNotificationSchema,
-} from "@modelcontextprotocol/sdk/types.js";
+  Client,
+  ProtocolError,
+  SdkError,
+  SdkErrorCode,
+  type StandardSchemaV1,
+} from "@modelcontextprotocol/client";
 import type { McpInvoker } from "../injector.ts";
 import { type McpTool, toolId } from "../tool.ts";
 import type {
@@ -33,6 +25,8 @@ import type {
 import { type CallToolResultLike, type MappedResult, mapResult } from "./content.ts";
 import { McpError, type McpErrorCode } from "./error.ts";
 import { toMcpTools } from "./tool_list.ts";
+import { BOUNDED_VALIDATOR } from "./_validator.ts";
+import { resultProblem } from "./_result.ts";
 import { checkTimeout, rethrow, SDK_TIMEOUT_MS, type Settings, settingsOf } from "./_settings.ts";
 
 /** What a transport adds to a connection: words about a failure, and a step before closing. */
@@ -43,11 +37,15 @@ export interface TransportHooks {
   beforeClose?: () => Promise<void>;
 }
 
-// Results are handed on, not validated here: so no schema compiler is ever built (none could run
-// on Workers, where code generation is forbidden).
-const HAND_ON: jsonSchemaValidator = {
-  getValidator<T>(): JsonSchemaValidator<T> {
-    return (input) => ({ valid: true, data: input as T, errorMessage: undefined });
+// Answers are taken as they come and checked here: a listing entry by entry (tool_list.ts), so
+// that one malformed tool is reported and left out instead of failing the whole listing; a call's
+// result by its shape and output schema (_result.ts), so that a content type newer than the SDK
+// still reaches the host.
+const AS_SENT: StandardSchemaV1<Record<string, unknown>> = {
+  "~standard": {
+    version: 1,
+    vendor: "unfold",
+    validate: (value) => ({ value: value as Record<string, unknown> }),
   },
 };
 
@@ -69,8 +67,8 @@ const PROBE_TIMEOUT_MS = 10_000;
  * @example Usage
  * ```ts
  * import { openConnection } from "./_connection.ts";
- * import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
- * import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+ * import { InMemoryTransport } from "@modelcontextprotocol/client";
+ * import { McpServer } from "@modelcontextprotocol/server";
  * import { rejects } from "node:assert/strict";
  *
  * const server = new McpServer({ name: "demo", version: "1.0.0" });
@@ -91,7 +89,7 @@ export async function openConnection(
   const settings = settingsOf(options);
   const client = new Client(settings.clientInfo, {
     capabilities: {},
-    jsonSchemaValidator: HAND_ON,
+    jsonSchemaValidator: BOUNDED_VALIDATOR,
   });
   const connection = new Connection(server, client, settings, hooks);
   try {
@@ -133,6 +131,8 @@ class Connection implements McpConnection {
   #tokens = 0;
   #refreshing = false;
   #refreshAgain = false;
+  // The tools of the last listing by name: their output schemas check the results of calls.
+  #definitions = new Map<string, McpTool>();
 
   constructor(server: string, client: Client, settings: Settings, hooks: TransportHooks) {
     this.server = server;
@@ -152,8 +152,8 @@ class Connection implements McpConnection {
       },
     };
     // Registered before the handshake: some servers change their tools right after it.
-    client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.#refresh());
-    client.setNotificationHandler(ProgressNotificationSchema, ({ params }) => {
+    client.setNotificationHandler("notifications/tools/list_changed", () => this.#refresh());
+    client.setNotificationHandler("notifications/progress", ({ params }) => {
       const { progressToken, progress, total, message } = params;
       this.#progress.get(String(progressToken))?.({
         progress,
@@ -195,7 +195,7 @@ class Connection implements McpConnection {
       const page = await this.#request(
         { what, failure: "list_tools", timeout: "list_tools" },
         (signal) =>
-          this.#client.request({ method: "tools/list", params }, ResultSchema, {
+          this.#client.request({ method: "tools/list", params }, AS_SENT, {
             signal,
             timeout: SDK_TIMEOUT_MS,
           }),
@@ -216,7 +216,9 @@ class Connection implements McpConnection {
       cursors.add(next);
       cursor = next;
     } while (true);
-    return toMcpTools(this.server, entries, this.#settings.onToolIssue);
+    const tools = toMcpTools(this.server, entries, this.#settings.onToolIssue);
+    this.#definitions = new Map(tools.map((tool) => [tool.name, tool]));
+    return tools;
   }
 
   async call(
@@ -252,11 +254,17 @@ class Connection implements McpConnection {
     // Settling runs a microtask after the response, so progress sent before it is delivered first.
     return (this.#request(
       { what: `Cannot call ${JSON.stringify(id)}`, failure: "tool_error", timeout: "call_timeout" },
-      (signal) =>
-        this.#client.request({ method: "tools/call", params }, ResultSchema, {
+      async (signal) => {
+        const result = await this.#client.request({ method: "tools/call", params }, AS_SENT, {
           signal,
           timeout: SDK_TIMEOUT_MS,
-        }),
+        });
+        const problem = resultProblem(result, this.#definitions.get(name));
+        if (problem !== undefined) {
+          throw new McpError("tool_error", `Cannot call ${JSON.stringify(id)}: ${problem}`);
+        }
+        return result;
+      },
       timeoutMs,
       options.signal,
     ) as Promise<CallToolResultLike>).finally(() => {
@@ -344,16 +352,38 @@ class Connection implements McpConnection {
     if (this.#closed) {
       return new McpError("disconnected", `${what}: ${this.#why}`, { cause: error });
     }
+    // The server's own JSON-RPC error, or a check of the SDK's on the answer: the server is
+    // alive, so the request failed, not the connection; the server's code and words are kept.
+    if (error instanceof ProtocolError) {
+      return new McpError(
+        codes.failure,
+        `${what}: ${reason(error)} (JSON-RPC error ${error.code} from the server)`,
+        { cause: error },
+      );
+    }
     if (error instanceof SdkError) {
-      if (error.code === ErrorCode.ConnectionClosed) {
+      if (error.code === SdkErrorCode.InvalidResult) {
+        return new McpError(
+          codes.failure,
+          `${what}: the server's answer is malformed: ${
+            reason(error).replace(/^Invalid result for [\w/]+: /, "")
+          }`,
+          { cause: error },
+        );
+      }
+      if (error.code === SdkErrorCode.RequestTimeout) {
+        return new McpError(codes.timeout, `${what}: ${reason(error)}`, { cause: error });
+      }
+      if (error.code === SdkErrorCode.UnsupportedResultType) {
+        return new McpError(codes.failure, `${what}: ${reason(error)}`, { cause: error });
+      }
+      if (error.code === SdkErrorCode.ConnectionClosed) {
         return new McpError(
           "disconnected",
           `${what}: the server closed the connection${detail(this.#hooks)}`,
           { cause: error },
         );
       }
-      const code = error.code === ErrorCode.RequestTimeout ? codes.timeout : codes.failure;
-      return new McpError(code, `${what}: ${reason(error)}`, { cause: error });
     }
     return new McpError("disconnected", `${what}: ${reason(error)}${detail(this.#hooks)}`, {
       cause: error,
@@ -462,10 +492,14 @@ export function checkServerName(server: unknown): asserts server is string {
   }
 }
 
-// The message of an error, without the SDK's "MCP error -32602: " prefix.
+// How much of an error's message is quoted: a server's message, or the SDK's account of a
+// malformed answer, can be as long as the answer.
+const REASON_CHARS = 1_000;
+
+// The message of an error, at most REASON_CHARS long.
 function reason(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  return message.replace(/^MCP error -?\d+: /, "") || "unknown error";
+  const message = (error instanceof Error ? error.message : String(error)) || "unknown error";
+  return message.length > REASON_CHARS ? `${message.slice(0, REASON_CHARS)}…` : message;
 }
 
 function detail(hooks: TransportHooks): string {

@@ -7,7 +7,7 @@
  * @module
  */
 
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport";
+import type { Transport } from "@modelcontextprotocol/client";
 import type { McpInvoker } from "../injector.ts";
 import type { McpTool } from "../tool.ts";
 import type { CallToolResultLike, MappedResult } from "./content.ts";
@@ -161,8 +161,8 @@ export interface McpConnection {
  * @example In-process server
  * ```ts
  * import { connectTransport } from "./client.ts";
- * import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
- * import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+ * import { InMemoryTransport } from "@modelcontextprotocol/client";
+ * import { McpServer } from "@modelcontextprotocol/server";
  * import { equal } from "node:assert/strict";
  *
  * const server = new McpServer({ name: "demo", version: "1.0.0" });

@@ -5,8 +5,7 @@
  * @module
  */
 
-// @ts-types="@modelcontextprotocol/sdk/client/streamableHttp"
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { checkServerName, openConnection } from "./_connection.ts";
 import type { ConnectOptions, McpConnection } from "./client.ts";
 
@@ -46,8 +45,7 @@ const END_SESSION_MS = 2_000;
  * @example Usage
  * ```ts
  * import { connectHttp } from "./http.ts";
- * import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
- * import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+ * import { McpServer, WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
  * import { equal } from "node:assert/strict";
  *
  * // A server that answers HTTP in this process; a real one is a URL away and needs no `fetch`.

@@ -52,8 +52,7 @@ export interface McpServers {
  * import { connectServers } from "./servers.ts";
  * import { connectTransport } from "./client.ts";
  * import { Injector } from "../injector.ts";
- * import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
- * import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+ * import { InMemoryTransport, McpServer } from "@modelcontextprotocol/server";
  * import { equal } from "node:assert/strict";
  *
  * async function demo(name: string, tool: string, text: string) {

@@ -7,13 +7,7 @@
  * @module
  */
 
-// @ts-types="@modelcontextprotocol/sdk/client"
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-// @ts-types="@modelcontextprotocol/sdk/types"
-import {
-  ProgressNotificationSchema,
-  ToolListChangedNotificationSchema,
-} from "@modelcontextprotocol/sdk/types.js";
+import type { Client } from "@modelcontextprotocol/client";
 import { deepEqual, equal, match, ok } from "node:assert/strict";
 
 type Result = {
@@ -26,9 +20,9 @@ type Result = {
 export async function bridge(
   client: Client,
   args: Record<string, unknown>,
-  options: Parameters<Client["callTool"]>[2] = {},
+  options: Parameters<Client["callTool"]>[1] = {},
 ): Promise<Result> {
-  return await client.callTool({ name: "mcp", arguments: args }, undefined, options) as Result;
+  return await client.callTool({ name: "mcp", arguments: args }, options) as Result;
 }
 
 // Describe-first: a tool is described before it runs, as the model is asked to.
@@ -158,7 +152,7 @@ export async function gatewayScenario(
     // Read from our own handler: the SDK client's onprogress drops a progress notification that
     // arrives in the same read as the result (its handler is gone by the time it runs).
     const progress: number[] = [];
-    client.setNotificationHandler(ProgressNotificationSchema, (n) => {
+    client.setNotificationHandler("notifications/progress", (n) => {
       progress.push(n.params.progress);
     });
     const done = await bridge(client, {
@@ -174,7 +168,7 @@ export async function gatewayScenario(
     await bridge(client, { action: "describe", name: "lab/wait" });
     const controller = new AbortController();
     const started = Promise.withResolvers<void>();
-    client.setNotificationHandler(ProgressNotificationSchema, () => started.resolve());
+    client.setNotificationHandler("notifications/progress", () => started.resolve());
     const call = bridge(client, { action: "execute", name: "lab/wait" }, {
       signal: controller.signal,
       onprogress: () => {},
@@ -190,7 +184,7 @@ export async function gatewayScenario(
     "an upstream that adds a tool starts a new generation and list_changed",
     async () => {
       const changed = Promise.withResolvers<void>();
-      client.setNotificationHandler(ToolListChangedNotificationSchema, () => changed.resolve());
+      client.setNotificationHandler("notifications/tools/list_changed", () => changed.resolve());
       await bridge(client, { action: "describe", name: "lab/grow" });
       const again = await bridge(client, { action: "describe", name: "lab/grow" });
       equal(again.structuredContent?.elided, true);

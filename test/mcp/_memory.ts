@@ -8,18 +8,14 @@
 
 import type { ConnectOptions, McpConnection } from "../../src/mcp/mod.ts";
 import { connectTransport } from "../../src/mcp/mod.ts";
-// @ts-types="@modelcontextprotocol/sdk/inMemory"
-import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import { Server } from "@modelcontextprotocol/sdk/server";
-// @ts-types="@modelcontextprotocol/sdk/types"
 import {
-  CallToolRequestSchema,
   type CallToolResult,
+  InMemoryTransport,
   type JSONRPCMessage,
-  ListToolsRequestSchema,
   type ListToolsResult,
+  Server,
   type Tool,
-} from "@modelcontextprotocol/sdk/types.js";
+} from "@modelcontextprotocol/server";
 
 /** A connection to an in-process server, and the server's side of the transport. */
 export interface MemoryConnection {
@@ -59,11 +55,11 @@ export async function serve(
     { capabilities: { tools: { listChanged: true } } },
   );
   server.setRequestHandler(
-    ListToolsRequestSchema,
+    "tools/list",
     (request) => fake.list?.(request.params?.cursor) ?? { tools: fake.tools ?? [] },
   );
   server.setRequestHandler(
-    CallToolRequestSchema,
+    "tools/call",
     (request) =>
       fake.call?.(request.params.name, request.params.arguments ?? {}) ??
         { content: [], isError: true },

@@ -94,7 +94,10 @@ Deno.test("tools() fails with list_tools when the server answers tools/list with
     throw new Error("database offline");
   });
   const error = await rejectsWith(connection.tools(), "list_tools");
-  equal(error.message, 'Cannot list the tools of "broken": database offline');
+  equal(
+    error.message,
+    'Cannot list the tools of "broken": database offline (JSON-RPC error -32603 from the server)',
+  );
   await connection.close();
 });
 
@@ -278,7 +281,10 @@ Deno.test("call() throws tool_error for a JSON-RPC error answer, without the SDK
     throw new Error("Unknown tool: nope");
   });
   const error = await rejectsWith(connection.call("nope"), "tool_error");
-  equal(error.message, 'Cannot call "rpc/nope": Unknown tool: nope');
+  equal(
+    error.message,
+    'Cannot call "rpc/nope": Unknown tool: nope (JSON-RPC error -32603 from the server)',
+  );
   await connection.close();
 });
 

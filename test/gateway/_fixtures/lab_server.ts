@@ -6,25 +6,24 @@
  * @module
  */
 
-// @ts-types="@modelcontextprotocol/sdk/server/mcp"
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-// @ts-types="@modelcontextprotocol/sdk/server/stdio"
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { McpServer } from "@modelcontextprotocol/server";
+import { StdioServerTransport } from "@modelcontextprotocol/server/stdio";
 
 const server = new McpServer({ name: "lab", version: "1.0.0" });
 const seen = Promise.withResolvers<string>();
 
-server.registerTool("wait", { description: "Waits until the call is cancelled" }, async (extra) => {
-  const token = extra._meta?.progressToken;
+server.registerTool("wait", { description: "Waits until the call is cancelled" }, async (ctx) => {
+  const token = ctx.mcpReq._meta?.progressToken;
   if (token !== undefined) {
-    await server.server.notification({
+    await ctx.mcpReq.notify({
       method: "notifications/progress",
       params: { progressToken: token, progress: 1, message: "started" },
-    }, { relatedRequestId: extra.requestId });
+    });
   }
+  const signal = ctx.mcpReq.signal;
   await new Promise<void>((resolve) => {
-    extra.signal.addEventListener("abort", () => {
-      seen.resolve(String(extra.signal.reason ?? "cancelled"));
+    signal.addEventListener("abort", () => {
+      seen.resolve(String(signal.reason ?? "cancelled"));
       resolve();
     }, { once: true });
   });
