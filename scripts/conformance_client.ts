@@ -46,7 +46,8 @@ async function main(): Promise<void> {
     settings,
   });
   const fetch = withOAuth({ server, url, provider, authorize: approve });
-  const connection = await connectHttp({ server, url }, { fetch });
+  // The suite's 2026-07-28 scenarios want the newer revision, which the client offers on "auto".
+  const connection = await connectHttp({ server, url }, { fetch, versionNegotiation: "auto" });
   try {
     const tools = await connection.tools();
     const names = new Set(tools.map((tool) => tool.name));

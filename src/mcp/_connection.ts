@@ -90,6 +90,9 @@ export async function openConnection(
   const client = new Client(settings.clientInfo, {
     capabilities: {},
     jsonSchemaValidator: BOUNDED_VALIDATOR,
+    ...(options.versionNegotiation === undefined
+      ? {}
+      : { versionNegotiation: { mode: options.versionNegotiation } }),
   });
   const connection = new Connection(server, client, settings, hooks);
   try {
