@@ -1,0 +1,156 @@
+// End to end: a real MCP server (server-everything over Streamable HTTP) behind a small OAuth
+// authorization server and gate, signed in to with `unfold login`, then reached the way the
+// gateway reaches it.
+import { deepEqual, equal, ok } from "node:assert/strict";
+import { denoConnector } from "../../src/cli/connector.ts";
+import { McpError } from "../../src/mcp/error.ts";
+import { cliCommand } from "../gateway/_gateway.ts";
+import { denoEnv, startHttpEverything } from "./_servers.ts";
+import { startOAuthGate, startRecorder } from "./_oauth_gate.ts";
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+async function unfold(env: Record<string, string>, ...args: string[]): Promise<Run> {
+  const { command, args: full } = cliCommand(...args);
+  const output = await new Deno.Command(command, { args: full, env, stdin: "null" }).output();
+  const text = new TextDecoder();
+  return {
+    code: output.code,
+    stdout: text.decode(output.stdout),
+    stderr: text.decode(output.stderr),
+  };
+}
+
+// Runs `unfold login`, follows the URL it prints as a browser would, and waits for it to end.
+async function loginFollowing(env: Record<string, string>, ...args: string[]): Promise<Run> {
+  const { command, args: full } = cliCommand("login", ...args);
+  const child = new Deno.Command(command, {
+    args: full,
+    env,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const stdout = new Response(child.stdout).text();
+  const lines = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
+  let stderr = "";
+  let url: string | undefined;
+  while (url === undefined) {
+    const { value, done } = await lines.read();
+    if (done) break;
+    stderr += value;
+    url = stderr.split("\n").find((line) => line.startsWith("http://"));
+  }
+  if (url !== undefined) {
+    const approved = await fetch(url, { redirect: "manual" });
+    await approved.body?.cancel();
+    const back = await fetch(approved.headers.get("location")!);
+    equal(back.status, 200, await back.text());
+  }
+  for (let chunk = await lines.read(); !chunk.done; chunk = await lines.read()) {
+    stderr += chunk.value;
+  }
+  return { code: (await child.status).code, stdout: await stdout, stderr };
+}
+
+Deno.test("unfold login signs in to an OAuth upstream; then it lists, calls and refreshes, and its token reaches no log and no other server", async () => {
+  await using everything = await startHttpEverything();
+  await using gate = startOAuthGate(everything.url);
+  await using plain = startRecorder(everything.url);
+  const dir = await Deno.makeTempDir({ prefix: "unfold-oauth-" });
+  const config = `${dir}/mcp.json`;
+  await Deno.writeTextFile(
+    config,
+    JSON.stringify({ mcpServers: { secure: { url: gate.url }, plain: { url: plain.url } } }),
+  );
+  // A "browser" that only notes it was asked: --no-browser must never ask it.
+  await Deno.mkdir(`${dir}/bin`);
+  await Deno.writeTextFile(`${dir}/bin/xdg-open`, `#!/bin/sh\necho "$1" > ${dir}/opened\n`);
+  await Deno.chmod(`${dir}/bin/xdg-open`, 0o755);
+  const env = {
+    ...denoEnv(),
+    UNFOLD_CONFIG_DIR: `${dir}/config`,
+    PATH: `${dir}/bin:${Deno.env.get("PATH")}`,
+  };
+  const logs: string[] = [];
+  try {
+    const before = await unfold(env, "inspect", "--config", config);
+    logs.push(before.stdout, before.stderr);
+    equal(before.code, 0, before.stderr);
+    ok(before.stderr.includes(`(run: unfold login --config ${config} secure)`), before.stderr);
+    ok(/plain: ready, \d+ tools/.test(before.stderr), before.stderr);
+
+    const signed = await loginFollowing(env, "--config", config, "secure", "--no-browser");
+    logs.push(signed.stdout, signed.stderr);
+    equal(signed.code, 0, signed.stderr);
+    equal(signed.stdout.trim().split("\n").length, 1, signed.stdout);
+    ok(signed.stdout.startsWith('Signed in to "secure"; tokens saved in '), signed.stdout);
+    equal(await Deno.stat(`${dir}/opened`).then(() => true, () => false), false);
+
+    const path = signed.stdout.trim().slice('Signed in to "secure"; tokens saved in '.length);
+    equal((await Deno.stat(path)).mode! & 0o777, 0o600);
+    equal((await Deno.stat(`${dir}/config/oauth`)).mode! & 0o777, 0o700);
+    const stored = JSON.parse(await Deno.readTextFile(path));
+    deepEqual(Object.keys(stored).sort(), ["client", "expiresAt", "server", "tokens", "url"]);
+    ok(!/verifier|state/i.test(JSON.stringify(stored)));
+    ok(gate.issued.includes(stored.tokens.access_token));
+
+    const connect = denoConnector(() => {}, { env });
+    const secure = await connect({ server: "secure", url: gate.url, headers: {} }, {});
+    try {
+      ok((await secure.tools()).some((tool) => tool.name === "echo"));
+      equal(await secure.call("echo", { message: "hi" }), "Echo: hi");
+      // The access token dies; the next call refreshes it without the user.
+      gate.expireAccessTokens();
+      equal(await secure.call("echo", { message: "again" }), "Echo: again");
+      ok(gate.grants.includes("refresh_token"), gate.grants.join());
+      const refreshed = JSON.parse(await Deno.readTextFile(path));
+      ok(refreshed.tokens.access_token !== stored.tokens.access_token);
+    } finally {
+      await secure.close();
+    }
+    const open = await connect({ server: "plain", url: plain.url, headers: {} }, {});
+    await open.tools();
+    await open.close();
+
+    const after = await unfold(env, "inspect", "--config", config);
+    logs.push(after.stdout, after.stderr);
+    ok(/secure: ready, \d+ tools/.test(after.stderr), after.stderr);
+    ok(plain.requests > 0);
+    deepEqual(plain.authorizations, []);
+    for (const token of gate.issued) {
+      ok(!logs.some((log) => log.includes(token)), "a token appeared in a log line");
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("the gateway's upstream that needs a sign-in fails with needs_login and the command to run", async () => {
+  await using everything = await startHttpEverything();
+  await using gate = startOAuthGate(everything.url);
+  const dir = await Deno.makeTempDir({ prefix: "unfold-oauth-" });
+  try {
+    const connect = denoConnector(() => {}, {
+      env: { UNFOLD_CONFIG_DIR: dir },
+      configPath: "a.json",
+    });
+    const error = await connect({ server: "secure", url: gate.url, headers: {} }, {})
+      .then(() => undefined, (e) => e);
+    ok(error instanceof McpError);
+    equal(error.code, "needs_login");
+    equal(
+      error.message,
+      'Cannot connect to "secure": it needs a sign-in (run: unfold login --config a.json secure)',
+    );
+    // Nothing was registered or stored on the user's behalf.
+    deepEqual(gate.grants, []);
+    equal(await Deno.stat(`${dir}/oauth`).then(() => true, () => false), false);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
