@@ -128,7 +128,7 @@ export async function login(
         clearTimeout(timer);
       }
     };
-    const result = await signIn(upstream, provider, authorize);
+    const result = await signIn(upstream, provider, authorize, timeoutMs);
     if (!result.ok) return fail(result.error);
     const record = await memory.read();
     if (record?.tokens === undefined) {
@@ -153,16 +153,21 @@ export async function login(
 
 class LoginError extends Error {}
 
+// What the handshake may take besides the user's time in the browser.
+const HANDSHAKE_MS = 60_000;
+
 async function signIn(
   upstream: HttpUpstream,
   provider: StoredOAuthProvider,
   authorize: (url: URL) => Promise<URL>,
+  timeoutMs: number,
 ): Promise<{ ok: true } | { ok: false; error: string }> {
   try {
     const connection = await connectOAuth(
       { server: upstream.server, url: upstream.url, headers: upstream.headers },
       { provider, authorize, eager: true },
-      { versionNegotiation: "auto" },
+      // The handshake waits while the user signs in: its timeout must outlast the sign-in's.
+      { versionNegotiation: "auto", requestTimeoutMs: timeoutMs + HANDSHAKE_MS },
     );
     await connection.close();
     return { ok: true };

@@ -46,6 +46,11 @@ async function loginFollowing(env: Record<string, string>, ...args: string[]): P
     url = stderr.split("\n").find((line) => line.startsWith("http://"));
   }
   if (url !== undefined) {
+    // A page that guesses the loopback port cannot end the sign-in: only our state is taken.
+    const forged = new URL(new URL(url).searchParams.get("redirect_uri")!);
+    forged.search = "?code=forged&state=guess";
+    const refused = await fetch(forged);
+    equal(refused.status, 400, await refused.text());
     const approved = await fetch(url, { redirect: "manual" });
     await approved.body?.cancel();
     const back = await fetch(approved.headers.get("location")!);
