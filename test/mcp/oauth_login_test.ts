@@ -2,6 +2,8 @@
 // authorization server and gate, signed in to with `unfold login`, then reached the way the
 // gateway reaches it.
 import { deepEqual, equal, ok } from "node:assert/strict";
+import { Client } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { denoConnector } from "../../src/cli/connector.ts";
 import { McpError } from "../../src/mcp/error.ts";
 import { cliCommand } from "../gateway/_gateway.ts";
@@ -23,6 +25,22 @@ async function unfold(env: Record<string, string>, ...args: string[]): Promise<R
     stdout: text.decode(output.stdout),
     stderr: text.decode(output.stderr),
   };
+}
+
+type Result = { content: { type: string; text?: string }[]; isError?: boolean };
+
+// The gateway over stdio, as an MCP host starts it; its stderr goes to `logs`.
+async function gateway(env: Record<string, string>, config: string, logs: string[]) {
+  const { command, args } = cliCommand("gateway", "--config", config);
+  const transport = new StdioClientTransport({ command, args, env, stderr: "pipe" });
+  transport.stderr?.on("data", (chunk: Uint8Array) => logs.push(new TextDecoder().decode(chunk)));
+  const client = new Client({ name: "oauth-test", version: "1.0.0" });
+  await client.connect(transport);
+  const bridge = async (args: Record<string, unknown>) => {
+    const result = await client.callTool({ name: "mcp", arguments: args }) as Result;
+    return { ...result, text: result.content.map((b) => b.text ?? "").join("\n") };
+  };
+  return { client, bridge };
 }
 
 // Runs `unfold login`, follows the URL it prints as a browser would, and waits for it to end.
@@ -88,6 +106,16 @@ Deno.test("unfold login signs in to an OAuth upstream; then it lists, calls and 
     equal(before.code, 0, before.stderr);
     ok(before.stderr.includes(`(run: unfold login --config ${config} secure)`), before.stderr);
     ok(/plain: ready, \d+ tools/.test(before.stderr), before.stderr);
+    const early = await gateway(env, config, logs);
+    try {
+      const { tools } = await early.client.listTools();
+      const overview = tools.find((tool) => tool.name === "mcp")?.description ?? "";
+      ok(overview.includes("run: unfold login"), overview);
+      const found = await early.bridge({ action: "search", query: "echo" });
+      ok(found.text.includes("plain/echo"), found.text);
+    } finally {
+      await early.client.close();
+    }
 
     const signed = await loginFollowing(env, "--config", config, "secure", "--no-browser");
     logs.push(signed.stdout, signed.stderr);
@@ -122,6 +150,21 @@ Deno.test("unfold login signs in to an OAuth upstream; then it lists, calls and 
     await open.tools();
     await open.close();
 
+    const later = await gateway(env, config, logs);
+    try {
+      const found = await later.bridge({ action: "search", query: "echo" });
+      ok(found.text.includes("secure/echo"), found.text);
+      await later.bridge({ action: "describe", name: "secure/echo" });
+      const echoed = await later.bridge({
+        action: "execute",
+        name: "secure/echo",
+        arguments: { message: "through the gateway" },
+      });
+      equal(echoed.isError ?? false, false, echoed.text);
+      ok(echoed.text.includes("Echo: through the gateway"), echoed.text);
+    } finally {
+      await later.client.close();
+    }
     const after = await unfold(env, "inspect", "--config", config);
     logs.push(after.stdout, after.stderr);
     ok(/secure: ready, \d+ tools/.test(after.stderr), after.stderr);
