@@ -18,6 +18,8 @@ export interface OAuthGate extends AsyncDisposable {
   grants: string[];
   /** Makes every access token issued so far invalid (as if expired). */
   expireAccessTokens(): void;
+  /** Makes every token issued so far invalid, refresh tokens too (as if the user revoked them). */
+  revokeAll(): void;
   /** Stops it. */
   close(): Promise<void>;
 }
@@ -38,20 +40,21 @@ const base64url = (bytes: Uint8Array) =>
   btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 const secret = () => base64url(crypto.getRandomValues(new Uint8Array(24)));
 
-async function forward(request: Request, target: string): Promise<Response> {
+// Closing a server waits for its responses to end: an event stream forwarded from the MCP
+// server ends only when its upstream fetch is aborted, which closing does first.
+async function forward(request: Request, target: string, signal: AbortSignal): Promise<Response> {
   const headers = new Headers(request.headers);
   headers.delete("authorization");
   headers.delete("host");
   const body = request.method === "GET" || request.method === "HEAD"
     ? null
     : await request.arrayBuffer();
-  const answer = await fetch(target, {
-    method: request.method,
-    headers,
-    body,
-    signal: request.signal,
-  });
-  return new Response(answer.body, { status: answer.status, headers: answer.headers });
+  const answer = await fetch(target, { method: request.method, headers, body, signal });
+  if (answer.body === null) return new Response(null, answer);
+  // Piped with the signal, so closing errors the stream we answered with and frees the server.
+  const relay = new TransformStream<Uint8Array, Uint8Array>();
+  answer.body.pipeTo(relay.writable, { signal }).catch(() => {});
+  return new Response(relay.readable, { status: answer.status, headers: answer.headers });
 }
 
 /**
@@ -67,6 +70,7 @@ export function startOAuthGate(upstream: string): OAuthGate {
   const refresh = new Set<string>();
   const issued: string[] = [];
   const grants: string[] = [];
+  const streams = new AbortController();
   let base = "";
   const mint = (set: Set<string>) => {
     const token = secret();
@@ -164,19 +168,26 @@ export function startOAuthGate(upstream: string): OAuthGate {
               },
             });
           }
-          return await forward(request, upstream);
+          return await forward(request, upstream, streams.signal);
         }
       }
       return new Response("Not found\n", { status: 404 });
     },
   );
   base = `http://127.0.0.1:${server.addr.port}`;
-  const close = () => server.shutdown();
+  const close = () => {
+    streams.abort();
+    return server.shutdown();
+  };
   return {
     url: `${base}/mcp`,
     issued,
     grants,
     expireAccessTokens: () => access.clear(),
+    revokeAll: () => {
+      access.clear();
+      refresh.clear();
+    },
     close,
     [Symbol.asyncDispose]: close,
   };
@@ -189,18 +200,23 @@ export function startOAuthGate(upstream: string): OAuthGate {
  * @returns The proxy.
  */
 export function startRecorder(upstream: string): Recorder {
+  const streams = new AbortController();
+  const close = () => {
+    streams.abort();
+    return server.shutdown();
+  };
   const recorder = {
     url: "",
     requests: 0,
     authorizations: [] as string[],
-    close: () => server.shutdown(),
-    [Symbol.asyncDispose]: () => server.shutdown(),
+    close,
+    [Symbol.asyncDispose]: close,
   };
   const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, (request) => {
     recorder.requests++;
     const authorization = request.headers.get("authorization");
     if (authorization !== null) recorder.authorizations.push(authorization);
-    return forward(request, upstream);
+    return forward(request, upstream, streams.signal);
   });
   recorder.url = `http://127.0.0.1:${server.addr.port}/mcp`;
   return recorder;

@@ -170,6 +170,19 @@ Deno.test("unfold login signs in to an OAuth upstream; then it lists, calls and 
     ok(/secure: ready, \d+ tools/.test(after.stderr), after.stderr);
     ok(plain.requests > 0);
     deepEqual(plain.authorizations, []);
+    // Revoked for good: the next call fails at once saying what to run.
+    const again = await connect({ server: "secure", url: gate.url, headers: {} }, {});
+    try {
+      gate.revokeAll();
+      const revoked = await again.call("echo", { message: "once more" }).then(
+        () => undefined,
+        (e: Error) => e,
+      );
+      ok(revoked?.message.includes("run: unfold login secure"), revoked?.message);
+    } finally {
+      await again.close();
+    }
+    deepEqual(plain.authorizations, []);
     for (const token of gate.issued) {
       ok(!logs.some((log) => log.includes(token)), "a token appeared in a log line");
     }
