@@ -18,6 +18,9 @@ import { longDescribe, realServerTools } from "../test/_data.ts";
 import { createLexicalRanker } from "../src/ranking/lexical_ranker.ts";
 import { englishLexicon } from "../src/ranking/lexicon.ts";
 import { englishVectors } from "../src/ranking/vectors.ts";
+import { listPages, MAX_LIST_PAGES } from "../src/mcp/tool_list.ts";
+import { LineReader } from "../src/mcp/_line_reader.ts";
+import { ProgressGate } from "../src/mcp/_progress.ts";
 
 const object = { type: "object" };
 
@@ -256,3 +259,63 @@ for (const size of [1_000, 10_000]) {
     fn: () => void new McpCatalog(tools),
   });
 }
+
+// An upstream whose every tools/list page has a fresh cursor: the client's listing stops at
+// MAX_LIST_PAGES. Against JSON.parse of the same pages' bodies (what reading them costs anyway).
+const endlessPages = Array.from({ length: MAX_LIST_PAGES }, (_, page) =>
+  JSON.stringify({
+    tools: [{ name: `page_${page}`, description: "A page", inputSchema: object }],
+    nextCursor: String(page + 1),
+  }));
+Deno.bench({
+  name: `JSON.parse ${MAX_LIST_PAGES} pages of an endless listing (the floor)`,
+  group: "endless cursor",
+  baseline: true,
+  fn: () => {
+    for (const page of endlessPages) JSON.parse(page);
+  },
+});
+Deno.bench({
+  name: `list an endless cursor until it fails at ${MAX_LIST_PAGES} pages`,
+  group: "endless cursor",
+  fn: async () => {
+    await listPages(
+      "Cannot list",
+      (cursor) => Promise.resolve(JSON.parse(endlessPages[Number(cursor ?? 0)]!)),
+    ).catch(() => {});
+  },
+});
+
+// 100,000 progress notifications of one call over stdio: read, parsed and coalesced by the client
+// (one listener call per 100 ms). Against JSON.parse of the same lines.
+const floodLines = Array.from({ length: 100_000 }, (_, i) =>
+  JSON.stringify({
+    jsonrpc: "2.0",
+    method: "notifications/progress",
+    params: { progressToken: "unfold-1", progress: i, total: 100_000 },
+  }));
+const floodBytes = new TextEncoder().encode(floodLines.join("\n") + "\n");
+Deno.bench({
+  name: "JSON.parse 100,000 progress notifications (the floor)",
+  group: "progress flood",
+  baseline: true,
+  fn: () => {
+    for (const line of floodLines) JSON.parse(line);
+  },
+});
+Deno.bench({
+  name: "read and coalesce 100,000 progress notifications (64 KiB chunks)",
+  group: "progress flood",
+  fn: () => {
+    const reader = new LineReader(10 * 1024 * 1024, () => {});
+    let heard = 0;
+    const gate = new ProgressGate(() => heard++);
+    for (let at = 0; at < floodBytes.length; at += 65_536) {
+      reader.append(floodBytes.subarray(at, at + 65_536));
+      for (let message = reader.readMessage(); message; message = reader.readMessage()) {
+        gate.push((message as unknown as { params: { progress: number } }).params);
+      }
+    }
+    gate.flush();
+  },
+});

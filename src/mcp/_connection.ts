@@ -24,9 +24,11 @@ import type {
 } from "./client.ts";
 import { type CallToolResultLike, type MappedResult, mapResult } from "./content.ts";
 import { McpError, type McpErrorCode } from "./error.ts";
-import { toMcpTools } from "./tool_list.ts";
+import { listPages, toMcpTools } from "./tool_list.ts";
 import { BOUNDED_VALIDATOR } from "./_validator.ts";
 import { resultProblem } from "./_result.ts";
+import { PROGRESS_PARAMS, ProgressGate } from "./_progress.ts";
+import { OVERSIZED_CODE } from "./_line_reader.ts";
 import { checkTimeout, rethrow, SDK_TIMEOUT_MS, type Settings, settingsOf } from "./_settings.ts";
 
 /** What a transport adds to a connection: words about a failure, and a step before closing. */
@@ -35,6 +37,11 @@ export interface TransportHooks {
   detail?: () => string;
   /** Runs before the transport is closed (ending an HTTP session); failures are ignored. */
   beforeClose?: () => Promise<void>;
+  /**
+   * Receives, once connected, a way to fail every pending request (not the connection): for an
+   * answer the transport had to drop without knowing which request it answered.
+   */
+  onConnected?: (failPending: (why: string) => void) => void;
 }
 
 // Answers are taken as they come and checked here: a listing entry by entry (tool_list.ts), so
@@ -106,11 +113,14 @@ export async function openConnection(
     );
   }
   connection.ready();
+  hooks.onConnected?.((why) => connection.failRequests(why));
   return connection;
 }
 
 interface Pending {
   what: string;
+  // The code of a failure of this request alone (not of the connection).
+  failure: McpErrorCode;
   fail: (error: McpError) => void;
 }
 
@@ -127,10 +137,10 @@ class Connection implements McpConnection {
   #probing = false;
   #pending = new Set<Pending>();
   #listeners = new Set<(tools: McpTool[]) => void>();
-  // Progress listeners by token. Our own, not the SDK's onprogress: the SDK runs notification
+  // Progress gates by token. Our own, not the SDK's onprogress: the SDK runs notification
   // handlers a microtask late but drops a request's progress handler as soon as its response
   // arrives, so the last progress before a result was lost whenever both came in one read.
-  #progress = new Map<string, NonNullable<ForwardOptions["onProgress"]>>();
+  #progress = new Map<string, ProgressGate>();
   #tokens = 0;
   #refreshing = false;
   #refreshAgain = false;
@@ -156,14 +166,19 @@ class Connection implements McpConnection {
     };
     // Registered before the handshake: some servers change their tools right after it.
     client.setNotificationHandler("notifications/tools/list_changed", () => this.#refresh());
-    client.setNotificationHandler("notifications/progress", ({ params }) => {
-      const { progressToken, progress, total, message } = params;
-      this.#progress.get(String(progressToken))?.({
-        progress,
-        ...(total === undefined ? {} : { total }),
-        ...(message === undefined ? {} : { message }),
-      });
-    });
+    // Checked by hand, not by the SDK's schemas: a server may send a flood of these.
+    client.setNotificationHandler(
+      "notifications/progress",
+      { params: PROGRESS_PARAMS },
+      (params) => {
+        const { progressToken, progress, total, message } = params;
+        this.#progress.get(String(progressToken))?.push({
+          progress,
+          ...(total === undefined ? {} : { total }),
+          ...(message === undefined ? {} : { message }),
+        });
+      },
+    );
   }
 
   // After the handshake: from now on, the transport closing means the connection is lost, and a
@@ -190,35 +205,17 @@ class Connection implements McpConnection {
 
   async tools(): Promise<McpTool[]> {
     const what = `Cannot list the tools of ${JSON.stringify(this.server)}`;
-    const entries: unknown[] = [];
-    const cursors = new Set<string>();
-    let cursor: string | undefined;
-    do {
-      const params = cursor === undefined ? {} : { cursor };
-      const page = await this.#request(
+    const entries = await listPages(what, (cursor) =>
+      this.#request(
         { what, failure: "list_tools", timeout: "list_tools" },
         (signal) =>
-          this.#client.request({ method: "tools/list", params }, AS_SENT, {
-            signal,
-            timeout: SDK_TIMEOUT_MS,
-          }),
+          this.#client.request(
+            { method: "tools/list", params: cursor === undefined ? {} : { cursor } },
+            AS_SENT,
+            { signal, timeout: SDK_TIMEOUT_MS },
+          ),
         this.#settings.requestTimeoutMs,
-      );
-      if (!Array.isArray(page.tools)) {
-        throw new McpError("list_tools", `${what}: the answer has no list of tools`);
-      }
-      entries.push(...page.tools);
-      const next = page.nextCursor;
-      if (next === undefined || next === null) break;
-      if (typeof next !== "string" || cursors.has(next)) {
-        throw new McpError(
-          "list_tools",
-          `${what}: the server sent a bad page cursor ${JSON.stringify(next)}`,
-        );
-      }
-      cursors.add(next);
-      cursor = next;
-    } while (true);
+      ));
     const tools = toMcpTools(this.server, entries, this.#settings.onToolIssue);
     this.#definitions = new Map(tools.map((tool) => [tool.name, tool]));
     return tools;
@@ -250,7 +247,8 @@ class Connection implements McpConnection {
       : checkTimeout(options.timeoutMs, "timeoutMs", true, `Cannot call ${JSON.stringify(id)}`);
     const onProgress = options.onProgress;
     const token = onProgress === undefined ? undefined : `unfold-${++this.#tokens}`;
-    if (token !== undefined) this.#progress.set(token, onProgress!);
+    const gate = onProgress === undefined ? undefined : new ProgressGate(onProgress);
+    if (token !== undefined) this.#progress.set(token, gate!);
     const params = token === undefined
       ? { name, arguments: args }
       : { name, arguments: args, _meta: { progressToken: token } };
@@ -271,6 +269,8 @@ class Connection implements McpConnection {
       timeoutMs,
       options.signal,
     ) as Promise<CallToolResultLike>).finally(() => {
+      // The last progress kept is handed on before the caller hears the result.
+      gate?.flush();
       if (token !== undefined) this.#progress.delete(token);
     });
   }
@@ -328,7 +328,11 @@ class Connection implements McpConnection {
         if (abandoned) abandon.abort();
       };
       const onAbort = () => settle(() => reject(signal?.reason), true);
-      const pending: Pending = { what, fail: (error) => settle(() => reject(error), true) };
+      const pending: Pending = {
+        what,
+        failure: codes.failure,
+        fail: (error) => settle(() => reject(error), true),
+      };
       if (timeoutMs !== null) {
         timer = setTimeout(() => {
           const error = new McpError(codes.timeout, `${what}: no answer within ${timeoutMs} ms`);
@@ -358,6 +362,9 @@ class Connection implements McpConnection {
     // The server's own JSON-RPC error, or a check of the SDK's on the answer: the server is
     // alive, so the request failed, not the connection; the server's code and words are kept.
     if (error instanceof ProtocolError) {
+      if (error.code === OVERSIZED_CODE) {
+        return new McpError(codes.failure, `${what}: ${reason(error)}`, { cause: error });
+      }
       return new McpError(
         codes.failure,
         `${what}: ${reason(error)} (JSON-RPC error ${error.code} from the server)`,
@@ -391,6 +398,13 @@ class Connection implements McpConnection {
     return new McpError("disconnected", `${what}: ${reason(error)}${detail(this.#hooks)}`, {
       cause: error,
     });
+  }
+
+  // Fails every pending request with its own failure code: the connection stays open.
+  failRequests(why: string): void {
+    for (const pending of [...this.#pending]) {
+      pending.fail(new McpError(pending.failure, `${pending.what}: ${why}`));
+    }
   }
 
   #failPending(why: string): void {

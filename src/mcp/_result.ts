@@ -9,7 +9,7 @@
 
 import { isRecord } from "../_record.ts";
 import type { McpTool } from "../tool.ts";
-import { BOUNDED_VALIDATOR } from "./_validator.ts";
+import { provenProblems } from "./_validator.ts";
 
 // How much of a bad value a message quotes.
 const QUOTE_CHARS = 80;
@@ -17,7 +17,7 @@ const QUOTE_CHARS = 80;
 /**
  * Says what is wrong with a `tools/call` result, or `undefined` when it can be handed on: it must
  * be an object whose `content` is a list and whose `isError` is a boolean (each when present), and
- * a successful result's object `structuredContent` must match the tool's `outputSchema`.
+ * a successful result's `structuredContent` must not be proven to break the tool's `outputSchema`.
  *
  * @param result The result as the server sent it.
  * @param tool The tool as the server listed it, when it did.
@@ -44,10 +44,11 @@ export function resultProblem(result: unknown, tool: McpTool | undefined): strin
   if (schema === undefined || result.isError === true || result.structuredContent === undefined) {
     return undefined;
   }
-  const checked = BOUNDED_VALIDATOR.getValidator(schema)(result.structuredContent);
-  return checked.valid
+  // Only a proven mismatch fails the call: what the validator cannot check is handed on as sent.
+  const problems = provenProblems(schema, result.structuredContent);
+  return problems.length === 0
     ? undefined
-    : `its structured content does not match the tool's output schema: ${checked.errorMessage}`;
+    : `its structured content does not match the tool's output schema: ${problems.join("; ")}`;
 }
 
 function quote(value: unknown): string {

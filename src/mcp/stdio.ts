@@ -5,7 +5,9 @@
  * @module
  */
 
+import { STDIO_DEFAULT_MAX_BUFFER_SIZE } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { LineReader } from "./_line_reader.ts";
 import { checkServerName, openConnection } from "./_connection.ts";
 import type { ConnectOptions, McpConnection } from "./client.ts";
 
@@ -83,6 +85,13 @@ export async function connectStdio(
     ...(config.env === undefined ? {} : { env: config.env }),
     ...(config.cwd === undefined ? {} : { cwd: config.cwd }),
   });
+  // The SDK's reader closes the connection on a message over its limit; ours fails only the
+  // request that message answered (and reads in linear time). The SDK reads through this field.
+  let failPending = (_why: string) => {};
+  (transport as unknown as { _readBuffer: LineReader })._readBuffer = new LineReader(
+    STDIO_DEFAULT_MAX_BUFFER_SIZE,
+    (why) => failPending(why),
+  );
   let tail = "";
   const decoder = new TextDecoder();
   transport.stderr?.on("data", (chunk: Uint8Array | string) => {
@@ -91,6 +100,7 @@ export async function connectStdio(
     onStderr?.(text);
   });
   return await openConnection(config.server, transport, rest, {
+    onConnected: (fail) => failPending = fail,
     detail: () => {
       const last = tail.trim();
       return last === "" ? "" : `its error output ends with: ${JSON.stringify(last)}`;

@@ -8,6 +8,7 @@
 
 import { isRecord } from "../_record.ts";
 import type { McpTool } from "../tool.ts";
+import { McpError } from "./error.ts";
 
 /**
  * A problem with one tool of a server's listing. Tools whose name breaks MCP's tool-name rules
@@ -25,6 +26,16 @@ export interface ToolIssue {
   /** Whether the tool was left out of the listing. */
   dropped: boolean;
 }
+
+/**
+ * The most pages one listing of a server's tools may take: a server whose cursors never end
+ * fails its listing at this page instead of being listed for ever.
+ */
+export const MAX_LIST_PAGES = 1_000;
+/** The most tools one listing may hold: the most a catalogue holds by default. */
+export const MAX_LIST_TOOLS = 50_000;
+/** The most characters of JSON (tools and cursors) one listing may hold: 64 MiB. */
+export const MAX_LIST_CHARS = 64 * 1024 * 1024;
 
 // MCP's tool-name rule (SEP-986), as the SDK's own validator states it.
 const TOOL_NAME = /^[A-Za-z0-9._-]{1,128}$/;
@@ -109,4 +120,76 @@ export function toMcpTools(
     tools.push(tool);
   }
   return tools;
+}
+
+/**
+ * Every entry of a server's `tools/list`, page after page, bounded: at most
+ * {@linkcode MAX_LIST_PAGES} pages, {@linkcode MAX_LIST_TOOLS} tools and
+ * {@linkcode MAX_LIST_CHARS} characters of JSON; a cursor that repeats, is not a string, or never
+ * ends fails the listing with the reason.
+ *
+ * @param what What fails, for messages: `Cannot list the tools of "github"`.
+ * @param page Fetches the page after a cursor (`undefined` for the first).
+ * @returns The entries of every page, in order.
+ * @throws {McpError} `list_tools` when a page has no list of tools or a bound is crossed; what
+ * `page` throws.
+ *
+ * @example Usage
+ * ```ts
+ * import { listPages } from "./tool_list.ts";
+ * import { equal } from "node:assert/strict";
+ *
+ * const entries = await listPages("Cannot list", (cursor) =>
+ *   Promise.resolve(cursor === undefined ? { tools: [1], nextCursor: "2" } : { tools: [2] }));
+ * equal(entries.length, 2);
+ * ```
+ */
+export async function listPages(
+  what: string,
+  page: (cursor: string | undefined) => Promise<Record<string, unknown>>,
+): Promise<unknown[]> {
+  const entries: unknown[] = [];
+  const cursors = new Set<string>();
+  let chars = 0;
+  let cursor: string | undefined;
+  for (let pages = 1;; pages++) {
+    const answer = await page(cursor);
+    if (!Array.isArray(answer.tools)) {
+      throw new McpError("list_tools", `${what}: the answer has no list of tools`);
+    }
+    entries.push(...answer.tools);
+    if (entries.length > MAX_LIST_TOOLS) {
+      throw new McpError(
+        "list_tools",
+        `${what}: the server lists more than ${MAX_LIST_TOOLS} tools (MAX_LIST_TOOLS)`,
+      );
+    }
+    const next = answer.nextCursor;
+    chars += JSON.stringify(answer.tools).length + (typeof next === "string" ? next.length : 0);
+    if (chars > MAX_LIST_CHARS) {
+      throw new McpError(
+        "list_tools",
+        `${what}: the listing is over ${MAX_LIST_CHARS} characters of JSON (MAX_LIST_CHARS)`,
+      );
+    }
+    if (next === undefined || next === null) return entries;
+    if (typeof next !== "string" || cursors.has(next)) {
+      const shown = JSON.stringify(next) ?? String(next);
+      throw new McpError(
+        "list_tools",
+        `${what}: the server sent a bad page cursor ${
+          shown.length > 80 ? `${shown.slice(0, 80)}…` : shown
+        } (repeated, or not a string)`,
+      );
+    }
+    if (pages === MAX_LIST_PAGES) {
+      throw new McpError(
+        "list_tools",
+        `${what}: the listing does not end: the server sent a new cursor on each of ` +
+          `${MAX_LIST_PAGES} pages (MAX_LIST_PAGES)`,
+      );
+    }
+    cursors.add(next);
+    cursor = next;
+  }
 }
