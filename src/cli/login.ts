@@ -72,6 +72,11 @@ export async function login(
   if (!("url" in upstream)) {
     return fail('it is a stdio server; OAuth sign-in is for Streamable HTTP servers (a "url")');
   }
+  if (Object.keys(upstream.headers).some((header) => header.toLowerCase() === "authorization")) {
+    return fail(
+      "its entry sends its own Authorization header, which takes the place of OAuth; remove it to sign in",
+    );
+  }
   let dir: string;
   try {
     dir = unfoldConfigDir(options.env);

@@ -27,6 +27,7 @@ export type {
   UpstreamConfig,
 } from "./config.ts";
 export { GatewayConfigError, parseGatewayConfig } from "./config.ts";
+export type { OAuthSettings } from "../mcp/oauth/provider.ts";
 export type { CallContext, CallOutcome, GatewayDeps } from "./gateway.ts";
 export { Gateway } from "./gateway.ts";
 export { gatewayHost } from "./host.ts";

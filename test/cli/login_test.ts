@@ -27,8 +27,12 @@ async function withConfig(
   }
 }
 
-Deno.test("unfold login refuses a server the config does not have, and a stdio server, in one line", async () => {
-  await withConfig({ local: { command: "true" } }, async (config, env) => {
+Deno.test("unfold login refuses a server the config does not have, a stdio server and one with its own Authorization header, in one line", async () => {
+  const servers = {
+    local: { command: "true" },
+    keyed: { url: "https://example.com/mcp", headers: { Authorization: "Bearer k" } },
+  };
+  await withConfig(servers, async (config, env) => {
     const unknown = await unfold(env, "login", "--config", config, "github", "--no-browser");
     equal(unknown.code, 1);
     equal(unknown.stdout, "");
@@ -38,6 +42,12 @@ Deno.test("unfold login refuses a server the config does not have, and a stdio s
     equal(
       stdio.stderr,
       'unfold: Cannot sign in to "local": it is a stdio server; OAuth sign-in is for Streamable HTTP servers (a "url")\n',
+    );
+    const keyed = await unfold(env, "login", "--config", config, "keyed", "--no-browser");
+    equal(keyed.code, 1);
+    equal(
+      keyed.stderr,
+      'unfold: Cannot sign in to "keyed": its entry sends its own Authorization header, which takes the place of OAuth; remove it to sign in\n',
     );
   });
 });

@@ -116,14 +116,14 @@ export function fileOAuthStore(dir: string, server: string, url: string): OAuthS
       }
       const folder = `${dir}/oauth`;
       await Deno.mkdir(folder, { recursive: true, mode: 0o700 });
-      await Deno.chmod(folder, 0o700);
+      await restrict(folder, 0o700);
       const temporary = `${path}.${crypto.randomUUID()}.tmp`;
       try {
         await Deno.writeTextFile(temporary, `${JSON.stringify(record, null, 2)}\n`, {
           createNew: true,
           mode: 0o600,
         });
-        await Deno.chmod(temporary, 0o600);
+        await restrict(temporary, 0o600);
         await Deno.rename(temporary, path);
       } catch (error) {
         await Deno.remove(temporary).catch(() => {});
@@ -131,6 +131,11 @@ export function fileOAuthStore(dir: string, server: string, url: string): OAuthS
       }
     },
   };
+}
+
+// Modes are POSIX: on Windows the user's profile folder already keeps others out.
+async function restrict(path: string, mode: number): Promise<void> {
+  if (Deno.build.os !== "windows") await Deno.chmod(path, mode);
 }
 
 async function readAtMost(file: Deno.FsFile, limit: number): Promise<Uint8Array> {
