@@ -117,6 +117,51 @@ Deno.test("requests refused together share one refresh", async () => {
   equal(server.refreshes(), 1);
 });
 
+Deno.test("two processes sharing a sign-in: one's refresh does not sign the other out when the refresh token rotates", async () => {
+  // The authorization server rotates refresh tokens: each one works once.
+  const live = new Set(["old"]);
+  let valid = "keep-me";
+  let refreshes = 0;
+  const server = async (input: string | URL, init?: RequestInit): Promise<Response> => {
+    const url = new URL(String(input));
+    if (url.pathname !== "/token") return await fakeServer(live).fetch(input, init);
+    const form = new URLSearchParams(String(init?.body));
+    if (form.get("refresh_token") !== valid) {
+      return Response.json({ error: "invalid_grant" }, { status: 400 });
+    }
+    refreshes++;
+    valid = `refresh-${refreshes}`;
+    live.clear();
+    live.add(`access-${refreshes}`);
+    return Response.json({
+      access_token: `access-${refreshes}`,
+      token_type: "Bearer",
+      refresh_token: valid,
+    });
+  };
+  const store = memoryOAuthStore(signedIn(Infinity));
+  const open = () =>
+    withOAuth({
+      server: "s",
+      url: URL_,
+      provider: new StoredOAuthProvider({
+        server: "s",
+        url: URL_,
+        store,
+        redirectUrl: "http://127.0.0.1/callback",
+      }),
+      fetch: server,
+    });
+  const first = open();
+  const second = open();
+  equal((await second(URL_, { method: "POST" })).status, 200); // reads the store: "old"
+  live.clear(); // "old" expires
+  equal((await first(URL_, { method: "POST" })).status, 200); // refreshes: access-1, refresh-1
+  equal((await second(URL_, { method: "POST" })).status, 200); // refused "old": takes access-1
+  equal(refreshes, 1);
+  equal((await store.read())?.tokens?.refresh_token, "refresh-1");
+});
+
 Deno.test("without a stored sign-in a challenge is needs-login at once, with no request to the authorization server", async () => {
   const server = fakeServer(new Set());
   const { provider: p } = provider();

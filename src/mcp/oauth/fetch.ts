@@ -174,7 +174,14 @@ async function authorize(
 ): Promise<void> {
   const { provider, server } = options;
   const needsLogin = () => new NeedsLoginError(server, options.loginCommand);
-  const previous = await provider.tokens();
+  let previous = await provider.tokens();
+  if (challenge.status === 401) {
+    // The store may hold newer tokens than the refused ones (another process refreshed them, or
+    // the user signed in since): the request goes again with those before any flow.
+    const stored = await provider.reload();
+    if (stored !== undefined && stored.access_token !== previous?.access_token) return;
+    previous = stored;
+  }
   if (options.authorize === undefined && previous === undefined) throw needsLogin();
   // A step-up keeps what was granted and adds what the server now asks for.
   const scope = challenge.status === 403

@@ -259,6 +259,17 @@ export class StoredOAuthProvider implements OAuthClientProvider {
   ): Promise<void> {
     if (scope === "all" || scope === "verifier") this.#verifier = undefined;
     if (scope === "all" || scope === "discovery") this.#discovery = undefined;
+    if (scope === "tokens") {
+      // Another process (a second gateway, `unfold login`) may have refreshed or signed in since
+      // we read the store: its tokens are not the ones the server refused, so keep them.
+      const held = this.#record?.tokens?.access_token;
+      const stored = await this.#options.store.read();
+      if (stored?.tokens !== undefined && stored.tokens.access_token !== held) {
+        this.#record = stored;
+        this.#loaded = true;
+        return;
+      }
+    }
     if (scope === "all" || scope === "client" || scope === "tokens") {
       await this.#update((record) => {
         const next = { ...record };
@@ -272,6 +283,16 @@ export class StoredOAuthProvider implements OAuthClientProvider {
     }
     // The PKCE verifier is of no use once its code is spent, nor the state.
     if (scope === "verifier") this.#state = undefined;
+  }
+
+  /**
+   * Reads the store again (another process may have refreshed or signed in).
+   *
+   * @returns The stored tokens, or `undefined`.
+   */
+  async reload(): Promise<StoredOAuthTokens | undefined> {
+    this.#loaded = false;
+    return (await this.#load())?.tokens;
   }
 
   /**
