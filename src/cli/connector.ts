@@ -5,15 +5,23 @@
  * @module
  */
 
-import type { UpstreamConfig } from "../gateway/config.ts";
+import type { HttpUpstream, UpstreamConfig } from "../gateway/config.ts";
 import type { Connector } from "../gateway/upstreams.ts";
+import type { ConnectOptions } from "../mcp/client.ts";
 import { connectHttp } from "../mcp/http.ts";
+import { connectOAuth } from "../mcp/oauth/connect.ts";
+import { fileOAuthStore, unfoldConfigDir } from "../mcp/oauth/file_store.ts";
+import { StoredOAuthProvider } from "../mcp/oauth/provider.ts";
+import { memoryOAuthStore } from "../mcp/oauth/store.ts";
 import { connectStdio } from "../mcp/stdio.ts";
 
 /**
- * A connector for Deno: stdio and Streamable HTTP upstreams.
+ * A connector for Deno: stdio and Streamable HTTP upstreams. An HTTP upstream without its own
+ * `Authorization` header signs in with the tokens `unfold login` stored, refreshed as needed; one
+ * that needs the user fails with the code `needs_login`.
  *
  * @param log Receives each line an upstream writes to its stderr, with its name.
+ * @param oauth Where sign-ins are kept (the environment) and the config's path (for messages).
  * @returns The connector.
  *
  * @example Usage
@@ -25,14 +33,12 @@ import { connectStdio } from "../mcp/stdio.ts";
  * await rejects(connect({ server: "missing", command: "/no/such/server", args: [], env: {} }, {}), /Cannot connect to "missing"/);
  * ```
  */
-export function denoConnector(log: (server: string, line: string) => void): Connector {
+export function denoConnector(
+  log: (server: string, line: string) => void,
+  oauth: { env?: Readonly<Record<string, string | undefined>>; configPath?: string } = {},
+): Connector {
   return (config: UpstreamConfig, options) => {
-    if ("url" in config) {
-      return connectHttp(
-        { server: config.server, url: config.url, headers: config.headers },
-        options,
-      );
-    }
+    if ("url" in config) return connectRemote(config, options, oauth);
     return connectStdio({
       server: config.server,
       command: config.command,
@@ -46,4 +52,38 @@ export function denoConnector(log: (server: string, line: string) => void): Conn
       },
     });
   };
+}
+
+function connectRemote(
+  config: HttpUpstream,
+  options: ConnectOptions,
+  oauth: { env?: Readonly<Record<string, string | undefined>>; configPath?: string },
+) {
+  const { server, url, headers } = config;
+  // Credentials the user put in the config are theirs to manage: no OAuth on top of them.
+  if (Object.keys(headers).some((name) => name.toLowerCase() === "authorization")) {
+    return connectHttp({ server, url, headers }, options);
+  }
+  let store = memoryOAuthStore();
+  try {
+    store = fileOAuthStore(unfoldConfigDir(oauth.env ?? Deno.env.toObject()), server, url);
+  } catch {
+    // No config directory: nothing was stored, so a server that needs a sign-in says so.
+  }
+  const provider = new StoredOAuthProvider({
+    server,
+    url,
+    store,
+    // Never visited: the gateway does not authorize, `unfold login` does.
+    redirectUrl: "http://127.0.0.1/callback",
+    ...(config.oauth === undefined ? {} : { settings: config.oauth }),
+  });
+  const login = oauth.configPath === undefined
+    ? `unfold login ${server}`
+    : `unfold login --config ${oauth.configPath} ${server}`;
+  return connectOAuth({ server, url, headers }, {
+    provider,
+    eager: config.oauth !== undefined,
+    loginCommand: login,
+  }, options);
 }

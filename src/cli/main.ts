@@ -8,6 +8,7 @@
  * deno task unfold gateway --config mcp.json --http --port 8788
  * deno task unfold inspect --config mcp.json [--json]
  * deno task unfold search --config mcp.json "create an issue" [--limit 10] [--json]
+ * deno task unfold login --config mcp.json github [--no-browser]
  * ```
  *
  * @module
@@ -27,6 +28,7 @@ import { MemorySessionStore } from "../session/memory_store.ts";
 import { VERSION } from "../version.ts";
 import { denoConnector } from "./connector.ts";
 import { formatReport, inspectCatalog } from "./inspect.ts";
+import { login } from "./login.ts";
 import { gatewayHost } from "../gateway/host.ts";
 import { CountingStore, STATUS_PATHS, statusHandler } from "../gateway/status.ts";
 import { pageHandler } from "../http/page.ts";
@@ -34,7 +36,8 @@ import { pageHandler } from "../http/page.ts";
 const USAGE = `Usage:
   unfold gateway --config FILE [--http [--port N] [--host H]]
   unfold inspect --config FILE [--json]
-  unfold search --config FILE [--limit N] [--json] "words"`;
+  unfold search --config FILE [--limit N] [--json] "words"
+  unfold login --config FILE SERVER [--no-browser] [--timeout SECONDS]`;
 
 /** Parsed command-line arguments. */
 interface Args {
@@ -46,6 +49,8 @@ interface Args {
   json: boolean;
   limit: number;
   words: string[];
+  browser: boolean;
+  timeoutSeconds?: number;
 }
 
 function parseArgs(argv: readonly string[]): Args {
@@ -58,6 +63,7 @@ function parseArgs(argv: readonly string[]): Args {
     json: false,
     limit: 10,
     words: [],
+    browser: true,
   };
   for (let i = 1; i < argv.length; i++) {
     const arg = argv[i]!;
@@ -72,15 +78,20 @@ function parseArgs(argv: readonly string[]): Args {
     else if (arg === "--host") args.host = value();
     else if (arg === "--json") args.json = true;
     else if (arg === "--limit") args.limit = integer(arg, value(), 1);
+    else if (arg === "--no-browser") args.browser = false;
+    else if (arg === "--timeout") args.timeoutSeconds = integer(arg, value(), 1);
     else if (arg.startsWith("--")) throw new UsageError(`unknown option ${arg}`);
     else args.words.push(arg);
   }
-  if (!["gateway", "inspect", "search"].includes(args.command)) {
+  if (!["gateway", "inspect", "search", "login"].includes(args.command)) {
     throw new UsageError(args.command === "" ? "no command" : `unknown command ${args.command}`);
   }
   if (args.config === "") throw new UsageError("--config FILE is required");
   if (args.command === "search" && args.words.join(" ").trim() === "") {
     throw new UsageError("search needs the words to search for");
+  }
+  if (args.command === "login" && args.words.length !== 1) {
+    throw new UsageError("login needs one server name");
   }
   return args;
 }
@@ -129,6 +140,20 @@ async function main(argv: readonly string[]): Promise<number> {
     }
     throw e;
   }
+  if (args.command === "login") {
+    const result = await login({
+      config,
+      configPath: args.config,
+      server: args.words[0]!,
+      browser: args.browser,
+      ...(args.timeoutSeconds === undefined ? {} : { timeoutMs: args.timeoutSeconds * 1000 }),
+      env,
+      print: (line) => console.error(line),
+    });
+    if (result.ok) console.log(result.value);
+    else console.error(`unfold: ${result.error}`);
+    return result.ok ? 0 : 1;
+  }
   const quiet = args.command !== "gateway";
   // Re-lists repeat a server's tool issues: each is logged once (bounded memory).
   const seen = new Set<string>();
@@ -154,7 +179,10 @@ async function main(argv: readonly string[]): Promise<number> {
   const ranker = backgroundRanker();
   const pool = await openLivePool(
     config.servers,
-    denoConnector((server, line) => quiet ? undefined : log(`[${server}] ${line}`)),
+    denoConnector((server, line) => quiet ? undefined : log(`[${server}] ${line}`), {
+      env,
+      configPath: args.config,
+    }),
     {
       connect: { onToolIssue: (issue) => once(`${issue.server}/${issue.name} ${issue.problem}`) },
       onProgress: (status) => log(describe(status)),

@@ -13,6 +13,8 @@ import {
   InvalidConfigError,
   resolveConfig,
 } from "../config.ts";
+import type { OAuthSettings } from "../mcp/oauth/provider.ts";
+import { parseOAuthSettings } from "../mcp/oauth/settings.ts";
 
 /** An upstream started as a child process, spoken to over stdio. */
 export interface StdioUpstream {
@@ -36,6 +38,8 @@ export interface HttpUpstream {
   url: string;
   /** Headers sent with every request (its own credentials, from the config: never the host's). */
   headers: Record<string, string>;
+  /** How to sign in with OAuth, when the entry says (`unfold login`; Deno only). */
+  oauth?: OAuthSettings;
 }
 
 /** One upstream server. */
@@ -133,7 +137,7 @@ const UNFOLD_FIELDS = new Set([
   ...DELAY_FIELDS,
 ]);
 const STDIO_FIELDS = new Set(["command", "args", "env", "cwd", "type", "disabled"]);
-const HTTP_FIELDS = new Set(["url", "headers", "type", "disabled"]);
+const HTTP_FIELDS = new Set(["url", "headers", "type", "disabled", "oauth"]);
 const VARIABLE = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
 const SERVER_NAME = /^[A-Za-z0-9_.-]{1,64}$/;
 
@@ -251,7 +255,18 @@ function parseServer(
     if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
       throw new GatewayConfigError(at("url"), "must be an http: or https: URL");
     }
-    return { server: name, url, headers: strings("headers") };
+    const upstream: HttpUpstream = { server: name, url, headers: strings("headers") };
+    if (entry.oauth !== undefined) {
+      const oauth = parseOAuthSettings(
+        entry.oauth,
+        (t, path) => expand(t, env, at("oauth", ...path)),
+      );
+      if (!oauth.ok) {
+        throw new GatewayConfigError(at("oauth", ...oauth.error.path), oauth.error.problem);
+      }
+      upstream.oauth = oauth.value;
+    }
+    return upstream;
   }
   const args = entry.args ?? [];
   if (!Array.isArray(args)) throw new GatewayConfigError(at("args"), "must be an array of strings");

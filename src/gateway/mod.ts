@@ -26,6 +26,7 @@ export type {
   StdioUpstream,
   UpstreamConfig,
 } from "./config.ts";
+export type { OAuthSettings } from "../mcp/oauth/provider.ts";
 export {
   GatewayConfigError,
   parseGatewayConfig,

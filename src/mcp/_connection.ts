@@ -97,6 +97,9 @@ export async function openConnection(
   const client = new Client(settings.clientInfo, {
     capabilities: {},
     jsonSchemaValidator: BOUNDED_VALIDATOR,
+    ...(options.versionNegotiation === undefined
+      ? {}
+      : { versionNegotiation: { mode: options.versionNegotiation } }),
   });
   const connection = new Connection(server, client, settings, hooks);
   try {

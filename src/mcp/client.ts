@@ -47,6 +47,13 @@ export interface ConnectOptions {
    * @default {{ name: "unfold", version: "0.1.0" }}
    */
   clientInfo?: { name: string; version: string };
+  /**
+   * How the protocol revision is chosen: `"legacy"` runs the 2025 `initialize` handshake;
+   * `"auto"` first asks the server (`server/discover`) and speaks the 2026-07-28 revision when
+   * it offers it, else falls back to `initialize`.
+   * @default {"legacy"}
+   */
+  versionNegotiation?: "legacy" | "auto";
 }
 
 /** Options of one {@linkcode McpConnection.call}. */

@@ -13,7 +13,9 @@
  * - `call_timeout`: a tool call took longer than its timeout and was abandoned;
  * - `tool_error`: the server reported that the tool failed (`isError: true`, or a JSON-RPC error);
  * - `unsupported_content`: the result holds content that cannot be handed on (audio, unknown or
- *   malformed blocks).
+ *   malformed blocks);
+ * - `needs_login`: the server wants an OAuth sign-in (or more scope) that only the user can give;
+ *   the message says the command to run (`unfold login SERVER`).
  */
 export type McpErrorCode =
   | "connect"
@@ -21,7 +23,8 @@ export type McpErrorCode =
   | "disconnected"
   | "call_timeout"
   | "tool_error"
-  | "unsupported_content";
+  | "unsupported_content"
+  | "needs_login";
 
 /**
  * Every {@linkcode McpErrorCode}, in the order of a connection's life.
@@ -41,6 +44,7 @@ export const MCP_ERROR_CODES: readonly McpErrorCode[] = Object.freeze([
   "call_timeout",
   "tool_error",
   "unsupported_content",
+  "needs_login",
 ]);
 
 /**
