@@ -40,7 +40,7 @@ Deno.test("deno task test type-checks once: deno check covers what deno test wou
   const check = step("check");
   ok(check.includes("--doc"), "deno check --doc checks the JSDoc examples the doc tests run");
   ok(check.includes("."), "deno check covers the whole repository");
-  const skip = new Set<string>([...CONFIG.exclude, ...CONFIG.test.exclude]);
+  const skip = new Set<string>([...(CONFIG.exclude ?? []), ...(CONFIG.test?.exclude ?? [])]);
   deepEqual(
     check.filter((word) => word.endsWith(".md")).sort(),
     markdownWithCode(ROOT, skip),
