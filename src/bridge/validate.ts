@@ -179,8 +179,11 @@ export function validateArguments(tool: McpTool, args: Record<string, unknown>):
 }
 
 function refusal(e: unknown): string {
-  if (e instanceof ValidationLimitError) {
-    return e.limit === "steps"
+  // A cold process runs the validator unoptimised, with larger stack frames: the engine's stack can
+  // run out before the depth limit is reached. It is the same refusal, for the same reason.
+  const stackOut = e instanceof RangeError && /call stack/i.test(e.message);
+  if (e instanceof ValidationLimitError || stackOut) {
+    return e instanceof ValidationLimitError && e.limit === "steps"
       ? `cannot be checked within ${MAX_VALIDATION_STEPS} units of work (MAX_VALIDATION_STEPS): ` +
         "send smaller arguments"
       : `cannot be checked within ${MAX_VALIDATION_DEPTH} levels of schema nesting ` +
