@@ -1,13 +1,13 @@
 /**
  * JSON Schema `pattern`s on a linear-time engine: an ECMAScript pattern (the dialect JSON Schema
- * uses) is checked, translated to RE2 syntax with the same meaning, and run by `re2js`, so no
- * pattern a catalogue sends and no string a model sends can make matching super-linear. Patterns
- * that need backtracking (lookaround, backreferences) are refused. The only importer of `re2js`.
+ * uses) is checked and run by the Pike VM of `pike_vm.ts`, so no pattern a catalogue sends and no
+ * string a model sends can make matching super-linear. Patterns that need backtracking
+ * (lookaround, backreferences) are refused.
  *
  * @module
  */
 
-import { RE2JS } from "re2js";
+import { compileProgram, pikeSearch } from "./pike_vm.ts";
 
 /** A compiled pattern: `test` searches the text anywhere, as `RegExp.prototype.test` does. */
 export interface LinearPattern {
@@ -23,11 +23,6 @@ export type CompiledPattern = { ok: true; pattern: LinearPattern } | { ok: false
 /** The most compiled patterns kept across catalogues (each is a few kilobytes). */
 export const MAX_CACHED_PATTERNS = 2_000;
 
-// ECMAScript's \s (WhiteSpace and LineTerminator), as RE2 class content.
-const WHITESPACE = "\\t\\n\\x{0B}\\f\\r \\x{A0}\\x{1680}\\x{2000}-\\x{200A}\\x{2028}\\x{2029}" +
-  "\\x{202F}\\x{205F}\\x{3000}\\x{FEFF}";
-// ECMAScript's `.` without the s flag: anything but a line terminator.
-const DOT = "[^\\n\\r\\x{2028}\\x{2029}]";
 const cache = new Map<string, CompiledPattern>();
 
 /**
@@ -87,157 +82,13 @@ export function linearRegExp(regex: RegExp): LinearPattern {
 }
 
 function compileTranslated(source: string, ignoreCase: boolean): CompiledPattern {
-  const translated = translate(source);
-  if (typeof translated !== "string") return { ok: false, why: translated.why };
-  try {
-    const re = RE2JS.compile(translated, ignoreCase ? RE2JS.CASE_INSENSITIVE : 0);
-    const exec = (text: string) => {
-      const m = re.matcher(text);
-      if (!m.find()) return null;
-      return Array.from({ length: m.groupCount() + 1 }, (_, i) => m.group(i) ?? undefined);
-    };
-    return { ok: true, pattern: { test: (text) => re.test(text), exec } };
-  } catch (e) {
-    return {
-      ok: false,
-      why: `cannot run on a linear-time engine (${(e as Error).message.slice(0, 200)})`,
-    };
-  }
-}
-
-/**
- * Translates a valid ECMAScript (`u` mode) pattern into RE2 syntax with the same meaning.
- *
- * @param source A pattern that `new RegExp(source, "u")` accepts.
- * @returns The RE2 pattern, or why there is none.
- */
-export function translate(source: string): string | { why: string } {
-  const lookaround = "uses lookaround, which needs a backtracking engine";
-  let out = "";
-  let inClass = false;
-  for (let i = 0; i < source.length; i++) {
-    const c = source[i]!;
-    const code = c.charCodeAt(0);
-    if (code >= 0xd800 && code <= 0xdfff) {
-      const next = source.charCodeAt(i + 1);
-      if (code <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) {
-        out += c + source[++i];
-        continue;
-      }
-      return { why: "contains an unpaired surrogate" };
-    }
-    if (c === "\\") {
-      const escaped = escape(source, i, inClass);
-      if ("why" in escaped) return escaped;
-      out += escaped.text;
-      i = escaped.end - 1;
-      continue;
-    }
-    if (inClass) {
-      if (c === "]") inClass = false;
-      if (c === "[") out += "\\[";
-      else out += c;
-      continue;
-    }
-    if (c === "[") {
-      // [^] matches anything, [] nothing; [\s\S] and its kin also match anything.
-      const rest = source.slice(i, i + 6);
-      if (rest.startsWith("[^]")) {
-        out += "(?s:.)";
-        i += 2;
-        continue;
-      }
-      if (rest.startsWith("[]")) {
-        out += "[^\\x{0}-\\x{10FFFF}]";
-        i += 1;
-        continue;
-      }
-      if (/^\[(\\s\\S|\\S\\s|\\d\\D|\\D\\d|\\w\\W|\\W\\w)\]/.test(rest)) {
-        out += "(?s:.)";
-        i += 5;
-        continue;
-      }
-      inClass = true;
-      out += c;
-      if (source[i + 1] === "^") out += source[++i];
-      continue;
-    }
-    if (c === ".") {
-      out += DOT;
-      continue;
-    }
-    if (c === "(" && source[i + 1] === "?") {
-      const kind = source.slice(i + 2, i + 4);
-      if (kind[0] === "=" || kind[0] === "!" || kind === "<=" || kind === "<!") {
-        return { why: lookaround };
-      }
-    }
-    out += c;
-  }
-  return out;
-}
-
-// One escape sequence starting at source[i] === "\\": its RE2 text and where it ends.
-function escape(
-  source: string,
-  i: number,
-  inClass: boolean,
-): { text: string; end: number } | { why: string } {
-  const c = source[i + 1] ?? "";
-  switch (c) {
-    case "s":
-      return { text: inClass ? WHITESPACE : `[${WHITESPACE}]`, end: i + 2 };
-    case "S":
-      if (inClass) return { why: "uses \\S inside a character class" };
-      return { text: `[^${WHITESPACE}]`, end: i + 2 };
-    case "b":
-      return { text: inClass ? "\\x{8}" : "\\b", end: i + 2 };
-    case "0":
-      return { text: "\\x{0}", end: i + 2 };
-    case "c":
-      return { text: hex(source.charCodeAt(i + 2) % 32), end: i + 3 };
-    case "v":
-      return { text: "\\x{0B}", end: i + 2 };
-    case "k":
-      return { why: "uses a backreference, which needs a backtracking engine" };
-    case "u": {
-      if (source[i + 2] === "{") {
-        const close = source.indexOf("}", i + 3);
-        return { text: codePoint(parseInt(source.slice(i + 3, close), 16)), end: close + 1 };
-      }
-      const unit = parseInt(source.slice(i + 2, i + 6), 16);
-      if (unit >= 0xd800 && unit <= 0xdbff && source.slice(i + 6, i + 8) === "\\u") {
-        const low = parseInt(source.slice(i + 8, i + 12), 16);
-        if (low >= 0xdc00 && low <= 0xdfff) {
-          return {
-            text: codePoint(0x10000 + ((unit - 0xd800) << 10) + (low - 0xdc00)),
-            end: i + 12,
-          };
-        }
-      }
-      if (unit >= 0xd800 && unit <= 0xdfff) return { why: "matches an unpaired surrogate" };
-      return { text: codePoint(unit), end: i + 6 };
-    }
-    case "p":
-    case "P": {
-      const close = source.indexOf("}", i + 3);
-      return { text: source.slice(i, close + 1), end: close + 1 };
-    }
-    default:
-      if (c >= "1" && c <= "9") {
-        return { why: "uses a backreference, which needs a backtracking engine" };
-      }
-      // \d \D \w \W \B \f \n \r \t \xHH and escaped syntax characters mean the same in RE2.
-      if (c === "x") return { text: source.slice(i, i + 4), end: i + 4 };
-      return { text: `\\${c}`, end: i + 2 };
-  }
-}
-
-function hex(code: number): string {
-  return `\\x{${code.toString(16).toUpperCase()}}`;
-}
-
-function codePoint(code: number): string {
-  if (code >= 0xd800 && code <= 0xdfff) return "\\x{FFFD}"; // never reached: refused above
-  return hex(code);
+  const program = compileProgram(source, ignoreCase);
+  if ("why" in program) return { ok: false, why: program.why };
+  return {
+    ok: true,
+    pattern: {
+      test: (text) => pikeSearch(program, text, false) !== null,
+      exec: (text) => pikeSearch(program, text),
+    },
+  };
 }

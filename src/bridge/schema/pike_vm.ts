@@ -1,0 +1,396 @@
+/**
+ * A linear-time engine for ECMAScript patterns: the pattern is parsed into a program of
+ * instructions and run as a Pike VM (Thompson's NFA simulation, keeping every live thread at once,
+ * at most one per instruction), so matching costs the text's length times the program's size,
+ * whatever the pattern and the text. Each single-character test (a literal, a class, an escape such
+ * as `\d` or `\p{L}`, `.`) is the platform's own `RegExp` run on one code point, which cannot
+ * backtrack, so those keep their exact ECMAScript meaning. Captures and the match chosen follow the
+ * leftmost-first rule of a backtracking engine. Lookaround and backreferences need backtracking and
+ * are refused.
+ *
+ * @module
+ */
+
+/** The largest repetition count (`a{1000}`), as RE2 allows. */
+export const MAX_REPEAT = 1000;
+/**
+ * The most instructions in one program: bounds a pattern's memory and each step's work (the largest
+ * `format` expression, IPv6's, takes 1,508).
+ */
+export const MAX_PROGRAM = 5_000;
+/** The deepest nesting of groups: parsing and compiling recurse once per level. */
+export const MAX_NESTING = 500;
+
+// Instruction kinds.
+const CHAR = 0, SPLIT = 1, JMP = 2, SAVE = 3, ASSERT = 4, MATCH = 5;
+// Assertion kinds.
+const START = 0, END = 1, WORD = 2, NOT_WORD = 3;
+
+type Node =
+  | { t: "alt"; alts: Node[] }
+  | { t: "cat"; items: Node[] }
+  | { t: "atom"; src: string }
+  | { t: "group"; cap: number; body: Node }
+  | { t: "rep"; body: Node; min: number; max: number; greedy: boolean }
+  | { t: "assert"; kind: number };
+
+/** A compiled program: run it with {@linkcode pikeSearch}. */
+export interface Program {
+  op: number[];
+  x: number[];
+  y: number[];
+  tests: Array<(char: string) => boolean>;
+  atoms: Map<string, (char: string) => boolean>;
+  groups: number;
+  isWord: (char: string) => boolean;
+}
+
+class Refusal {
+  constructor(readonly why: string) {}
+}
+
+/**
+ * Compiles an ECMAScript pattern that `new RegExp(source, "u")` accepts.
+ *
+ * @param source The pattern.
+ * @param ignoreCase Whether it matches without regard to case (the `i` flag).
+ * @returns The program, or why it cannot run in linear time.
+ *
+ * @example Usage
+ * ```ts
+ * import { compileProgram, pikeSearch } from "./pike_vm.ts";
+ * import { deepEqual } from "node:assert/strict";
+ *
+ * const program = compileProgram("(\\d+)-(\\d+)", false);
+ * deepEqual("why" in program ? null : pikeSearch(program, "a 12-34 b"), ["12-34", "12", "34"]);
+ * ```
+ */
+export function compileProgram(source: string, ignoreCase: boolean): Program | { why: string } {
+  const flags = ignoreCase ? "iu" : "u";
+  try {
+    const parser = { source, i: 0, groups: 0, depth: 0 };
+    const tree = parseAlternation(parser);
+    const program: Program = {
+      op: [],
+      x: [],
+      y: [],
+      tests: [],
+      atoms: new Map(),
+      groups: parser.groups,
+      isWord: single("\\w", flags),
+    };
+    emit(program, { t: "group", cap: 0, body: tree }, flags);
+    push(program, MATCH, 0, 0);
+    return program;
+  } catch (e) {
+    if (e instanceof Refusal) return { why: e.why };
+    throw e;
+  }
+}
+
+type Parser = { source: string; i: number; groups: number; depth: number };
+
+function parseAlternation(p: Parser): Node {
+  const alts = [parseSequence(p)];
+  while (p.source[p.i] === "|") {
+    p.i++;
+    alts.push(parseSequence(p));
+  }
+  return alts.length === 1 ? alts[0]! : { t: "alt", alts };
+}
+
+function parseSequence(p: Parser): Node {
+  const items: Node[] = [];
+  while (p.i < p.source.length && p.source[p.i] !== "|" && p.source[p.i] !== ")") {
+    const atom = parseAtom(p);
+    items.push(atom.t === "assert" ? atom : parseQuantifier(p, atom));
+  }
+  return { t: "cat", items };
+}
+
+function parseAtom(p: Parser): Node {
+  const { source } = p;
+  const start = p.i;
+  const c = source[start]!;
+  if (c === "^" || c === "$") {
+    p.i++;
+    return { t: "assert", kind: c === "^" ? START : END };
+  }
+  if (c === "(") {
+    let cap = -1;
+    if (source.startsWith("(?:", start)) p.i += 3;
+    else if (/^\(\?<?[=!]/.test(source.slice(start, start + 4))) {
+      throw new Refusal("uses lookaround, which needs a backtracking engine");
+    } else if (source.startsWith("(?<", start)) {
+      p.i = source.indexOf(">", start) + 1;
+      cap = ++p.groups;
+    } else if (source[start + 1] === "?") throw new Refusal("uses a modifier group");
+    else {
+      p.i++;
+      cap = ++p.groups;
+    }
+    if (++p.depth > MAX_NESTING) throw new Refusal(`nests groups more than ${MAX_NESTING} deep`);
+    const body = parseAlternation(p);
+    p.depth--;
+    p.i++; // the ")"
+    return cap < 0 ? body : { t: "group", cap, body };
+  }
+  if (c === "[") {
+    let j = start + (source[start + 1] === "^" ? 2 : 1);
+    while (source[j] !== "]") j += source[j] === "\\" ? 2 : 1;
+    p.i = j + 1;
+    return atom(source.slice(start, p.i));
+  }
+  if (c === "\\") return parseEscape(p);
+  const code = source.charCodeAt(start);
+  if (code >= 0xd800 && code <= 0xdfff) {
+    const next = source.charCodeAt(start + 1);
+    if (code > 0xdbff || !(next >= 0xdc00 && next <= 0xdfff)) {
+      throw new Refusal("contains an unpaired surrogate");
+    }
+    p.i += 2;
+  } else p.i++;
+  return atom(source.slice(start, p.i));
+}
+
+function parseEscape(p: Parser): Node {
+  const { source } = p;
+  const start = p.i;
+  const c = source[start + 1] ?? "";
+  let end = start + 2;
+  if (c === "b" || c === "B") {
+    p.i = end;
+    return { t: "assert", kind: c === "b" ? WORD : NOT_WORD };
+  }
+  if (c === "k" || (c >= "1" && c <= "9")) {
+    throw new Refusal("uses a backreference, which needs a backtracking engine");
+  }
+  if (c === "u" && source[start + 2] === "{") end = source.indexOf("}", start) + 1;
+  else if (c === "u") {
+    const unit = parseInt(source.slice(start + 2, start + 6), 16);
+    const low = source.slice(start + 6, start + 8) === "\\u"
+      ? parseInt(source.slice(start + 8, start + 12), 16)
+      : 0;
+    if (unit >= 0xd800 && unit <= 0xdbff && low >= 0xdc00 && low <= 0xdfff) end = start + 12;
+    else if (unit >= 0xd800 && unit <= 0xdfff) {
+      throw new Refusal("matches an unpaired surrogate");
+    } else end = start + 6;
+  } else if (c === "p" || c === "P") end = source.indexOf("}", start) + 1;
+  else if (c === "x") end = start + 4;
+  else if (c === "c") end = start + 3;
+  p.i = end;
+  return atom(source.slice(start, end));
+}
+
+function parseQuantifier(p: Parser, body: Node): Node {
+  const { source } = p;
+  const c = source[p.i];
+  let min: number, max: number;
+  if (c === "*") [min, max] = [0, Infinity];
+  else if (c === "+") [min, max] = [1, Infinity];
+  else if (c === "?") [min, max] = [0, 1];
+  else if (c === "{") {
+    const close = source.indexOf("}", p.i);
+    const [low, high] = source.slice(p.i + 1, close).split(",");
+    min = Number(low);
+    max = high === undefined ? min : high === "" ? Infinity : Number(high);
+    if (min > MAX_REPEAT || (max !== Infinity && max > MAX_REPEAT)) {
+      throw new Refusal(`repeats more than ${MAX_REPEAT} times`);
+    }
+    p.i = close;
+  } else return body;
+  p.i++;
+  const greedy = source[p.i] !== "?";
+  if (!greedy) p.i++;
+  return { t: "rep", body, min, max, greedy };
+}
+
+function atom(src: string): Node {
+  return { t: "atom", src };
+}
+
+// One code point against one atom, by the platform's engine (no backtracking is possible), its
+// answers for ASCII kept: most text is ASCII, and a call into the engine costs far more. A literal
+// character that case cannot change is compared as it is.
+function single(src: string, flags: string): (char: string) => boolean {
+  if (!/^[\\[.]/.test(src) && (flags === "u" || src.toLowerCase() === src.toUpperCase())) {
+    return (char) => char === src;
+  }
+  const re = new RegExp(`^(?:${src})$`, flags);
+  const ascii = new Int8Array(128);
+  return (char) => {
+    const code = char.charCodeAt(0);
+    if (code >= 128 || char.length > 1) return re.test(char);
+    return (ascii[code] ||= re.test(char) ? 1 : -1) > 0;
+  };
+}
+
+function push(program: Program, op: number, x: number, y: number): number {
+  if (program.op.length >= MAX_PROGRAM) {
+    throw new Refusal(`compiles to more than ${MAX_PROGRAM} instructions`);
+  }
+  program.op.push(op);
+  program.x.push(x);
+  program.y.push(y);
+  return program.op.length - 1;
+}
+
+function emit(program: Program, node: Node, flags: string): void {
+  switch (node.t) {
+    case "atom": {
+      const pc = push(program, CHAR, 0, 0);
+      program.tests[pc] = program.atoms.get(node.src) ??
+        program.atoms.set(node.src, single(node.src, flags)).get(node.src)!;
+      return;
+    }
+    case "assert":
+      push(program, ASSERT, node.kind, 0);
+      return;
+    case "cat":
+      for (const item of node.items) emit(program, item, flags);
+      return;
+    case "group":
+      push(program, SAVE, 2 * node.cap, 0);
+      emit(program, node.body, flags);
+      push(program, SAVE, 2 * node.cap + 1, 0);
+      return;
+    case "alt": {
+      const jumps: number[] = [];
+      node.alts.forEach((alt, k) => {
+        const split = k < node.alts.length - 1 ? push(program, SPLIT, 0, 0) : -1;
+        if (split >= 0) program.x[split] = split + 1;
+        emit(program, alt, flags);
+        if (split >= 0) {
+          jumps.push(push(program, JMP, 0, 0));
+          program.y[split] = program.op.length;
+        }
+      });
+      for (const jump of jumps) program.x[jump] = program.op.length;
+      return;
+    }
+    case "rep": {
+      for (let k = 0; k < node.min; k++) emit(program, node.body, flags);
+      if (node.max === Infinity) {
+        const split = push(program, SPLIT, 0, 0);
+        emit(program, node.body, flags);
+        push(program, JMP, split, 0);
+        branch(program, split, split + 1, program.op.length, node.greedy);
+        return;
+      }
+      const splits: number[] = [];
+      for (let k = node.min; k < node.max; k++) {
+        splits.push(push(program, SPLIT, 0, 0));
+        emit(program, node.body, flags);
+      }
+      for (const split of splits) branch(program, split, split + 1, program.op.length, node.greedy);
+    }
+  }
+}
+
+// A split that prefers `into` (greedy) or `out` (lazy).
+function branch(program: Program, split: number, into: number, out: number, greedy: boolean) {
+  program.x[split] = greedy ? into : out;
+  program.y[split] = greedy ? out : into;
+}
+
+type Caps = Array<number | undefined>;
+
+/**
+ * Finds the first match of a program anywhere in a text, in time linear in the text's length.
+ *
+ * @param program The compiled pattern.
+ * @param text The text.
+ * @param captures Whether to report the groups (else only whether it matches).
+ * @returns The match and its groups (`undefined` for a group that took no part), or `null`.
+ */
+export function pikeSearch(
+  program: Program,
+  text: string,
+  captures = true,
+): Array<string | undefined> | null {
+  const { op, x, y, tests } = program;
+  const size = op.length;
+  // Two thread lists (instruction, captures), each instruction at most once per position.
+  let current = { pcs: new Int32Array(size), caps: [] as Caps[], n: 0 };
+  let next = { pcs: new Int32Array(size), caps: [] as Caps[], n: 0 };
+  const marks = new Int32Array(size).fill(-1);
+  // Each instruction expanded pushes at most two more.
+  const stackPcs = new Int32Array(2 * size + 2);
+  const stackCaps: Caps[] = [];
+  let found: Caps | null = null;
+  // Adds a thread and everything it reaches without consuming, in priority order.
+  const add = (list: typeof current, pc0: number, caps0: Caps, pos: number) => {
+    let top = 0;
+    stackPcs[top] = pc0;
+    stackCaps[top++] = caps0;
+    while (top > 0) {
+      const pc = stackPcs[--top]!;
+      const caps = stackCaps[top]!;
+      if (marks[pc] === pos) continue;
+      marks[pc] = pos;
+      const kind = op[pc]!;
+      if (kind === JMP) {
+        stackPcs[top] = x[pc]!;
+        stackCaps[top++] = caps;
+      } else if (kind === SPLIT) {
+        stackPcs[top] = y[pc]!;
+        stackCaps[top++] = caps;
+        stackPcs[top] = x[pc]!;
+        stackCaps[top++] = caps;
+      } else if (kind === SAVE) {
+        let saved = caps;
+        if (captures) {
+          saved = caps.slice();
+          saved[x[pc]!] = pos;
+        }
+        stackPcs[top] = pc + 1;
+        stackCaps[top++] = saved;
+      } else if (kind === ASSERT) {
+        if (holds(program, x[pc]!, text, pos)) {
+          stackPcs[top] = pc + 1;
+          stackCaps[top++] = caps;
+        }
+      } else {
+        list.pcs[list.n] = pc;
+        list.caps[list.n++] = caps;
+      }
+    }
+  };
+  const empty: Caps = new Array(captures ? 2 * (program.groups + 1) : 0).fill(undefined);
+  for (let pos = 0;;) {
+    if (found === null) add(current, 0, empty, pos);
+    if (current.n === 0 && found !== null) break;
+    const code = text.codePointAt(pos);
+    const width = code === undefined ? 0 : code > 0xffff ? 2 : 1;
+    const char = code === undefined ? "" : width === 1 ? text[pos]! : text.slice(pos, pos + 2);
+    for (let k = 0; k < current.n; k++) {
+      const pc = current.pcs[k]!;
+      if (op[pc] === MATCH) {
+        found = current.caps[k]!;
+        break; // the threads after it have lower priority
+      }
+      if (width > 0 && tests[pc]!(char)) add(next, pc + 1, current.caps[k]!, pos + width);
+    }
+    const done = current;
+    current = next;
+    next = done;
+    next.n = 0;
+    if (width === 0) break;
+    pos += width;
+  }
+  if (found === null) return null;
+  if (!captures) return [];
+  const caps = found;
+  return Array.from({ length: program.groups + 1 }, (_, k) => {
+    const [from, to] = [caps[2 * k], caps[2 * k + 1]];
+    return from === undefined || to === undefined ? undefined : text.slice(from, to);
+  });
+}
+
+function holds(program: Program, kind: number, text: string, pos: number): boolean {
+  if (kind === START) return pos === 0;
+  if (kind === END) return pos === text.length;
+  const before = pos > 0 && program.isWord(text[pos - 1]!);
+  const after = pos < text.length && program.isWord(text[pos]!);
+  return (before !== after) === (kind === WORD);
+}
