@@ -10,7 +10,10 @@
 export interface WorkerSize {
   /** Where the bundle must get to. */
   targetKib: number;
-  /** What it may not exceed now: the last measured size with room for a small addition. */
+  /**
+   * What it may not exceed now: the last measured size with room for a small addition (below the
+   * target once the target is reached, so what was won is kept).
+   */
   budgetKib: number;
 }
 
@@ -23,12 +26,12 @@ export interface WorkerSize {
  * import { ok } from "node:assert/strict";
  *
  * const api = WORKER_SIZES["wrangler.toml"]!;
- * ok(api.budgetKib >= api.targetKib);
+ * ok(api.budgetKib <= api.targetKib);
  * ```
  */
 export const WORKER_SIZES: Readonly<Record<string, WorkerSize>> = Object.freeze({
-  // Measured 113.94 KiB (wrangler deploy --dry-run --outdir); docs/performance.md lists its parts.
-  "wrangler.toml": { targetKib: 100, budgetKib: 115 },
-  // Measured 253.08 KiB, before the MCP clients move to SDK v2.
-  "wrangler.gateway.toml": { targetKib: 150, budgetKib: 255 },
+  // Measured 67.95 KiB (wrangler deploy --dry-run --outdir); docs/performance.md lists its parts.
+  "wrangler.toml": { targetKib: 100, budgetKib: 70 },
+  // Measured 207.11 KiB, its MCP clients still on SDK v1.
+  "wrangler.gateway.toml": { targetKib: 150, budgetKib: 210 },
 });
