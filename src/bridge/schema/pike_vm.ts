@@ -69,7 +69,7 @@ export function compileProgram(source: string, ignoreCase: boolean): Program | {
       tests: [],
       atoms: new Map(),
       groups,
-      isWord: single("\\w", flags),
+      isWord: (char) => single("\\w", flags)(char),
     };
     emit(program, { t: "group", cap: 0, body: tree }, flags);
     push(program, MATCH, 0, 0);
@@ -80,6 +80,11 @@ export function compileProgram(source: string, ignoreCase: boolean): Program | {
   }
 }
 
+// The tests of atoms, shared by every program: most patterns spell the same few classes and
+// escapes, and a test with its ASCII answers is worth keeping. Bounded, oldest out first.
+const SHARED_TESTS = new Map<string, (char: string) => boolean>();
+const MAX_SHARED_TESTS = 4_096;
+
 // One code point against one atom, by the platform's engine (no backtracking is possible), its
 // answers for ASCII kept: most text is ASCII, and a call into the engine costs far more. A literal
 // character that case cannot change is compared as it is.
@@ -87,13 +92,19 @@ function single(src: string, flags: string): (char: string) => boolean {
   if (!/^[\\[.]/.test(src) && (flags === "u" || src.toLowerCase() === src.toUpperCase())) {
     return (char) => char === src;
   }
+  const key = flags + src;
+  const shared = SHARED_TESTS.get(key);
+  if (shared !== undefined) return shared;
   const re = new RegExp(`^(?:${src})$`, flags);
   const ascii = new Int8Array(128);
-  return (char) => {
+  const test = (char: string) => {
     const code = char.charCodeAt(0);
     if (code >= 128 || char.length > 1) return re.test(char);
     return (ascii[code] ||= re.test(char) ? 1 : -1) > 0;
   };
+  if (SHARED_TESTS.size >= MAX_SHARED_TESTS) SHARED_TESTS.delete(SHARED_TESTS.keys().next().value!);
+  SHARED_TESTS.set(key, test);
+  return test;
 }
 
 function push(program: Program, op: number, x: number, y: number): number {
