@@ -76,7 +76,8 @@ export function compileProgram(source: string, ignoreCase: boolean): Program | {
     return program;
   } catch (e) {
     if (e instanceof Refusal) return { why: e.why };
-    throw e;
+    // Fail closed: a pattern the parser misreads is refused, never a crash of the caller.
+    return { why: `cannot run on the linear-time engine (${String(e).slice(0, 200)})` };
   }
 }
 
