@@ -21,10 +21,19 @@ export const MAX_JSON_DEPTH = 64;
 
 /**
  * The most units of work one argument check may take: one per subschema visit and per error it
- * hands back, one per character a pattern or format reads, one per `enum` member compared, one per
- * `uniqueItems` member. Past it the call is refused (`invalid_arguments`): validation fails closed.
+ * hands back, one per character a pattern or format reads, one per `PATTERN_STEPS_PER_UNIT` steps
+ * of the pattern engine, one per `enum` member compared, one per `uniqueItems` member. Past it the
+ * call is refused (`invalid_arguments`): validation fails closed.
  */
 export const MAX_VALIDATION_STEPS = 50_000;
+
+/**
+ * The pattern engine's steps (one live thread at one position of the text) that make one unit of
+ * `MAX_VALIDATION_STEPS`: a pattern of a few thousand instructions keeps as many threads alive on
+ * every character, so the characters it reads alone do not measure its work (some 50 ns a step:
+ * the limit bounds a check's patterns to about 1,000,000 steps, some 50 ms).
+ */
+export const PATTERN_STEPS_PER_UNIT = 20;
 
 /**
  * The longest string a `format` check (`email`, `uri`, `date-time`, ...) reads: a longer string

@@ -114,3 +114,23 @@ Deno.test("a program's size is counted from its tree exactly as compiling writes
     "a program past MAX_PROGRAM is refused before it is written",
   );
 });
+
+Deno.test("a meter is told every step of a search and can stop it", () => {
+  const program = compileProgram("[a-y]{0,1000}z", false);
+  if ("why" in program) throw new Error(program.why);
+  let told = 0;
+  deepEqual(pikeSearch(program, "abz", false, (steps) => void (told += steps)), []);
+  ok(told > 0 && told < 10_000, `${told} steps for three characters`);
+  let seen = 0;
+  const stop = new Error("budget spent");
+  try {
+    pikeSearch(program, "a".repeat(100_000), false, (steps) => {
+      seen += steps;
+      if (seen > 50_000) throw stop;
+    });
+    ok(false, "the search ran to its end");
+  } catch (e) {
+    equal(e, stop);
+  }
+  ok(seen < 60_000, `${seen} steps before the meter stopped it`);
+});

@@ -12,10 +12,16 @@
 import { compileProgram, measureProgram, pikeSearch } from "./pike_vm.ts";
 import { parsePattern, Refusal } from "./regex_parse.ts";
 
+/**
+ * Told the engine's work as it searches (in steps: one live thread at one position), so a caller
+ * can stop a search past its budget by throwing.
+ */
+export type PatternMeter = (steps: number) => void;
+
 /** A compiled pattern: `test` searches the text anywhere, as `RegExp.prototype.test` does. */
 export interface LinearPattern {
-  /** Whether the pattern matches somewhere in the text. */
-  test(text: string): boolean;
+  /** Whether the pattern matches somewhere in the text; `meter` is told the work as it goes. */
+  test(text: string, meter?: PatternMeter): boolean;
   /** The first match and its groups (`undefined` for a group that took no part), or `null`. */
   exec(text: string): Array<string | undefined> | null;
 }
@@ -143,7 +149,7 @@ export function linearRegExp(regex: RegExp): LinearPattern {
     if (!result.ok) throw new TypeError(`The expression /${regex.source}/ ${result.why}`);
     return compiled = result.pattern;
   };
-  return { test: (text) => get().test(text), exec: (text) => get().exec(text) };
+  return { test: (text, meter) => get().test(text, meter), exec: (text) => get().exec(text) };
 }
 
 // A pattern the platform accepted, compiled for the VM.
@@ -153,7 +159,7 @@ function compileChecked(source: string, ignoreCase: boolean): CompiledPattern {
   return {
     ok: true,
     pattern: {
-      test: (text) => pikeSearch(program, text, false) !== null,
+      test: (text, meter) => pikeSearch(program, text, false, meter) !== null,
       exec: (text) => pikeSearch(program, text),
     },
   };

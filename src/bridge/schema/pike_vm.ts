@@ -228,12 +228,18 @@ function branch(program: Program, split: number, into: number, out: number, gree
 
 type Caps = Array<number | undefined>;
 
+// How many steps a search does between telling its meter: often enough to stop a search within a
+// millisecond, seldom enough to cost nothing.
+const METER_EVERY = 4_096;
+
 /**
  * Finds the first match of a program anywhere in a text, in time linear in the text's length.
  *
  * @param program The compiled pattern.
  * @param text The text.
  * @param captures Whether to report the groups (else only whether it matches).
+ * @param meter Told the work done (live threads times positions) every few thousand steps and at
+ * the end; it may throw to stop the search.
  * @returns The match and its groups (`undefined` for a group that took no part), or `null`;
  * without captures, `[]` for a match.
  *
@@ -252,6 +258,7 @@ export function pikeSearch(
   program: Program,
   text: string,
   captures = true,
+  meter?: (steps: number) => void,
 ): Array<string | undefined> | null {
   const { op, x, y, tests } = program;
   const size = op.length;
@@ -263,6 +270,7 @@ export function pikeSearch(
   const stackPcs = new Int32Array(2 * size + 2);
   const stackCaps: Caps[] = [];
   let found: Caps | null = null;
+  let work = 0;
   // Adds a thread and everything it reaches without consuming, in priority order.
   const add = (list: typeof current, pc0: number, caps0: Caps, pos: number) => {
     let top = 0;
@@ -271,6 +279,7 @@ export function pikeSearch(
     while (top > 0) {
       const pc = stackPcs[--top]!;
       const caps = stackCaps[top]!;
+      work++;
       if (marks[pc] === pos) continue;
       marks[pc] = pos;
       const kind = op[pc]!;
@@ -320,9 +329,14 @@ export function pikeSearch(
     current = next;
     next = done;
     next.n = 0;
+    if (meter !== undefined && work >= METER_EVERY) {
+      meter(work);
+      work = 0;
+    }
     if (width === 0) break;
     pos += width;
   }
+  meter?.(work);
   if (found === null) return null;
   if (!captures) return [];
   const caps = found;
