@@ -8,7 +8,12 @@ import {
   pikeSearch,
 } from "../../src/bridge/schema/pike_vm.ts";
 import { parsePattern } from "../../src/bridge/schema/regex_parse.ts";
-import { compilePattern, linearRegExp } from "../../src/bridge/schema/pattern.ts";
+import {
+  cachedPatternInstructions,
+  compilePattern,
+  linearRegExp,
+  MAX_CACHED_INSTRUCTIONS,
+} from "../../src/bridge/schema/pattern.ts";
 
 function search(source: string, text: string, ignoreCase = false) {
   const program = compileProgram(source, ignoreCase);
@@ -133,4 +138,15 @@ Deno.test("a meter is told every step of a search and can stop it", () => {
     equal(e, stop);
   }
   ok(seen < 60_000, `${seen} steps before the meter stopped it`);
+});
+
+Deno.test("the kept patterns hold at most MAX_CACHED_INSTRUCTIONS in all, and an evicted one compiles again", () => {
+  // Each is about 4,000 instructions: 200 of them are 800,000 unless the oldest are let go.
+  const sources = Array.from({ length: 200 }, (_, i) => `^(?:[a-z]{0,10}){0,190}${i}$`);
+  for (const source of sources) {
+    ok(compilePattern(source).ok, source);
+    ok(cachedPatternInstructions() <= MAX_CACHED_INSTRUCTIONS, source);
+  }
+  const first = compilePattern(sources[0]!);
+  equal(first.ok && first.pattern.test("abc0"), true);
 });

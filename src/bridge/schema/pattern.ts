@@ -29,8 +29,14 @@ export interface LinearPattern {
 /** A pattern that compiles, or why it cannot run on the linear-time engine. */
 export type CompiledPattern = { ok: true; pattern: LinearPattern } | { ok: false; why: string };
 
-/** The most compiled patterns kept across catalogues (each is a few kilobytes). */
+/** The most compiled patterns kept across catalogues. */
 export const MAX_CACHED_PATTERNS = 2_000;
+
+/**
+ * The most instructions the kept patterns may hold in all: a program takes some 16 bytes an
+ * instruction, and 2,000 patterns of `MAX_PROGRAM` would be 160 MB, more than a Worker has.
+ */
+export const MAX_CACHED_INSTRUCTIONS = 500_000;
 
 /**
  * What a pattern is, found without compiling it (linear in its length): `invalid` (not an
@@ -43,7 +49,9 @@ export type PatternVerdict =
   | { kind: "unchecked"; why: string }
   | { kind: "checkable"; units: number };
 
-const cache = new Map<string, CompiledPattern>();
+// Each kept pattern with its program's size, oldest first.
+const cache = new Map<string, { compiled: CompiledPattern; size: number }>();
+let cachedInstructions = 0;
 
 /**
  * Compiles an ECMAScript pattern for the linear-time engine, from a bounded cache.
@@ -66,11 +74,36 @@ const cache = new Map<string, CompiledPattern>();
  */
 export function compilePattern(source: string): CompiledPattern {
   const hit = cache.get(source);
-  if (hit !== undefined) return hit;
-  const compiled = compile(source);
-  if (cache.size >= MAX_CACHED_PATTERNS) cache.delete(cache.keys().next().value!);
-  cache.set(source, compiled);
+  if (hit !== undefined) return hit.compiled;
+  const { compiled, size } = compile(source);
+  while (
+    cache.size > 0 &&
+    (cache.size >= MAX_CACHED_PATTERNS || cachedInstructions + size > MAX_CACHED_INSTRUCTIONS)
+  ) {
+    const [oldest, entry] = cache.entries().next().value!;
+    cache.delete(oldest);
+    cachedInstructions -= entry.size;
+  }
+  cache.set(source, { compiled, size });
+  cachedInstructions += size;
   return compiled;
+}
+
+/**
+ * The instructions the kept patterns hold in all, at most {@linkcode MAX_CACHED_INSTRUCTIONS}.
+ *
+ * @returns The count.
+ *
+ * @example Usage
+ * ```ts
+ * import { cachedPatternInstructions, MAX_CACHED_INSTRUCTIONS } from "./pattern.ts";
+ * import { ok } from "node:assert/strict";
+ *
+ * ok(cachedPatternInstructions() <= MAX_CACHED_INSTRUCTIONS);
+ * ```
+ */
+export function cachedPatternInstructions(): number {
+  return cachedInstructions;
 }
 
 /**
@@ -119,10 +152,11 @@ function validate(source: string): string | undefined {
   }
 }
 
-function compile(source: string): CompiledPattern {
+function compile(source: string): { compiled: CompiledPattern; size: number } {
   const invalid = validate(source);
-  if (invalid !== undefined) return { ok: false, why: invalid };
-  return compileChecked(source, false);
+  if (invalid !== undefined) return { compiled: { ok: false, why: invalid }, size: 1 };
+  const compiled = compileChecked(source, false);
+  return { compiled, size: compiled.ok ? compiled.size : 1 };
 }
 
 /**
@@ -152,12 +186,16 @@ export function linearRegExp(regex: RegExp): LinearPattern {
   return { test: (text, meter) => get().test(text, meter), exec: (text) => get().exec(text) };
 }
 
-// A pattern the platform accepted, compiled for the VM.
-function compileChecked(source: string, ignoreCase: boolean): CompiledPattern {
+// A pattern the platform accepted, compiled for the VM, with its program's size.
+function compileChecked(
+  source: string,
+  ignoreCase: boolean,
+): { ok: true; pattern: LinearPattern; size: number } | { ok: false; why: string } {
   const program = compileProgram(source, ignoreCase);
   if ("why" in program) return { ok: false, why: program.why };
   return {
     ok: true,
+    size: program.op.length,
     pattern: {
       test: (text, meter) => pikeSearch(program, text, false, meter) !== null,
       exec: (text) => pikeSearch(program, text),
