@@ -129,6 +129,21 @@ Deno.bench({
   fn: execute(catastrophic, { c: `${long}!` }),
 });
 Deno.bench({
+  name: 'pattern "^(a+)+$" on 10,000 a\'s and "!", run in full',
+  group: "validation",
+  fn: execute(catastrophic, { c: `${"a".repeat(10_000)}!` }),
+});
+// 2,000 instructions, some 2,000 live threads per character: refused by its engine steps.
+const wideProgram = tool({
+  type: "object",
+  properties: { c: { type: "string", pattern: "[a-y]{0,1000}z" } },
+});
+Deno.bench({
+  name: 'pattern "[a-y]{0,1000}z" on 20,000 a\'s, refused at MAX_VALIDATION_STEPS',
+  group: "validation",
+  fn: execute(wideProgram, { c: "a".repeat(20_000) }),
+});
+Deno.bench({
   name: 'format "url" on "http://" + 4,088 ones + "!" (MAX_FORMAT_CHARS)',
   group: "validation",
   fn: execute(url, { c: `http://${"1".repeat(4_088)}!` }),

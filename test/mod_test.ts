@@ -88,12 +88,12 @@ Deno.test("./mcp bundles for Workers: the Streamable HTTP client without the std
   ok(code.includes("StreamableHTTPClientTransport"), "the HTTP client is in the bundle");
 });
 
-Deno.test("the core's module graph holds two third-party packages: the JSON Schema validator and the linear-time regex engine", async () => {
-  deepEqual(await npmPackagesOf("mod.ts"), ["@cfworker/json-schema", "re2js"]);
+Deno.test("the core's module graph holds one third-party package: the JSON Schema validator (the linear-time regex engine is ours)", async () => {
+  deepEqual(await npmPackagesOf("mod.ts"), ["@cfworker/json-schema"]);
 });
 
 Deno.test("native tool search needs neither model SDK at run time: ./native loads the core's packages only", async () => {
-  deepEqual(await npmPackagesOf("src/native/mod.ts"), ["@cfworker/json-schema", "re2js"]);
+  deepEqual(await npmPackagesOf("src/native/mod.ts"), ["@cfworker/json-schema"]);
 });
 
 Deno.test("the package is ready for JSR: deno publish --dry-run passes (offline)", async () => {

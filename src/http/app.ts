@@ -6,7 +6,6 @@
  */
 
 import { Hono } from "hono/tiny";
-import { LinearRouter } from "hono/router/linear-router";
 import type { Context } from "hono";
 import type { BridgeAction } from "../bridge/action.ts";
 import { renderToolFailure } from "../bridge/render.ts";
@@ -155,9 +154,9 @@ export function createApp(deps: AppDeps): UnfoldApp {
   const report = deps.onUnexpectedError ?? ((e: unknown) => console.error(e));
   let openapi: string | undefined;
 
-  // The linear router: no routing table to compile on a fresh isolate's first request (Hono's
-  // advice where an app is often created anew), and this app has ten routes.
-  const app = new Hono<AppEnv>({ router: new LinearRouter() });
+  // `hono/tiny` routes with its PatternRouter, whatever router the options name: a router passed
+  // here would only be bundled, never used.
+  const app = new Hono<AppEnv>();
 
   app.onError((error) => {
     if (error instanceof SessionFullError) return problem("session_full", error.message);

@@ -107,6 +107,24 @@ Deno.test("validation fails closed when the work limit is reached", () => {
   match(action.message, /MAX_VALIDATION_STEPS/);
 });
 
+Deno.test("a pattern's engine work counts toward the work limit, not only the characters it reads", () => {
+  // A 2,000-instruction program keeps some 2,000 threads alive on every character of 20,000 a's:
+  // 40 million steps (seconds of CPU) when only the 20,000 characters were charged.
+  const injector = injectorFor({
+    type: "object",
+    properties: { c: { type: "string", pattern: "[a-y]{0,1000}z" } },
+    patternProperties: { "[a-y]{0,999}z": { type: "integer" } },
+  });
+  match(refused(execute(injector, { c: "a".repeat(20_000) })).message, /MAX_VALIDATION_STEPS/);
+  match(
+    refused(execute(injector, { ["a".repeat(20_000)]: 1 })).message,
+    /MAX_VALIDATION_STEPS/,
+  );
+  // The same pattern on a short string is checked as before.
+  equal(execute(injector, { c: "abz" }).action, "execute");
+  equal(refused(execute(injector, { c: "ab" })).problems?.[0]?.pointer, "/c");
+});
+
 Deno.test("a schema that refers to itself without end is refused, not allowed", () => {
   const injector = injectorFor({ type: "object", properties: { x: { $ref: "#/properties/x" } } });
   const action = refused(execute(injector, { x: 1 }));

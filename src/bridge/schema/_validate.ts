@@ -30,6 +30,7 @@ import {
   type ValidationResult,
 } from "@cfworker/json-schema";
 import { canonicalJson } from "../../canonical_json.ts";
+import { PATTERN_STEPS_PER_UNIT } from "../../limits.ts";
 import { resolveReference } from "./_dereference.ts";
 import { formats } from "./format.ts";
 import { compilePattern, type LinearPattern } from "./pattern.ts";
@@ -106,6 +107,11 @@ function step(...args: Parameters<typeof validateNode>): ValidationResult {
 function charge(units: number): void {
   steps += units;
   if (steps > limits.maxSteps) throw new ValidationLimitError("steps");
+}
+
+// The pattern engine's work, charged in units of PATTERN_STEPS_PER_UNIT steps.
+function meter(engineSteps: number): void {
+  charge(Math.ceil(engineSteps / PATTERN_STEPS_PER_UNIT));
 }
 
 // The compiled pattern, or undefined for one left to the server.
@@ -853,7 +859,7 @@ function validateNode(
             evaluated[key] = true;
             continue;
           }
-          if (!regex.test(key)) {
+          if (!regex.test(key, meter)) {
             continue;
           }
           const subInstancePointer = `${instanceLocation}/${
@@ -1313,7 +1319,7 @@ function validateNode(
     }
     if (
       $pattern !== undefined &&
-      (charge(instance.length), linear($pattern)?.test(instance) === false)
+      (charge(instance.length), linear($pattern)?.test(instance, meter) === false)
     ) {
       errors.push({
         instanceLocation,

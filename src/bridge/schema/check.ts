@@ -68,7 +68,7 @@ export interface PatternBudget {
  * import { patternBudget } from "./check.ts";
  * import { equal } from "node:assert/strict";
  *
- * equal(patternBudget().units, 50_000);
+ * equal(patternBudget().units, 100_000);
  * ```
  */
 export function patternBudget(units: number = MAX_PATTERN_UNITS): PatternBudget {
