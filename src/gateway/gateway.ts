@@ -82,7 +82,7 @@ interface State {
  * @example Usage
  * ```ts
  * import { Gateway } from "./gateway.ts";
- * import { openLivePool } from "./upstreams.ts";
+ * import { openLivePool } from "./live_pool.ts";
  * import { connectTransport } from "../mcp/client.ts";
  * import { MemorySessionStore } from "../session/memory_store.ts";
  * import { InMemoryTransport, McpServer } from "@modelcontextprotocol/server";

@@ -47,7 +47,8 @@ export type {
   UpstreamPool,
   UpstreamStatus,
 } from "./upstreams.ts";
-export { openLivePool, openOnDemandPool } from "./upstreams.ts";
+export { openLivePool } from "./live_pool.ts";
+export { openOnDemandPool } from "./upstreams.ts";
 export type {
   HostedCall,
   HostedTool,

@@ -8,7 +8,6 @@
 import { Hono } from "hono/tiny";
 import { LinearRouter } from "hono/router/linear-router";
 import type { Context } from "hono";
-import type { BridgeAction } from "../bridge/action.ts";
 import { renderToolFailure } from "../bridge/render.ts";
 import { type Hasher, sha256Hex } from "../canonical_json.ts";
 import { InvalidConfigError, type ProgressiveConfig } from "../config.ts";
@@ -43,6 +42,8 @@ import { parseBody, type Parsed } from "./body.ts";
 import { problem } from "./problems.ts";
 import { httpSchemas } from "./schemas.ts";
 import { warmUp } from "./warm_up.ts";
+import { routeResult } from "./route_result.ts";
+import type { AppEnv } from "./shapes.ts";
 import { DEFAULT_SETTINGS, type HttpSettings } from "./settings.ts";
 
 /** What the app needs from its runtime. */
@@ -80,9 +81,6 @@ export interface AppDeps {
    */
   onUnexpectedError?: (error: unknown) => void;
 }
-
-/** The app's Hono environment: the tenant of the request, set by the auth middleware. */
-export type AppEnv = { Variables: { tenant: string } };
 
 /** The HTTP API app (a Hono app): `fetch` serves, `request` calls it in-process. */
 export interface UnfoldApp {
@@ -399,29 +397,6 @@ function badSession(session: string): Response {
 function matches(template: string, path: string): boolean {
   const pattern = template.replace(/\{[^}]+\}/g, "[^/]+").replaceAll(".", "\\.");
   return new RegExp(`^${pattern}$`).test(path);
-}
-
-/**
- * The response body of `/v1/route` for an action: model errors as `error: {code, message}`.
- *
- * @param action The routed action.
- * @returns The `RouteResult`.
- *
- * @example Usage
- * ```ts
- * import { routeResult } from "./app.ts";
- * import { deepEqual } from "node:assert/strict";
- *
- * deepEqual(
- *   routeResult({ action: "error", code: "unknown_tool", message: "m", toolResult: "Error unknown_tool: m" }),
- *   { action: "error", toolResult: "Error unknown_tool: m", error: { code: "unknown_tool", message: "m" } },
- * );
- * ```
- */
-export function routeResult(action: BridgeAction): Record<string, unknown> {
-  if (action.action !== "error") return { ...action };
-  const { code, message, problems, ...rest } = action;
-  return { ...rest, error: { code, message, ...(problems ? { problems } : {}) } };
 }
 
 /**

@@ -21,7 +21,7 @@ import type {
   McpConnection,
   McpTransport,
   ServerIdentity,
-} from "./client.ts";
+} from "./types.ts";
 import { type CallToolResultLike, type MappedResult, mapResult } from "../tool_result.ts";
 import { McpError, type McpErrorCode } from "../tool_error.ts";
 import { listPages, toMcpTools } from "./tool_list.ts";

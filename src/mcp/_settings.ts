@@ -4,7 +4,7 @@
  * @module
  */
 
-import type { ConnectOptions } from "./client.ts";
+import type { ConnectOptions } from "./types.ts";
 import type { McpError } from "../tool_error.ts";
 import type { ToolIssue } from "./tool_list.ts";
 
