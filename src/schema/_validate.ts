@@ -135,7 +135,7 @@ function preview(value: unknown): string {
   return text;
 }
 
-export type Evaluated = Record<string | number, boolean>;
+type Evaluated = Record<string | number, boolean>;
 
 function hasOwnProperty(instance: object, key: PropertyKey): boolean {
   return Object.prototype.hasOwnProperty.call(instance, key);
