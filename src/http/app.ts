@@ -11,8 +11,7 @@ import type { Context } from "hono";
 import { renderToolFailure } from "../bridge/render.ts";
 import { type Hasher, sha256Hex } from "../canonical_json.ts";
 import { InvalidConfigError, type ProgressiveConfig } from "../config.ts";
-import { type CallToolResultLike, mapResult } from "../tool_result.ts";
-import { McpError } from "../tool_error.ts";
+import { type CallToolResultLike, readResult } from "../tool_result.ts";
 import type { Injector } from "../injector.ts";
 import { explainSearch } from "../ranking/explain.ts";
 import type { RankerFactory } from "../ranking/ranker.ts";
@@ -283,26 +282,15 @@ export function createApp(deps: AppDeps): UnfoldApp {
     const parsed = await parseBody(c.req.raw, schemas.ResultRequest, bodyOptions);
     if (!parsed.ok) return parsed.response;
     const { session, tool, result } = parsed.value;
-    let body: Record<string, unknown>;
-    try {
-      body = {
-        // zod leaves absent fields absent.
-        toolResult: mapResult(
-          result as CallToolResultLike,
-          `the result of ${JSON.stringify(tool)}`,
-        ),
-        isError: false,
-      };
-    } catch (e) {
-      if (!(e instanceof McpError)) throw e;
-      body = {
-        toolResult: e.code === "tool_error"
-          ? renderToolFailure(tool, e.code, e.message)
-          : `Error ${e.code}: ${e.message}`,
-        isError: true,
-        error: { code: e.code, message: e.message },
-      };
-    }
+    // zod leaves absent fields absent.
+    const read = readResult(result as CallToolResultLike, `the result of ${JSON.stringify(tool)}`);
+    const body: Record<string, unknown> = read.ok ? { toolResult: read.value, isError: false } : {
+      toolResult: read.error.code === "tool_error"
+        ? renderToolFailure(tool, read.error.code, read.error.message)
+        : `Error ${read.error.code}: ${read.error.message}`,
+      isError: true,
+      error: { code: read.error.code, message: read.error.message },
+    };
     if (session !== undefined) {
       await store.apply(keyOf(c, session), {
         event: {
