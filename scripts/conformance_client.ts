@@ -16,7 +16,7 @@
  */
 // deno-lint-ignore-file no-console
 
-import { connectHttp } from "../src/mcp/http.ts";
+import { connectHttp } from "../src/mcp/http_client.ts";
 import { withOAuth } from "../src/mcp/oauth/fetch.ts";
 import { type OAuthSettings, StoredOAuthProvider } from "../src/mcp/oauth/provider.ts";
 import { memoryOAuthStore } from "../src/mcp/oauth/store.ts";

@@ -5,7 +5,7 @@ import { deepEqual, equal, ok } from "node:assert/strict";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { denoConnector } from "../../src/cli/connector.ts";
-import { McpError } from "../../src/mcp/error.ts";
+import { McpError } from "../../src/tool_error.ts";
 import { cliCommand } from "../gateway/_gateway.ts";
 import { denoEnv, startHttpEverything } from "./_servers.ts";
 import { startOAuthGate, startRecorder } from "./_oauth_gate.ts";

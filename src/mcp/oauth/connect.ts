@@ -6,9 +6,9 @@
  * @module
  */
 
-import { McpError } from "../error.ts";
+import { McpError } from "../../tool_error.ts";
 import type { McpConnection } from "../client.ts";
-import { connectHttp, type HttpConnectOptions, type HttpServerConfig } from "../http.ts";
+import { connectHttp, type HttpConnectOptions, type HttpServerConfig } from "../http_client.ts";
 import { NeedsLoginError, type OAuthFetchOptions, withOAuth } from "./fetch.ts";
 
 /** The OAuth part of {@linkcode connectOAuth}: {@linkcode OAuthFetchOptions} less the server. */
@@ -29,7 +29,7 @@ export type OAuthConnectOptions = Omit<OAuthFetchOptions, "server" | "url" | "fe
  * import { connectOAuth } from "./connect.ts";
  * import { StoredOAuthProvider } from "./provider.ts";
  * import { memoryOAuthStore } from "./store.ts";
- * import { McpError } from "../error.ts";
+ * import { McpError } from "../../tool_error.ts";
  * import { rejects } from "node:assert/strict";
  *
  * const url = "https://example.com/mcp";

@@ -11,7 +11,7 @@ import { runDeno } from "../_deno.ts";
 
 // The first validation of the process: a schema that refers to itself without end.
 const PROGRAM = `
-import { validateArguments } from "./src/bridge/validate.ts";
+import { validateArguments } from "./src/schema/validate.ts";
 const tool = {
   server: "s",
   name: "t",

@@ -6,9 +6,9 @@
 import { deepEqual, equal, match, ok, throws } from "node:assert/strict";
 import { Injector, InvalidCatalogError, McpCatalog, type McpTool } from "../../mod.ts";
 import { MAX_PATTERN_UNITS } from "../../src/limits.ts";
-import { uncheckedKeywords } from "../../src/bridge/validate.ts";
-import { compilePattern, inspectPattern } from "../../src/bridge/schema/pattern.ts";
-import { MAX_NESTING } from "../../src/bridge/schema/pike_vm.ts";
+import { uncheckedKeywords } from "../../src/schema/validate.ts";
+import { compilePattern, inspectPattern } from "../../src/schema/pattern.ts";
+import { MAX_NESTING } from "../../src/schema/pike_vm.ts";
 
 function toolWith(name: string, properties: Record<string, unknown>, more = {}): McpTool {
   return {

@@ -29,8 +29,8 @@ import {
   ucs2length,
   type ValidationResult,
 } from "@cfworker/json-schema";
-import { canonicalJson } from "../../canonical_json.ts";
-import { PATTERN_STEPS_PER_UNIT } from "../../limits.ts";
+import { canonicalJson } from "../canonical_json.ts";
+import { PATTERN_STEPS_PER_UNIT } from "../limits.ts";
 import { resolveReference } from "./_dereference.ts";
 import { formats } from "./format.ts";
 import { compilePattern, type LinearPattern } from "./pattern.ts";
@@ -141,7 +141,7 @@ function preview(value: unknown): string {
   return text;
 }
 
-export type Evaluated = Record<string | number, boolean>;
+type Evaluated = Record<string | number, boolean>;
 
 function hasOwnProperty(instance: object, key: PropertyKey): boolean {
   return Object.prototype.hasOwnProperty.call(instance, key);

@@ -6,14 +6,14 @@ import {
   MAX_REPEAT,
   measureProgram,
   pikeSearch,
-} from "../../src/bridge/schema/pike_vm.ts";
-import { parsePattern } from "../../src/bridge/schema/regex_parse.ts";
+} from "../../src/schema/pike_vm.ts";
+import { parsePattern } from "../../src/schema/regex_parse.ts";
 import {
   cachedPatternInstructions,
   compilePattern,
   linearRegExp,
   MAX_CACHED_INSTRUCTIONS,
-} from "../../src/bridge/schema/pattern.ts";
+} from "../../src/schema/pattern.ts";
 
 function search(source: string, text: string, ignoreCase = false) {
   const program = compileProgram(source, ignoreCase);
