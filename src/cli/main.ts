@@ -18,6 +18,7 @@ import { GatewayConfigError, parseGatewayConfig } from "../gateway/config.ts";
 import { Gateway } from "../gateway/gateway.ts";
 import { backgroundRanker } from "../ranking/deno_ranker.ts";
 import { guardMcp } from "../gateway/http.ts";
+import { isLoopbackName } from "../http/guard.ts";
 import { openLivePool, type UpstreamStatus } from "../gateway/upstreams.ts";
 import { settingsFromEnv } from "../http/settings.ts";
 import { createMcpHttpHandler } from "../mcp/server.ts";
@@ -216,7 +217,7 @@ async function main(argv: readonly string[]): Promise<number> {
   const guard = {
     tokens: settings.tokens,
     allowedOrigins: settings.allowedOrigins,
-    loopbackOnly: ["127.0.0.1", "localhost", "::1"].includes(args.host),
+    loopbackOnly: isLoopbackName(args.host),
   };
   const guarded = guardMcp(handle, guard);
   // The page (GET /) and what it reads (/status, /view, /explain), behind /mcp's own checks.

@@ -27,7 +27,6 @@ import {
   SessionStoreError,
 } from "../session/store.ts";
 import { VERSION } from "../version.ts";
-import { bearerAuthenticator } from "./auth.ts";
 import {
   type CachedCatalog,
   catalogBytes,
@@ -39,6 +38,7 @@ import { type CatalogBody, type Kind, readCatalogRequest } from "./catalog_reque
 import { addNativeRoutes } from "./native_routes.ts";
 import { openApiDocument, OPERATIONS } from "./openapi.ts";
 import { originGuard } from "./origin.ts";
+import { requestGuard } from "./guard.ts";
 import { parseBody, type Parsed } from "./body.ts";
 import { problem } from "./problems.ts";
 import { httpSchemas } from "./schemas.ts";
@@ -74,6 +74,12 @@ export interface AppDeps {
    * @default {false}
    */
   warmUp?: boolean;
+  /**
+   * Whether the server listens on a loopback address, so that only requests naming a loopback
+   * `Host` are answered (`isLoopbackName` of `guard.ts` decides it from the address).
+   * @default {false}
+   */
+  loopbackOnly?: boolean;
   /**
    * Reports unexpected errors (never sent to the caller).
    * @default {console.error}
@@ -148,7 +154,12 @@ export function createApp(deps: AppDeps): UnfoldApp {
     ...deps.catalogs,
     onStoreError: (e) => report(e),
   });
-  const auth = bearerAuthenticator(settings.tokens, hash);
+  const guard = requestGuard({
+    tokens: settings.tokens,
+    allowedOrigins: settings.allowedOrigins,
+    loopbackOnly: deps.loopbackOnly === true,
+    hash,
+  });
   const store = deps.store;
   const bodyOptions = { maxBytes: settings.maxBodyBytes };
   // deno-lint-ignore no-console
@@ -195,17 +206,7 @@ export function createApp(deps: AppDeps): UnfoldApp {
     return c.body(openapi, 200, { "content-type": "application/json" });
   });
 
-  app.use("/v1/*", originGuard(settings.allowedOrigins));
-  app.use("/v1/*", async (c, next) => {
-    const tenant = await auth.tenant(c.req.header("authorization"));
-    if (tenant === null) {
-      return problem("unauthorized", "Send Authorization: Bearer <token>", undefined, {
-        "www-authenticate": 'Bearer realm="unfold"',
-      });
-    }
-    c.set("tenant", tenant);
-    await next();
-  });
+  app.use("/v1/*", ...originGuard(guard));
 
   app.post("/v1/inject", async (c) => {
     const prepared = await prepare(c, "inject");
