@@ -33,6 +33,7 @@ import {
   CatalogCache,
   type CatalogStore,
   DEFAULT_CACHE_BYTES,
+  DEFAULT_CACHE_TOOLS,
 } from "./catalog_cache.ts";
 import { type CatalogBody, type Kind, readCatalogRequest } from "./catalog_request.ts";
 import { addNativeRoutes } from "./native_routes.ts";
@@ -60,7 +61,7 @@ export interface AppDeps {
    * Where catalogues live and how many are kept in memory: `store` keeps them beyond this process
    * (the Worker's Durable Objects), `maxBytes` and `maxTools` bound the in-memory cache, `ranker`
    * ranks `search` (`deno task start` passes the one with word vectors).
-   * @default {{maxBytes: 64 MiB, maxTools: 50000, ranker: lexicalRanker}}
+   * @default {{maxBytes: DEFAULT_CACHE_BYTES, maxTools: DEFAULT_CACHE_TOOLS, ranker: lexicalRanker}}
    */
   catalogs?: {
     store?: CatalogStore;
@@ -150,7 +151,7 @@ export function createApp(deps: AppDeps): UnfoldApp {
     hash,
     // Room for two of the largest catalogues the body limit lets in, whatever the default says.
     maxBytes: Math.max(DEFAULT_CACHE_BYTES, 2 * catalogBytes(settings.maxBodyBytes)),
-    maxTools: Math.max(50_000, settings.maxTools),
+    maxTools: Math.max(DEFAULT_CACHE_TOOLS, settings.maxTools),
     ...deps.catalogs,
     onStoreError: (e) => report(e),
   });
@@ -393,7 +394,7 @@ function badSession(session: string): Response {
     `Invalid session name ${
       JSON.stringify(session.slice(0, 200))
     }: use 1 to 128 of A-Z a-z 0-9 . _ : -`,
-    [{ pointer: "/session", message: "must match ^[A-Za-z0-9._:-]{1,128}$" }],
+    [{ pointer: "/session", message: `must match ${SESSION_NAME.source}` }],
   );
 }
 

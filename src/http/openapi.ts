@@ -7,6 +7,7 @@
 
 import * as z from "zod/mini";
 import { SESSION_NAME } from "../session/store.ts";
+import { BEARER_CHALLENGE } from "./guard.ts";
 import { NATIVE_OPERATIONS } from "./native_routes.ts";
 import { type ProblemCode, PROBLEMS } from "./problems.ts";
 import { type HttpSchemas, REQUEST_PARTS } from "./schemas.ts";
@@ -44,7 +45,7 @@ const ALWAYS: ProblemCode[] = ["method_not_allowed", "internal_error"];
 
 // The headers some problems carry.
 const PROBLEM_HEADERS: Partial<Record<ProblemCode, Record<string, string>>> = {
-  unauthorized: { "WWW-Authenticate": 'Bearer realm="unfold"' },
+  unauthorized: { "WWW-Authenticate": BEARER_CHALLENGE },
   method_not_allowed: { Allow: "The methods this path serves, e.g. `GET, DELETE`." },
   unsupported_media_type: { "Accept-Post": "`application/json`" },
   session_store_unavailable: { "Retry-After": "Seconds to wait before retrying (1)." },
