@@ -14,7 +14,7 @@
  */
 // deno-lint-ignore-file no-console
 
-import { GatewayConfigError, parseGatewayConfig } from "../gateway/config.ts";
+import { parseGatewayConfig } from "../gateway/config.ts";
 import { Gateway } from "../gateway/gateway.ts";
 import { backgroundRanker } from "../ranking/deno_ranker.ts";
 import { guardMcp } from "../gateway/http.ts";
@@ -116,20 +116,22 @@ async function main(argv: readonly string[]): Promise<number> {
     return 2;
   }
   const env = Deno.env.toObject();
-  let config;
+  let text;
   try {
-    config = parseGatewayConfig(await Deno.readTextFile(args.config), env);
+    text = await Deno.readTextFile(args.config);
   } catch (e) {
-    if (e instanceof GatewayConfigError) {
-      console.error(`unfold: ${args.config}: ${e.message}`);
-      return 1;
-    }
     if (e instanceof Deno.errors.NotFound) {
       console.error(`unfold: cannot read the config ${JSON.stringify(args.config)}: no such file`);
       return 1;
     }
     throw e;
   }
+  const parsed = parseGatewayConfig(text, env);
+  if (!parsed.ok) {
+    console.error(`unfold: ${args.config}: ${parsed.error.message}`);
+    return 1;
+  }
+  const config = parsed.value;
   const quiet = args.command !== "gateway";
   // Re-lists repeat a server's tool issues: each is logged once (bounded memory).
   const seen = new Set<string>();

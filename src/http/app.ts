@@ -11,7 +11,7 @@ import type { Context } from "hono";
 import type { BridgeAction } from "../bridge/action.ts";
 import { renderToolFailure } from "../bridge/render.ts";
 import { type Hasher, sha256Hex } from "../canonical_json.ts";
-import { InvalidConfigError, type ProgressiveConfig } from "../config.ts";
+import { checkConfig, type ProgressiveConfig } from "../config.ts";
 import { type CallToolResultLike, mapResult } from "../mcp/content.ts";
 import { McpError } from "../mcp/error.ts";
 import type { Injector } from "../injector.ts";
@@ -359,26 +359,23 @@ export function createApp(deps: AppDeps): UnfoldApp {
         maxDescriptionChars: settings.maxDescriptionChars,
       }).filter(([, value]) => value !== undefined),
     ) as Partial<ProgressiveConfig>;
-    try {
-      return {
-        ok: true,
-        value: {
-          body: body as CatalogBody<K>,
-          entry,
-          injector: cache.injector(entry, config),
-        },
-      };
-    } catch (e) {
-      if (!(e instanceof InvalidConfigError)) throw e;
-      const where = BUDGET_FIELDS.has(e.field) ? "budget" : "options";
+    const checked = checkConfig(config);
+    if (!checked.ok) {
+      const { field, message } = checked.error;
+      const where = BUDGET_FIELDS.has(field) ? "budget" : "options";
       return {
         ok: false,
-        response: problem("invalid_config", e.message, [{
-          pointer: `/${where}/${e.field}`,
-          message: e.message,
-        }]),
+        response: problem("invalid_config", message, [{ pointer: `/${where}/${field}`, message }]),
       };
     }
+    return {
+      ok: true,
+      value: {
+        body: body as CatalogBody<K>,
+        entry,
+        injector: cache.injector(entry, config),
+      },
+    };
   }
 
   function keyOf(c: Context<AppEnv>, session: string): SessionKey {
