@@ -127,7 +127,7 @@ export function requestGuard(policy: GuardPolicy): RequestGuard {
     if (policy.loopbackOnly === true && !isLoopbackHost(request.headers.get("host"))) {
       return problem(
         "origin_not_allowed",
-        "This server listens on a loopback address and only answers requests to a loopback host",
+        "This server answers only requests to a loopback host",
       );
     }
     return undefined;

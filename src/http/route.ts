@@ -83,10 +83,12 @@ export const CATALOG_PROBLEMS: ProblemCode[] = [
  */
 export function route<E extends Env>(declaration: RouteDeclaration<E>): Route<E> {
   const authenticated = declaration.path.startsWith(GUARDED_PREFIX);
-  const problems = authenticated
-    ? [...GUARD_PROBLEMS, ...declaration.problems.filter((p) => !GUARD_PROBLEMS.includes(p))]
-    : declaration.problems;
-  return { ...declaration, problems, authenticated };
+  const { problems } = declaration;
+  return {
+    ...declaration,
+    problems: authenticated ? [...GUARD_PROBLEMS, ...problems] : problems,
+    authenticated,
+  };
 }
 
 /**
