@@ -39,6 +39,7 @@ import { type CatalogBody, type Kind, readCatalogRequest } from "./catalog_reque
 import { nativeRoutes } from "./native_routes.ts";
 import {
   allowedMethods,
+  type AppEnv,
   BODY_PROBLEMS,
   CATALOG_PROBLEMS,
   GUARDED_PREFIX,
@@ -98,8 +99,7 @@ export interface AppDeps {
   onUnexpectedError?: (error: unknown) => void;
 }
 
-/** The app's Hono environment: the tenant of the request, set by the auth middleware. */
-export type AppEnv = { Variables: { tenant: string } };
+export type { AppEnv } from "./route.ts";
 
 /** The HTTP API app (a Hono app): `fetch` serves, `request` calls it in-process. */
 export interface UnfoldApp {

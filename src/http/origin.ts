@@ -8,9 +8,7 @@
 import type { MiddlewareHandler } from "hono";
 import { cors } from "hono/cors";
 import type { RequestGuard } from "./guard.ts";
-
-// The variable the middleware sets: the tenant of the request (`AppEnv` of the app).
-type TenantEnv = { Variables: { tenant: string } };
+import type { AppEnv } from "./route.ts";
 
 /**
  * Middleware that refuses what the guard refuses, answers allowed origins with CORS headers,
@@ -36,7 +34,7 @@ type TenantEnv = { Variables: { tenant: string } };
  */
 export function originGuard(
   guard: RequestGuard,
-): [MiddlewareHandler<TenantEnv>, MiddlewareHandler<TenantEnv>] {
+): [MiddlewareHandler<AppEnv>, MiddlewareHandler<AppEnv>] {
   const withCors = cors({
     origin: (origin) => origin,
     allowMethods: ["GET", "POST", "DELETE"],

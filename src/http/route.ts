@@ -11,6 +11,9 @@ import type { Context, Env, Hono } from "hono";
 import type { ProblemCode } from "./problems.ts";
 import type { HttpSchemas } from "./schemas.ts";
 
+/** The app's Hono environment: the tenant of the request, set by the guard. */
+export type AppEnv = { Variables: { tenant: string } };
+
 /** The path prefix behind the origin, host and token guard; the other routes are public. */
 export const GUARDED_PREFIX = "/v1/";
 
