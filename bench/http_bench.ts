@@ -1,5 +1,5 @@
 /**
- * The HTTP API's warm path against its floor, measured in the same run (issue 11): a warm
+ * The HTTP API's warm path against its floor (parsing the body), measured in the same run: a warm
  * `/v1/route` search with the 228-tool catalogue in the body, and by reference, against
  * `JSON.parse` of that body; `inject()` at 10,000 tools against `JSON.parse` of that catalogue's
  * body. In process (`app.request`), as a host embedding the app calls it. Deno's summary prints each

@@ -8,12 +8,11 @@
 import { Hono } from "hono/tiny";
 import { LinearRouter } from "hono/router/linear-router";
 import type { Context } from "hono";
-import type { BridgeAction } from "../bridge/action.ts";
 import { renderToolFailure } from "../bridge/render.ts";
 import { type Hasher, sha256Hex } from "../canonical_json.ts";
 import { checkConfig, type ProgressiveConfig } from "../config.ts";
-import { type CallToolResultLike, mapResult } from "../mcp/content.ts";
-import { McpError } from "../mcp/error.ts";
+import { type CallToolResultLike, mapResult } from "../tool_result.ts";
+import { McpError } from "../tool_error.ts";
 import type { Injector } from "../injector.ts";
 import { explainSearch } from "../ranking/explain.ts";
 import type { RankerFactory } from "../ranking/ranker.ts";
@@ -39,11 +38,9 @@ import { type CatalogBody, type Kind, readCatalogRequest } from "./catalog_reque
 import { nativeRoutes } from "./native_routes.ts";
 import {
   allowedMethods,
-  type AppEnv,
   BODY_PROBLEMS,
   CATALOG_PROBLEMS,
   GUARDED_PREFIX,
-  type Operation,
   type Route,
   route,
   serveRoutes,
@@ -55,6 +52,8 @@ import { parseBody, type Parsed } from "./body.ts";
 import { problem } from "./problems.ts";
 import { httpSchemas } from "./schemas.ts";
 import { warmUp } from "./warm_up.ts";
+import { routeResult } from "./route_result.ts";
+import type { AppEnv, Operation } from "./shapes.ts";
 import { DEFAULT_SETTINGS, type HttpSettings } from "./settings.ts";
 
 /** What the app needs from its runtime. */
@@ -99,7 +98,7 @@ export interface AppDeps {
   onUnexpectedError?: (error: unknown) => void;
 }
 
-export type { AppEnv } from "./route.ts";
+export type { AppEnv } from "./shapes.ts";
 
 /** The HTTP API app (a Hono app): `fetch` serves, `request` calls it in-process. */
 export interface UnfoldApp {
@@ -486,29 +485,6 @@ function badSession(session: string): Response {
     }: use 1 to 128 of A-Z a-z 0-9 . _ : -`,
     [{ pointer: "/session", message: `must match ${SESSION_NAME.source}` }],
   );
-}
-
-/**
- * The response body of `/v1/route` for an action: model errors as `error: {code, message}`.
- *
- * @param action The routed action.
- * @returns The `RouteResult`.
- *
- * @example Usage
- * ```ts
- * import { routeResult } from "./app.ts";
- * import { deepEqual } from "node:assert/strict";
- *
- * deepEqual(
- *   routeResult({ action: "error", code: "unknown_tool", message: "m", toolResult: "Error unknown_tool: m" }),
- *   { action: "error", toolResult: "Error unknown_tool: m", error: { code: "unknown_tool", message: "m" } },
- * );
- * ```
- */
-export function routeResult(action: BridgeAction): Record<string, unknown> {
-  if (action.action !== "error") return { ...action };
-  const { code, message, problems, ...rest } = action;
-  return { ...rest, error: { code, message, ...(problems ? { problems } : {}) } };
 }
 
 /**

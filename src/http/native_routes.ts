@@ -27,7 +27,8 @@ import type { Parsed } from "./body.ts";
 import type { CachedCatalog, CatalogCache } from "./catalog_cache.ts";
 import type { CatalogBody } from "./catalog_request.ts";
 import type { NativeKind } from "./native_schemas.ts";
-import { type AppEnv, CATALOG_PROBLEMS, type Operation, type Route, route } from "./route.ts";
+import { CATALOG_PROBLEMS, type Route, route } from "./route.ts";
+import type { AppEnv, Operation } from "./shapes.ts";
 import { problem, type ProblemCode } from "./problems.ts";
 import { quoteId } from "../untrusted.ts";
 

@@ -9,8 +9,8 @@ import * as z from "zod/mini";
 import { SESSION_NAME } from "../session/store.ts";
 import { BEARER_CHALLENGE } from "./guard.ts";
 import { type ProblemCode, PROBLEMS } from "./problems.ts";
-import type { Operation } from "./route.ts";
 import { type HttpSchemas, REQUEST_PARTS } from "./schemas.ts";
+import type { Operation } from "./shapes.ts";
 
 // Every operation can answer these: another method on its path, and a bug.
 const ALWAYS: ProblemCode[] = ["method_not_allowed", "internal_error"];

@@ -8,7 +8,7 @@
 import type { MiddlewareHandler } from "hono";
 import { cors } from "hono/cors";
 import type { RequestGuard } from "./guard.ts";
-import type { AppEnv } from "./route.ts";
+import type { AppEnv } from "./shapes.ts";
 
 /**
  * Middleware that refuses what the guard refuses, answers allowed origins with CORS headers,

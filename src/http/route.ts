@@ -9,31 +9,10 @@
 
 import type { Context, Env, Hono } from "hono";
 import type { ProblemCode } from "./problems.ts";
-import type { HttpSchemas } from "./schemas.ts";
-
-/** The app's Hono environment: the tenant of the request, set by the guard. */
-export type AppEnv = { Variables: { tenant: string } };
+import type { Operation } from "./shapes.ts";
 
 /** The path prefix behind the origin, host and token guard; the other routes are public. */
 export const GUARDED_PREFIX = "/v1/";
-
-/** One operation of the API, as the OpenAPI document describes it. */
-export interface Operation {
-  /** The HTTP method. */
-  method: "get" | "post" | "delete";
-  /** The path, OpenAPI style (`/v1/sessions/{session}`). */
-  path: string;
-  /** What it does. */
-  summary: string;
-  /** The request body schema's name, if it takes one. */
-  request?: keyof HttpSchemas;
-  /** The success status and its body schema's name (none for 204). */
-  success: { status: 200 | 204; schema?: keyof HttpSchemas; description: string };
-  /** The caller errors it can answer. */
-  problems: ProblemCode[];
-  /** Whether it needs the bearer token when auth is on (under {@linkcode GUARDED_PREFIX}). */
-  authenticated: boolean;
-}
 
 /** An operation with the handler that serves it. */
 export interface Route<E extends Env> extends Operation {

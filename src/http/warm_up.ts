@@ -12,7 +12,7 @@ import { Injector } from "../injector.ts";
 import { lexicalRanker } from "../ranking/lexical_ranker.ts";
 import type { McpTool } from "../tool.ts";
 import { VALIDATED } from "../_validated.ts";
-import { routeResult } from "./app.ts";
+import { routeResult } from "./route_result.ts";
 import { splitMembers } from "./json_members.ts";
 import type { HttpSchemas } from "./schemas.ts";
 

@@ -21,7 +21,7 @@ export type GuardOptions = GuardPolicy;
  *
  * @example Usage
  * ```ts
- * import { guardMcp } from "./http.ts";
+ * import { guardMcp } from "./guard.ts";
  * import { equal } from "node:assert/strict";
  *
  * const guarded = guardMcp((_request, tenant) => Promise.resolve(new Response(tenant)), { tokens: ["s3cret"] });
