@@ -8,7 +8,7 @@
 import { Hono } from "hono/tiny";
 import { LinearRouter } from "hono/router/linear-router";
 import type { Context } from "hono";
-import { renderToolFailure } from "../bridge/render.ts";
+import { renderError, renderToolFailure } from "../bridge/render.ts";
 import { type Hasher, sha256Hex } from "../canonical_json.ts";
 import { checkConfig, type ProgressiveConfig } from "../config.ts";
 import { type CallToolResultLike, mapResult } from "../tool_result.ts";
@@ -120,7 +120,14 @@ export interface UnfoldApp {
   /** The routes the app serves. */
   readonly routes: ReadonlyArray<{ readonly method: string; readonly path: string }>;
   /** The declarations of those routes, which the OpenAPI document is generated from. */
-  readonly operations: readonly Operation[];
+  readonly operations: ReadonlyArray<{
+    readonly method: string;
+    readonly path: string;
+    readonly summary: string;
+    readonly request?: string;
+    readonly problems: readonly string[];
+    readonly authenticated: boolean;
+  }>;
 }
 const BUDGET_FIELDS: ReadonlySet<string> = new Set([
   "availableContextTokens",
@@ -351,7 +358,7 @@ export function createApp(deps: AppDeps): UnfoldApp {
           body = {
             toolResult: e.code === "tool_error"
               ? renderToolFailure(tool, e.code, e.message)
-              : `Error ${e.code}: ${e.message}`,
+              : renderError(e.code, e.message),
             isError: true,
             error: { code: e.code, message: e.message },
           };

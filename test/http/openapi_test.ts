@@ -42,7 +42,7 @@ Deno.test("every documented body and problem schema reference resolves", () => {
       );
     }
     for (const code of op.problems) {
-      const status = String(PROBLEMS[code].status);
+      const status = String(PROBLEMS[code as keyof typeof PROBLEMS].status);
       ok(
         operation.responses[status]?.description.includes(code),
         `${op.method} ${op.path}: ${code}`,
