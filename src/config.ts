@@ -147,9 +147,116 @@ export class InvalidConfigError extends RangeError {
   }
 }
 
+/** A checked configuration, or the first field out of range. */
+export type ConfigResult =
+  | { ok: true; value: ProgressiveConfig }
+  | { ok: false; error: InvalidConfigError };
+
 /**
- * Merges a partial configuration over the defaults and validates the result. Fields given as
- * `undefined` keep their default.
+ * Merges a partial configuration over the defaults and validates the result, answering a field
+ * out of range as a value (a request's budget or a config file is input, not a bug). Fields given
+ * as `undefined` keep their default.
+ *
+ * @param config The fields to change.
+ * @returns The complete, validated configuration, or the error naming the field and the rule.
+ *
+ * @example Usage
+ * ```ts
+ * import { checkConfig } from "./config.ts";
+ * import { equal } from "node:assert/strict";
+ *
+ * const checked = checkConfig({ inventoryThresholdPercent: 0 });
+ * equal(checked.ok ? undefined : checked.error.field, "inventoryThresholdPercent");
+ * ```
+ */
+export function checkConfig(config: Partial<ProgressiveConfig> = {}): ConfigResult {
+  const merged: Record<string, unknown> = { ...DEFAULT_CONFIG };
+  for (const [key, value] of Object.entries(config)) {
+    if (value !== undefined) merged[key] = value;
+  }
+  const c = merged as unknown as ProgressiveConfig;
+  const fail = (field: keyof ProgressiveConfig, rule: string, value: unknown): ConfigResult => ({
+    ok: false,
+    error: new InvalidConfigError(field, `${rule}, got ${describe(value)}`),
+  });
+  if (
+    !Number.isSafeInteger(c.availableContextTokens) || c.availableContextTokens <= 0 ||
+    c.availableContextTokens > MAX_AVAILABLE_CONTEXT_TOKENS
+  ) {
+    return fail(
+      "availableContextTokens",
+      `must be an integer from 1 to ${MAX_AVAILABLE_CONTEXT_TOKENS}`,
+      c.availableContextTokens,
+    );
+  }
+  if (
+    typeof c.inventoryThresholdPercent !== "number" || !(c.inventoryThresholdPercent > 0) ||
+    !(c.inventoryThresholdPercent <= 100)
+  ) {
+    return fail(
+      "inventoryThresholdPercent",
+      "must be a number in (0, 100]",
+      c.inventoryThresholdPercent,
+    );
+  }
+  if (
+    !Number.isSafeInteger(c.maxSearchLimit) || c.maxSearchLimit < 1 ||
+    c.maxSearchLimit > MAX_SEARCH_LIMIT
+  ) {
+    return fail(
+      "maxSearchLimit",
+      `must be an integer from 1 to ${MAX_SEARCH_LIMIT}`,
+      c.maxSearchLimit,
+    );
+  }
+  if (
+    !Number.isSafeInteger(c.searchDefaultLimit) || c.searchDefaultLimit < 1 ||
+    c.searchDefaultLimit > c.maxSearchLimit
+  ) {
+    return fail(
+      "searchDefaultLimit",
+      `must be an integer from 1 to maxSearchLimit (${c.maxSearchLimit})`,
+      c.searchDefaultLimit,
+    );
+  }
+  if (typeof c.bridgeName !== "string" || !BRIDGE_NAME.test(c.bridgeName)) {
+    return fail("bridgeName", "must be 1 to 64 of A-Z a-z 0-9 _ -", c.bridgeName);
+  }
+  if (!(TOOL_FORMATS as readonly unknown[]).includes(c.toolFormat)) {
+    return fail(
+      "toolFormat",
+      `must be one of ${TOOL_FORMATS.map(describe).join(", ")}`,
+      c.toolFormat,
+    );
+  }
+  if (
+    !Array.isArray(c.disclosure) || c.disclosure.length === 0 ||
+    c.disclosure.some((level) => !(DISCLOSURE_LEVELS as readonly unknown[]).includes(level)) ||
+    new Set(c.disclosure).size !== c.disclosure.length
+  ) {
+    return fail(
+      "disclosure",
+      `must be a non-empty list of distinct levels from ${
+        DISCLOSURE_LEVELS.map(describe).join(", ")
+      }`,
+      c.disclosure,
+    );
+  }
+  if (typeof c.estimateTokens !== "function") {
+    return fail("estimateTokens", "must be a function", c.estimateTokens);
+  }
+  if (!Number.isSafeInteger(c.maxDescriptionChars) || c.maxDescriptionChars < 1) {
+    return fail("maxDescriptionChars", "must be a positive integer", c.maxDescriptionChars);
+  }
+  if (!Number.isSafeInteger(c.maxQueryChars) || c.maxQueryChars < 1) {
+    return fail("maxQueryChars", "must be a positive integer", c.maxQueryChars);
+  }
+  return { ok: true, value: Object.freeze({ ...c, disclosure: Object.freeze([...c.disclosure]) }) };
+}
+
+/**
+ * {@linkcode checkConfig} for a configuration a program writes: one out of range is a bug of
+ * that program, so it is thrown.
  *
  * @param config The fields to change.
  * @returns The complete, validated configuration.
@@ -166,75 +273,9 @@ export class InvalidConfigError extends RangeError {
  * ```
  */
 export function resolveConfig(config: Partial<ProgressiveConfig> = {}): ProgressiveConfig {
-  const merged: Record<string, unknown> = { ...DEFAULT_CONFIG };
-  for (const [key, value] of Object.entries(config)) {
-    if (value !== undefined) merged[key] = value;
-  }
-  const c = merged as unknown as ProgressiveConfig;
-  const fail = (field: keyof ProgressiveConfig, rule: string, value: unknown): never => {
-    throw new InvalidConfigError(field, `${rule}, got ${describe(value)}`);
-  };
-  if (
-    !Number.isSafeInteger(c.availableContextTokens) || c.availableContextTokens <= 0 ||
-    c.availableContextTokens > MAX_AVAILABLE_CONTEXT_TOKENS
-  ) {
-    fail(
-      "availableContextTokens",
-      `must be an integer from 1 to ${MAX_AVAILABLE_CONTEXT_TOKENS}`,
-      c.availableContextTokens,
-    );
-  }
-  if (
-    typeof c.inventoryThresholdPercent !== "number" || !(c.inventoryThresholdPercent > 0) ||
-    !(c.inventoryThresholdPercent <= 100)
-  ) {
-    fail("inventoryThresholdPercent", "must be a number in (0, 100]", c.inventoryThresholdPercent);
-  }
-  if (
-    !Number.isSafeInteger(c.maxSearchLimit) || c.maxSearchLimit < 1 ||
-    c.maxSearchLimit > MAX_SEARCH_LIMIT
-  ) {
-    fail("maxSearchLimit", `must be an integer from 1 to ${MAX_SEARCH_LIMIT}`, c.maxSearchLimit);
-  }
-  if (
-    !Number.isSafeInteger(c.searchDefaultLimit) || c.searchDefaultLimit < 1 ||
-    c.searchDefaultLimit > c.maxSearchLimit
-  ) {
-    fail(
-      "searchDefaultLimit",
-      `must be an integer from 1 to maxSearchLimit (${c.maxSearchLimit})`,
-      c.searchDefaultLimit,
-    );
-  }
-  if (typeof c.bridgeName !== "string" || !BRIDGE_NAME.test(c.bridgeName)) {
-    fail("bridgeName", "must be 1 to 64 of A-Z a-z 0-9 _ -", c.bridgeName);
-  }
-  if (!(TOOL_FORMATS as readonly unknown[]).includes(c.toolFormat)) {
-    fail("toolFormat", `must be one of ${TOOL_FORMATS.map(describe).join(", ")}`, c.toolFormat);
-  }
-  if (
-    !Array.isArray(c.disclosure) || c.disclosure.length === 0 ||
-    c.disclosure.some((level) => !(DISCLOSURE_LEVELS as readonly unknown[]).includes(level)) ||
-    new Set(c.disclosure).size !== c.disclosure.length
-  ) {
-    fail(
-      "disclosure",
-      `must be a non-empty list of distinct levels from ${
-        DISCLOSURE_LEVELS.map(describe).join(", ")
-      }`,
-      c.disclosure,
-    );
-  }
-  if (typeof c.estimateTokens !== "function") {
-    fail("estimateTokens", "must be a function", c.estimateTokens);
-  }
-  if (!Number.isSafeInteger(c.maxDescriptionChars) || c.maxDescriptionChars < 1) {
-    fail("maxDescriptionChars", "must be a positive integer", c.maxDescriptionChars);
-  }
-  if (!Number.isSafeInteger(c.maxQueryChars) || c.maxQueryChars < 1) {
-    fail("maxQueryChars", "must be a positive integer", c.maxQueryChars);
-  }
-  return Object.freeze({ ...c, disclosure: Object.freeze([...c.disclosure]) });
+  const checked = checkConfig(config);
+  if (!checked.ok) throw checked.error;
+  return checked.value;
 }
 
 function describe(value: unknown): string {

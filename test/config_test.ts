@@ -1,5 +1,6 @@
 import { deepEqual, equal, throws } from "node:assert/strict";
 import {
+  checkConfig,
   DEFAULT_CONFIG,
   DISCLOSURE_LEVELS,
   MAX_AVAILABLE_CONTEXT_TOKENS,
@@ -79,4 +80,18 @@ Deno.test("resolveConfig() throws an InvalidConfigError that names the field", (
     (e: unknown) =>
       e instanceof InvalidConfigError && e instanceof RangeError && e.field === "toolFormat",
   );
+});
+
+Deno.test("checkConfig() answers a field out of range as a value naming it, and a valid one as the config", () => {
+  const bad = checkConfig({ maxSearchLimit: 99 });
+  equal(bad.ok, false);
+  if (!bad.ok) {
+    equal(bad.error.field, "maxSearchLimit");
+    equal(
+      bad.error.message,
+      'Invalid config "maxSearchLimit": must be an integer from 1 to 50, got 99',
+    );
+  }
+  const good = checkConfig({ availableContextTokens: 32_000 });
+  equal(good.ok && good.value.availableContextTokens, 32_000);
 });

@@ -9,6 +9,7 @@ import type { ToolMatch } from "../catalog.ts";
 import type { McpTool } from "../tool.ts";
 import { escapeInvisible, oneLine, quote, quoteId } from "../untrusted.ts";
 import type { BridgeErrorCode, SearchMiss } from "./action.ts";
+import type { McpErrorCode } from "../tool_error.ts";
 import type { UncheckedKeyword } from "../schema/check.ts";
 import { uncheckedKeywords } from "../schema/validate.ts";
 
@@ -148,8 +149,48 @@ export function renderElided(id: string): string {
  * equal(renderError("unknown_tool", "there is no tool \"x/y\""), 'Error unknown_tool: there is no tool "x/y"');
  * ```
  */
-export function renderError(code: BridgeErrorCode, message: string): string {
+export function renderError(code: BridgeErrorCode | McpErrorCode, message: string): string {
   return `Error ${code}: ${message}`;
+}
+
+/**
+ * An error's text followed by the tool's schema text ({@linkcode renderDescribe}), for the errors
+ * whose next step is to check the arguments against that schema.
+ *
+ * @param error The error's text ({@linkcode renderError}).
+ * @param schema The tool's describe text.
+ * @returns The text for the model.
+ *
+ * @example Usage
+ * ```ts
+ * import { renderError, renderWithSchema } from "./render.ts";
+ * import { equal } from "node:assert/strict";
+ *
+ * equal(renderWithSchema(renderError("invalid_arguments", "m"), "schema"), "Error invalid_arguments: m\nschema");
+ * ```
+ */
+export function renderWithSchema(error: string, schema: string): string {
+  return `${error}\n${schema}`;
+}
+
+/**
+ * The message of an execute refused until its tool is described (its schema follows it, see
+ * {@linkcode renderWithSchema}).
+ *
+ * @param id The tool's id.
+ * @returns The message.
+ *
+ * @example Usage
+ * ```ts
+ * import { describeFirstMessage } from "./render.ts";
+ * import { match } from "node:assert/strict";
+ *
+ * match(describeFirstMessage("fs/read"), /^describe fs\/read before executing it/);
+ * ```
+ */
+export function describeFirstMessage(id: string): string {
+  return `describe ${quoteId(id)} before executing it. Its input schema ` +
+    `follows (it now counts as described): check the arguments against it and execute again`;
 }
 
 /**

@@ -15,10 +15,11 @@
  */
 // deno-lint-ignore-file no-console
 
-import { GatewayConfigError, parseGatewayConfig } from "../gateway/config.ts";
+import { parseGatewayConfig } from "../gateway/config.ts";
 import { Gateway } from "../gateway/gateway.ts";
 import { backgroundRanker } from "../ranking/deno_ranker.ts";
 import { guardMcp } from "../gateway/guard.ts";
+import { isLoopbackName } from "../http/guard.ts";
 import { openLivePool } from "../gateway/live_pool.ts";
 import type { UpstreamStatus } from "../gateway/upstreams.ts";
 import { settingsFromEnv } from "../http/settings.ts";
@@ -127,20 +128,22 @@ async function main(argv: readonly string[]): Promise<number> {
     return 2;
   }
   const env = Deno.env.toObject();
-  let config;
+  let text;
   try {
-    config = parseGatewayConfig(await Deno.readTextFile(args.config), env);
+    text = await Deno.readTextFile(args.config);
   } catch (e) {
-    if (e instanceof GatewayConfigError) {
-      console.error(`unfold: ${args.config}: ${e.message}`);
-      return 1;
-    }
     if (e instanceof Deno.errors.NotFound) {
       console.error(`unfold: cannot read the config ${JSON.stringify(args.config)}: no such file`);
       return 1;
     }
     throw e;
   }
+  const parsed = parseGatewayConfig(text, env);
+  if (!parsed.ok) {
+    console.error(`unfold: ${args.config}: ${parsed.error.message}`);
+    return 1;
+  }
+  const config = parsed.value;
   if (args.command === "login") {
     const result = await login({
       config,
@@ -245,7 +248,7 @@ async function main(argv: readonly string[]): Promise<number> {
   const guard = {
     tokens: settings.tokens,
     allowedOrigins: settings.allowedOrigins,
-    loopbackOnly: ["127.0.0.1", "localhost", "::1"].includes(args.host),
+    loopbackOnly: isLoopbackName(args.host),
   };
   const guarded = guardMcp(handle, guard);
   // The page (GET /) and what it reads (/status, /view, /explain), behind /mcp's own checks.

@@ -8,6 +8,7 @@
 // deno-lint-ignore-file no-console
 
 import { createApp } from "../http/app.ts";
+import { isLoopbackName } from "../http/guard.ts";
 import { pageHandler } from "../http/page.ts";
 import { type HttpSettings, settingsFromEnv } from "../http/settings.ts";
 import { MemorySessionStore } from "../session/memory_store.ts";
@@ -42,6 +43,7 @@ const app = createApp({
     maxSessions: settings.maxSessions,
   }),
   settings,
+  loopbackOnly: isLoopbackName(hostname),
   // The word vectors load in the background, after startup; lexical search until then.
   catalogs: { ranker: backgroundRanker() },
 });

@@ -7,12 +7,7 @@
  */
 
 import { isRecord } from "../_record.ts";
-import {
-  DISCLOSURE_LEVELS,
-  type DisclosureLevel,
-  InvalidConfigError,
-  resolveConfig,
-} from "../config.ts";
+import { checkConfig, DISCLOSURE_LEVELS, type DisclosureLevel } from "../config.ts";
 import type { OAuthSettings } from "../mcp/oauth/provider.ts";
 import { parseOAuthSettings } from "../mcp/oauth/settings.ts";
 
@@ -141,6 +136,11 @@ const HTTP_FIELDS = new Set(["url", "headers", "type", "disabled", "oauth"]);
 const VARIABLE = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
 const SERVER_NAME = /^[A-Za-z0-9_.-]{1,64}$/;
 
+/** A usable gateway configuration, or what is wrong with it. */
+export type GatewayConfigResult =
+  | { ok: true; value: GatewayConfig }
+  | { ok: false; error: GatewayConfigError };
+
 /**
  * Parses and checks a gateway configuration: `{"mcpServers": {...}, "unfold": {...}}`. Servers
  * with `"disabled": true` are left out; `${VAR}` (and `${VAR:-default}`) in strings is replaced
@@ -148,23 +148,37 @@ const SERVER_NAME = /^[A-Za-z0-9_.-]{1,64}$/;
  *
  * @param input The configuration: JSON text, or the parsed value.
  * @param env The environment variables `${VAR}` reads.
- * @returns The configuration.
- * @throws {GatewayConfigError} For the first problem found, with its JSON pointer.
+ * @returns The configuration, or the first problem found, with its JSON pointer.
  *
  * @example Usage
  * ```ts
  * import { parseGatewayConfig } from "./config.ts";
- * import { deepEqual, throws } from "node:assert/strict";
+ * import { deepEqual, equal } from "node:assert/strict";
  *
- * const config = parseGatewayConfig(
+ * const parsed = parseGatewayConfig(
  *   '{"mcpServers":{"gh":{"url":"https://example.com/mcp","headers":{"Authorization":"Bearer ${GH_TOKEN}"}}}}',
  *   { GH_TOKEN: "s3cret" },
  * );
- * deepEqual(config.servers[0], { server: "gh", url: "https://example.com/mcp", headers: { Authorization: "Bearer s3cret" } });
- * throws(() => parseGatewayConfig('{"mcpServers":{"gh":{"url":"${MISSING}"}}}', {}), /"\/mcpServers\/gh\/url": the environment variable MISSING is not set/);
+ * deepEqual(parsed.ok && parsed.value.servers[0], { server: "gh", url: "https://example.com/mcp", headers: { Authorization: "Bearer s3cret" } });
+ * const missing = parseGatewayConfig('{"mcpServers":{"gh":{"url":"${MISSING}"}}}', {});
+ * equal(missing.ok ? "" : missing.error.message, 'Invalid gateway config at "/mcpServers/gh/url": the environment variable MISSING is not set');
  * ```
  */
 export function parseGatewayConfig(
+  input: string | unknown,
+  env: Readonly<Record<string, string | undefined>>,
+): GatewayConfigResult {
+  // The checks below stop at the first problem by throwing it; this is the one place that turns
+  // it into a value, so no caller has to tell a bad file from a bug by catching.
+  try {
+    return { ok: true, value: readConfig(input, env) };
+  } catch (e) {
+    if (e instanceof GatewayConfigError) return { ok: false, error: e };
+    throw e;
+  }
+}
+
+function readConfig(
   input: string | unknown,
   env: Readonly<Record<string, string | undefined>>,
 ): GatewayConfig {
@@ -319,21 +333,17 @@ function parseOptions(raw: unknown, servers: readonly UpstreamConfig[]): Gateway
     options.disclosure = raw.disclosure as DisclosureLevel[];
   }
   // The injector's own checks, with the field mapped to its place in the file.
-  try {
-    const {
-      pinned: _,
-      callTimeoutMs: __,
-      startupTimeoutMs: ___,
-      restartDelayMs: ____,
-      restartMaxDelayMs: _____,
-      ...config
-    } = options;
-    resolveConfig(config);
-  } catch (e) {
-    if (e instanceof InvalidConfigError) {
-      throw new GatewayConfigError(pointer(["unfold", e.field]), e.message);
-    }
-    throw e;
+  const {
+    pinned: _,
+    callTimeoutMs: __,
+    startupTimeoutMs: ___,
+    restartDelayMs: ____,
+    restartMaxDelayMs: _____,
+    ...config
+  } = options;
+  const checked = checkConfig(config);
+  if (!checked.ok) {
+    throw new GatewayConfigError(pointer(["unfold", checked.error.field]), checked.error.message);
   }
   if (raw.callTimeoutMs !== undefined) {
     const timeout = raw.callTimeoutMs;

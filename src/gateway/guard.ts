@@ -6,36 +6,10 @@
  * @module
  */
 
-import type { Hasher } from "../canonical_json.ts";
-import { sha256Hex } from "../canonical_json.ts";
-import { bearerAuthenticator } from "../http/auth.ts";
-import { originAllowed, samePageOrigin } from "../http/origin.ts";
-import { problem } from "../http/problems.ts";
+import { type GuardPolicy, requestGuard } from "../http/guard.ts";
 
-/** Options of {@linkcode guardMcp}. */
-export interface GuardOptions {
-  /** Accepted bearer tokens (`UNFOLD_API_TOKEN`); none leaves `/mcp` open. */
-  tokens: readonly string[];
-  /**
-   * Origins allowed besides loopback ones (`http://localhost:*`, `127.0.0.1`, `[::1]`), such as
-   * `https://app.example.com`, or `*` (`UNFOLD_ALLOWED_ORIGINS`, as for the HTTP API).
-   * @default {[]}
-   */
-  allowedOrigins?: readonly string[];
-  /**
-   * Whether the `Host` header must name a loopback host: for a server bound to 127.0.0.1, where a
-   * rebinding page's requests carry the attacker's host name.
-   * @default {false}
-   */
-  loopbackOnly?: boolean;
-  /**
-   * Hashes tokens.
-   * @default {sha256Hex}
-   */
-  hash?: Hasher;
-}
-
-const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]", "::1"]);
+/** Options of {@linkcode guardMcp}: the policy every HTTP face shares (`src/http/guard.ts`). */
+export type GuardOptions = GuardPolicy;
 
 /**
  * Wraps a `/mcp` handler with the origin, host and token checks. Refusals are
@@ -62,51 +36,9 @@ export function guardMcp(
   handler: (request: Request, tenant: string) => Promise<Response>,
   options: GuardOptions,
 ): (request: Request) => Promise<Response> {
-  const auth = bearerAuthenticator(options.tokens, options.hash ?? sha256Hex);
-  const allowed = options.allowedOrigins ?? [];
+  const guard = requestGuard(options);
   return async (request) => {
-    const origin = request.headers.get("origin");
-    if (
-      origin !== null && !originAllowed(origin, allowed) && !isLoopbackOrigin(origin) &&
-      !samePageOrigin(origin, request.url)
-    ) {
-      return problem(
-        "origin_not_allowed",
-        `The origin ${
-          JSON.stringify(origin.slice(0, 200))
-        } may not use this MCP server: list it in UNFOLD_ALLOWED_ORIGINS`,
-      );
-    }
-    if (options.loopbackOnly === true && !isLoopbackHost(request.headers.get("host"))) {
-      return problem(
-        "origin_not_allowed",
-        "This MCP server only answers requests to a loopback host",
-      );
-    }
-    const tenant = await auth.tenant(request.headers.get("authorization") ?? undefined);
-    if (tenant === null) {
-      return problem("unauthorized", "Send Authorization: Bearer <token>", undefined, {
-        "www-authenticate": 'Bearer realm="unfold"',
-      });
-    }
-    return await handler(request, tenant);
+    const admitted = await guard.admit(request);
+    return admitted.ok ? await handler(request, admitted.value) : admitted.error;
   };
-}
-
-function isLoopbackOrigin(origin: string): boolean {
-  try {
-    const url = new URL(origin);
-    return (url.protocol === "http:" || url.protocol === "https:") && LOOPBACK.has(url.hostname);
-  } catch {
-    return false;
-  }
-}
-
-function isLoopbackHost(host: string | null): boolean {
-  if (host === null) return true; // HTTP/1.0 or a client that sends none: no rebinding vector
-  try {
-    return LOOPBACK.has(new URL(`http://${host}`).hostname);
-  } catch {
-    return false;
-  }
 }

@@ -9,7 +9,9 @@
  * import { Gateway, gatewayHost, openLivePool, parseGatewayConfig, createMcpHttpHandler } from "./mod.ts";
  * import { MemorySessionStore } from "../../mod.ts";
  *
- * const config = parseGatewayConfig(await Deno.readTextFile("mcp.json"), Deno.env.toObject());
+ * const parsed = parseGatewayConfig(await Deno.readTextFile("mcp.json"), Deno.env.toObject());
+ * if (!parsed.ok) throw new Error(parsed.error.message);
+ * const config = parsed.value;
  * const pool = await openLivePool(config.servers, connector);
  * const gateway = await Gateway.open(pool, { options: config.options, store: new MemorySessionStore() });
  * const { handle } = createMcpHttpHandler(gatewayHost(gateway, "0.1.0"), { sessions: { kind: "memory" } });
@@ -21,6 +23,7 @@
 
 export type {
   GatewayConfig,
+  GatewayConfigResult,
   GatewayOptions,
   HttpUpstream,
   StdioUpstream,

@@ -7,7 +7,7 @@
  */
 
 import type { BridgeAction } from "../bridge/action.ts";
-import { renderDescribe, renderToolFailure } from "../bridge/render.ts";
+import { renderDescribe, renderToolFailure, renderWithSchema } from "../bridge/render.ts";
 import type { Injector } from "../injector.ts";
 import type { CallToolResultLike } from "../tool_result.ts";
 import { escapeInvisible } from "../untrusted.ts";
@@ -37,7 +37,7 @@ export function stateless(injector: Injector, args: unknown): BridgeAction {
   const tool = injector.catalog.get(action.id);
   if (tool === undefined) return action;
   const schema = renderDescribe(action.id, tool, injector.config.maxDescriptionChars);
-  return { ...action, toolResult: `${action.toolResult}\n${schema}` };
+  return { ...action, toolResult: renderWithSchema(action.toolResult, schema) };
 }
 
 /**

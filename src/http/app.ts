@@ -7,9 +7,9 @@
 
 import { Hono } from "hono/tiny";
 import type { Context } from "hono";
-import { renderToolFailure } from "../bridge/render.ts";
+import { renderError, renderToolFailure } from "../bridge/render.ts";
 import { type Hasher, sha256Hex } from "../canonical_json.ts";
-import { InvalidConfigError, type ProgressiveConfig } from "../config.ts";
+import { checkConfig, type ProgressiveConfig } from "../config.ts";
 import { type CallToolResultLike, readResult } from "../tool_result.ts";
 import type { Injector } from "../injector.ts";
 import { explainSearch } from "../ranking/explain.ts";
@@ -24,18 +24,28 @@ import {
   SessionStoreError,
 } from "../session/store.ts";
 import { VERSION } from "../version.ts";
-import { bearerAuthenticator } from "./auth.ts";
 import {
   type CachedCatalog,
   catalogBytes,
   CatalogCache,
   type CatalogStore,
   DEFAULT_CACHE_BYTES,
+  DEFAULT_CACHE_TOOLS,
 } from "./catalog_cache.ts";
 import { type CatalogBody, type Kind, readCatalogRequest } from "./catalog_request.ts";
-import { addNativeRoutes } from "./native_routes.ts";
-import { openApiDocument, OPERATIONS } from "./openapi.ts";
+import { nativeRoutes } from "./native_routes.ts";
+import {
+  allowedMethods,
+  BODY_PROBLEMS,
+  CATALOG_PROBLEMS,
+  GUARDED_PREFIX,
+  type Route,
+  route,
+  serveRoutes,
+} from "./route.ts";
+import { openApiDocument } from "./openapi.ts";
 import { originGuard } from "./origin.ts";
+import { requestGuard } from "./guard.ts";
 import { parseBody, type Parsed } from "./body.ts";
 import { problem } from "./problems.ts";
 import { httpSchemas } from "./schemas.ts";
@@ -59,7 +69,7 @@ export interface AppDeps {
    * Where catalogues live and how many are kept in memory: `store` keeps them beyond this process
    * (the Worker's Durable Objects), `maxBytes` and `maxTools` bound the in-memory cache, `ranker`
    * ranks `search` (`deno task start` passes the one with word vectors).
-   * @default {{maxBytes: 64 MiB, maxTools: 50000, ranker: lexicalRanker}}
+   * @default {{maxBytes: DEFAULT_CACHE_BYTES, maxTools: DEFAULT_CACHE_TOOLS, ranker: lexicalRanker}}
    */
   catalogs?: {
     store?: CatalogStore;
@@ -74,11 +84,19 @@ export interface AppDeps {
    */
   warmUp?: boolean;
   /**
+   * Whether the server listens on a loopback address, so that only requests naming a loopback
+   * `Host` are answered (`isLoopbackName` of `guard.ts` decides it from the address).
+   * @default {false}
+   */
+  loopbackOnly?: boolean;
+  /**
    * Reports unexpected errors (never sent to the caller).
    * @default {console.error}
    */
   onUnexpectedError?: (error: unknown) => void;
 }
+
+export type { AppEnv } from "./shapes.ts";
 
 /** The HTTP API app (a Hono app): `fetch` serves, `request` calls it in-process. */
 export interface UnfoldApp {
@@ -99,6 +117,15 @@ export interface UnfoldApp {
   request(input: string | URL | Request, init?: RequestInit): Response | Promise<Response>;
   /** The routes the app serves. */
   readonly routes: ReadonlyArray<{ readonly method: string; readonly path: string }>;
+  /** The declarations of those routes, which the OpenAPI document is generated from. */
+  readonly operations: ReadonlyArray<{
+    readonly method: string;
+    readonly path: string;
+    readonly summary: string;
+    readonly request?: string;
+    readonly problems: readonly string[];
+    readonly authenticated: boolean;
+  }>;
 }
 const BUDGET_FIELDS: ReadonlySet<string> = new Set([
   "availableContextTokens",
@@ -140,11 +167,16 @@ export function createApp(deps: AppDeps): UnfoldApp {
     hash,
     // Room for two of the largest catalogues the body limit lets in, whatever the default says.
     maxBytes: Math.max(DEFAULT_CACHE_BYTES, 2 * catalogBytes(settings.maxBodyBytes)),
-    maxTools: Math.max(50_000, settings.maxTools),
+    maxTools: Math.max(DEFAULT_CACHE_TOOLS, settings.maxTools),
     ...deps.catalogs,
     onStoreError: (e) => report(e),
   });
-  const auth = bearerAuthenticator(settings.tokens, hash);
+  const guard = requestGuard({
+    tokens: settings.tokens,
+    allowedOrigins: settings.allowedOrigins,
+    loopbackOnly: deps.loopbackOnly === true,
+    hash,
+  });
   const store = deps.store;
   const bodyOptions = { maxBytes: settings.maxBodyBytes };
   // deno-lint-ignore no-console
@@ -170,8 +202,7 @@ export function createApp(deps: AppDeps): UnfoldApp {
       : problem("internal_error", "An unexpected error occurred");
   });
   app.notFound((c) => {
-    const allowed = OPERATIONS.filter((op) => matches(op.path, c.req.path))
-      .map((op) => op.method.toUpperCase());
+    const allowed = allowedMethods(routes, c.req.path);
     if (allowed.length > 0) {
       return problem(
         "method_not_allowed",
@@ -183,142 +214,219 @@ export function createApp(deps: AppDeps): UnfoldApp {
     return problem("not_found", `There is no route ${c.req.method} ${c.req.path}`);
   });
 
-  app.get("/healthz", (c) => c.json({ ok: true as const, version: VERSION }));
-  // Which face this is, for the page (a gateway answers with its upstreams instead).
-  app.get("/status", (c) => c.json({ face: "api" as const, version: VERSION }));
-  app.get("/openapi.json", (c) => {
-    openapi ??= JSON.stringify(openApiDocument(schemas, VERSION));
-    return c.body(openapi, 200, { "content-type": "application/json" });
-  });
-
-  app.use("/v1/*", originGuard(settings.allowedOrigins));
-  app.use("/v1/*", async (c, next) => {
-    const tenant = await auth.tenant(c.req.header("authorization"));
-    if (tenant === null) {
-      return problem("unauthorized", "Send Authorization: Bearer <token>", undefined, {
-        "www-authenticate": 'Bearer realm="unfold"',
-      });
-    }
-    c.set("tenant", tenant);
-    await next();
-  });
-
-  app.post("/v1/inject", async (c) => {
-    const prepared = await prepare(c, "inject");
-    if (!prepared.ok) return prepared.response;
-    const { body, entry, injector } = prepared.value;
-    if (body.session !== undefined) {
-      await store.apply(keyOf(c, body.session), {
-        catalogHash: entry.catalogHash,
-        event: { kind: "inject" },
-      });
-    }
-    const warnings = entry.catalog.warnings;
-    return c.json({
-      injection: injector.inject(),
-      catalogHash: entry.catalogHash,
-      ...(warnings.length === 0 ? {} : { warnings }),
-    });
-  });
-
-  app.post("/v1/route", async (c) => {
-    const prepared = await prepare(c, "route");
-    if (!prepared.ok) return prepared.response;
-    const { body, entry, injector } = prepared.value;
-    const action = body.session === undefined
-      ? injector.route(body.arguments)
-      : await routeInSession(injector, body.arguments, {
-        store,
-        key: keyOf(c, body.session),
-        catalogHash: entry.catalogHash,
-        hash,
-        ...(body.options?.describeFirst ? { describeFirst: body.options.describeFirst } : {}),
-        ...(body.options?.resend ? { resend: true } : {}),
-      });
-    // A search built this catalogue's index: the store keeps it for fresh isolates, after the
-    // response where the runtime allows.
-    const saving = cache.saveIndex(entry);
-    if (saving !== undefined) {
-      try {
-        c.executionCtx.waitUntil(saving);
-      } catch {
-        await saving; // no execution context (Deno): the store is in memory anyway
-      }
-    }
-    return c.json({ ...routeResult(action), catalogHash: entry.catalogHash });
-  });
-
-  app.post("/v1/explain", async (c) => {
-    const read = await readCatalogRequest(c.req.raw, c.get("tenant"), "explain", {
-      schemas,
-      cache,
-      maxBytes: settings.maxBodyBytes,
-    });
-    if (!read.ok) return read.response;
-    const { body, entry } = read.value;
-    // The same bound as a search's query: a longer one is refused, never truncated unsaid.
-    if (body.query.length > settings.maxQueryChars) {
-      const message = `must be at most ${settings.maxQueryChars} characters`;
-      return problem("invalid_request", `The query ${message}; shorten it`, [{
-        pointer: "/query",
-        message,
-      }]);
-    }
-    const explained = explainSearch(entry.catalog, body.query, {
-      ...(body.limit === undefined ? {} : { limit: body.limit }),
-      ...(body.id === undefined ? {} : { id: body.id }),
-    });
-    if (!explained.ok) {
-      return problem("invalid_request", explained.error.message, [{
-        pointer: "/id",
-        message: "is not a tool of this catalogue",
-      }]);
-    }
-    return c.json({ ...explained.value, catalogHash: entry.catalogHash });
-  });
-
-  app.post("/v1/result", async (c) => {
-    const parsed = await parseBody(c.req.raw, schemas.ResultRequest, bodyOptions);
-    if (!parsed.ok) return parsed.response;
-    const { session, tool, result } = parsed.value;
-    // zod leaves absent fields absent.
-    const read = readResult(result as CallToolResultLike, `the result of ${JSON.stringify(tool)}`);
-    const body: Record<string, unknown> = read.ok ? { toolResult: read.value, isError: false } : {
-      toolResult: read.error.code === "tool_error"
-        ? renderToolFailure(tool, read.error.code, read.error.message)
-        : `Error ${read.error.code}: ${read.error.message}`,
-      isError: true,
-      error: { code: read.error.code, message: read.error.message },
-    };
-    if (session !== undefined) {
-      await store.apply(keyOf(c, session), {
-        event: {
-          kind: "result",
-          isError: (body.error as { code?: string })?.code === "tool_error",
-        },
-      });
-    }
-    return c.json(body);
-  });
-
-  app.get("/v1/sessions/:session", async (c) => {
-    const session = c.req.param("session");
-    if (!SESSION_NAME.test(session)) return badSession(session);
-    const state = await store.get(keyOf(c, session));
-    if (state === undefined) {
-      return problem("not_found", `There is no session ${JSON.stringify(session)}`);
-    }
-    return c.json(sessionInfo(session, state));
-  });
-
-  app.delete("/v1/sessions/:session", async (c) => {
-    const session = c.req.param("session");
-    if (!SESSION_NAME.test(session)) return badSession(session);
-    await store.delete(keyOf(c, session));
-    return c.body(null, 204);
-  });
-
-  addNativeRoutes(app, { prepare, store, hash, keyOf, cache });
+  // Every route, declared once: what it serves, what it answers, and how (route.ts); the
+  // OpenAPI document is generated from these declarations.
+  const routes: Route<AppEnv>[] = [
+    route({
+      method: "post",
+      path: "/v1/inject",
+      summary: "The bridge tool and the richest catalogue listing that fits the budget.",
+      request: "InjectRequest",
+      success: {
+        status: 200,
+        schema: "InjectResponse",
+        description: "The injection (null for an empty catalogue).",
+      },
+      problems: [...CATALOG_PROBLEMS, "session_store_unavailable"],
+      handler: async (c) => {
+        const prepared = await prepare(c, "inject");
+        if (!prepared.ok) return prepared.response;
+        const { body, entry, injector } = prepared.value;
+        if (body.session !== undefined) {
+          await store.apply(keyOf(c, body.session), {
+            catalogHash: entry.catalogHash,
+            event: { kind: "inject" },
+          });
+        }
+        const warnings = entry.catalog.warnings;
+        return c.json({
+          injection: injector.inject(),
+          catalogHash: entry.catalogHash,
+          ...(warnings.length === 0 ? {} : { warnings }),
+        });
+      },
+    }),
+    route({
+      method: "post",
+      path: "/v1/route",
+      summary: "Routes one call of the bridge tool: search, describe, execute, or a model error.",
+      request: "RouteRequest",
+      success: {
+        status: 200,
+        schema: "RouteResult",
+        description: 'The action (narrow on `action`); model mistakes are action "error".',
+      },
+      problems: [...CATALOG_PROBLEMS, "session_store_unavailable", "session_full"],
+      handler: async (c) => {
+        const prepared = await prepare(c, "route");
+        if (!prepared.ok) return prepared.response;
+        const { body, entry, injector } = prepared.value;
+        const action = body.session === undefined
+          ? injector.route(body.arguments)
+          : await routeInSession(injector, body.arguments, {
+            store,
+            key: keyOf(c, body.session),
+            catalogHash: entry.catalogHash,
+            hash,
+            ...(body.options?.describeFirst ? { describeFirst: body.options.describeFirst } : {}),
+            ...(body.options?.resend ? { resend: true } : {}),
+          });
+        // A search built this catalogue's index: the store keeps it for fresh isolates, after the
+        // response where the runtime allows.
+        const saving = cache.saveIndex(entry);
+        if (saving !== undefined) {
+          try {
+            c.executionCtx.waitUntil(saving);
+          } catch {
+            await saving; // no execution context (Deno): the store is in memory anyway
+          }
+        }
+        return c.json({ ...routeResult(action), catalogHash: entry.catalogHash });
+      },
+    }),
+    route({
+      method: "post",
+      path: "/v1/explain",
+      summary: "Why a search ranks what it ranks: each tool's matched query words, and where a " +
+        "named tool ranked and why.",
+      request: "ExplainRequest",
+      success: {
+        status: 200,
+        schema: "ExplainResponse",
+        description: "The ranked tools with their matches; `target` when `id` was given.",
+      },
+      problems: [...BODY_PROBLEMS, "catalog_unknown", "invalid_catalog"],
+      handler: async (c) => {
+        const read = await readCatalogRequest(c.req.raw, c.get("tenant"), "explain", {
+          schemas,
+          cache,
+          maxBytes: settings.maxBodyBytes,
+        });
+        if (!read.ok) return read.response;
+        const { body, entry } = read.value;
+        // The same bound as a search's query: a longer one is refused, never truncated unsaid.
+        if (body.query.length > settings.maxQueryChars) {
+          const message = `must be at most ${settings.maxQueryChars} characters`;
+          return problem("invalid_request", `The query ${message}; shorten it`, [{
+            pointer: "/query",
+            message,
+          }]);
+        }
+        const explained = explainSearch(entry.catalog, body.query, {
+          ...(body.limit === undefined ? {} : { limit: body.limit }),
+          ...(body.id === undefined ? {} : { id: body.id }),
+        });
+        if (!explained.ok) {
+          return problem("invalid_request", explained.error.message, [{
+            pointer: "/id",
+            message: "is not a tool of this catalogue",
+          }]);
+        }
+        return c.json({ ...explained.value, catalogHash: entry.catalogHash });
+      },
+    }),
+    route({
+      method: "post",
+      path: "/v1/result",
+      summary:
+        "Maps an upstream MCP tool result to what the model gets, counting failures in the session.",
+      request: "ResultRequest",
+      success: {
+        status: 200,
+        schema: "ResultResponse",
+        description: "The mapped result; a tool failure is isError with its text.",
+      },
+      problems: [...BODY_PROBLEMS, "session_store_unavailable"],
+      handler: async (c) => {
+        const parsed = await parseBody(c.req.raw, schemas.ResultRequest, bodyOptions);
+        if (!parsed.ok) return parsed.response;
+        const { session, tool, result } = parsed.value;
+        // zod leaves absent fields absent.
+        const read = readResult(
+          result as CallToolResultLike,
+          `the result of ${JSON.stringify(tool)}`,
+        );
+        const body: Record<string, unknown> = read.ok
+          ? { toolResult: read.value, isError: false }
+          : {
+            toolResult: read.error.code === "tool_error"
+              ? renderToolFailure(tool, read.error.code, read.error.message)
+              : renderError(read.error.code, read.error.message),
+            isError: true,
+            error: { code: read.error.code, message: read.error.message },
+          };
+        if (session !== undefined) {
+          await store.apply(keyOf(c, session), {
+            event: {
+              kind: "result",
+              isError: (body.error as { code?: string })?.code === "tool_error",
+            },
+          });
+        }
+        return c.json(body);
+      },
+    }),
+    route({
+      method: "get",
+      path: "/v1/sessions/{session}",
+      summary: "A session's generation, described tools and counters.",
+      success: { status: 200, schema: "SessionInfo", description: "The session." },
+      problems: ["invalid_request", "not_found", "session_store_unavailable"],
+      handler: async (c) => {
+        const session = c.req.param("session") ?? "";
+        if (!SESSION_NAME.test(session)) return badSession(session);
+        const state = await store.get(keyOf(c, session));
+        if (state === undefined) {
+          return problem("not_found", `There is no session ${JSON.stringify(session)}`);
+        }
+        return c.json(sessionInfo(session, state));
+      },
+    }),
+    route({
+      method: "delete",
+      path: "/v1/sessions/{session}",
+      summary: "Deletes a session (idempotent).",
+      success: { status: 204, description: "Deleted, or there was none." },
+      problems: ["invalid_request", "session_store_unavailable"],
+      handler: async (c) => {
+        const session = c.req.param("session") ?? "";
+        if (!SESSION_NAME.test(session)) return badSession(session);
+        await store.delete(keyOf(c, session));
+        return c.body(null, 204);
+      },
+    }),
+    route({
+      method: "get",
+      path: "/healthz",
+      summary: "Liveness and version.",
+      success: { status: 200, schema: "Health", description: "Alive." },
+      problems: [],
+      handler: (c) => c.json({ ok: true as const, version: VERSION }),
+    }),
+    route({
+      method: "get",
+      path: "/status",
+      // Which face this is, for the page (a gateway answers with its upstreams instead).
+      summary: "Which face this server is (the page reads it first).",
+      success: { status: 200, schema: "ApiStatus", description: "The face and version." },
+      problems: [],
+      handler: (c) => c.json({ face: "api" as const, version: VERSION }),
+    }),
+    route({
+      method: "get",
+      path: "/openapi.json",
+      summary: "This document.",
+      success: { status: 200, description: "The OpenAPI 3.1 document." },
+      problems: [],
+      handler: (c) => {
+        openapi ??= JSON.stringify(openApiDocument(schemas, VERSION, routes));
+        return c.body(openapi, 200, { "content-type": "application/json" });
+      },
+    }),
+    ...nativeRoutes({ prepare, store, hash, keyOf, cache }),
+  ];
+  app.use(`${GUARDED_PREFIX}*`, ...originGuard(guard));
+  serveRoutes(app, routes);
 
   // The body of a catalogue request (inject, route, native), its catalogue (cached by content, see
   // catalog_request.ts) and an injector for its budget and options.
@@ -342,33 +450,30 @@ export function createApp(deps: AppDeps): UnfoldApp {
         maxDescriptionChars: settings.maxDescriptionChars,
       }).filter(([, value]) => value !== undefined),
     ) as Partial<ProgressiveConfig>;
-    try {
-      return {
-        ok: true,
-        value: {
-          body: body as CatalogBody<K>,
-          entry,
-          injector: cache.injector(entry, config),
-        },
-      };
-    } catch (e) {
-      if (!(e instanceof InvalidConfigError)) throw e;
-      const where = BUDGET_FIELDS.has(e.field) ? "budget" : "options";
+    const checked = checkConfig(config);
+    if (!checked.ok) {
+      const { field, message } = checked.error;
+      const where = BUDGET_FIELDS.has(field) ? "budget" : "options";
       return {
         ok: false,
-        response: problem("invalid_config", e.message, [{
-          pointer: `/${where}/${e.field}`,
-          message: e.message,
-        }]),
+        response: problem("invalid_config", message, [{ pointer: `/${where}/${field}`, message }]),
       };
     }
+    return {
+      ok: true,
+      value: {
+        body: body as CatalogBody<K>,
+        entry,
+        injector: cache.injector(entry, config),
+      },
+    };
   }
 
   function keyOf(c: Context<AppEnv>, session: string): SessionKey {
     return { tenant: c.get("tenant"), session };
   }
 
-  return app;
+  return Object.assign(app, { operations: routes });
 }
 
 function badSession(session: string): Response {
@@ -377,13 +482,8 @@ function badSession(session: string): Response {
     `Invalid session name ${
       JSON.stringify(session.slice(0, 200))
     }: use 1 to 128 of A-Z a-z 0-9 . _ : -`,
-    [{ pointer: "/session", message: "must match ^[A-Za-z0-9._:-]{1,128}$" }],
+    [{ pointer: "/session", message: `must match ${SESSION_NAME.source}` }],
   );
-}
-
-function matches(template: string, path: string): boolean {
-  const pattern = template.replace(/\{[^}]+\}/g, "[^/]+").replaceAll(".", "\\.");
-  return new RegExp(`^${pattern}$`).test(path);
 }
 
 /**

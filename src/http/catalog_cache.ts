@@ -94,7 +94,7 @@ export interface CatalogCacheOptions {
   maxBytes?: number;
   /**
    * The most tools kept across catalogues.
-   * @default {50000}
+   * @default {DEFAULT_CACHE_TOOLS}
    */
   maxTools?: number;
   /** Where catalogues also live beyond this process, if anywhere. */
@@ -142,6 +142,11 @@ export function catalogBytes(chars: number): number {
 const PARSED_BYTES_PER_CHAR = 4;
 /** The default bound of a {@linkcode CatalogCache}, in estimated bytes. */
 export const DEFAULT_CACHE_BYTES = 64 * 1024 * 1024;
+/**
+ * The default bound of a {@linkcode CatalogCache}, in tools across catalogues: what the largest
+ * catalogue the body limit lets in holds, with room to spare.
+ */
+export const DEFAULT_CACHE_TOOLS = 50_000;
 const TEXT_BYTES_PER_CHAR = 2;
 
 /**
@@ -196,7 +201,7 @@ export class CatalogCache {
   constructor(options: CatalogCacheOptions) {
     this.#hash = options.hash;
     this.#maxBytes = options.maxBytes ?? DEFAULT_CACHE_BYTES;
-    this.#maxTools = options.maxTools ?? 50_000;
+    this.#maxTools = options.maxTools ?? DEFAULT_CACHE_TOOLS;
     this.#store = options.store;
     this.#ranker = options.ranker ?? lexicalRanker;
     // deno-lint-ignore no-console

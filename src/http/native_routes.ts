@@ -6,7 +6,7 @@
  * @module
  */
 
-import type { Context, Hono } from "hono";
+import type { Context } from "hono";
 import type { Injector } from "../injector.ts";
 import {
   claudeResolve,
@@ -27,6 +27,7 @@ import type { Parsed } from "./body.ts";
 import type { CachedCatalog, CatalogCache } from "./catalog_cache.ts";
 import type { CatalogBody } from "./catalog_request.ts";
 import type { NativeKind } from "./native_schemas.ts";
+import { CATALOG_PROBLEMS, type Route, route } from "./route.ts";
 import type { AppEnv, Operation } from "./shapes.ts";
 import { problem, type ProblemCode } from "./problems.ts";
 import { quoteId } from "../untrusted.ts";
@@ -47,22 +48,6 @@ export interface NativeRouteDeps {
   /** The catalogue cache, which keeps the index a search built for fresh isolates. */
   cache: CatalogCache;
 }
-
-// What every catalogue route can answer (openapi.ts lists the same for inject and route).
-const CATALOG_PROBLEMS: ProblemCode[] = [
-  "origin_not_allowed",
-  "unauthorized",
-  "unsupported_media_type",
-  "invalid_json",
-  "invalid_request",
-  "unreadable_body",
-  "payload_too_large",
-  "catalog_unknown",
-  "invalid_catalog",
-  "invalid_config",
-  "session_store_unavailable",
-  "session_full",
-];
 
 // Per API and route: its schema names' stem and what it answers.
 const ROUTES = {
@@ -88,41 +73,11 @@ const ROUTES = {
   },
 } as const;
 
-/** The native routes' operations, for the OpenAPI document. */
-export const NATIVE_OPERATIONS: readonly Operation[] = (["anthropic", "openai"] as const).flatMap(
-  (api) => {
-    const resolve = `Native${api === "anthropic" ? "Claude" : "OpenAi"}Resolve`;
-    return ([
-      [...ROUTES[api].tools, "tools", `${ROUTES[api].tools[0]}Response`, []],
-      [...ROUTES[api].search, "search", `${ROUTES[api].search[0]}Response`, []],
-      [
-        resolve,
-        "The model's call of a loaded tool as `server/tool` and its arguments, checked as execute checks them.",
-        "resolve",
-        "NativeResolveResponse",
-        ["unknown_tool", "invalid_arguments"],
-      ],
-    ] as const).map(([name, summary, verb, response, extra]): Operation => ({
-      method: "post",
-      path: `/v1/native/${api}/${verb}`,
-      summary,
-      request: `${name}Request` as NonNullable<Operation["request"]>,
-      success: {
-        status: 200,
-        schema: response as NonNullable<Operation["success"]["schema"]>,
-        description: "The answer.",
-      },
-      problems: [...CATALOG_PROBLEMS, ...extra],
-      authenticated: true,
-    }));
-  },
-);
-
 /**
- * Adds the native routes to the app.
+ * The native routes, each declared once with its handler.
  *
- * @param app The app.
- * @param deps What the routes need from it.
+ * @param deps What the routes need from the app.
+ * @returns The routes.
  *
  * @example Usage
  * ```ts
@@ -139,7 +94,49 @@ export const NATIVE_OPERATIONS: readonly Operation[] = (["anthropic", "openai"] 
  * equal((await response.json()).tools[1].name, "a__b");
  * ```
  */
-export function addNativeRoutes(app: Hono<AppEnv>, deps: NativeRouteDeps): void {
+export function nativeRoutes(deps: NativeRouteDeps): Route<AppEnv>[] {
+  const handlers = nativeHandlers(deps);
+  return (["anthropic", "openai"] as const).flatMap((api) => {
+    const resolve = `Native${api === "anthropic" ? "Claude" : "OpenAi"}Resolve`;
+    return ([
+      [...ROUTES[api].tools, "tools", `${ROUTES[api].tools[0]}Response`, []],
+      [...ROUTES[api].search, "search", `${ROUTES[api].search[0]}Response`, []],
+      [
+        resolve,
+        "The model's call of a loaded tool as `server/tool` and its arguments, checked as execute checks them.",
+        "resolve",
+        "NativeResolveResponse",
+        ["unknown_tool", "invalid_arguments"],
+      ],
+    ] as const).map(([name, summary, verb, response, extra]) =>
+      route<AppEnv>({
+        method: "post",
+        path: `/v1/native/${api}/${verb}`,
+        summary,
+        request: `${name}Request` as NonNullable<Operation["request"]>,
+        success: {
+          status: 200,
+          schema: response as NonNullable<Operation["success"]["schema"]>,
+          description: "The answer.",
+        },
+        problems: [
+          ...CATALOG_PROBLEMS,
+          "session_store_unavailable",
+          "session_full",
+          ...extra as readonly ProblemCode[],
+        ],
+        handler: handlers[api][verb],
+      })
+    );
+  });
+}
+
+type Handler = Route<AppEnv>["handler"];
+
+// Each native route's handler, by API and verb: the type asks for every one the declarations name.
+function nativeHandlers(
+  deps: NativeRouteDeps,
+): Record<"anthropic" | "openai", Record<"tools" | "search" | "resolve", Handler>> {
   const sessionOf = (
     c: Context<AppEnv>,
     session: string | undefined,
@@ -152,29 +149,26 @@ export function addNativeRoutes(app: Hono<AppEnv>, deps: NativeRouteDeps): void 
       hash: deps.hash,
     };
 
-  for (const api of ["anthropic", "openai"] as const) {
-    const claude = api === "anthropic";
-    app.post(`/v1/native/${api}/tools`, async (c) => {
-      const prepared = await deps.prepare(c, claude ? "claudeTools" : "openAiTools");
-      if (!prepared.ok) return prepared.response;
-      const { body, entry, injector } = prepared.value;
-      const pinned = checkPinned(injector, body.pinned);
-      if (!pinned.ok) return pinned.response;
-      const options = { pinned: pinned.value };
-      const tools = claude ? claudeTools(injector, options) : openAiTools(injector, options);
-      if (!tools.ok) throw new TypeError(tools.error); // the pinned ids were checked
-      const session = sessionOf(c, body.session, entry);
-      if (session !== undefined) {
-        await deps.store.apply(session.key, {
-          catalogHash: entry.catalogHash,
-          event: { kind: "inject" },
-        });
-      }
-      return c.json({ tools: tools.value, catalogHash: entry.catalogHash });
-    });
-  }
+  const tools = (claude: boolean): Handler => async (c) => {
+    const prepared = await deps.prepare(c, claude ? "claudeTools" : "openAiTools");
+    if (!prepared.ok) return prepared.response;
+    const { body, entry, injector } = prepared.value;
+    const pinned = checkPinned(injector, body.pinned);
+    if (!pinned.ok) return pinned.response;
+    const options = { pinned: pinned.value };
+    const tools = claude ? claudeTools(injector, options) : openAiTools(injector, options);
+    if (!tools.ok) throw new TypeError(tools.error); // the pinned ids were checked
+    const session = sessionOf(c, body.session, entry);
+    if (session !== undefined) {
+      await deps.store.apply(session.key, {
+        catalogHash: entry.catalogHash,
+        event: { kind: "inject" },
+      });
+    }
+    return c.json({ tools: tools.value, catalogHash: entry.catalogHash });
+  };
 
-  app.post("/v1/native/anthropic/search", async (c) => {
+  const claudeSearchRoute: Handler = async (c) => {
     const prepared = await deps.prepare(c, "claudeSearch");
     if (!prepared.ok) return prepared.response;
     const { body, entry, injector } = prepared.value;
@@ -195,9 +189,9 @@ export function addNativeRoutes(app: Hono<AppEnv>, deps: NativeRouteDeps): void 
     });
     await keepIndex(c, deps.cache, entry);
     return c.json({ toolResult, catalogHash: entry.catalogHash });
-  });
+  };
 
-  app.post("/v1/native/openai/search", async (c) => {
+  const openAiSearchRoute: Handler = async (c) => {
     const prepared = await deps.prepare(c, "openAiSearch");
     if (!prepared.ok) return prepared.response;
     const { body, entry, injector } = prepared.value;
@@ -209,9 +203,9 @@ export function addNativeRoutes(app: Hono<AppEnv>, deps: NativeRouteDeps): void 
     });
     await keepIndex(c, deps.cache, entry);
     return c.json({ ...answer, catalogHash: entry.catalogHash });
-  });
+  };
 
-  app.post("/v1/native/anthropic/resolve", async (c) => {
+  const claudeResolveRoute: Handler = async (c) => {
     const prepared = await deps.prepare(c, "claudeResolve");
     if (!prepared.ok) return prepared.response;
     const { body, entry, injector } = prepared.value;
@@ -221,9 +215,9 @@ export function addNativeRoutes(app: Hono<AppEnv>, deps: NativeRouteDeps): void 
       sessionOf(c, body.session, entry),
     );
     return answer(c, resolved, "/toolUse/name", "/toolUse/input", entry);
-  });
+  };
 
-  app.post("/v1/native/openai/resolve", async (c) => {
+  const openAiResolveRoute: Handler = async (c) => {
     const prepared = await deps.prepare(c, "openAiResolve");
     if (!prepared.ok) return prepared.response;
     const { body, entry, injector } = prepared.value;
@@ -233,7 +227,12 @@ export function addNativeRoutes(app: Hono<AppEnv>, deps: NativeRouteDeps): void 
       sessionOf(c, body.session, entry),
     );
     return answer(c, resolved, "/call/name", "/call/arguments", entry);
-  });
+  };
+
+  return {
+    anthropic: { tools: tools(true), search: claudeSearchRoute, resolve: claudeResolveRoute },
+    openai: { tools: tools(false), search: openAiSearchRoute, resolve: openAiResolveRoute },
+  };
 }
 
 // A search built the catalogue's index: the store keeps it for fresh isolates, after the response

@@ -7,29 +7,17 @@
 
 import * as z from "zod/mini";
 import { SESSION_NAME } from "../session/store.ts";
-import { NATIVE_OPERATIONS } from "./native_routes.ts";
+import { BEARER_CHALLENGE } from "./guard.ts";
 import { type ProblemCode, PROBLEMS } from "./problems.ts";
 import { type HttpSchemas, REQUEST_PARTS } from "./schemas.ts";
 import type { Operation } from "./shapes.ts";
 
-export type { Operation } from "./shapes.ts";
-
-const BODY: ProblemCode[] = [
-  "unsupported_media_type",
-  "invalid_json",
-  "invalid_request",
-  "unreadable_body",
-  "payload_too_large",
-];
-const CATALOG: ProblemCode[] = [...BODY, "catalog_unknown", "invalid_catalog", "invalid_config"];
-const AUTH: ProblemCode[] = ["origin_not_allowed", "unauthorized"];
-const STORE: ProblemCode = "session_store_unavailable";
 // Every operation can answer these: another method on its path, and a bug.
 const ALWAYS: ProblemCode[] = ["method_not_allowed", "internal_error"];
 
 // The headers some problems carry.
 const PROBLEM_HEADERS: Partial<Record<ProblemCode, Record<string, string>>> = {
-  unauthorized: { "WWW-Authenticate": 'Bearer realm="unfold"' },
+  unauthorized: { "WWW-Authenticate": BEARER_CHALLENGE },
   method_not_allowed: { Allow: "The methods this path serves, e.g. `GET, DELETE`." },
   unsupported_media_type: { "Accept-Post": "`application/json`" },
   session_store_unavailable: { "Retry-After": "Seconds to wait before retrying (1)." },
@@ -38,110 +26,12 @@ const PROBLEM_HEADERS: Partial<Record<ProblemCode, Record<string, string>>> = {
 /** The licence of unfold (SPDX; kept equal to `deno.json`'s by a test). */
 export const LICENSE = "MIT";
 
-/** Every operation the app serves. */
-export const OPERATIONS: readonly Operation[] = [
-  {
-    method: "post",
-    path: "/v1/inject",
-    summary: "The bridge tool and the richest catalogue listing that fits the budget.",
-    request: "InjectRequest",
-    success: {
-      status: 200,
-      schema: "InjectResponse",
-      description: "The injection (null for an empty catalogue).",
-    },
-    problems: [...AUTH, ...CATALOG, STORE],
-    authenticated: true,
-  },
-  {
-    method: "post",
-    path: "/v1/route",
-    summary: "Routes one call of the bridge tool: search, describe, execute, or a model error.",
-    request: "RouteRequest",
-    success: {
-      status: 200,
-      schema: "RouteResult",
-      description: 'The action (narrow on `action`); model mistakes are action "error".',
-    },
-    problems: [...AUTH, ...CATALOG, STORE, "session_full"],
-    authenticated: true,
-  },
-  {
-    method: "post",
-    path: "/v1/explain",
-    summary: "Why a search ranks what it ranks: each tool's matched query words, and where a " +
-      "named tool ranked and why.",
-    request: "ExplainRequest",
-    success: {
-      status: 200,
-      schema: "ExplainResponse",
-      description: "The ranked tools with their matches; `target` when `id` was given.",
-    },
-    problems: [...AUTH, ...BODY, "catalog_unknown", "invalid_catalog"],
-    authenticated: true,
-  },
-  {
-    method: "post",
-    path: "/v1/result",
-    summary:
-      "Maps an upstream MCP tool result to what the model gets, counting failures in the session.",
-    request: "ResultRequest",
-    success: {
-      status: 200,
-      schema: "ResultResponse",
-      description: "The mapped result; a tool failure is isError with its text.",
-    },
-    problems: [...AUTH, ...BODY, STORE],
-    authenticated: true,
-  },
-  {
-    method: "get",
-    path: "/v1/sessions/{session}",
-    summary: "A session's generation, described tools and counters.",
-    success: { status: 200, schema: "SessionInfo", description: "The session." },
-    problems: [...AUTH, "invalid_request", "not_found", STORE],
-    authenticated: true,
-  },
-  {
-    method: "delete",
-    path: "/v1/sessions/{session}",
-    summary: "Deletes a session (idempotent).",
-    success: { status: 204, description: "Deleted, or there was none." },
-    problems: [...AUTH, "invalid_request", STORE],
-    authenticated: true,
-  },
-  {
-    method: "get",
-    path: "/healthz",
-    summary: "Liveness and version.",
-    success: { status: 200, schema: "Health", description: "Alive." },
-    problems: [],
-    authenticated: false,
-  },
-  {
-    method: "get",
-    path: "/status",
-    summary: "Which face this server is (the page reads it first).",
-    success: { status: 200, schema: "ApiStatus", description: "The face and version." },
-    problems: [],
-    authenticated: false,
-  },
-  {
-    method: "get",
-    path: "/openapi.json",
-    summary: "This document.",
-    success: { status: 200, description: "The OpenAPI 3.1 document." },
-    problems: [],
-    authenticated: false,
-  },
-  ...NATIVE_OPERATIONS,
-];
-
 /**
  * Builds the OpenAPI 3.1 document.
  *
  * @param schemas The deployment's schemas.
  * @param version The API version.
+ * @param operations The routes the app serves (their declarations, `route.ts`).
  * @returns The document.
  *
  * @example Usage
@@ -151,13 +41,14 @@ export const OPERATIONS: readonly Operation[] = [
  * import { DEFAULT_SETTINGS } from "./settings.ts";
  * import { equal } from "node:assert/strict";
  *
- * const doc = openApiDocument(httpSchemas(DEFAULT_SETTINGS), "1.0.0");
+ * const doc = openApiDocument(httpSchemas(DEFAULT_SETTINGS), "1.0.0", []);
  * equal(doc.openapi, "3.1.0");
  * ```
  */
 export function openApiDocument(
   schemas: HttpSchemas,
   version: string,
+  operations: readonly Operation[],
 ): { openapi: string } & Record<string, unknown> {
   const components: Record<string, unknown> = {};
   for (const io of ["output", "input"] as const) {
@@ -187,7 +78,7 @@ export function openApiDocument(
     ];
   }
   const paths: Record<string, Record<string, unknown>> = {};
-  for (const op of OPERATIONS) {
+  for (const op of operations) {
     const responses: Record<string, unknown> = {
       [op.success.status]: {
         description: op.success.description,

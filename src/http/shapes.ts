@@ -9,7 +9,7 @@
 import type { ProblemCode } from "./problems.ts";
 import type { HttpSchemas } from "./schemas.ts";
 
-/** The app's Hono environment: the tenant of the request, set by the auth middleware. */
+/** The app's Hono environment: the tenant of the request, set by the guard. */
 export type AppEnv = { Variables: { tenant: string } };
 
 /** One operation of the API. */
@@ -26,6 +26,6 @@ export interface Operation {
   success: { status: 200 | 204; schema?: keyof HttpSchemas; description: string };
   /** The caller errors it can answer. */
   problems: ProblemCode[];
-  /** Whether it needs the bearer token when auth is on. */
+  /** Whether it is behind the guard (its path is under `GUARDED_PREFIX` of `route.ts`). */
   authenticated: boolean;
 }

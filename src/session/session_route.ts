@@ -7,11 +7,16 @@
  */
 
 import type { BridgeAction } from "../bridge/action.ts";
-import { renderDescribe, renderElided, renderError } from "../bridge/render.ts";
+import {
+  describeFirstMessage,
+  renderDescribe,
+  renderElided,
+  renderError,
+  renderWithSchema,
+} from "../bridge/render.ts";
 import { checkArguments } from "../bridge/route.ts";
 import { canonicalJson, sha256Hex } from "../canonical_json.ts";
 import type { Injector } from "../injector.ts";
-import { quoteId } from "../untrusted.ts";
 import type { SessionDecision } from "./state.ts";
 import { SessionFullError, type SessionKey, type SessionStore } from "./store.ts";
 
@@ -134,14 +139,13 @@ export async function routeInSession(
       full(decision, key.session);
       const verdict = decision.kind === "execute" ? decision.verdict : "execute";
       if (verdict === "describe_first") {
-        const message = `describe ${quoteId(action.id)} before executing it. Its input schema ` +
-          `follows (it now counts as described): check the arguments against it and execute again`;
+        const message = describeFirstMessage(action.id);
         return {
           action: "error",
           code: "describe_first",
           message,
           id: action.id,
-          toolResult: `${renderError("describe_first", message)}\n${body}`,
+          toolResult: renderWithSchema(renderError("describe_first", message), body),
         };
       }
       return verdict === "invalid_arguments" ? checked : action;

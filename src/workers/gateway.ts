@@ -52,7 +52,10 @@ export function workerMcp(
   const strings = Object.fromEntries(
     Object.entries(env).filter((e): e is [string, string] => typeof e[1] === "string"),
   );
-  const config = parseGatewayConfig(raw, strings);
+  const parsed = parseGatewayConfig(raw, strings);
+  // A bad UNFOLD_UPSTREAMS is the deployment's, said on every request by the entry.
+  if (!parsed.ok) throw parsed.error;
+  const config = parsed.value;
   const stdio = config.servers.find((server) => !("url" in server));
   if (stdio !== undefined) {
     throw new TypeError(

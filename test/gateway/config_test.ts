@@ -1,18 +1,46 @@
-import { deepEqual, equal, throws } from "node:assert/strict";
-import { GatewayConfigError, parseGatewayConfig } from "../../src/gateway/config.ts";
+import { deepEqual, equal, fail } from "node:assert/strict";
+import {
+  type GatewayConfig,
+  GatewayConfigError,
+  parseGatewayConfig,
+} from "../../src/gateway/config.ts";
 
-function pointerOf(input: unknown, env: Record<string, string> = {}): string {
-  try {
-    parseGatewayConfig(input, env);
-  } catch (e) {
-    if (e instanceof GatewayConfigError) return e.pointer;
-    throw e;
-  }
-  throw new Error("the config was accepted");
+function accepted(input: unknown, env: Record<string, string> = {}): GatewayConfig {
+  const parsed = parseGatewayConfig(input, env);
+  return parsed.ok ? parsed.value : fail(`the config was refused: ${parsed.error.message}`);
 }
 
+function refused(input: unknown, env: Record<string, string> = {}): GatewayConfigError {
+  const parsed = parseGatewayConfig(input, env);
+  return parsed.ok ? fail("the config was accepted") : parsed.error;
+}
+
+function pointerOf(input: unknown, env: Record<string, string> = {}): string {
+  return refused(input, env).pointer;
+}
+
+Deno.test("parseGatewayConfig() answers a bad config as a value, never by throwing", () => {
+  for (
+    const input of [
+      "not json",
+      "[]",
+      { mcpServers: { a: { command: "" } } },
+      { mcpServers: {}, unfold: { availableContextTokens: 0 } },
+      { mcpServers: {}, unfold: { bridgeName: "no spaces" } },
+    ]
+  ) {
+    const parsed = parseGatewayConfig(input, {});
+    equal(parsed.ok, false, JSON.stringify(input));
+    equal(!parsed.ok && parsed.error instanceof GatewayConfigError, true);
+  }
+  equal(
+    pointerOf({ mcpServers: {}, unfold: { availableContextTokens: 0 } }),
+    "/unfold/availableContextTokens",
+  );
+});
+
 Deno.test("parseGatewayConfig() reads stdio and HTTP servers, expanding ${VAR} from the environment", () => {
-  const config = parseGatewayConfig({
+  const config = accepted({
     mcpServers: {
       fs: {
         command: "npx",
@@ -71,35 +99,23 @@ Deno.test("parseGatewayConfig() names the place of each mistake with a JSON poin
 });
 
 Deno.test("parseGatewayConfig() errors are one line that says where and why", () => {
-  throws(
-    () =>
-      parseGatewayConfig(
-        { mcpServers: { gh: { url: "http://h", headers: { A: "${GH_TOKEN}" } } } },
-        {},
-      ),
-    {
-      message:
-        'Invalid gateway config at "/mcpServers/gh/headers/A": the environment variable GH_TOKEN is not set',
-    },
+  equal(
+    refused({ mcpServers: { gh: { url: "http://h", headers: { A: "${GH_TOKEN}" } } } }).message,
+    'Invalid gateway config at "/mcpServers/gh/headers/A": the environment variable GH_TOKEN is not set',
   );
 });
 
 Deno.test("parseGatewayConfig() refuses pinned ids that would be listed under one name, naming both", () => {
-  const error = throws(
-    () =>
-      parseGatewayConfig({
-        mcpServers: { a: { command: "x" }, a__b: { command: "y" } },
-        unfold: { pinned: ["a/b__c", "a__b/c"] },
-      }, {}),
-    (e: unknown) =>
-      e instanceof GatewayConfigError && e.pointer === "/unfold/pinned/1" &&
-      e.message.includes('"a__b/c" and "a/b__c" would both be listed as "a__b__c"'),
-  );
-  equal(error, undefined);
+  const error = refused({
+    mcpServers: { a: { command: "x" }, a__b: { command: "y" } },
+    unfold: { pinned: ["a/b__c", "a__b/c"] },
+  });
+  equal(error.pointer, "/unfold/pinned/1");
+  equal(error.message.includes('"a__b/c" and "a/b__c" would both be listed as "a__b__c"'), true);
 });
 
 Deno.test("parseGatewayConfig() reads the startup timeout and the restart backoff, and refuses bad ones", () => {
-  const config = parseGatewayConfig({
+  const config = accepted({
     mcpServers: { a: { command: "x" } },
     unfold: { startupTimeoutMs: 1_000, restartDelayMs: 50, restartMaxDelayMs: 5_000 },
   }, {});

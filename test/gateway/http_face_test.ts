@@ -1,4 +1,5 @@
 import { equal, ok } from "node:assert/strict";
+import { assertGuardPolicy, GUARD_TOKEN, LISTED_ORIGIN } from "../http/_guard_cases.ts";
 import { startHttpEverything } from "../mcp/_servers.ts";
 import { httpClient, startHttpGateway, writeConfig } from "./_gateway.ts";
 import { gatewayScenario } from "./_scenario.ts";
@@ -49,7 +50,10 @@ Deno.test("the gateway over Streamable HTTP serves the real servers, with auth a
     remoteHeaders: { Authorization: "Bearer upstream-own-token" },
     unfold: { pinned: ["memory/read_graph"] },
   });
-  await using gateway = await startHttpGateway(path, { UNFOLD_API_TOKEN: TOKEN });
+  await using gateway = await startHttpGateway(path, {
+    UNFOLD_API_TOKEN: `${TOKEN},${GUARD_TOKEN}`,
+    UNFOLD_ALLOWED_ORIGINS: LISTED_ORIGIN,
+  });
   try {
     await t.step("a request without the bearer token is refused with 401", async () => {
       const response = await postPing(gateway.url);
@@ -64,6 +68,13 @@ Deno.test("the gateway over Streamable HTTP serves the real servers, with auth a
       });
       equal(response.status, 403);
       equal((await response.json()).code, "origin_not_allowed");
+    });
+
+    await t.step("/mcp keeps the one origin and token policy of /v1", async () => {
+      await assertGuardPolicy(
+        (headers) => fetch(gateway.url, { headers }),
+        new URL(gateway.url).origin,
+      );
     });
 
     const client = await httpClient(gateway.url, { authorization: `Bearer ${TOKEN}` });

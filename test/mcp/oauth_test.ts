@@ -215,9 +215,17 @@ Deno.test("the token file is ignored when it belongs to another URL, is not JSON
   }
 });
 
+// A parsed config's value, or its error thrown (what these cases assert on).
+function accepted(result: ReturnType<typeof parseGatewayConfig>) {
+  if (!result.ok) throw result.error;
+  return result.value;
+}
+
 Deno.test("the config's oauth block is checked field by field, with ${VAR} in its strings", () => {
   const parse = (oauth: unknown, env: Record<string, string> = {}) =>
-    parseGatewayConfig({ mcpServers: { gh: { url: "https://example.com/mcp", oauth } } }, env);
+    accepted(
+      parseGatewayConfig({ mcpServers: { gh: { url: "https://example.com/mcp", oauth } } }, env),
+    );
   deepEqual(
     parse({ clientId: "id", clientSecret: "${SECRET}", scopes: ["repo", "read:org"] }, {
       SECRET: "s",
@@ -244,7 +252,7 @@ Deno.test("the config's oauth block is checked field by field, with ${VAR} in it
     throws(() => parse(oauth), (e: Error) => e.message.includes(message), message);
   }
   throws(
-    () => parseGatewayConfig({ mcpServers: { local: { command: "x", oauth: {} } } }, {}),
+    () => accepted(parseGatewayConfig({ mcpServers: { local: { command: "x", oauth: {} } } }, {})),
     /"\/mcpServers\/local\/oauth": unknown field for a stdio server/,
   );
 });
