@@ -6,7 +6,9 @@
  * ```sh
  * deno task unfold gateway --config mcp.json
  * deno task unfold gateway --config mcp.json --http --port 8788
- * deno task unfold inspect --config mcp.json [--json]
+ * deno task unfold gateway --config mcp.json --profile work
+ * deno task unfold inspect --config mcp.json [--json] [--profile work]
+ * deno task unfold approve --config mcp.json [server/tool …| --all]
  * deno task unfold search --config mcp.json "create an issue" [--limit 10] [--json]
  * ```
  *
@@ -18,7 +20,11 @@ import { GatewayConfigError, parseGatewayConfig } from "../gateway/config.ts";
 import { Gateway } from "../gateway/gateway.ts";
 import { backgroundRanker } from "../ranking/deno_ranker.ts";
 import { guardMcp } from "../gateway/http.ts";
-import { openLivePool, type UpstreamStatus } from "../gateway/upstreams.ts";
+import { openLivePool, type UpstreamPool, type UpstreamStatus } from "../gateway/upstreams.ts";
+import { closest } from "../gateway/profiles.ts";
+import { DEFAULT_TRUST } from "../gateway/trust.ts";
+import { problem } from "../http/problems.ts";
+import { approveTools, lockPath, readLock, watchLock, writeLock } from "./trust.ts";
 import { settingsFromEnv } from "../http/settings.ts";
 import { createMcpHttpHandler } from "../mcp/server.ts";
 import { serveHostStdio } from "../mcp/server_stdio.ts";
@@ -32,8 +38,9 @@ import { CountingStore, STATUS_PATHS, statusHandler } from "../gateway/status.ts
 import { pageHandler } from "../http/page.ts";
 
 const USAGE = `Usage:
-  unfold gateway --config FILE [--http [--port N] [--host H]]
-  unfold inspect --config FILE [--json]
+  unfold gateway --config FILE [--profile NAME] [--http [--port N] [--host H]]
+  unfold inspect --config FILE [--profile NAME] [--json]
+  unfold approve --config FILE (server/tool ... | --all)
   unfold search --config FILE [--limit N] [--json] "words"`;
 
 /** Parsed command-line arguments. */
@@ -46,6 +53,8 @@ interface Args {
   json: boolean;
   limit: number;
   words: string[];
+  profile?: string;
+  all: boolean;
 }
 
 function parseArgs(argv: readonly string[]): Args {
@@ -58,6 +67,7 @@ function parseArgs(argv: readonly string[]): Args {
     json: false,
     limit: 10,
     words: [],
+    all: false,
   };
   for (let i = 1; i < argv.length; i++) {
     const arg = argv[i]!;
@@ -72,15 +82,20 @@ function parseArgs(argv: readonly string[]): Args {
     else if (arg === "--host") args.host = value();
     else if (arg === "--json") args.json = true;
     else if (arg === "--limit") args.limit = integer(arg, value(), 1);
+    else if (arg === "--profile") args.profile = value();
+    else if (arg === "--all") args.all = true;
     else if (arg.startsWith("--")) throw new UsageError(`unknown option ${arg}`);
     else args.words.push(arg);
   }
-  if (!["gateway", "inspect", "search"].includes(args.command)) {
+  if (!["gateway", "inspect", "search", "approve"].includes(args.command)) {
     throw new UsageError(args.command === "" ? "no command" : `unknown command ${args.command}`);
   }
   if (args.config === "") throw new UsageError("--config FILE is required");
   if (args.command === "search" && args.words.join(" ").trim() === "") {
     throw new UsageError("search needs the words to search for");
+  }
+  if (args.command === "approve" && args.all === (args.words.length > 0)) {
+    throw new UsageError("approve needs the tool ids to approve, or --all (not both)");
   }
   return args;
 }
@@ -128,6 +143,28 @@ async function main(argv: readonly string[]): Promise<number> {
       return 1;
     }
     throw e;
+  }
+  const profiles = config.options.profiles ?? {};
+  const profile = args.profile === undefined ? undefined : profiles[args.profile];
+  if (args.profile !== undefined && profile === undefined) {
+    console.error(`unfold: ${args.config}: ${unknownProfile(args.profile, Object.keys(profiles))}`);
+    return 1;
+  }
+  const trustMode = config.options.trust ?? DEFAULT_TRUST;
+  const lockFile = lockPath(args.config, config.options);
+  const firstLock = await readLock(lockFile);
+  if (!firstLock.ok) {
+    console.error(`unfold: ${args.config}: ${firstLock.error}`);
+    return 1;
+  }
+  let lock = firstLock.value;
+  const approveCommand = `unfold approve --config ${args.config}`;
+  if (args.command === "gateway" && lock === undefined && trustMode !== "off") {
+    log(
+      trustMode === "pin"
+        ? `no tool definition is approved yet (${lockFile} does not exist) and trust is "pin": every tool awaits approval; review them with unfold inspect, then run ${approveCommand} --all`
+        : `no tool definition is approved yet (${lockFile} does not exist): review them with unfold inspect, then run ${approveCommand} --all`,
+    );
   }
   const quiet = args.command !== "gateway";
   // Re-lists repeat a server's tool issues: each is logged once (bounded memory).
@@ -180,7 +217,31 @@ async function main(argv: readonly string[]): Promise<number> {
       maxSessions: settings.maxSessions,
     }),
   );
-  const gateway = await Gateway.open(pool, { options: config.options, store, log, ranker });
+  const trust = {
+    mode: args.command === "approve" ? "off" as const : trustMode,
+    // inspect lists every tool as new while nothing is approved: that is the list to review.
+    lock: () =>
+      lock ?? (args.command === "inspect" ? { version: 1 as const, tools: {} } : undefined),
+    approve: approveCommand,
+  };
+  const gateway = await Gateway.open(pool, {
+    options: config.options,
+    store,
+    log,
+    ranker,
+    trust,
+    ...(profile === undefined ? {} : { profile }),
+  });
+  const refreshAlso: (() => Promise<void>)[] = [];
+  // New approvals apply at once: the lock is read again when it changes, and every re-list is
+  // compared with it, so a definition changed after start is caught.
+  watchLock(lockFile, async () => {
+    const next = await readLock(lockFile);
+    if (!next.ok) return log(`${next.error}; keeping the approvals read before`);
+    lock = next.value;
+    void gateway.refresh();
+    for (const refresh of refreshAlso) void refresh();
+  }, stopping.signal);
   const finish = async () => {
     for (const signal of signals) Deno.removeSignalListener(signal, onSignal);
     await bounded(gateway.close(), CLOSE_BUDGET_MS);
@@ -192,6 +253,18 @@ async function main(argv: readonly string[]): Promise<number> {
   if (args.command === "inspect") {
     const report = inspectCatalog(gateway.catalog, gateway.statuses(), config.options);
     console.log(args.json ? JSON.stringify(report, null, 2) : formatReport(report));
+    return await finish();
+  }
+  if (args.command === "approve") {
+    const done = await approveTools(lock, pool.tools(), args.all ? "all" : args.words);
+    if (!done.ok) {
+      console.error(`unfold: ${done.error}`);
+      await finish();
+      return 1;
+    }
+    await writeLock(lockFile, done.lock);
+    for (const id of done.approved) console.log(`approved ${id}`);
+    log(`${done.approved.length} tool definitions approved in ${lockFile}`);
     return await finish();
   }
   if (args.command === "search") {
@@ -219,6 +292,47 @@ async function main(argv: readonly string[]): Promise<number> {
     loopbackOnly: ["127.0.0.1", "localhost", "::1"].includes(args.host),
   };
   const guarded = guardMcp(handle, guard);
+  // /mcp/NAME: one gateway per profile over the same upstreams (the pool is shared, not closed
+  // by them); a name that is no profile is 404, like any path that is not served.
+  const profileFaces = await Promise.all(
+    (args.profile === undefined ? Object.values(profiles) : []).map(async (narrow) => {
+      const view = await Gateway.open(borrow(pool), {
+        options: config.options,
+        store,
+        log,
+        ranker,
+        trust,
+        profile: narrow,
+      });
+      const face = createMcpHttpHandler(gatewayHost(view, VERSION), {
+        sessions: { kind: "memory", maxSessions: settings.maxSessions },
+        onError: (e) => log(e.message),
+      });
+      return {
+        name: narrow.name,
+        serve: guardMcp(face.handle, guard),
+        close: async () => {
+          await face.close();
+          await view.close();
+        },
+        refresh: () => view.refresh(),
+      };
+    }),
+  );
+  const faces = new Map(profileFaces.map((face) => [face.name, face]));
+  refreshAlso.push(...profileFaces.map((face) => face.refresh));
+  const routeProfile = (name: string, request: Request) => {
+    const face = faces.get(decodeURIComponent(name));
+    if (face !== undefined) return face.serve(request);
+    return Promise.resolve(problem(
+      "not_found",
+      `There is no profile ${
+        JSON.stringify(name.slice(0, 128))
+      } on this gateway: the MCP endpoints are /mcp${
+        [...faces.keys()].map((n) => `, /mcp/${n}`).join("")
+      }`,
+    ));
+  };
   // The page (GET /) and what it reads (/status, /view, /explain), behind /mcp's own checks.
   const page = pageHandler();
   const status = guardMcp(
@@ -240,12 +354,16 @@ async function main(argv: readonly string[]): Promise<number> {
   }, async (request) => {
     const path = new URL(request.url).pathname;
     if (path === "/mcp") return guarded(request);
+    if (path.startsWith("/mcp/")) return await routeProfile(path.slice(5), request);
     if (STATUS_PATHS.has(path)) return status(request);
     return (await page(request)) ??
       new Response("Not found: the MCP endpoint is /mcp, the page is /\n", { status: 404 });
   });
   await stop.promise;
-  await bounded(Promise.all([close(), server.shutdown()]), CLOSE_BUDGET_MS);
+  await bounded(
+    Promise.all([close(), server.shutdown(), ...profileFaces.map((face) => face.close())]),
+    CLOSE_BUDGET_MS,
+  );
   return await finish();
 }
 
@@ -260,6 +378,25 @@ async function bounded(work: Promise<unknown>, ms: number): Promise<void> {
     new Promise((resolve) => timer = setTimeout(resolve, ms)),
   ]);
   clearTimeout(timer);
+}
+
+// The pool lent to a profile's gateway: closing that gateway leaves the pool to its owner.
+function borrow(pool: UpstreamPool): UpstreamPool {
+  return {
+    tools: () => pool.tools(),
+    statuses: () => pool.statuses(),
+    forward: (tool, args, options) => pool.forward(tool, args, options),
+    onChange: (listener) => pool.onChange(listener),
+    close: () => Promise.resolve(),
+  };
+}
+
+function unknownProfile(name: string, names: readonly string[]): string {
+  return `unknown profile ${JSON.stringify(name)}: ${
+    names.length === 0
+      ? 'the config has no "unfold.profiles"'
+      : `the profiles are ${names.join(", ")}${closest(name, names)}`
+  }`;
 }
 
 if (import.meta.main) Deno.exit(await main(Deno.args));
