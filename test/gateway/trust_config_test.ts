@@ -47,9 +47,6 @@ Deno.test("globs: * within a part, includes then excludes, no regular expression
   equal(globMatch("a*b*c", "aXbY"), false);
   // Never across the slash: the server part and the tool part are matched apart.
   equal(inProfile({ name: "p", tools: ["git*/x"] }, { server: "github", name: "x" }), true);
-  equal(
-    false,
-  );
   equal(inProfile({ name: "p", tools: ["!memory/*"] }, { server: "github", name: "x" }), true);
   equal(inProfile({ name: "p", tools: ["!memory/*"] }, { server: "memory", name: "x" }), false);
   const hostile = "a".repeat(100_000);
