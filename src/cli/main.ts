@@ -20,10 +20,10 @@ import { GatewayConfigError, parseGatewayConfig } from "../gateway/config.ts";
 import { Gateway } from "../gateway/gateway.ts";
 import { backgroundRanker } from "../ranking/deno_ranker.ts";
 import { guardMcp } from "../gateway/http.ts";
-import { openLivePool, type UpstreamPool, type UpstreamStatus } from "../gateway/upstreams.ts";
+import { openLivePool, type UpstreamStatus } from "../gateway/upstreams.ts";
 import { closest } from "../gateway/profiles.ts";
 import { DEFAULT_TRUST } from "../gateway/trust.ts";
-import { problem } from "../http/problems.ts";
+import { borrowPool, profileRouter, profileTenant } from "../gateway/profile_faces.ts";
 import { approveTools, lockPath, readLock, watchLock, writeLock } from "./trust.ts";
 import { settingsFromEnv } from "../http/settings.ts";
 import { createMcpHttpHandler } from "../mcp/server.ts";
@@ -292,11 +292,10 @@ async function main(argv: readonly string[]): Promise<number> {
     loopbackOnly: ["127.0.0.1", "localhost", "::1"].includes(args.host),
   };
   const guarded = guardMcp(handle, guard);
-  // /mcp/NAME: one gateway per profile over the same upstreams (the pool is shared, not closed
-  // by them); a name that is no profile is 404, like any path that is not served.
+  // /mcp/NAME: one gateway per profile over the same upstreams; a name that is no profile is 404.
   const profileFaces = await Promise.all(
     (args.profile === undefined ? Object.values(profiles) : []).map(async (narrow) => {
-      const view = await Gateway.open(borrow(pool), {
+      const view = await Gateway.open(borrowPool(pool), {
         options: config.options,
         store,
         log,
@@ -308,31 +307,17 @@ async function main(argv: readonly string[]): Promise<number> {
         sessions: { kind: "memory", maxSessions: settings.maxSessions },
         onError: (e) => log(e.message),
       });
-      return {
-        name: narrow.name,
-        serve: guardMcp(face.handle, guard),
-        close: async () => {
-          await face.close();
-          await view.close();
-        },
-        refresh: () => view.refresh(),
-      };
+      const serve = guardMcp(
+        (request, tenant) => face.handle(request, profileTenant(tenant, narrow.name)),
+        guard,
+      );
+      const close = () => Promise.all([face.close(), view.close()]);
+      return { name: narrow.name, serve, close, refresh: () => view.refresh() };
     }),
   );
-  const faces = new Map(profileFaces.map((face) => [face.name, face]));
   refreshAlso.push(...profileFaces.map((face) => face.refresh));
-  const routeProfile = (name: string, request: Request) => {
-    const face = faces.get(decodeURIComponent(name));
-    if (face !== undefined) return face.serve(request);
-    return Promise.resolve(problem(
-      "not_found",
-      `There is no profile ${
-        JSON.stringify(name.slice(0, 128))
-      } on this gateway: the MCP endpoints are /mcp${
-        [...faces.keys()].map((n) => `, /mcp/${n}`).join("")
-      }`,
-    ));
-  };
+  const routeProfile = profileRouter(new Map(profileFaces.map((f) => [f.name, f.serve])));
+
   // The page (GET /) and what it reads (/status, /view, /explain), behind /mcp's own checks.
   const page = pageHandler();
   const status = guardMcp(
@@ -378,17 +363,6 @@ async function bounded(work: Promise<unknown>, ms: number): Promise<void> {
     new Promise((resolve) => timer = setTimeout(resolve, ms)),
   ]);
   clearTimeout(timer);
-}
-
-// The pool lent to a profile's gateway: closing that gateway leaves the pool to its owner.
-function borrow(pool: UpstreamPool): UpstreamPool {
-  return {
-    tools: () => pool.tools(),
-    statuses: () => pool.statuses(),
-    forward: (tool, args, options) => pool.forward(tool, args, options),
-    onChange: (listener) => pool.onChange(listener),
-    close: () => Promise.resolve(),
-  };
 }
 
 function unknownProfile(name: string, names: readonly string[]): string {

@@ -97,5 +97,5 @@ Deno.test("profiles over HTTP: /mcp/NAME serves each profile beside /mcp, /mcp/u
   equal(unknown.status, 404);
   equal(unknown.headers.get("content-type"), "application/problem+json");
   const body = await unknown.json();
-  deepEqual([body.code, /\/mcp\/mem/.test(body.detail)], ["not_found", true]);
+  deepEqual([body.code, /no profile "unknown"/.test(body.detail)], ["not_found", true]);
 });
