@@ -22,9 +22,8 @@ import { backgroundRanker } from "../ranking/deno_ranker.ts";
 import { guardMcp } from "../gateway/http.ts";
 import { openLivePool, type UpstreamStatus } from "../gateway/upstreams.ts";
 import { closest } from "../gateway/profiles.ts";
-import { DEFAULT_TRUST } from "../gateway/trust.ts";
-import { borrowPool, profileRouter, profileTenant } from "../gateway/profile_faces.ts";
-import { approveTools, lockPath, readLock, watchLock, writeLock } from "./trust.ts";
+import { openProfileFaces } from "../gateway/profile_faces.ts";
+import { approveCommand, openTrust, watchLock } from "./trust.ts";
 import { settingsFromEnv } from "../http/settings.ts";
 import { createMcpHttpHandler } from "../mcp/server.ts";
 import { serveHostStdio } from "../mcp/server_stdio.ts";
@@ -150,22 +149,13 @@ async function main(argv: readonly string[]): Promise<number> {
     console.error(`unfold: ${args.config}: ${unknownProfile(args.profile, Object.keys(profiles))}`);
     return 1;
   }
-  const trustMode = config.options.trust ?? DEFAULT_TRUST;
-  const lockFile = lockPath(args.config, config.options);
-  const firstLock = await readLock(lockFile);
-  if (!firstLock.ok) {
-    console.error(`unfold: ${args.config}: ${firstLock.error}`);
+  const opened = await openTrust(args.config, config.options, args.command);
+  if (!opened.ok) {
+    console.error(`unfold: ${args.config}: ${opened.error}`);
     return 1;
   }
-  let lock = firstLock.value;
-  const approveCommand = `unfold approve --config ${args.config}`;
-  if (args.command === "gateway" && lock === undefined && trustMode !== "off") {
-    log(
-      trustMode === "pin"
-        ? `no tool definition is approved yet (${lockFile} does not exist) and trust is "pin": every tool awaits approval; review them with unfold inspect, then run ${approveCommand} --all`
-        : `no tool definition is approved yet (${lockFile} does not exist): review them with unfold inspect, then run ${approveCommand} --all`,
-    );
-  }
+  const locked = opened.value;
+  if (args.command === "gateway" && locked.notice !== undefined) log(locked.notice);
   const quiet = args.command !== "gateway";
   // Re-lists repeat a server's tool issues: each is logged once (bounded memory).
   const seen = new Set<string>();
@@ -217,13 +207,7 @@ async function main(argv: readonly string[]): Promise<number> {
       maxSessions: settings.maxSessions,
     }),
   );
-  const trust = {
-    mode: args.command === "approve" ? "off" as const : trustMode,
-    // inspect lists every tool as new while nothing is approved: that is the list to review.
-    lock: () =>
-      lock ?? (args.command === "inspect" ? { version: 1 as const, tools: {} } : undefined),
-    approve: approveCommand,
-  };
+  const trust = locked.source;
   const gateway = await Gateway.open(pool, {
     options: config.options,
     store,
@@ -232,14 +216,12 @@ async function main(argv: readonly string[]): Promise<number> {
     trust,
     ...(profile === undefined ? {} : { profile }),
   });
-  const refreshAlso: (() => Promise<void>)[] = [];
+  const refreshAlso: (() => Promise<void>)[] = [gateway.refresh.bind(gateway)];
   // New approvals apply at once: the lock is read again when it changes, and every re-list is
   // compared with it, so a definition changed after start is caught.
-  watchLock(lockFile, async () => {
-    const next = await readLock(lockFile);
-    if (!next.ok) return log(`${next.error}; keeping the approvals read before`);
-    lock = next.value;
-    void gateway.refresh();
+  watchLock(locked.lockFile, async () => {
+    const problem = await locked.reload();
+    if (problem !== undefined) return log(`${problem}; keeping the approvals read before`);
     for (const refresh of refreshAlso) void refresh();
   }, stopping.signal);
   const finish = async () => {
@@ -256,16 +238,9 @@ async function main(argv: readonly string[]): Promise<number> {
     return await finish();
   }
   if (args.command === "approve") {
-    const done = await approveTools(lock, pool.tools(), args.all ? "all" : args.words);
-    if (!done.ok) {
-      console.error(`unfold: ${done.error}`);
-      await finish();
-      return 1;
-    }
-    await writeLock(lockFile, done.lock);
-    for (const id of done.approved) console.log(`approved ${id}`);
-    log(`${done.approved.length} tool definitions approved in ${lockFile}`);
-    return await finish();
+    const code = await approveCommand(locked, pool.tools(), args.all ? "all" : args.words);
+    await finish();
+    return code;
   }
   if (args.command === "search") {
     const matches = gateway.catalog.search(args.words.join(" "), args.limit);
@@ -282,10 +257,11 @@ async function main(argv: readonly string[]): Promise<number> {
     await bounded(served.close(), CLOSE_BUDGET_MS);
     return await finish();
   }
-  const { handle, close } = createMcpHttpHandler(host, {
-    sessions: { kind: "memory", maxSessions: settings.maxSessions },
-    onError: (e) => log(e.message),
-  });
+  const sessions = {
+    sessions: { kind: "memory" as const, maxSessions: settings.maxSessions },
+    onError: (e: Error) => log(e.message),
+  };
+  const { handle, close } = createMcpHttpHandler(host, sessions);
   const guard = {
     tokens: settings.tokens,
     allowedOrigins: settings.allowedOrigins,
@@ -293,31 +269,14 @@ async function main(argv: readonly string[]): Promise<number> {
   };
   const guarded = guardMcp(handle, guard);
   // /mcp/NAME: one gateway per profile over the same upstreams; a name that is no profile is 404.
-  const profileFaces = await Promise.all(
-    (args.profile === undefined ? Object.values(profiles) : []).map(async (narrow) => {
-      const view = await Gateway.open(borrowPool(pool), {
-        options: config.options,
-        store,
-        log,
-        ranker,
-        trust,
-        profile: narrow,
-      });
-      const face = createMcpHttpHandler(gatewayHost(view, VERSION), {
-        sessions: { kind: "memory", maxSessions: settings.maxSessions },
-        onError: (e) => log(e.message),
-      });
-      const serve = guardMcp(
-        (request, tenant) => face.handle(request, profileTenant(tenant, narrow.name)),
-        guard,
-      );
-      const close = () => Promise.all([face.close(), view.close()]);
-      return { name: narrow.name, serve, close, refresh: () => view.refresh() };
-    }),
+  const profileFaces = await openProfileFaces(
+    pool,
+    args.profile === undefined ? Object.values(profiles) : [],
+    { options: config.options, store, log, ranker, trust },
+    (host) => createMcpHttpHandler(host, sessions),
+    guard,
   );
-  refreshAlso.push(...profileFaces.map((face) => face.refresh));
-  const routeProfile = profileRouter(new Map(profileFaces.map((f) => [f.name, f.serve])));
-
+  refreshAlso.push(profileFaces.refresh);
   // The page (GET /) and what it reads (/status, /view, /explain), behind /mcp's own checks.
   const page = pageHandler();
   const status = guardMcp(
@@ -339,14 +298,14 @@ async function main(argv: readonly string[]): Promise<number> {
   }, async (request) => {
     const path = new URL(request.url).pathname;
     if (path === "/mcp") return guarded(request);
-    if (path.startsWith("/mcp/")) return await routeProfile(path.slice(5), request);
+    if (path.startsWith("/mcp/")) return await profileFaces.route(path.slice(5), request);
     if (STATUS_PATHS.has(path)) return status(request);
     return (await page(request)) ??
       new Response("Not found: the MCP endpoint is /mcp, the page is /\n", { status: 404 });
   });
   await stop.promise;
   await bounded(
-    Promise.all([close(), server.shutdown(), ...profileFaces.map((face) => face.close())]),
+    Promise.all([close(), server.shutdown(), profileFaces.close()]),
     CLOSE_BUDGET_MS,
   );
   return await finish();

@@ -6,12 +6,16 @@
  * @module
  */
 
+// deno-lint-ignore-file no-console
+
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import type { GatewayOptions } from "../gateway/config.ts";
+import type { TrustSource } from "../gateway/gateway.ts";
 import type { McpTool } from "../tool.ts";
 import { toolId } from "../tool.ts";
 import { closest } from "../gateway/profiles.ts";
 import {
+  DEFAULT_TRUST,
   fingerprint,
   type Lock,
   LOCK_FILE_NAME,
@@ -181,4 +185,98 @@ export function watchLock(path: string, onChange: () => void, signal: AbortSigna
       // the watcher closed
     }
   })();
+}
+
+/** The approved definitions of one run of the command. */
+export interface LockedTrust {
+  /** What the gateway reads. */
+  source: TrustSource;
+  /** The lock file's path. */
+  lockFile: string;
+  /** The line to log at start when nothing is approved yet (and trust is on). */
+  notice?: string;
+  /** Reads the lock file again; returns the problem when it cannot be read (the old lock stays). */
+  reload(): Promise<string | undefined>;
+}
+
+/**
+ * Reads the lock file of a config for one command: `inspect` treats a missing lock as an empty
+ * one (every tool is then listed as new: the list to review), `approve` applies no trust.
+ *
+ * @param configPath The config's path.
+ * @param options The `unfold` block.
+ * @param command The command being run.
+ * @returns The trust of this run, or the one-line problem with the lock file.
+ *
+ * @example Usage
+ * ```ts
+ * import { openTrust } from "./trust.ts";
+ * import { equal, match } from "node:assert/strict";
+ *
+ * const opened = await openTrust("/nonexistent/mcp.json", { pinned: [], trust: "pin" }, "gateway");
+ * equal(opened.ok && opened.value.source.mode, "pin");
+ * match(opened.ok ? opened.value.notice ?? "" : "", /every tool awaits approval/);
+ * ```
+ */
+export async function openTrust(
+  configPath: string,
+  options: GatewayOptions,
+  command: string,
+): Promise<{ ok: true; value: LockedTrust } | { ok: false; error: string }> {
+  const mode = options.trust ?? DEFAULT_TRUST;
+  const lockFile = lockPath(configPath, options);
+  const first = await readLock(lockFile);
+  if (!first.ok) return first;
+  let lock = first.value;
+  const approve = `unfold approve --config ${configPath}`;
+  const pin = mode === "pin" ? ' and trust is "pin": every tool awaits approval' : "";
+  const value: LockedTrust = {
+    source: {
+      mode: command === "approve" ? "off" : mode,
+      lock: () => lock ?? (command === "inspect" ? { version: 1, tools: {} } : undefined),
+      approve,
+    },
+    lockFile,
+    async reload() {
+      const next = await readLock(lockFile);
+      if (!next.ok) return next.error;
+      lock = next.value;
+      return undefined;
+    },
+  };
+  if (lock === undefined && mode !== "off") {
+    value.notice = `no tool definition is approved yet (${lockFile} does not exist)${pin}; ` +
+      `review them with unfold inspect, then run ${approve} --all`;
+  }
+  return { ok: true, value };
+}
+
+/**
+ * `unfold approve`: writes the current definitions of the tools named (or all) to the lock file
+ * and prints each id approved.
+ *
+ * @param locked The run's trust (its lock file).
+ * @param tools Every listed tool.
+ * @param ids The ids, or `"all"`.
+ * @returns The exit code: 0, or 1 when an id names no listed tool.
+ *
+ * @example Usage
+ * ```ts ignore
+ * Deno.exit(await approveCommand(locked, pool.tools(), "all"));
+ * ```
+ */
+export async function approveCommand(
+  locked: LockedTrust,
+  tools: readonly McpTool[],
+  ids: readonly string[] | "all",
+): Promise<number> {
+  const done = await approveTools(locked.source.lock(), tools, ids);
+  if (!done.ok) {
+    console.error(`unfold: ${done.error}`);
+    return 1;
+  }
+  await writeLock(locked.lockFile, done.lock);
+  for (const id of done.approved) console.log(`approved ${id}`);
+  console.error(`unfold: ${done.approved.length} tool definitions approved in ${locked.lockFile}`);
+  return 0;
 }

@@ -7,7 +7,70 @@
  */
 
 import { problem } from "../http/problems.ts";
+import type { ToolHost } from "../mcp/server.ts";
+import { VERSION } from "../version.ts";
+import { Gateway, type GatewayDeps } from "./gateway.ts";
+import { gatewayHost } from "./host.ts";
+import { guardMcp, type GuardOptions } from "./http.ts";
+import type { Profile } from "./profiles.ts";
 import type { UpstreamPool } from "./upstreams.ts";
+
+/** The profiles' endpoints. */
+export interface ProfileFaces {
+  /** Answers `/mcp/NAME`: the part of the path after `/mcp/`, and the request. */
+  route: (name: string, request: Request) => Promise<Response>;
+  /** Rebuilds every profile's catalogue (the approved definitions changed). */
+  refresh: () => Promise<void>;
+  /** Closes every profile's sessions and gateway (not the shared upstreams). */
+  close: () => Promise<void>;
+}
+
+/**
+ * Opens a gateway per profile over a shared pool, each served under its own tenant by the face
+ * `serve` builds, behind the same guard as `/mcp`.
+ *
+ * @param pool The upstreams of the whole config.
+ * @param profiles The profiles.
+ * @param deps What every gateway shares (options, store, ranker, trust, log).
+ * @param serve Builds the HTTP face of one host (`createMcpHttpHandler`).
+ * @param guard The origin and token checks of `/mcp`.
+ * @returns The endpoints.
+ *
+ * @example Usage
+ * ```ts ignore
+ * const faces = await openProfileFaces(pool, Object.values(options.profiles ?? {}), deps, (host) =>
+ *   createMcpHttpHandler(host, { sessions: { kind: "memory" } }), { tokens: [] });
+ * ```
+ */
+export async function openProfileFaces(
+  pool: UpstreamPool,
+  profiles: readonly Profile[],
+  deps: Omit<GatewayDeps, "profile">,
+  serve: (host: ToolHost) => {
+    handle: (request: Request, tenant: string) => Promise<Response>;
+    close?: () => Promise<void>;
+  },
+  guard: GuardOptions,
+): Promise<ProfileFaces> {
+  const faces = await Promise.all(profiles.map(async (profile) => {
+    const view = await Gateway.open(borrowPool(pool), { ...deps, profile });
+    const face = serve(gatewayHost(view, VERSION));
+    const handle = guardMcp(
+      (request, tenant) => face.handle(request, profileTenant(tenant, profile.name)),
+      guard,
+    );
+    return { name: profile.name, handle, view, face };
+  }));
+  return {
+    route: profileRouter(new Map(faces.map(({ name, handle }) => [name, handle]))),
+    refresh: async () => void await Promise.all(faces.map(({ view }) => view.refresh())),
+    close: async () =>
+      void await Promise.all(faces.map(async ({ view, face }) => {
+        await face.close?.();
+        await view.close();
+      })),
+  };
+}
 
 /**
  * The pool lent to a profile's gateway: closing that gateway leaves the pool to its owner.

@@ -15,6 +15,7 @@ import { editDistance } from "../_edit_distance.ts";
 import { isRecord } from "../_record.ts";
 import { SESSION_NAME } from "../session/store.ts";
 import type { McpTool } from "../tool.ts";
+import type { GatewayOptions } from "./config.ts";
 
 /** One profile, as parsed. */
 export interface Profile {
@@ -242,4 +243,29 @@ export function closest(name: string, names: readonly string[]): string {
   return best !== undefined && distance <= Math.max(2, Math.floor(name.length / 3))
     ? `; did you mean ${JSON.stringify(best)}?`
     : "";
+}
+
+/**
+ * The `unfold` block as a profile narrows it: its own context size and pinned tools.
+ *
+ * @param options The whole config's block.
+ * @param profile The profile.
+ * @returns The block for the profile's gateway.
+ *
+ * @example Usage
+ * ```ts
+ * import { narrowOptions } from "./profiles.ts";
+ * import { deepEqual } from "node:assert/strict";
+ *
+ * deepEqual(narrowOptions({ pinned: ["a/b"] }, { name: "p", availableContextTokens: 8000 }), { pinned: ["a/b"], availableContextTokens: 8000 });
+ * ```
+ */
+export function narrowOptions(options: GatewayOptions, profile: Profile): GatewayOptions {
+  return {
+    ...options,
+    pinned: profile.pinned ?? options.pinned,
+    ...(profile.availableContextTokens === undefined
+      ? {}
+      : { availableContextTokens: profile.availableContextTokens }),
+  };
 }

@@ -14,7 +14,7 @@ import { Gateway } from "../gateway/gateway.ts";
 import { gatewayHost } from "../gateway/host.ts";
 import { guardMcp } from "../gateway/http.ts";
 import { STATUS_PATHS, statusHandler } from "../gateway/status.ts";
-import { borrowPool, profileRouter, profileTenant } from "../gateway/profile_faces.ts";
+import { openProfileFaces } from "../gateway/profile_faces.ts";
 import { type OnDemandPool, openOnDemandPool } from "../gateway/upstreams.ts";
 import type { HttpSettings } from "../http/settings.ts";
 import { connectHttp } from "../mcp/http.ts";
@@ -79,31 +79,20 @@ export function workerMcp(
     // would be a fraction of the deployment's, so the Worker shows none.
     const status = guardMcp(statusHandler({ gateway, options: config.options }), guard);
     // /mcp/NAME: a gateway per profile over the same upstreams, its sessions under its own tenant.
-    const faces = new Map<string, WorkerMcp>();
-    for (const profile of Object.values(config.options.profiles ?? {})) {
-      const view = await Gateway.open(borrowPool(pool), {
-        options: config.options,
-        store,
-        profile,
-      });
-      const face = createMcpHttpHandler(gatewayHost(view, VERSION), {
-        sessions: { kind: "registry", registry: registryOf(store) },
-      });
-      faces.set(
-        profile.name,
-        guardMcp(
-          (request, tenant) => face.handle(request, profileTenant(tenant, profile.name)),
-          guard,
-        ),
-      );
-    }
-    const route = profileRouter(faces);
+    const faces = await openProfileFaces(
+      pool,
+      Object.values(config.options.profiles ?? {}),
+      { options: config.options, store },
+      (host) =>
+        createMcpHttpHandler(host, { sessions: { kind: "registry", registry: registryOf(store) } }),
+      guard,
+    );
     return {
       pool,
       handle: (request: Request) => {
         const path = new URL(request.url).pathname;
         if (STATUS_PATHS.has(path)) return status(request);
-        return path.startsWith("/mcp/") ? route(path.slice(5), request) : guarded(request);
+        return path.startsWith("/mcp/") ? faces.route(path.slice(5), request) : guarded(request);
       },
     };
   };
