@@ -1,6 +1,6 @@
-import { equal, match, ok } from "node:assert/strict";
+import { deepEqual, equal, match, ok } from "node:assert/strict";
 import { denoEnv } from "../../mcp/_servers.ts";
-import { cliCommand } from "../_gateway.ts";
+import { cliCommand, startHttpGateway } from "../_gateway.ts";
 import { fake, FAST, RawGateway, writeChaosConfig } from "./_chaos.ts";
 
 // Runs the CLI to its end (approve, inspect) and returns what it wrote.
@@ -127,4 +127,14 @@ Deno.test("a lock file that is not JSON is a config error of one line", async ()
   equal(result.code, 1);
   equal(result.stderr.trim().split("\n").length, 1, result.stderr);
   match(result.stderr, /unfold\.lock\.json is not JSON/);
+});
+
+Deno.test("/status lists each upstream's tools awaiting approval", async () => {
+  const { path } = await rugConfig("pin");
+  await using gateway = await startHttpGateway(path);
+  const status = await (await fetch(gateway.url.replace(/\/mcp$/, "/status"))).json();
+  const rug = status.servers.find((s: { server: string }) => s.server === "rug");
+  const echo = rug.unapproved.find((u: { name: string }) => u.name === "echo");
+  deepEqual([echo.change, echo.held], ["new", true]);
+  equal(rug.tools, 0);
 });
