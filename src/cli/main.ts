@@ -21,7 +21,7 @@ import { Gateway } from "../gateway/gateway.ts";
 import { backgroundRanker } from "../ranking/deno_ranker.ts";
 import { guardMcp } from "../gateway/http.ts";
 import { openLivePool, type UpstreamStatus } from "../gateway/upstreams.ts";
-import { closest } from "../gateway/profiles.ts";
+import { closest, narrowOptions } from "../gateway/profiles.ts";
 import { openProfileFaces } from "../gateway/profile_faces.ts";
 import { approveCommand, openTrust, watchLock } from "./trust.ts";
 import { settingsFromEnv } from "../http/settings.ts";
@@ -233,7 +233,8 @@ async function main(argv: readonly string[]): Promise<number> {
     await ranker.ready.catch((e) => log(`cannot load the word vectors (${e}): searching without`));
   }
   if (args.command === "inspect") {
-    const report = inspectCatalog(gateway.catalog, gateway.statuses(), config.options);
+    const options = profile === undefined ? config.options : narrowOptions(config.options, profile);
+    const report = inspectCatalog(gateway.catalog, gateway.statuses(), options);
     console.log(args.json ? JSON.stringify(report, null, 2) : formatReport(report));
     return await finish();
   }

@@ -22,7 +22,13 @@ import { type McpTool, toolId } from "../tool.ts";
 import type { GatewayOptions } from "./config.ts";
 import { present, type Presentation, type ToolDefinition } from "./presentation.ts";
 import { admitTools } from "./quarantine.ts";
-import { inProfile, narrowOptions, type Profile, profileSeesServer } from "./profiles.ts";
+import {
+  inProfile,
+  narrowOptions,
+  type Profile,
+  profileSeesServer,
+  unmatchedPatterns,
+} from "./profiles.ts";
 import { checkTrust, describeUnapproved, type TrustSource, type Unapproved } from "./trust.ts";
 
 export type { TrustSource } from "./trust.ts";
@@ -353,6 +359,15 @@ export class Gateway {
       }
     }
     const trust = this.#deps.trust;
+    const profile = this.#deps.profile;
+    if (profile !== undefined) {
+      const ready = state.statuses.filter((s) => s.state === "ready").map((s) => s.server);
+      for (const line of unmatchedPatterns(profile, this.#pool.tools(), ready)) {
+        if (this.#logged.has(line)) continue;
+        this.#logged.add(line);
+        log(line);
+      }
+    }
     for (const tool of state.unapproved) {
       const line = `${describeUnapproved(tool)}: ${
         trust?.mode === "pin" ? "held until approved" : "still usable, flagged"

@@ -269,3 +269,47 @@ export function narrowOptions(options: GatewayOptions, profile: Profile): Gatewa
       : { availableContextTokens: profile.availableContextTokens }),
   };
 }
+
+/**
+ * The profile's tool patterns without `*` that name no tool a ready server lists: likely typos,
+ * said once with the closest id (tools are only known once listed, so this is no config error).
+ *
+ * @param profile The profile.
+ * @param tools Every listed tool.
+ * @param ready The servers that have listed their tools.
+ * @returns One line per such pattern.
+ *
+ * @example Usage
+ * ```ts
+ * import { unmatchedPatterns } from "./profiles.ts";
+ * import { deepEqual } from "node:assert/strict";
+ *
+ * const tools = [{ server: "gh", name: "create_issue", description: "", inputSchema: {} }];
+ * deepEqual(unmatchedPatterns({ name: "p", tools: ["gh/create_isue"] }, tools, ["gh"]), [
+ *   'profile "p": "gh/create_isue" matches no tool of gh; did you mean "gh/create_issue"?',
+ * ]);
+ * ```
+ */
+export function unmatchedPatterns(
+  profile: Profile,
+  tools: readonly McpTool[],
+  ready: readonly string[],
+): string[] {
+  const lines: string[] = [];
+  for (const pattern of [...(profile.tools ?? []), ...(profile.pinned ?? [])]) {
+    const id = pattern.startsWith("!") ? pattern.slice(1) : pattern;
+    const slash = id.indexOf("/");
+    const server = id.slice(0, slash);
+    if (id.includes("*") || !ready.includes(server)) continue;
+    const ids = tools.filter((tool) => tool.server === server).map((tool) =>
+      `${server}/${tool.name}`
+    );
+    if (ids.includes(id)) continue;
+    lines.push(
+      `profile ${JSON.stringify(profile.name)}: ${JSON.stringify(id)} matches no tool of ${server}${
+        closest(id, ids)
+      }`,
+    );
+  }
+  return lines;
+}

@@ -13,6 +13,7 @@ function profileConfig() {
     profiles: {
       mem: { servers: ["memory"], availableContextTokens: 32_000 },
       echo: { tools: ["side/*", "!side/pid"] },
+      typo: { tools: ["side/ecoh"] },
     },
   });
 }
@@ -61,7 +62,7 @@ Deno.test("an unknown profile over stdio is a config error of one line naming th
   equal(output.code, 1);
   const stderr = new TextDecoder().decode(output.stderr).trim();
   equal(stderr.split("\n").length, 1, stderr);
-  match(stderr, /unknown profile "echp": the profiles are mem, echo; did you mean "echo"\?/);
+  match(stderr, /unknown profile "echp": the profiles are mem, echo, typo; did you mean "echo"\?/);
 });
 
 Deno.test("profiles over HTTP: /mcp/NAME serves each profile beside /mcp, /mcp/unknown is 404", async () => {
@@ -98,4 +99,19 @@ Deno.test("profiles over HTTP: /mcp/NAME serves each profile beside /mcp, /mcp/u
   equal(unknown.headers.get("content-type"), "application/problem+json");
   const body = await unknown.json();
   deepEqual([body.code, /no profile "unknown"/.test(body.detail)], ["not_found", true]);
+});
+
+Deno.test("a profile's tool id that no ready server lists is said once on stderr, with the closest", async () => {
+  const { path } = await profileConfig();
+  await using gateway = new RawGateway(path, ["--profile", "typo"]);
+  await gateway.initialize();
+  await gateway.until(
+    () =>
+      gateway.log.some((line) =>
+        line.includes(
+          'profile "typo": "side/ecoh" matches no tool of side; did you mean "side/echo"?',
+        )
+      ),
+    "the typo line",
+  );
 });
