@@ -6,10 +6,9 @@
  */
 
 import { isRecord } from "./_record.ts";
-import { VALIDATED } from "./_validated.ts";
 import { compareStrings } from "./_compare.ts";
-import { prepareSchema, uncheckedKeywords } from "./bridge/validate.ts";
-import { patternBudget } from "./bridge/schema/check.ts";
+import { prepareSchema, uncheckedKeywords } from "./schema/validate.ts";
+import { patternBudget } from "./schema/check.ts";
 import { tooDeep } from "./json_depth.ts";
 import { MAX_JSON_DEPTH, MAX_NAME_CHARS } from "./limits.ts";
 import type { RankerFactory } from "./ranking/ranker.ts";
@@ -120,6 +119,9 @@ const LONG = `must be at most ${MAX_NAME_CHARS} characters long (MAX_NAME_CHARS,
 // Control characters, line/paragraph separators: an id must stay on one line wherever it is shown.
 const UNPRINTABLE = /[\p{Cc}\u2028\u2029]/u;
 
+// The list being restored (set only for the synchronous span of `McpCatalog.restore`).
+let restoring: McpCatalog["tools"] | undefined;
+
 /**
  * A validated, immutable catalogue of MCP tools. Tools are kept sorted by id, so everything derived
  * from a catalogue is the same whatever order the tools arrived in.
@@ -139,8 +141,12 @@ const UNPRINTABLE = /[\p{Cc}\u2028\u2029]/u;
  * ```
  */
 export class McpCatalog {
-  /** The tools, sorted by id. */
-  readonly tools: readonly McpTool[];
+  /**
+   * The tools, sorted by id. Its type is one only a catalogue makes (the mark exists in types
+   * alone): a store that saved it and gives it back unchanged says so with a cast at its boundary,
+   * and {@linkcode McpCatalog.restore} then skips validating each tool again.
+   */
+  readonly tools: readonly McpTool[] & { readonly "unfold/validated": true };
   /** Information about the servers that has been given, sorted by server. */
   readonly servers: readonly ServerInfo[];
   #byId: Map<string, McpTool>;
@@ -167,8 +173,8 @@ export class McpCatalog {
     }
     const byId = new Map<string, McpTool>();
     const indexes = new Map<McpTool, number>();
-    // Tools an earlier catalogue validated and the catalogue store kept as they were.
-    const validated = VALIDATED.has(tools);
+    // Tools an earlier catalogue validated and a store kept as they were.
+    const validated = restoring !== undefined && (restoring as readonly unknown[]) === tools;
     tools.forEach((tool, index) => {
       const valid = validated ? Object.freeze(tool) : validateTool(tool, index);
       const id = toolId(valid);
@@ -185,7 +191,7 @@ export class McpCatalog {
     });
     this.tools = Object.freeze(
       [...byId.values()].sort((a, b) => compareStrings(toolId(a), toolId(b))),
-    );
+    ) as readonly McpTool[] as McpCatalog["tools"];
     // Schemas are checked in id order, so the pattern compile budget is spent the same way
     // whatever order the tools arrived in.
     const budget = patternBudget();
@@ -196,6 +202,65 @@ export class McpCatalog {
     this.#byId = byId;
     this.servers = validateServers(options.servers ?? [], new Set(this.tools.map((t) => t.server)));
     this.#rankerFactory = options.ranker ?? lexicalRanker;
+  }
+
+  /**
+   * Validates the tools and builds the catalogue, with a broken rule as a value rather than an
+   * exception: for callers that expect bad catalogues (a request body, an upstream's listing).
+   *
+   * @param tools The tools, in any order.
+   * @param options Server information and the ranker.
+   * @returns The catalogue, or the {@linkcode InvalidCatalogError} of the first rule broken.
+   * @throws {TypeError} When `tools` or `options.servers` is not an array (a bug of the caller).
+   *
+   * @example Usage
+   * ```ts
+   * import { McpCatalog } from "./catalog.ts";
+   *
+   * const good = McpCatalog.create([{ server: "a", name: "b", description: "", inputSchema: { type: "object" } }]);
+   * if (!good.ok || good.value.size !== 1) throw new Error("a valid tool makes a catalogue");
+   * const bad = McpCatalog.create([{ server: "a/b", name: "c", description: "", inputSchema: { type: "object" } }]);
+   * if (bad.ok || bad.error.field !== "server") throw new Error("a bad server name is the error");
+   * ```
+   */
+  static create(
+    tools: readonly McpTool[],
+    options: McpCatalogOptions = {},
+  ): { ok: true; value: McpCatalog } | { ok: false; error: InvalidCatalogError } {
+    try {
+      return { ok: true, value: new McpCatalog(tools, options) };
+    } catch (error) {
+      if (error instanceof InvalidCatalogError) return { ok: false, error };
+      throw error;
+    }
+  }
+
+  /**
+   * Builds a catalogue from tools an earlier catalogue validated and a store kept exactly as they
+   * were: each tool is not validated again (its input schema is still compiled when first used).
+   *
+   * @param tools The tools, as a catalogue's `tools` saved and read back.
+   * @param options Server information and the ranker.
+   * @returns The catalogue.
+   * @throws {InvalidCatalogError} When the tools repeat an id or the server information breaks a
+   * rule.
+   *
+   * @example Usage
+   * ```ts
+   * import { McpCatalog } from "./catalog.ts";
+   *
+   * const saved = JSON.stringify(new McpCatalog([{ server: "a", name: "b", description: "", inputSchema: { type: "object" } }]).tools);
+   * const catalog = McpCatalog.restore(JSON.parse(saved) as McpCatalog["tools"]);
+   * if (catalog.get("a/b")?.name !== "b") throw new Error("the stored tool is back");
+   * ```
+   */
+  static restore(tools: McpCatalog["tools"], options: McpCatalogOptions = {}): McpCatalog {
+    restoring = tools;
+    try {
+      return new McpCatalog(tools, options);
+    } finally {
+      restoring = undefined;
+    }
   }
 
   /**

@@ -61,13 +61,8 @@ export function validateTools(tools: readonly unknown[]): ToolValidation {
   const refused: RefusedTool[] = [];
   const ids = new Set<string>();
   tools.forEach((tool: McpTool, index) => {
-    let error: InvalidCatalogError | undefined;
-    try {
-      new McpCatalog([tool]);
-    } catch (e) {
-      if (!(e instanceof InvalidCatalogError)) throw e;
-      error = at(e, index);
-    }
+    const alone = McpCatalog.create([tool]);
+    let error = alone.ok ? undefined : at(alone.error, index);
     if (error === undefined) {
       const id = toolId(tool);
       if (!ids.has(id)) {

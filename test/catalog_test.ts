@@ -192,3 +192,13 @@ Deno.test("InvalidCatalogError carries a JSON pointer to the entry's field", () 
     );
   }
 });
+
+Deno.test("trust in a stored list is by type for one restore, never remembered for the list", () => {
+  const list = [{ server: "a/b", name: "c", description: "", inputSchema: { type: "object" } }];
+  // A store's word is taken once, for that catalogue…
+  equal(McpCatalog.restore(list as unknown as McpCatalog["tools"]).size, 1);
+  // …and the same list given to the constructor is validated as any other.
+  throws(() => new McpCatalog(list), InvalidCatalogError);
+  const result = McpCatalog.create(list);
+  equal(result.ok ? "" : result.error.field, "server");
+});

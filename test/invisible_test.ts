@@ -1,5 +1,6 @@
-// Invisible characters never reach the model hidden (issue 10, defect 7): one definition, used by
-// the listing, search results, the echoed query, server names, ids and the JSON of describe.
+// Invisible characters never reach the model hidden (they could carry instructions it would read
+// and a person would not see): one definition, used by the listing, search results, the echoed
+// query, server names, ids and the JSON of describe.
 import { deepEqual, equal, match, ok } from "node:assert/strict";
 import { type BridgeAction, Injector, McpCatalog } from "../mod.ts";
 import { routeInSession } from "../src/session/session_route.ts";

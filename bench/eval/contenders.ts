@@ -87,7 +87,7 @@ export const ABLATION: readonly Contender[] = [
   unfold("coverage re-ranking at depth 100", { diversityDepth: 100 }),
   unfold("no inflections", { inflectionWeight: 0 }),
   unfold("inflections at weight 0.5", { inflectionWeight: 0.5 }),
-  unfold("no inflections, no coverage re-ranking (before issue 12)", {
+  unfold("no inflections, no coverage re-ranking (the earlier ranker)", {
     inflectionWeight: 0,
     diversity: 0,
   }),

@@ -9,11 +9,16 @@
  */
 
 import type { McpConnection } from "../mcp/client.ts";
-import { McpError } from "../mcp/error.ts";
 import type { ToolIssue } from "../mcp/tool_list.ts";
-import { type McpTool, toolId } from "../tool.ts";
+import type { McpTool } from "../tool.ts";
 import { RESTART_DEFAULTS, STARTUP_TIMEOUT_MS, type UpstreamConfig } from "./config.ts";
-import type { Connector, PoolOptions, UpstreamPool, UpstreamStatus } from "./upstreams.ts";
+import {
+  type Connector,
+  type PoolOptions,
+  unavailable,
+  type UpstreamPool,
+  type UpstreamStatus,
+} from "./upstreams.ts";
 
 // How many refused tools of one server are remembered: a server listing thousands of broken
 // tools must not make the overview or the memory grow with them.
@@ -51,7 +56,7 @@ interface Entry {
  *
  * @example Usage
  * ```ts
- * import { openLivePool } from "./upstreams.ts";
+ * import { openLivePool } from "./live_pool.ts";
  * import { connectTransport } from "../mcp/client.ts";
  * import { InMemoryTransport, McpServer } from "@modelcontextprotocol/server";
  * import { deepEqual } from "node:assert/strict";
@@ -247,35 +252,6 @@ function bounded(work: Promise<void>, ms: number): Promise<void> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   return Promise.race([work, new Promise<void>((resolve) => timer = setTimeout(resolve, ms))])
     .finally(() => clearTimeout(timer));
-}
-
-/**
- * The error of a call to an upstream that cannot take it now.
- *
- * @param tool The tool called.
- * @param status Its server's state, when it is configured.
- * @param retryInMs When the server is tried again.
- * @returns The error.
- */
-export function unavailable(
-  tool: McpTool,
-  status: UpstreamStatus | undefined,
-  retryInMs?: number,
-): McpError {
-  const why = status === undefined
-    ? "it is not configured"
-    : status.state === "starting"
-    ? "it is still starting"
-    : status.detail ?? status.state;
-  const retry = retryInMs === undefined || status?.state === "starting"
-    ? ""
-    : `; it is restarted in ${Math.ceil(retryInMs / 1000)} s, try again then`;
-  return new McpError(
-    status?.state === "lost" ? "disconnected" : "connect",
-    `Cannot call ${JSON.stringify(toolId(tool))}: the server ${
-      JSON.stringify(tool.server)
-    } is unavailable (${why})${retry}`,
-  );
 }
 
 function message(error: unknown): string {

@@ -38,8 +38,8 @@ export type { Lock, LockEntry, TrustMode, TrustSource, Unapproved } from "./trus
 export { DEFAULT_TRUST, LOCK_FILE_NAME, TRUST_MODES } from "./trust.ts";
 export { Gateway } from "./gateway.ts";
 export { gatewayHost } from "./host.ts";
-export type { GuardOptions } from "./http.ts";
-export { guardMcp } from "./http.ts";
+export type { GuardOptions } from "./guard.ts";
+export { guardMcp } from "./guard.ts";
 export type { Presentation, ToolDefinition } from "./presentation.ts";
 export { ALWAYS_LOAD, BRIDGE_OUTPUT_SCHEMA, pinnedName, present } from "./presentation.ts";
 export type {
@@ -50,7 +50,8 @@ export type {
   UpstreamPool,
   UpstreamStatus,
 } from "./upstreams.ts";
-export { openLivePool, openOnDemandPool } from "./upstreams.ts";
+export { openLivePool } from "./live_pool.ts";
+export { openOnDemandPool } from "./upstreams.ts";
 export type {
   HostedCall,
   HostedTool,
@@ -59,9 +60,9 @@ export type {
   SessionMode,
   SessionRegistry,
   ToolHost,
-} from "../mcp/server.ts";
-export { createMcpHttpHandler } from "../mcp/server.ts";
-export type { HostStdioOptions } from "../mcp/server_stdio.ts";
-export { serveHostStdio } from "../mcp/server_stdio.ts";
-export type { StdioWire, StdioWireOptions } from "../mcp/stdio_wire.ts";
-export { MAX_HOST_MESSAGE_BYTES, openStdioWire } from "../mcp/stdio_wire.ts";
+} from "./face.ts";
+export { createMcpHttpHandler } from "./face.ts";
+export type { HostStdioOptions } from "./stdio_face.ts";
+export { serveHostStdio } from "./stdio_face.ts";
+export type { StdioWire, StdioWireOptions } from "./stdio_wire.ts";
+export { MAX_HOST_MESSAGE_BYTES, openStdioWire } from "./stdio_wire.ts";

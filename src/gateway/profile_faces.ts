@@ -7,11 +7,11 @@
  */
 
 import { problem } from "../http/problems.ts";
-import type { ToolHost } from "../mcp/server.ts";
+import type { ToolHost } from "./face.ts";
 import { VERSION } from "../version.ts";
 import { Gateway, type GatewayDeps } from "./gateway.ts";
 import { gatewayHost } from "./host.ts";
-import { guardMcp, type GuardOptions } from "./http.ts";
+import { guardMcp, type GuardOptions } from "./guard.ts";
 import type { Profile } from "./profiles.ts";
 import type { UpstreamPool } from "./upstreams.ts";
 

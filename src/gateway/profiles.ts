@@ -15,7 +15,6 @@ import { editDistance } from "../_edit_distance.ts";
 import { isRecord } from "../_record.ts";
 import { SESSION_NAME } from "../session/store.ts";
 import type { McpTool } from "../tool.ts";
-import type { GatewayOptions } from "./config.ts";
 
 /** One profile, as parsed. */
 export interface Profile {
@@ -260,7 +259,9 @@ export function closest(name: string, names: readonly string[]): string {
  * deepEqual(narrowOptions({ pinned: ["a/b"] }, { name: "p", availableContextTokens: 8000 }), { pinned: ["a/b"], availableContextTokens: 8000 });
  * ```
  */
-export function narrowOptions(options: GatewayOptions, profile: Profile): GatewayOptions {
+export function narrowOptions<
+  T extends { pinned: string[]; availableContextTokens?: number },
+>(options: T, profile: Profile): T {
   return {
     ...options,
     pinned: profile.pinned ?? options.pinned,

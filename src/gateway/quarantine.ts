@@ -7,8 +7,9 @@
  */
 
 import type { RankerFactory } from "../ranking/ranker.ts";
-import { InvalidCatalogError, McpCatalog } from "../catalog.ts";
-import { type McpTool, toolId } from "../tool.ts";
+import { McpCatalog } from "../catalog.ts";
+import type { McpTool } from "../tool.ts";
+import { validateTools } from "../validate_tools.ts";
 
 /** A tool left out of the gateway's catalogue, and why. */
 export interface QuarantinedTool {
@@ -34,24 +35,6 @@ const SHOWN_NAME_CHARS = 80;
 const REASON_CHARS = 300;
 
 /**
- * Checks one tool as the catalogue would, on its own. Kept apart so a per-tool check exported
- * by the core can replace it without touching the callers.
- *
- * @param tool The tool.
- * @returns `undefined` when it is acceptable, else the reason.
- */
-function refusal(tool: McpTool): string | undefined {
-  try {
-    new McpCatalog([tool]);
-    return undefined;
-  } catch (error) {
-    if (error instanceof InvalidCatalogError) return cut(`"${error.field}" ${error.rule}`);
-    if (error instanceof TypeError || error instanceof RangeError) return cut(error.message);
-    throw error;
-  }
-}
-
-/**
  * Builds a catalogue from whatever the upstreams listed: each tool the catalogue refuses (a
  * broken schema, a name too long, a second tool with the same id) is left out and named with the
  * reason; the others form the catalogue.
@@ -75,23 +58,13 @@ function refusal(tool: McpTool): string | undefined {
  * ```
  */
 export function admitTools(tools: readonly McpTool[], ranker?: RankerFactory): Admission {
-  const accepted = new Map<string, McpTool>();
-  const quarantined: QuarantinedTool[] = [];
-  for (const tool of tools) {
-    const shown = { server: String(tool.server), name: showName(tool.name) };
-    const why = refusal(tool);
-    if (why !== undefined) {
-      quarantined.push({ ...shown, reason: why });
-      continue;
-    }
-    const id = toolId(tool);
-    if (accepted.has(id)) {
-      quarantined.push({ ...shown, reason: "repeats the name of another tool of its server" });
-      continue;
-    }
-    accepted.set(id, tool);
-  }
-  const catalog = new McpCatalog([...accepted.values()], ranker === undefined ? {} : { ranker });
+  const { accepted, refused } = validateTools(tools);
+  const quarantined = refused.map(({ index, error }): QuarantinedTool => ({
+    server: String(tools[index]?.server),
+    name: showName(tools[index]?.name),
+    reason: cut(`"${error.field}" ${error.rule}`),
+  }));
+  const catalog = new McpCatalog(accepted, ranker === undefined ? {} : { ranker });
   return { catalog, quarantined };
 }
 

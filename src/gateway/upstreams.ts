@@ -8,12 +8,11 @@
  */
 
 import type { ConnectOptions, ForwardOptions, McpConnection } from "../mcp/client.ts";
-import type { CallToolResultLike } from "../mcp/content.ts";
+import type { CallToolResultLike } from "../tool_result.ts";
 import type { McpTool } from "../tool.ts";
 import type { UpstreamConfig } from "./config.ts";
-import { unavailable } from "./live_pool.ts";
-
-export { openLivePool } from "./live_pool.ts";
+import { McpError } from "../tool_error.ts";
+import { toolId } from "../tool.ts";
 
 /** Opens a connection to one upstream (`connectStdio` or `connectHttp` behind a config). */
 export type Connector = (
@@ -151,7 +150,7 @@ export interface OnDemandPool extends UpstreamPool {
  * @example Usage
  * ```ts
  * import { openOnDemandPool } from "./upstreams.ts";
- * import { McpError } from "../mcp/error.ts";
+ * import { McpError } from "../tool_error.ts";
  * import { deepEqual } from "node:assert/strict";
  *
  * const pool = await openOnDemandPool([{ server: "down", url: "http://down.invalid/mcp", headers: {} }], () =>
@@ -231,4 +230,33 @@ export async function openOnDemandPool(
 
 function message(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * The error of a call to an upstream that cannot take it now.
+ *
+ * @param tool The tool called.
+ * @param status Its server's state, when it is configured.
+ * @param retryInMs When the server is tried again.
+ * @returns The error.
+ */
+export function unavailable(
+  tool: McpTool,
+  status: UpstreamStatus | undefined,
+  retryInMs?: number,
+): McpError {
+  const why = status === undefined
+    ? "it is not configured"
+    : status.state === "starting"
+    ? "it is still starting"
+    : status.detail ?? status.state;
+  const retry = retryInMs === undefined || status?.state === "starting"
+    ? ""
+    : `; it is restarted in ${Math.ceil(retryInMs / 1000)} s, try again then`;
+  return new McpError(
+    status?.state === "lost" ? "disconnected" : "connect",
+    `Cannot call ${JSON.stringify(toolId(tool))}: the server ${
+      JSON.stringify(tool.server)
+    } is unavailable (${why})${retry}`,
+  );
 }

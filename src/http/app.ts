@@ -8,12 +8,10 @@
 import { Hono } from "hono/tiny";
 import { LinearRouter } from "hono/router/linear-router";
 import type { Context } from "hono";
-import type { BridgeAction } from "../bridge/action.ts";
 import { renderToolFailure } from "../bridge/render.ts";
 import { type Hasher, sha256Hex } from "../canonical_json.ts";
 import { InvalidConfigError, type ProgressiveConfig } from "../config.ts";
-import { type CallToolResultLike, mapResult } from "../mcp/content.ts";
-import { McpError } from "../mcp/error.ts";
+import { type CallToolResultLike, readResult } from "../tool_result.ts";
 import type { Injector } from "../injector.ts";
 import { explainSearch } from "../ranking/explain.ts";
 import type { RankerFactory } from "../ranking/ranker.ts";
@@ -43,6 +41,8 @@ import { parseBody, type Parsed } from "./body.ts";
 import { problem } from "./problems.ts";
 import { httpSchemas } from "./schemas.ts";
 import { warmUp } from "./warm_up.ts";
+import { routeResult } from "./route_result.ts";
+import type { AppEnv } from "./shapes.ts";
 import { DEFAULT_SETTINGS, type HttpSettings } from "./settings.ts";
 
 /** What the app needs from its runtime. */
@@ -80,9 +80,6 @@ export interface AppDeps {
    */
   onUnexpectedError?: (error: unknown) => void;
 }
-
-/** The app's Hono environment: the tenant of the request, set by the auth middleware. */
-export type AppEnv = { Variables: { tenant: string } };
 
 /** The HTTP API app (a Hono app): `fetch` serves, `request` calls it in-process. */
 export interface UnfoldApp {
@@ -285,26 +282,15 @@ export function createApp(deps: AppDeps): UnfoldApp {
     const parsed = await parseBody(c.req.raw, schemas.ResultRequest, bodyOptions);
     if (!parsed.ok) return parsed.response;
     const { session, tool, result } = parsed.value;
-    let body: Record<string, unknown>;
-    try {
-      body = {
-        // zod leaves absent fields absent.
-        toolResult: mapResult(
-          result as CallToolResultLike,
-          `the result of ${JSON.stringify(tool)}`,
-        ),
-        isError: false,
-      };
-    } catch (e) {
-      if (!(e instanceof McpError)) throw e;
-      body = {
-        toolResult: e.code === "tool_error"
-          ? renderToolFailure(tool, e.code, e.message)
-          : `Error ${e.code}: ${e.message}`,
-        isError: true,
-        error: { code: e.code, message: e.message },
-      };
-    }
+    // zod leaves absent fields absent.
+    const read = readResult(result as CallToolResultLike, `the result of ${JSON.stringify(tool)}`);
+    const body: Record<string, unknown> = read.ok ? { toolResult: read.value, isError: false } : {
+      toolResult: read.error.code === "tool_error"
+        ? renderToolFailure(tool, read.error.code, read.error.message)
+        : `Error ${read.error.code}: ${read.error.message}`,
+      isError: true,
+      error: { code: read.error.code, message: read.error.message },
+    };
     if (session !== undefined) {
       await store.apply(keyOf(c, session), {
         event: {
@@ -399,29 +385,6 @@ function badSession(session: string): Response {
 function matches(template: string, path: string): boolean {
   const pattern = template.replace(/\{[^}]+\}/g, "[^/]+").replaceAll(".", "\\.");
   return new RegExp(`^${pattern}$`).test(path);
-}
-
-/**
- * The response body of `/v1/route` for an action: model errors as `error: {code, message}`.
- *
- * @param action The routed action.
- * @returns The `RouteResult`.
- *
- * @example Usage
- * ```ts
- * import { routeResult } from "./app.ts";
- * import { deepEqual } from "node:assert/strict";
- *
- * deepEqual(
- *   routeResult({ action: "error", code: "unknown_tool", message: "m", toolResult: "Error unknown_tool: m" }),
- *   { action: "error", toolResult: "Error unknown_tool: m", error: { code: "unknown_tool", message: "m" } },
- * );
- * ```
- */
-export function routeResult(action: BridgeAction): Record<string, unknown> {
-  if (action.action !== "error") return { ...action };
-  const { code, message, problems, ...rest } = action;
-  return { ...rest, error: { code, message, ...(problems ? { problems } : {}) } };
 }
 
 /**

@@ -13,7 +13,6 @@ import type { ProgressiveConfig } from "../config.ts";
 import { Injector } from "../injector.ts";
 import { lexicalRanker } from "../ranking/lexical_ranker.ts";
 import type { Ranker, RankerFactory } from "../ranking/ranker.ts";
-import { VALIDATED } from "../_validated.ts";
 import type { McpTool, ServerInfo } from "../tool.ts";
 
 /** A cached catalogue. */
@@ -239,10 +238,9 @@ export class CatalogCache {
       return undefined;
     }
     if (stored === undefined) return undefined;
-    // Validated before it was saved: not again.
-    VALIDATED.add(stored.catalog.tools);
     const index: CachedCatalog["index"] = { stored: stored.index !== undefined };
-    const catalog = new McpCatalog(stored.catalog.tools, {
+    // A catalogue's tools, validated before they were saved and kept as they were: not again.
+    const catalog = McpCatalog.restore(stored.catalog.tools as McpCatalog["tools"], {
       servers: stored.catalog.servers,
       ranker: capture(index, stored.index, this.#ranker),
     });

@@ -23,12 +23,11 @@ import {
 import type { OpenAiFunctionCall } from "../native/types.ts";
 import { CLAUDE_SEARCH_TOOL } from "../native/definitions.ts";
 import type { SessionKey, SessionStore } from "../session/store.ts";
-import type { AppEnv } from "./app.ts";
 import type { Parsed } from "./body.ts";
 import type { CachedCatalog, CatalogCache } from "./catalog_cache.ts";
 import type { CatalogBody } from "./catalog_request.ts";
 import type { NativeKind } from "./native_schemas.ts";
-import type { Operation } from "./openapi.ts";
+import type { AppEnv, Operation } from "./shapes.ts";
 import { problem, type ProblemCode } from "./problems.ts";
 import { quoteId } from "../untrusted.ts";
 

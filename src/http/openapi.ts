@@ -10,24 +10,9 @@ import { SESSION_NAME } from "../session/store.ts";
 import { NATIVE_OPERATIONS } from "./native_routes.ts";
 import { type ProblemCode, PROBLEMS } from "./problems.ts";
 import { type HttpSchemas, REQUEST_PARTS } from "./schemas.ts";
+import type { Operation } from "./shapes.ts";
 
-/** One operation of the API. */
-export interface Operation {
-  /** The HTTP method. */
-  method: "get" | "post" | "delete";
-  /** The path, OpenAPI style (`/v1/sessions/{session}`). */
-  path: string;
-  /** What it does. */
-  summary: string;
-  /** The request body schema's name, if it takes one. */
-  request?: keyof HttpSchemas;
-  /** The success status and its body schema's name (none for 204). */
-  success: { status: 200 | 204; schema?: keyof HttpSchemas; description: string };
-  /** The caller errors it can answer. */
-  problems: ProblemCode[];
-  /** Whether it needs the bearer token when auth is on. */
-  authenticated: boolean;
-}
+export type { Operation } from "./shapes.ts";
 
 const BODY: ProblemCode[] = [
   "unsupported_media_type",

@@ -11,8 +11,7 @@ import { McpCatalog } from "../catalog.ts";
 import { Injector } from "../injector.ts";
 import { lexicalRanker } from "../ranking/lexical_ranker.ts";
 import type { McpTool } from "../tool.ts";
-import { VALIDATED } from "../_validated.ts";
-import { routeResult } from "./app.ts";
+import { routeResult } from "./route_result.ts";
 import { splitMembers } from "./json_members.ts";
 import type { HttpSchemas } from "./schemas.ts";
 
@@ -57,9 +56,8 @@ export function warmUp(schemas: HttpSchemas): string {
   const built = new McpCatalog(TOOLS);
   const ranker = lexicalRanker(built.tools, { servers: [] });
   const snapshot = ranker.snapshot!();
-  const stored = JSON.parse(JSON.stringify(built.tools)) as McpTool[];
-  VALIDATED.add(stored);
-  const catalog = new McpCatalog(stored, {
+  const stored = JSON.parse(JSON.stringify(built.tools)) as McpCatalog["tools"];
+  const catalog = McpCatalog.restore(stored, {
     ranker: (tools, options) =>
       lexicalRanker.restore!(tools, options, snapshot) ?? lexicalRanker(tools, options),
   });

@@ -6,7 +6,7 @@
  * @module
  */
 
-import type { Lexicon } from "./lexicon.ts";
+import type { Lexicon } from "./word_sources.ts";
 
 /** A catalogue word a query word reaches, and how much a match on it counts. */
 export interface WeightedTerm {

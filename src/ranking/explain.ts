@@ -11,7 +11,7 @@
 import type { McpCatalog } from "../catalog.ts";
 import type { McpTool } from "../tool.ts";
 import { baseForms, inflections } from "./expansion.ts";
-import type { Lexicon } from "./lexicon.ts";
+import type { Lexicon } from "./word_sources.ts";
 import { LEXICAL_DEFAULTS } from "./lexical_ranker.ts";
 import {
   MAX_TERM_CHARS,

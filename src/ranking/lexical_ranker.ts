@@ -27,9 +27,14 @@ import {
 import { fieldScores } from "./field_scores.ts";
 import { feedbackWords } from "./feedback.ts";
 import type { ExpansionSources } from "./expansion.ts";
-import type { Lexicon, RelatedWord } from "./lexicon.ts";
-import type { SemanticMatch } from "./semantic.ts";
-import type { WordVectors } from "./vectors.ts";
+import type {
+  LexicalField,
+  Lexicon,
+  RelatedWord,
+  SemanticMatch,
+  WordVectors,
+} from "./word_sources.ts";
+export type { LexicalField } from "./word_sources.ts";
 import { LexicalIndex } from "./lexical_search.ts";
 import {
   decodeLexicalParts,
@@ -46,18 +51,6 @@ import { Vocabulary } from "./vocabulary.ts";
  * strings), indexed like its title: how an operator fixes a miss without code.
  */
 export const KEYWORDS_META_KEY = "unfold/keywords";
-
-/** The parts of a tool the ranker indexes. */
-export type LexicalField =
-  | "name"
-  | "title"
-  | "keywords"
-  | "server"
-  | "serverText"
-  | "description"
-  | "params"
-  | "paramDescriptions"
-  | "related";
 
 /** Options of {@linkcode createLexicalRanker}; each defaults to {@linkcode LEXICAL_DEFAULTS}. */
 export interface LexicalRankerOptions {

@@ -17,6 +17,8 @@ import {
 import type { RelationKind } from "./lexicon_codec.ts";
 export type { RelationKind } from "./lexicon_codec.ts";
 import { LEXICON_TEXT } from "./lexicon_data.ts";
+import type { Lexicon, RelatedWord } from "./word_sources.ts";
+export type { Lexicon, RelatedWord } from "./word_sources.ts";
 
 /**
  * How much a match through each relation counts against an exact match (1), set a priori, never
@@ -53,32 +55,6 @@ export const SENSE_DECAY = 0.85;
  */
 export function relationWeight(kind: RelationKind, sense: number): number {
   return RELATION_WEIGHTS[kind] * SENSE_DECAY ** sense;
-}
-
-/** A word related to another, and how much a match on it counts. */
-export interface RelatedWord {
-  /** The related word. */
-  word: string;
-  /** Its weight, in (0, 1). */
-  weight: number;
-}
-
-/** A thesaurus: which words it knows, and the words related to each. */
-export interface Lexicon {
-  /**
-   * Whether the word is one of the thesaurus's words (a base form: `file`, not `files`).
-   *
-   * @param word A lower-case word.
-   * @returns `true` when it is.
-   */
-  has(word: string): boolean;
-  /**
-   * The words related to a word, strongest first (ties by word).
-   *
-   * @param word A lower-case word.
-   * @returns The related words; `[]` for a word the thesaurus does not know.
-   */
-  related(word: string): readonly RelatedWord[];
 }
 
 let english: Lexicon | undefined;

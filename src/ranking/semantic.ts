@@ -9,8 +9,8 @@
  * @module
  */
 
-import type { LexicalField } from "./lexical_ranker.ts";
-import type { WordVectors } from "./vectors.ts";
+import type { LexicalField, ScoredDoc, SemanticMatch, WordVectors } from "./word_sources.ts";
+export type { ScoredDoc, SemanticMatch } from "./word_sources.ts";
 
 /** How much each field's words count in a tool's vector. */
 export const SEMANTIC_FIELD_WEIGHTS: Readonly<Record<LexicalField, number>> = Object.freeze({
@@ -30,44 +30,6 @@ export const SEMANTIC_SHARE_POWER = 2;
 
 /** The rank whose cosine counts as 0 (the best counts as 1). */
 export const SEMANTIC_REFERENCE_RANK = 50;
-
-/** A scored tool, by its position in the index. */
-export interface ScoredDoc {
-  /** The tool's position. */
-  doc: number;
-  /** Its score, positive. */
-  score: number;
-}
-
-/** A catalogue's semantic match: what the lexical ranker calls at search time. */
-export interface SemanticMatch {
-  /**
-   * How much the semantic match counts for a query: `factor` × the square of the share of the
-   * query's distinct words that no tool uses and that are everyday English, each word counted by
-   * its weight (so 0 for a query in the catalogue's own words).
-   *
-   * @param queryWords The query's words.
-   * @param known Whether a tool uses a word.
-   * @param factor The weight when none of the words is known.
-   * @returns The weight, ≥ 0.
-   */
-  weight(queryWords: readonly string[], known: (word: string) => boolean, factor: number): number;
-  /**
-   * Adds the semantic match to a lexical ranking.
-   *
-   * @param lexical The lexical ranking, best first (may be empty).
-   * @param queryWords The query's words (repeated words count as often).
-   * @param weight The semantic match's weight, > 0.
-   * @param limit The most results.
-   * @returns The fused ranking, best first, ties by position.
-   */
-  fuse(
-    lexical: readonly ScoredDoc[],
-    queryWords: readonly string[],
-    weight: number,
-    limit: number,
-  ): ScoredDoc[];
-}
 
 /** The tools' vectors, and the fusion of their cosine with a query's into a lexical ranking. */
 export class SemanticIndex implements SemanticMatch {

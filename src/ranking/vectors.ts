@@ -10,49 +10,12 @@
  * @module
  */
 
-import type { LexicalField } from "./lexical_ranker.ts";
-import { SemanticIndex, type SemanticMatch } from "./semantic.ts";
+import { SemanticIndex } from "./semantic.ts";
 import { decodeVectors, type VectorTable } from "./vectors_codec.ts";
 import { VECTORS_TEXT } from "./vectors_data.ts";
-export type { ScoredDoc, SemanticMatch } from "./semantic.ts";
+import type { WordVector, WordVectors } from "./word_sources.ts";
+export type { ScoredDoc, SemanticMatch, WordVector, WordVectors } from "./word_sources.ts";
 export type { VectorTable } from "./vectors_codec.ts";
-
-/** A word's vector and how much it counts in a text's vector. */
-export interface WordVector {
-  /** The vector (not unit length). */
-  vector: Float32Array;
-  /** Its weight in (0, 1): lower for frequent words. */
-  weight: number;
-}
-
-/** Word vectors: what the semantic match of `createLexicalRanker({vectors})` reads. */
-export interface WordVectors {
-  /** The coordinates per vector. */
-  readonly dimensions: number;
-  /**
-   * A word's vector.
-   *
-   * @param word A lower-case word, as the ranker's tokenizer produces it.
-   * @returns The vector and weight, or `undefined` when the word cannot be spelt with the table.
-   */
-  get(word: string): WordVector | undefined;
-  /**
-   * Whether a word is one of the table's own words (not spelt in pieces): a word of everyday
-   * English rather than a name, a code or a number. Absent: every word with a vector counts as one.
-   *
-   * @param word A lower-case word.
-   * @returns True for a word of the table.
-   */
-  has?(word: string): boolean;
-  /**
-   * The semantic match over a catalogue's tools (the ranker calls it once per index build; it
-   * lives here, not in the ranker, so that a bundle without vectors does not carry it).
-   *
-   * @param words Each tool's words per field, in the index's order.
-   * @returns The match.
-   */
-  index(words: readonly Readonly<Record<LexicalField, readonly string[]>>[]): SemanticMatch;
-}
 
 /** The smoothing of word weights: a word of probability p weighs `a / (a + p)`. */
 export const WORD_WEIGHT_SMOOTHING = 1e-3;

@@ -1,4 +1,5 @@
-// "Closest ids" for an unknown name from a bounded candidate set (issue 10, defect 1).
+// "Closest ids" for an unknown name from a bounded candidate set, so that a long name against a
+// large catalogue cannot cost quadratic time.
 import { deepEqual, equal, match, ok } from "node:assert/strict";
 import { type ErrorAction, Injector, InvalidCatalogError, McpCatalog } from "../../mod.ts";
 import { closestIds } from "../../src/bridge/suggest.ts";

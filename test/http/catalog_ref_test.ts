@@ -70,7 +70,7 @@ Deno.test("an unknown reference is 409 catalog_unknown; a malformed one, or one 
   equal(neither.body.detail, "/catalog: is required");
 });
 
-Deno.test("with auth on, a tenant's catalogue is unknown to every other tenant (issue 10, defect 10)", async () => {
+Deno.test("with auth on, a tenant's catalogue is unknown to every other tenant (a hash alone never reads another's tools)", async () => {
   const as = setup(["token-a", "token-b"]);
   const a = as("token-a");
   const b = as("token-b");

@@ -1,6 +1,6 @@
-// The reproductions of issue 10 over the HTTP API (in-process): deep nesting (defect 4) is a 422
-// naming the tool and field, the lone-surrogate bypass (defect 3) is refused with and without a
-// session, and a broken input schema is the catalogue's 422 (issue 8).
+// Hostile bodies over the HTTP API (in-process): deep nesting is a 422 naming the tool and field,
+// a lone-surrogate key (read differently by the validator and the server) is refused with and
+// without a session, and a broken input schema is the catalogue's 422.
 import { equal, match, ok } from "node:assert/strict";
 import { createApp } from "../../src/http/app.ts";
 import { MemorySessionStore } from "../../src/session/memory_store.ts";

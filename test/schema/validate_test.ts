@@ -1,5 +1,6 @@
-// Argument validation under hostile input: linear-time patterns and formats (issue 10, defect 2),
-// failing closed (defect 3), depth limits (defect 4), and broken schemas as the catalogue's fault.
+// Argument validation under hostile input: patterns and formats on a linear-time engine (a
+// backtracking one hangs on crafted strings), failing closed on what cannot be checked, depth
+// limits, and broken schemas as the catalogue's fault rather than the model's.
 import { equal, match, ok } from "node:assert/strict";
 import { type ErrorAction, Injector, InvalidCatalogError, McpCatalog } from "../../mod.ts";
 import { MAX_FORMAT_CHARS, MAX_JSON_DEPTH } from "../../src/limits.ts";
@@ -74,7 +75,7 @@ Deno.test("an invalid regular expression is refused when the catalogue is built"
   match(error.message, /not a valid regular expression/);
 });
 
-Deno.test("a lone-surrogate key cannot bypass validation (the reproduction of defect 3)", () => {
+Deno.test("a lone-surrogate key cannot bypass validation (a key the validator and the server read differently)", () => {
   const injector = injectorFor({
     type: "object",
     properties: { path: { type: "string", pattern: "^/safe/" }, mode: { enum: ["read"] } },
@@ -143,7 +144,7 @@ Deno.test("a tool field nested deeper than MAX_JSON_DEPTH is the catalogue's err
   }
 });
 
-Deno.test("an input schema that is not valid JSON Schema is the catalogue's error (issue 8)", () => {
+Deno.test("an input schema that is not valid JSON Schema is the catalogue's error, found when it is built", () => {
   const cases: Array<[Record<string, unknown>, string, string]> = [
     [{ type: "object", properties: { q: { type: 42 } } }, "type", "/properties/q/type"],
     [

@@ -1,5 +1,6 @@
 import { deepEqual, equal, throws } from "node:assert/strict";
-import { type CallToolResultLike, mapContent, McpError } from "../../src/mcp/mod.ts";
+import { type CallToolResultLike, mapContent, McpError } from "../src/mcp/mod.ts";
+import { readResult } from "../src/tool_result.ts";
 
 const PNG =
   "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
@@ -197,4 +198,25 @@ Deno.test("mapContent() throws a TypeError for a result that is not an object", 
   for (const result of [null, "text", 1, [{ type: "text", text: "x" }]]) {
     throws(() => mapContent(result as unknown as CallToolResultLike), TypeError);
   }
+});
+
+Deno.test("readResult gives an isError result and content that cannot be handed on as values, never throws them", () => {
+  const failed = readResult(
+    { isError: true, content: [{ type: "text", text: "No such file" }] },
+    "it",
+  );
+  deepEqual(failed.ok ? undefined : [failed.error.code, failed.error.message], [
+    "tool_error",
+    "No such file",
+  ]);
+  const silent = readResult({ isError: true }, "it");
+  equal(silent.ok ? "" : silent.error.code, "tool_error");
+  const audio = readResult({ content: [{ type: "audio", mimeType: "audio/wav", data: "" }] }, "it");
+  equal(audio.ok ? "" : audio.error.code, "unsupported_content");
+  deepEqual(readResult({ content: [{ type: "text", text: "done" }] }, "it"), {
+    ok: true,
+    value: "done",
+  });
+  // Not an object at all is the caller's bug, not an expected failure.
+  throws(() => readResult(null as unknown as CallToolResultLike, "it"), TypeError);
 });

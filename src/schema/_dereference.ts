@@ -70,21 +70,7 @@ function resolveURI(reference: string, baseURI: URL): URL {
   return url;
 }
 
-export const schemaKeyword: Record<string, boolean> = {
-  additionalItems: true,
-  unevaluatedItems: true,
-  items: true,
-  contains: true,
-  additionalProperties: true,
-  unevaluatedProperties: true,
-  propertyNames: true,
-  not: true,
-  if: true,
-  then: true,
-  else: true,
-};
-
-export const schemaArrayKeyword: Record<string, boolean> = {
+const schemaArrayKeyword: Record<string, boolean> = {
   prefixItems: true,
   items: true,
   allOf: true,
@@ -92,7 +78,7 @@ export const schemaArrayKeyword: Record<string, boolean> = {
   oneOf: true,
 };
 
-export const schemaMapKeyword: Record<string, boolean> = {
+const schemaMapKeyword: Record<string, boolean> = {
   $defs: true,
   definitions: true,
   properties: true,
@@ -100,7 +86,7 @@ export const schemaMapKeyword: Record<string, boolean> = {
   dependentSchemas: true,
 };
 
-export const ignoredKeyword: Record<string, boolean> = {
+const ignoredKeyword: Record<string, boolean> = {
   id: true,
   $id: true,
   $ref: true,
@@ -136,7 +122,7 @@ export const ignoredKeyword: Record<string, boolean> = {
  * https://tools.ietf.org/html/rfc3986#section-5.1
  */
 // unfold: a fixed base, not the page's location: the same lookup in every runtime.
-export const initialBaseURI: URL = new URL("https://github.com/cfworker");
+const initialBaseURI: URL = new URL("https://github.com/cfworker");
 
 export function dereference(
   schema: Schema | boolean,

@@ -5,8 +5,8 @@
  * @module
  */
 
-import { isRecord } from "../_record.ts";
-import { McpError } from "./error.ts";
+import { isRecord } from "./_record.ts";
+import { McpError } from "./tool_error.ts";
 
 /**
  * An MCP `CallToolResult` as a server sends it: content blocks, optional structured content, and
@@ -106,8 +106,8 @@ const NO_MESSAGE = "The tool reported an error without a message";
  *
  * @example Usage
  * ```ts
- * import { mapContent } from "./content.ts";
- * import { McpError } from "./error.ts";
+ * import { mapContent } from "./tool_result.ts";
+ * import { McpError } from "./tool_error.ts";
  * import { deepEqual, equal, throws } from "node:assert/strict";
  *
  * equal(mapContent({ content: [{ type: "text", text: "Echo: hi" }] }), "Echo: hi");
@@ -126,6 +126,42 @@ export function mapContent(result: CallToolResultLike): MappedResult {
   return mapResult(result, "the result");
 }
 
+/** What {@linkcode readResult} gives: the mapped result, or why it is not one. */
+export type ReadResult = { ok: true; value: MappedResult } | { ok: false; error: McpError };
+
+/**
+ * {@linkcode mapResult} with the expected failures as values: a result the tool flagged with
+ * `isError` (code `tool_error`, its text as the message) and one that cannot be handed on
+ * (`unsupported_content`). For callers that report them rather than fail (the HTTP API's
+ * `/v1/result`).
+ *
+ * @param result The `tools/call` result.
+ * @param subject What is mapped, for error messages: `the result of "everything/echo"`.
+ * @returns The mapped result, or the error.
+ * @throws {TypeError} When `result` is not an object.
+ *
+ * @example Usage
+ * ```ts
+ * import { readResult } from "./tool_result.ts";
+ * import { deepEqual } from "node:assert/strict";
+ *
+ * const read = readResult({ isError: true, content: [{ type: "text", text: "No such file" }] }, "it");
+ * deepEqual(read.ok ? undefined : [read.error.code, read.error.message], ["tool_error", "No such file"]);
+ * ```
+ */
+export function readResult(result: CallToolResultLike, subject: string): ReadResult {
+  if (isRecord(result) && result.isError === true && Array.isArray(result.content ?? [])) {
+    const text = (result.content ?? []).filter(isTextBlock).map((block) => block.text).join("\n");
+    return { ok: false, error: new McpError("tool_error", text.trim() === "" ? NO_MESSAGE : text) };
+  }
+  try {
+    return { ok: true, value: mapResult(result, subject) };
+  } catch (error) {
+    if (error instanceof McpError) return { ok: false, error };
+    throw error;
+  }
+}
+
 /**
  * {@linkcode mapContent}, with errors that name what is mapped.
  *
@@ -137,7 +173,7 @@ export function mapContent(result: CallToolResultLike): MappedResult {
  *
  * @example Usage
  * ```ts
- * import { mapResult } from "./content.ts";
+ * import { mapResult } from "./tool_result.ts";
  * import { throws } from "node:assert/strict";
  *
  * throws(

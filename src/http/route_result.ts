@@ -1,0 +1,31 @@
+/**
+ * The JSON body of a routed bridge action, as `/v1/route` answers it and as the warm-up check
+ * renders it.
+ *
+ * @module
+ */
+
+import type { BridgeAction } from "../bridge/action.ts";
+
+/**
+ * The response body of `/v1/route` for an action: model errors as `error: {code, message}`.
+ *
+ * @param action The routed action.
+ * @returns The `RouteResult`.
+ *
+ * @example Usage
+ * ```ts
+ * import { routeResult } from "./route_result.ts";
+ * import { deepEqual } from "node:assert/strict";
+ *
+ * deepEqual(
+ *   routeResult({ action: "error", code: "unknown_tool", message: "m", toolResult: "Error unknown_tool: m" }),
+ *   { action: "error", toolResult: "Error unknown_tool: m", error: { code: "unknown_tool", message: "m" } },
+ * );
+ * ```
+ */
+export function routeResult(action: BridgeAction): Record<string, unknown> {
+  if (action.action !== "error") return { ...action };
+  const { code, message, problems, ...rest } = action;
+  return { ...rest, error: { code, message, ...(problems ? { problems } : {}) } };
+}
