@@ -397,6 +397,8 @@ async function build(pool: UpstreamPool, deps: GatewayDeps, hash: Hasher): Promi
   );
   const counts = new Map<string, number>();
   for (const tool of catalog.tools) counts.set(tool.server, (counts.get(tool.server) ?? 0) + 1);
+  // Grouped once, so the statuses cost one pass over the tools, not one per server.
+  const flaggedBy = Map.groupBy(unapproved, (tool) => tool.server);
   const statuses = pool.statuses()
     .filter((status) => profile === undefined || profileSeesServer(profile, status.server))
     .map((status) => {
@@ -405,7 +407,7 @@ async function build(pool: UpstreamPool, deps: GatewayDeps, hash: Hasher): Promi
       const earlier = (status.quarantined ?? []).filter((tool) =>
         profile === undefined || inProfile(profile, { server: status.server, name: tool.name })
       );
-      const flagged = unapproved.filter((tool) => tool.server === status.server)
+      const flagged = (flaggedBy.get(status.server) ?? [])
         .map(({ name, change, fields }) => ({ name, change, fields, held: held.size > 0 }));
       if (refused.length === 0 && flagged.length === 0 && profile === undefined) return status;
       const { quarantined: _, unapproved: __, ...rest } = status;
