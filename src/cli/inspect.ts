@@ -135,6 +135,13 @@ export function formatReport(report: InspectReport): string {
   const quarantined = report.servers.flatMap((s) =>
     (s.quarantined ?? []).map((tool) => `  ${s.server}/${tool.name}: ${tool.reason}`)
   );
+  const unapproved = report.servers.flatMap((s) =>
+    (s.unapproved ?? []).map((tool) =>
+      `  ${s.server}/${tool.name}: ${
+        tool.change === "new" ? "new" : `changed (${tool.fields.join(", ")})`
+      }${tool.held ? ", held until approved" : ""}`
+    )
+  );
   return [
     table(["server", "state", "tools", "definition tokens"], servers),
     "",
@@ -145,6 +152,11 @@ export function formatReport(report: InspectReport): string {
     ...(quarantined.length === 0
       ? []
       : ["", "quarantined tools (left out of the catalogue):", ...quarantined]),
+    ...(unapproved.length === 0 ? [] : [
+      "",
+      "tool definitions not approved (review them, then run unfold approve):",
+      ...unapproved,
+    ]),
   ].join("\n");
 }
 

@@ -6,7 +6,9 @@
  * ```sh
  * deno task unfold gateway --config mcp.json
  * deno task unfold gateway --config mcp.json --http --port 8788
- * deno task unfold inspect --config mcp.json [--json]
+ * deno task unfold gateway --config mcp.json --profile work
+ * deno task unfold inspect --config mcp.json [--json] [--profile work]
+ * deno task unfold approve --config mcp.json [server/tool …| --all]
  * deno task unfold search --config mcp.json "create an issue" [--limit 10] [--json]
  * deno task unfold login --config mcp.json github [--no-browser]
  * ```
@@ -22,6 +24,9 @@ import { guardMcp } from "../gateway/guard.ts";
 import { isLoopbackName } from "../http/guard.ts";
 import { openLivePool } from "../gateway/live_pool.ts";
 import type { UpstreamStatus } from "../gateway/upstreams.ts";
+import { closest, narrowOptions } from "../gateway/profiles.ts";
+import { openProfileFaces } from "../gateway/profile_faces.ts";
+import { approveCommand, openTrust, watchLock } from "./trust.ts";
 import { settingsFromEnv } from "../http/settings.ts";
 import { createMcpHttpHandler } from "../gateway/face.ts";
 import { serveHostStdio } from "../gateway/stdio_face.ts";
@@ -36,8 +41,9 @@ import { CountingStore, STATUS_PATHS, statusHandler } from "../gateway/status.ts
 import { pageHandler } from "../http/page.ts";
 
 const USAGE = `Usage:
-  unfold gateway --config FILE [--http [--port N] [--host H]]
-  unfold inspect --config FILE [--json]
+  unfold gateway --config FILE [--profile NAME] [--http [--port N] [--host H]]
+  unfold inspect --config FILE [--profile NAME] [--json]
+  unfold approve --config FILE (server/tool ... | --all)
   unfold search --config FILE [--limit N] [--json] "words"
   unfold login --config FILE SERVER [--no-browser] [--timeout SECONDS]`;
 
@@ -53,6 +59,8 @@ interface Args {
   words: string[];
   browser: boolean;
   timeoutSeconds?: number;
+  profile?: string;
+  all: boolean;
 }
 
 function parseArgs(argv: readonly string[]): Args {
@@ -66,6 +74,7 @@ function parseArgs(argv: readonly string[]): Args {
     limit: 10,
     words: [],
     browser: true,
+    all: false,
   };
   for (let i = 1; i < argv.length; i++) {
     const arg = argv[i]!;
@@ -82,10 +91,12 @@ function parseArgs(argv: readonly string[]): Args {
     else if (arg === "--limit") args.limit = integer(arg, value(), 1);
     else if (arg === "--no-browser") args.browser = false;
     else if (arg === "--timeout") args.timeoutSeconds = integer(arg, value(), 1);
+    else if (arg === "--profile") args.profile = value();
+    else if (arg === "--all") args.all = true;
     else if (arg.startsWith("--")) throw new UsageError(`unknown option ${arg}`);
     else args.words.push(arg);
   }
-  if (!["gateway", "inspect", "search", "login"].includes(args.command)) {
+  if (!["gateway", "inspect", "search", "login", "approve"].includes(args.command)) {
     throw new UsageError(args.command === "" ? "no command" : `unknown command ${args.command}`);
   }
   if (args.config === "") throw new UsageError("--config FILE is required");
@@ -94,6 +105,9 @@ function parseArgs(argv: readonly string[]): Args {
   }
   if (args.command === "login" && args.words.length !== 1) {
     throw new UsageError("login needs one server name");
+  }
+  if (args.command === "approve" && args.all === (args.words.length > 0)) {
+    throw new UsageError("approve needs the tool ids to approve, or --all (not both)");
   }
   return args;
 }
@@ -158,6 +172,19 @@ async function main(argv: readonly string[]): Promise<number> {
     else console.error(`unfold: ${result.error}`);
     return result.ok ? 0 : 1;
   }
+  const profiles = config.options.profiles ?? {};
+  const profile = args.profile === undefined ? undefined : profiles[args.profile];
+  if (args.profile !== undefined && profile === undefined) {
+    console.error(`unfold: ${args.config}: ${unknownProfile(args.profile, Object.keys(profiles))}`);
+    return 1;
+  }
+  const opened = await openTrust(args.config, config.options, args.command);
+  if (!opened.ok) {
+    console.error(`unfold: ${args.config}: ${opened.error}`);
+    return 1;
+  }
+  const locked = opened.value;
+  if (args.command === "gateway" && locked.notice !== undefined) log(locked.notice);
   const quiet = args.command !== "gateway";
   // Re-lists repeat a server's tool issues: each is logged once (bounded memory).
   const seen = new Set<string>();
@@ -212,7 +239,23 @@ async function main(argv: readonly string[]): Promise<number> {
       maxSessions: settings.maxSessions,
     }),
   );
-  const gateway = await Gateway.open(pool, { options: config.options, store, log, ranker });
+  const trust = locked.source;
+  const gateway = await Gateway.open(pool, {
+    options: config.options,
+    store,
+    log,
+    ranker,
+    trust,
+    ...(profile === undefined ? {} : { profile }),
+  });
+  const refreshAlso: (() => Promise<void>)[] = [gateway.refresh.bind(gateway)];
+  // New approvals apply at once: the lock is read again when it changes, and every re-list is
+  // compared with it, so a definition changed after start is caught.
+  watchLock(locked.lockFile, async () => {
+    const problem = await locked.reload();
+    if (problem !== undefined) return log(`${problem}; keeping the approvals read before`);
+    for (const refresh of refreshAlso) void refresh();
+  }, stopping.signal);
   const finish = async () => {
     for (const signal of signals) Deno.removeSignalListener(signal, onSignal);
     await bounded(gateway.close(), CLOSE_BUDGET_MS);
@@ -222,9 +265,15 @@ async function main(argv: readonly string[]): Promise<number> {
     await ranker.ready.catch((e) => log(`cannot load the word vectors (${e}): searching without`));
   }
   if (args.command === "inspect") {
-    const report = inspectCatalog(gateway.catalog, gateway.statuses(), config.options);
+    const options = profile === undefined ? config.options : narrowOptions(config.options, profile);
+    const report = inspectCatalog(gateway.catalog, gateway.statuses(), options);
     console.log(args.json ? JSON.stringify(report, null, 2) : formatReport(report));
     return await finish();
+  }
+  if (args.command === "approve") {
+    const code = await approveCommand(locked, pool.tools(), args.all ? "all" : args.words);
+    await finish();
+    return code;
   }
   if (args.command === "search") {
     const matches = gateway.catalog.search(args.words.join(" "), args.limit);
@@ -241,16 +290,26 @@ async function main(argv: readonly string[]): Promise<number> {
     await bounded(served.close(), CLOSE_BUDGET_MS);
     return await finish();
   }
-  const { handle, close } = createMcpHttpHandler(host, {
-    sessions: { kind: "memory", maxSessions: settings.maxSessions },
-    onError: (e) => log(e.message),
-  });
+  const sessions = {
+    sessions: { kind: "memory" as const, maxSessions: settings.maxSessions },
+    onError: (e: Error) => log(e.message),
+  };
+  const { handle, close } = createMcpHttpHandler(host, sessions);
   const guard = {
     tokens: settings.tokens,
     allowedOrigins: settings.allowedOrigins,
     loopbackOnly: isLoopbackName(args.host),
   };
   const guarded = guardMcp(handle, guard);
+  // /mcp/NAME: one gateway per profile over the same upstreams; a name that is no profile is 404.
+  const profileFaces = await openProfileFaces(
+    pool,
+    args.profile === undefined ? Object.values(profiles) : [],
+    { options: config.options, store, log, ranker, trust },
+    (host) => createMcpHttpHandler(host, sessions),
+    guard,
+  );
+  refreshAlso.push(profileFaces.refresh);
   // The page (GET /) and what it reads (/status, /view, /explain), behind /mcp's own checks.
   const page = pageHandler();
   const status = guardMcp(
@@ -272,12 +331,16 @@ async function main(argv: readonly string[]): Promise<number> {
   }, async (request) => {
     const path = new URL(request.url).pathname;
     if (path === "/mcp") return guarded(request);
+    if (path.startsWith("/mcp/")) return await profileFaces.route(path.slice(5), request);
     if (STATUS_PATHS.has(path)) return status(request);
     return (await page(request)) ??
       new Response("Not found: the MCP endpoint is /mcp, the page is /\n", { status: 404 });
   });
   await stop.promise;
-  await bounded(Promise.all([close(), server.shutdown()]), CLOSE_BUDGET_MS);
+  await bounded(
+    Promise.all([close(), server.shutdown(), profileFaces.close()]),
+    CLOSE_BUDGET_MS,
+  );
   return await finish();
 }
 
@@ -292,6 +355,14 @@ async function bounded(work: Promise<unknown>, ms: number): Promise<void> {
     new Promise((resolve) => timer = setTimeout(resolve, ms)),
   ]);
   clearTimeout(timer);
+}
+
+function unknownProfile(name: string, names: readonly string[]): string {
+  return `unknown profile ${JSON.stringify(name)}: ${
+    names.length === 0
+      ? 'the config has no "unfold.profiles"'
+      : `the profiles are ${names.join(", ")}${closest(name, names)}`
+  }`;
 }
 
 if (import.meta.main) Deno.exit(await main(Deno.args));

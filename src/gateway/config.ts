@@ -10,6 +10,8 @@ import { isRecord } from "../_record.ts";
 import { checkConfig, DISCLOSURE_LEVELS, type DisclosureLevel } from "../config.ts";
 import type { OAuthSettings } from "../mcp/oauth/provider.ts";
 import { parseOAuthSettings } from "../mcp/oauth/settings.ts";
+import { parseProfile, type Profile } from "./profiles.ts";
+import { TRUST_MODES, type TrustMode } from "./trust.ts";
 
 /** An upstream started as a child process, spoken to over stdio. */
 export interface StdioUpstream {
@@ -71,6 +73,18 @@ export interface GatewayOptions {
    * @default {RESTART_DEFAULTS.maxDelayMs}
    */
   restartMaxDelayMs?: number;
+  /** Per-client profiles by name: each a narrower view of this config. */
+  profiles?: Record<string, Profile>;
+  /**
+   * What happens to tool definitions the user has not approved (see `trust.ts`).
+   * @default {DEFAULT_TRUST}
+   */
+  trust?: TrustMode;
+  /**
+   * The lock file of approved definitions, as written in the config (relative to its directory).
+   * @default {LOCK_FILE_NAME}
+   */
+  lockFile?: string;
 }
 
 /** How long the gateway waits for its upstreams at start, by default: 5 s. */
@@ -122,6 +136,8 @@ export class GatewayConfigError extends TypeError {
   }
 }
 
+// The fields of profiles and trusted definitions, parsed in parseTrustFields.
+const TRUST_FIELDS = ["profiles", "trust", "lockFile"] as const;
 const UNFOLD_FIELDS = new Set([
   "availableContextTokens",
   "inventoryThresholdPercent",
@@ -130,6 +146,7 @@ const UNFOLD_FIELDS = new Set([
   "bridgeName",
   "callTimeoutMs",
   ...DELAY_FIELDS,
+  ...TRUST_FIELDS,
 ]);
 const STDIO_FIELDS = new Set(["command", "args", "env", "cwd", "type", "disabled"]);
 const HTTP_FIELDS = new Set(["url", "headers", "type", "disabled", "oauth"]);
@@ -339,6 +356,9 @@ function parseOptions(raw: unknown, servers: readonly UpstreamConfig[]): Gateway
     startupTimeoutMs: ___,
     restartDelayMs: ____,
     restartMaxDelayMs: _____,
+    profiles: ______,
+    trust: _______,
+    lockFile: ________,
     ...config
   } = options;
   const checked = checkConfig(config);
@@ -388,7 +408,49 @@ function parseOptions(raw: unknown, servers: readonly UpstreamConfig[]): Gateway
     options.pinned = [...new Set(raw.pinned as string[])];
     checkPinnedNames(options.pinned);
   }
+  parseTrustFields(raw, servers, options);
   return options;
+}
+
+// Profiles, trust mode and lock file: kept together and apart from the other fields.
+function parseTrustFields(
+  raw: Record<string, unknown>,
+  servers: readonly UpstreamConfig[],
+  options: GatewayOptions,
+): void {
+  if (raw.trust !== undefined) {
+    if (!(TRUST_MODES as readonly unknown[]).includes(raw.trust)) {
+      throw new GatewayConfigError(
+        "/unfold/trust",
+        `must be one of ${TRUST_MODES.map((m) => JSON.stringify(m)).join(", ")}`,
+      );
+    }
+    options.trust = raw.trust as TrustMode;
+  }
+  if (raw.lockFile !== undefined) {
+    if (typeof raw.lockFile !== "string" || raw.lockFile === "") {
+      throw new GatewayConfigError("/unfold/lockFile", "must be a non-empty path");
+    }
+    options.lockFile = raw.lockFile;
+  }
+  if (raw.profiles === undefined) return;
+  if (!isRecord(raw.profiles)) {
+    throw new GatewayConfigError("/unfold/profiles", "must be an object of profiles by name");
+  }
+  const names = servers.map((s) => s.server);
+  const profiles: Record<string, Profile> = {};
+  for (const [name, entry] of Object.entries(raw.profiles)) {
+    const parsed = parseProfile(name, entry, names);
+    if (!parsed.ok) {
+      throw new GatewayConfigError(
+        pointer(["unfold", "profiles", name, ...parsed.error.path]),
+        parsed.error.problem,
+      );
+    }
+    if (parsed.value.pinned !== undefined) checkPinnedNames(parsed.value.pinned);
+    profiles[name] = parsed.value;
+  }
+  options.profiles = profiles;
 }
 
 // A pinned tool is listed as server__tool: two ids that make the same name would be two tools

@@ -22,6 +22,16 @@ import { type McpTool, toolId } from "../tool.ts";
 import type { GatewayOptions } from "./config.ts";
 import { present, type Presentation, type ToolDefinition } from "./presentation.ts";
 import { admitTools } from "./quarantine.ts";
+import {
+  inProfile,
+  narrowOptions,
+  type Profile,
+  profileSeesServer,
+  unmatchedPatterns,
+} from "./profiles.ts";
+import { checkTrust, describeUnapproved, type TrustSource, type Unapproved } from "./trust.ts";
+
+export type { TrustSource } from "./trust.ts";
 import { actionResult, executeResult, failureResult, stateless } from "./results.ts";
 import type { UpstreamPool, UpstreamStatus } from "./upstreams.ts";
 
@@ -61,6 +71,16 @@ export interface GatewayDeps {
    * @default {lexicalRanker}
    */
   ranker?: RankerFactory;
+  /**
+   * The profile this gateway serves: only its tools exist for its clients.
+   * @default {every tool}
+   */
+  profile?: Profile;
+  /**
+   * The definitions the user approved, read again at every rebuild.
+   * @default {trust off}
+   */
+  trust?: TrustSource;
 }
 
 // How many quarantine lines are remembered so a re-list does not log them again.
@@ -69,6 +89,7 @@ const MAX_LOGGED = 10_000;
 const MAX_LOGGED_AT_ONCE = 50;
 
 interface State {
+  unapproved: Unapproved[];
   catalog: McpCatalog;
   injector: Injector;
   catalogHash: string;
@@ -122,14 +143,23 @@ export class Gateway {
     this.#report(state);
     // Changes that arrive while a rebuild runs are folded into one next rebuild: a storm of
     // list_changed costs at most two rebuilds at a time, not one per notification.
-    this.#unsubscribe = pool.onChange(() => {
-      if (this.#queued) return;
-      this.#queued = true;
-      this.#rebuilding = this.#rebuilding.then(() => {
-        this.#queued = false;
-        return this.#rebuild();
-      }).catch((error) => this.#deps.log?.(`cannot follow an upstream change: ${String(error)}`));
-    });
+    this.#unsubscribe = pool.onChange(() => this.refresh());
+  }
+
+  /**
+   * Rebuilds the catalogue from the upstreams' tools as they are now: after an upstream change,
+   * or when the approved definitions changed.
+   *
+   * @returns Resolves once the rebuild is done.
+   */
+  refresh(): Promise<void> {
+    if (this.#queued) return this.#rebuilding;
+    this.#queued = true;
+    this.#rebuilding = this.#rebuilding.then(() => {
+      this.#queued = false;
+      return this.#rebuild();
+    }).catch((error) => this.#deps.log?.(`cannot follow an upstream change: ${String(error)}`));
+    return this.#rebuilding;
   }
 
   /**
@@ -328,6 +358,25 @@ export class Gateway {
         if (++fresh <= MAX_LOGGED_AT_ONCE) log(line);
       }
     }
+    const trust = this.#deps.trust;
+    const profile = this.#deps.profile;
+    if (profile !== undefined) {
+      const ready = state.statuses.filter((s) => s.state === "ready").map((s) => s.server);
+      for (const line of unmatchedPatterns(profile, this.#pool.tools(), ready)) {
+        if (this.#logged.has(line)) continue;
+        this.#logged.add(line);
+        log(line);
+      }
+    }
+    for (const tool of state.unapproved) {
+      const line = `${describeUnapproved(tool)}: ${
+        trust?.mode === "pin" ? "held until approved" : "still usable, flagged"
+      }; review it, then run ${trust?.approve ?? "unfold approve"}`;
+      if (this.#logged.has(line)) continue;
+      if (this.#logged.size >= MAX_LOGGED) this.#logged.clear();
+      this.#logged.add(line);
+      if (++fresh <= MAX_LOGGED_AT_ONCE) log(line);
+    }
     if (fresh > MAX_LOGGED_AT_ONCE) {
       log(`${fresh - MAX_LOGGED_AT_ONCE} more tools quarantined: see unfold inspect`);
     }
@@ -335,20 +384,45 @@ export class Gateway {
 }
 
 async function build(pool: UpstreamPool, deps: GatewayDeps, hash: Hasher): Promise<State> {
-  const { options, ranker } = deps;
-  const { catalog, quarantined } = admitTools(pool.tools(), ranker);
-  const statuses = pool.statuses().map((status) => {
-    const refused = quarantined.filter((tool) => tool.server === status.server)
-      .map(({ name, reason }) => ({ name, reason }));
-    if (refused.length === 0) return status;
-    return {
-      ...status,
-      tools: status.tools - refused.length,
-      quarantined: [...(status.quarantined ?? []), ...refused],
-    };
-  });
-  const presentation = present(catalog, options, statuses);
+  const { ranker, profile, trust } = deps;
+  const options = profile === undefined ? deps.options : narrowOptions(deps.options, profile);
+  // Outside the profile, a tool does not exist: filtered before anything can name it.
+  const listed = profile === undefined
+    ? pool.tools()
+    : pool.tools().filter((tool) => inProfile(profile, tool));
+  const { unapproved, held, note } = await checkTrust(listed, trust, hash);
+  const { catalog, quarantined } = admitTools(
+    held.size === 0 ? listed : listed.filter((tool) => !held.has(toolId(tool))),
+    ranker,
+  );
+  const counts = new Map<string, number>();
+  for (const tool of catalog.tools) counts.set(tool.server, (counts.get(tool.server) ?? 0) + 1);
+  // Grouped once, so the statuses cost one pass over the tools, not one per server.
+  const flaggedBy = Map.groupBy(unapproved, (tool) => tool.server);
+  const statuses = pool.statuses()
+    .filter((status) => profile === undefined || profileSeesServer(profile, status.server))
+    .map((status) => {
+      const refused = quarantined.filter((tool) => tool.server === status.server)
+        .map(({ name, reason }) => ({ name, reason }));
+      const earlier = (status.quarantined ?? []).filter((tool) =>
+        profile === undefined || inProfile(profile, { server: status.server, name: tool.name })
+      );
+      const flagged = (flaggedBy.get(status.server) ?? [])
+        .map(({ name, change, fields }) => ({ name, change, fields, held: held.size > 0 }));
+      if (refused.length === 0 && flagged.length === 0 && profile === undefined) return status;
+      const { quarantined: _, unapproved: __, ...rest } = status;
+      return {
+        ...rest,
+        tools: profile === undefined && flagged.length === 0
+          ? status.tools - refused.length
+          : counts.get(status.server) ?? 0,
+        ...(earlier.length + refused.length === 0 ? {} : { quarantined: [...earlier, ...refused] }),
+        ...(flagged.length === 0 ? {} : { unapproved: flagged }),
+      };
+    });
+  const presentation = present(catalog, options, statuses, note);
   return {
+    unapproved,
     catalog,
     injector: presentation.injector,
     catalogHash: await hash(`[${catalog.tools.map(canonicalJson).join(",")}]`),

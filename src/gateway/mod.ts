@@ -37,6 +37,9 @@ export {
   STARTUP_TIMEOUT_MS,
 } from "./config.ts";
 export type { CallContext, CallOutcome, GatewayDeps } from "./gateway.ts";
+export type { Profile } from "./profiles.ts";
+export type { Lock, LockEntry, TrustMode, TrustSource, Unapproved } from "./trust.ts";
+export { DEFAULT_TRUST, LOCK_FILE_NAME, TRUST_MODES } from "./trust.ts";
 export { Gateway } from "./gateway.ts";
 export { gatewayHost } from "./host.ts";
 export type { GuardOptions } from "./guard.ts";

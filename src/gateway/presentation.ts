@@ -128,6 +128,7 @@ export function definitionOf(tool: McpTool, name = tool.name): ToolDefinition {
  * @param catalog The catalogue of every upstream tool.
  * @param options The `unfold` block.
  * @param statuses The upstreams' states: failed and lost ones are named in the overview.
+ * @param note A line about the approved definitions as a whole (none by default).
  * @returns The presentation.
  *
  * @example Usage
@@ -147,13 +148,14 @@ export function present(
   catalog: McpCatalog,
   options: GatewayOptions,
   statuses: readonly UpstreamStatus[],
+  note = "",
 ): Presentation {
   const config = injectorConfig(options);
   const injector = new Injector(catalog, config);
   const injection = injector.inject();
   const c = injector.config;
   const protocol = (bridgeTool({ ...c, toolFormat: "mcp" }) as McpToolDefinition).description;
-  const instructionsTail = upstreamNotes(statuses);
+  const instructionsTail = `${note}${upstreamNotes(statuses)}${trustNotes(statuses)}`;
   const overview = injection === null
     ? "No upstream server has any tool available now."
     : injection.prompt;
@@ -230,6 +232,38 @@ function upstreamNotes(statuses: readonly UpstreamStatus[]): string {
   if (refused.length > 0) {
     notes += `\nTools left out because unfold cannot accept their definitions: ${
       refused.join("; ")
+    }.`;
+  }
+  return notes;
+}
+
+// The tools whose definitions the user has not approved: held ones cannot be used until the
+// user approves them, flagged ones can. Bounded like the quarantine list.
+function trustNotes(statuses: readonly UpstreamStatus[]): string {
+  const list = (held: boolean) =>
+    statuses.flatMap((s) => {
+      const tools = (s.unapproved ?? []).filter((t) => t.held === held);
+      if (tools.length === 0) return [];
+      const named = tools.slice(0, SHOWN_QUARANTINED).map((t) =>
+        `${quote(oneLine(`${s.server}/${t.name}`, 100))} (${
+          t.change === "new" ? "new" : `changed: ${t.fields.join(", ")}`
+        })`
+      );
+      const more = tools.length - named.length;
+      return [...named, ...(more > 0 ? [`and ${more} more of ${s.server}`] : [])];
+    });
+  const held = list(true);
+  const flagged = list(false);
+  let notes = "";
+  if (held.length > 0) {
+    notes +=
+      `\nTools awaiting the user's approval (new or changed definitions; they cannot be searched, described or executed until the user runs unfold approve): ${
+        held.join("; ")
+      }.`;
+  }
+  if (flagged.length > 0) {
+    notes += `\nTools whose definitions the user has not approved yet (usable, flagged): ${
+      flagged.join("; ")
     }.`;
   }
   return notes;

@@ -35,6 +35,11 @@ export interface UpstreamStatus {
   tools: number;
   /** Its tools left out of the catalogue, and why (absent when there are none). */
   quarantined?: { name: string; reason: string }[];
+  /**
+   * Its tools whose definitions the user has not approved (absent when there are none or trust
+   * is off): `held` ones are left out until approved (`pin`), the others work and are flagged.
+   */
+  unapproved?: { name: string; change: "new" | "changed"; fields: string[]; held: boolean }[];
 }
 
 /** The upstreams as one: what the gateway reads and calls. */

@@ -419,8 +419,14 @@ function showStatus(status) {
     badge.textContent = s.state;
     const notes = [s.reason || ""];
     if (Array.isArray(s.quarantined) && s.quarantined.length > 0) {
-      notes.push(`awaiting approval: ${s.quarantined.map((q) => q.name || q).join(", ")}`);
+      notes.push(`left out: ${s.quarantined.map((q) => q.name || q).join(", ")}`);
     }
+    // Definitions the user has not approved: held ones (trust "pin") cannot be used yet.
+    const unapproved = Array.isArray(s.unapproved) ? s.unapproved : [];
+    const held = unapproved.filter((u) => u.held).map((u) => u.name);
+    const flagged = unapproved.filter((u) => !u.held).map((u) => u.name);
+    if (held.length > 0) notes.push(`awaiting approval: ${held.join(", ")}`);
+    if (flagged.length > 0) notes.push(`not approved (flagged): ${flagged.join(", ")}`);
     return row([
       s.server,
       badge,

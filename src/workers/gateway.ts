@@ -1,6 +1,7 @@
 /**
  * `/mcp` on the Worker: the gateway over the HTTP upstreams listed in `UNFOLD_UPSTREAMS` (the same
- * JSON as the gateway config file). Connections to upstreams live only as long as one listing or
+ * JSON as the gateway config file), and `/mcp/NAME` for each of its profiles. Trusted definitions
+ * need a lock file and `unfold approve`, so they are a Deno feature: the Worker runs trust off. Connections to upstreams live only as long as one listing or
  * one call (a Worker connection cannot outlive its request); listings are reused for a while.
  * 2025-era sessions are Durable Objects: the session ids and their state (described, seen,
  * counters) both live in the session's `SessionObject`.
@@ -13,6 +14,7 @@ import { Gateway } from "../gateway/gateway.ts";
 import { gatewayHost } from "../gateway/host.ts";
 import { guardMcp } from "../gateway/guard.ts";
 import { STATUS_PATHS, statusHandler } from "../gateway/status.ts";
+import { openProfileFaces } from "../gateway/profile_faces.ts";
 import { type OnDemandPool, openOnDemandPool } from "../gateway/upstreams.ts";
 import type { HttpSettings } from "../http/settings.ts";
 import { connectHttp } from "../mcp/http_client.ts";
@@ -79,10 +81,22 @@ export function workerMcp(
     // The page's reads (/status, /view, /explain) under the same checks; an isolate's counters
     // would be a fraction of the deployment's, so the Worker shows none.
     const status = guardMcp(statusHandler({ gateway, options: config.options }), guard);
+    // /mcp/NAME: a gateway per profile over the same upstreams, its sessions under its own tenant.
+    const faces = await openProfileFaces(
+      pool,
+      Object.values(config.options.profiles ?? {}),
+      { options: config.options, store },
+      (host) =>
+        createMcpHttpHandler(host, { sessions: { kind: "registry", registry: registryOf(store) } }),
+      guard,
+    );
     return {
       pool,
-      handle: (request: Request) =>
-        STATUS_PATHS.has(new URL(request.url).pathname) ? status(request) : guarded(request),
+      handle: (request: Request) => {
+        const path = new URL(request.url).pathname;
+        if (STATUS_PATHS.has(path)) return status(request);
+        return path.startsWith("/mcp/") ? faces.route(path.slice(5), request) : guarded(request);
+      },
     };
   };
   return async (request) => {

@@ -26,7 +26,8 @@ export default workerEntry(
   ({ api, mcp }, request) => {
     const path = new URL(request.url).pathname;
     // With upstreams, the page's /status is the gateway's; without, the API's.
-    if (path !== "/mcp" && (mcp === undefined || !STATUS_PATHS.has(path))) {
+    const mcpPath = path === "/mcp" || path.startsWith("/mcp/");
+    if (!mcpPath && (mcp === undefined || !STATUS_PATHS.has(path))) {
       return api.fetch(request);
     }
     return mcp === undefined

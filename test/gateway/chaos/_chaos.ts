@@ -72,8 +72,8 @@ export class RawGateway implements AsyncDisposable {
   #exited: Promise<Deno.CommandStatus>;
   #stdinClosed = false;
 
-  constructor(config: string) {
-    const { command, args } = cliCommand("gateway", "--config", config);
+  constructor(config: string, extra: readonly string[] = []) {
+    const { command, args } = cliCommand("gateway", "--config", config, ...extra);
     this.child = new Deno.Command(command, {
       args,
       env: denoEnv(),

@@ -12,7 +12,9 @@
  * Behaviours (default `healthy`): see {@linkcode BEHAVIOURS}. Options: `--delay-ms N` (slow-start,
  * crash-later), `--count N` (many-tools, list-changed-storm, progress-flood), `--refusal KIND`
  * (refused-tool, refuse-after-relist: `type`, `name`, `depth`, `ref`), `--pid-file PATH` (writes
- * its process id there), `--name NAME` (serverInfo name). Every server has the tools `echo`
+ * its process id there), `--name NAME` (serverInfo name), `--generation-file PATH` (changing-definition: the
+ * definition's generation is kept there, so a second process started on it, as `unfold approve`
+ * starts one, lists the same definition). Every server has the tools `echo`
  * (answers its `text`) and `pid` (answers its process id) unless the behaviour says otherwise.
  * Self-contained on purpose: later changes to it are additive only.
  *
@@ -56,6 +58,7 @@ interface Options {
   pidFile?: string;
   name: string;
   http: boolean;
+  generationFile?: string;
 }
 
 function parse(argv: readonly string[]): Options {
@@ -75,6 +78,7 @@ function parse(argv: readonly string[]): Options {
     else if (arg === "--pid-file") options.pidFile = next();
     else if (arg === "--name") options.name = next();
     else if (arg === "--http") options.http = true;
+    else if (arg === "--generation-file") options.generationFile = next();
   }
   return options;
 }
@@ -118,6 +122,13 @@ class Fake {
 
   constructor(options: Options) {
     this.options = options;
+    if (options.generationFile !== undefined) {
+      try {
+        this.generation = Number(Deno.readTextFileSync(options.generationFile)) || 0;
+      } catch {
+        // no generation yet
+      }
+    }
   }
 
   tools(): Message[] {
@@ -270,6 +281,9 @@ class Fake {
         return ok("poisoned");
       case "bump":
         this.generation += 1;
+        if (this.options.generationFile !== undefined) {
+          Deno.writeTextFileSync(this.options.generationFile, String(this.generation));
+        }
         changed();
         return ok(`definition ${this.generation}`);
       case "drop":

@@ -1,0 +1,282 @@
+/**
+ * The lock file on disk (Deno): where it is, reading it (a broken file is a config error, never
+ * an empty lock), writing it atomically (`unfold approve`), and noticing when it changes so that
+ * a running gateway applies new approvals without a restart.
+ *
+ * @module
+ */
+
+// deno-lint-ignore-file no-console
+
+import { dirname, isAbsolute, join, resolve } from "node:path";
+import type { GatewayOptions } from "../gateway/config.ts";
+import type { TrustSource } from "../gateway/gateway.ts";
+import type { McpTool } from "../tool.ts";
+import { toolId } from "../tool.ts";
+import { closest } from "../gateway/profiles.ts";
+import {
+  DEFAULT_TRUST,
+  fingerprint,
+  type Lock,
+  LOCK_FILE_NAME,
+  parseLock,
+  serializeLock,
+} from "../gateway/trust.ts";
+
+/**
+ * The lock file's path: `unfold.lockFile` (relative to the config's directory), else
+ * `unfold.lock.json` beside the config.
+ *
+ * @param configPath The config's path.
+ * @param options The `unfold` block.
+ * @returns The path.
+ *
+ * @example Usage
+ * ```ts
+ * import { lockPath } from "./trust.ts";
+ * import { equal } from "node:assert/strict";
+ *
+ * equal(lockPath("/etc/unfold/mcp.json", { pinned: [] }), "/etc/unfold/unfold.lock.json");
+ * equal(lockPath("/etc/unfold/mcp.json", { pinned: [], lockFile: "locks/a.json" }), "/etc/unfold/locks/a.json");
+ * ```
+ */
+export function lockPath(configPath: string, options: GatewayOptions): string {
+  const file = options.lockFile ?? LOCK_FILE_NAME;
+  return isAbsolute(file) ? file : join(dirname(configPath), file);
+}
+
+/**
+ * Reads the lock file.
+ *
+ * @param path Its path.
+ * @returns The lock, `undefined` when there is no file yet, or the one-line error.
+ *
+ * @example Usage
+ * ```ts
+ * import { readLock } from "./trust.ts";
+ * import { deepEqual } from "node:assert/strict";
+ *
+ * deepEqual(await readLock("/nonexistent/unfold.lock.json"), { ok: true, value: undefined });
+ * ```
+ */
+export async function readLock(
+  path: string,
+): Promise<{ ok: true; value: Lock | undefined } | { ok: false; error: string }> {
+  let text: string;
+  try {
+    text = await Deno.readTextFile(path);
+  } catch (e) {
+    if (e instanceof Deno.errors.NotFound) return { ok: true, value: undefined };
+    return { ok: false, error: `cannot read the lock file ${path}: ${(e as Error).message}` };
+  }
+  const parsed = parseLock(text);
+  if (!parsed.ok) {
+    return {
+      ok: false,
+      error:
+        `the lock file ${path} is ${parsed.error}: fix it, or delete it and run unfold approve`,
+    };
+  }
+  return parsed;
+}
+
+/**
+ * Approves tools: their current definitions replace (or join) the lock's entries; the other
+ * entries stay, so a server that is down keeps its approvals.
+ *
+ * @param lock The lock as it is (none yet: `undefined`).
+ * @param tools Every listed tool.
+ * @param ids The ids to approve, or `"all"`.
+ * @returns The new lock and the ids approved, or the ids that name no listed tool.
+ *
+ * @example Usage
+ * ```ts
+ * import { approveTools } from "./trust.ts";
+ * import { deepEqual, equal } from "node:assert/strict";
+ *
+ * const tools = [{ server: "s", name: "t", description: "Does T", inputSchema: { type: "object" } }];
+ * const done = await approveTools(undefined, tools, "all");
+ * deepEqual(done.ok && done.approved, ["s/t"]);
+ * const bad = await approveTools(undefined, tools, ["s/x"]);
+ * equal(bad.ok, false);
+ * ```
+ */
+export async function approveTools(
+  lock: Lock | undefined,
+  tools: readonly McpTool[],
+  ids: readonly string[] | "all",
+): Promise<{ ok: true; lock: Lock; approved: string[] } | { ok: false; error: string }> {
+  const byId = new Map(tools.map((tool) => [toolId(tool), tool]));
+  const wanted = ids === "all" ? [...byId.keys()] : [...new Set(ids)];
+  const missing = wanted.filter((id) => !byId.has(id));
+  if (missing.length > 0) {
+    const first = missing[0]!;
+    return {
+      ok: false,
+      error: `Cannot approve ${JSON.stringify(first)}: no upstream lists it now${
+        closest(first, [...byId.keys()])
+      }`,
+    };
+  }
+  const next: Lock = { version: 1, tools: { ...(lock?.tools ?? {}) } };
+  for (const id of wanted) next.tools[id] = await fingerprint(byId.get(id)!);
+  return { ok: true, lock: next, approved: wanted };
+}
+
+/**
+ * Writes the lock atomically: a temporary file beside it, then a rename, so a gateway reading it
+ * meanwhile sees the old file or the new one, never half of one.
+ *
+ * @param path The lock file's path.
+ * @param lock The lock.
+ * @returns Resolves once written.
+ *
+ * @example Usage
+ * ```ts
+ * import { readLock, writeLock } from "./trust.ts";
+ * import { equal } from "node:assert/strict";
+ *
+ * const dir = await Deno.makeTempDir();
+ * await writeLock(`${dir}/unfold.lock.json`, { version: 1, tools: {} });
+ * const read = await readLock(`${dir}/unfold.lock.json`);
+ * equal(read.ok && read.value?.version, 1);
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ */
+export async function writeLock(path: string, lock: Lock): Promise<void> {
+  const temp = `${path}.${Deno.pid}.${crypto.randomUUID()}.tmp`;
+  try {
+    await Deno.writeTextFile(temp, serializeLock(lock), { mode: 0o644 });
+    await Deno.rename(temp, path);
+  } catch (e) {
+    await Deno.remove(temp).catch(() => {});
+    throw e;
+  }
+}
+
+/**
+ * Calls back when the lock file may have changed (it is written by rename, so the directory is
+ * watched). Stops with the signal.
+ *
+ * @param path The lock file's path.
+ * @param onChange Called after each change of the file.
+ * @param signal Stops watching.
+ *
+ * @example Usage
+ * ```ts ignore
+ * watchLock("/etc/unfold/unfold.lock.json", () => gateway.refresh(), signal);
+ * ```
+ */
+export function watchLock(path: string, onChange: () => void, signal: AbortSignal): void {
+  const target = resolve(path);
+  let watcher: Deno.FsWatcher;
+  try {
+    watcher = Deno.watchFs(dirname(target), { recursive: false });
+  } catch {
+    return; // no directory to watch: approvals then apply at the next re-list or restart
+  }
+  signal.addEventListener("abort", () => watcher.close(), { once: true });
+  void (async () => {
+    try {
+      for await (const event of watcher) {
+        if (event.paths.some((changed) => resolve(changed) === target)) onChange();
+      }
+    } catch {
+      // the watcher closed
+    }
+  })();
+}
+
+/** The approved definitions of one run of the command. */
+export interface LockedTrust {
+  /** What the gateway reads. */
+  source: TrustSource;
+  /** The lock file's path. */
+  lockFile: string;
+  /** The line to log at start when nothing is approved yet (and trust is on). */
+  notice?: string;
+  /** Reads the lock file again; returns the problem when it cannot be read (the old lock stays). */
+  reload(): Promise<string | undefined>;
+}
+
+/**
+ * Reads the lock file of a config for one command: `inspect` treats a missing lock as an empty
+ * one (every tool is then listed as new: the list to review), `approve` applies no trust.
+ *
+ * @param configPath The config's path.
+ * @param options The `unfold` block.
+ * @param command The command being run.
+ * @returns The trust of this run, or the one-line problem with the lock file.
+ *
+ * @example Usage
+ * ```ts
+ * import { openTrust } from "./trust.ts";
+ * import { equal, match } from "node:assert/strict";
+ *
+ * const opened = await openTrust("/nonexistent/mcp.json", { pinned: [], trust: "pin" }, "gateway");
+ * equal(opened.ok && opened.value.source.mode, "pin");
+ * match(opened.ok ? opened.value.notice ?? "" : "", /every tool awaits approval/);
+ * ```
+ */
+export async function openTrust(
+  configPath: string,
+  options: GatewayOptions,
+  command: string,
+): Promise<{ ok: true; value: LockedTrust } | { ok: false; error: string }> {
+  const mode = options.trust ?? DEFAULT_TRUST;
+  const lockFile = lockPath(configPath, options);
+  const first = await readLock(lockFile);
+  if (!first.ok) return first;
+  let lock = first.value;
+  const approve = `unfold approve --config ${configPath}`;
+  const pin = mode === "pin" ? ' and trust is "pin": every tool awaits approval' : "";
+  const value: LockedTrust = {
+    source: {
+      mode: command === "approve" ? "off" : mode,
+      lock: () => lock ?? (command === "inspect" ? { version: 1, tools: {} } : undefined),
+      approve,
+    },
+    lockFile,
+    async reload() {
+      const next = await readLock(lockFile);
+      if (!next.ok) return next.error;
+      lock = next.value;
+      return undefined;
+    },
+  };
+  if (lock === undefined && mode !== "off") {
+    value.notice = `no tool definition is approved yet (${lockFile} does not exist)${pin}; ` +
+      `review them with unfold inspect, then run ${approve} --all`;
+  }
+  return { ok: true, value };
+}
+
+/**
+ * `unfold approve`: writes the current definitions of the tools named (or all) to the lock file
+ * and prints each id approved.
+ *
+ * @param locked The run's trust (its lock file).
+ * @param tools Every listed tool.
+ * @param ids The ids, or `"all"`.
+ * @returns The exit code: 0, or 1 when an id names no listed tool.
+ *
+ * @example Usage
+ * ```ts ignore
+ * Deno.exit(await approveCommand(locked, pool.tools(), "all"));
+ * ```
+ */
+export async function approveCommand(
+  locked: LockedTrust,
+  tools: readonly McpTool[],
+  ids: readonly string[] | "all",
+): Promise<number> {
+  const done = await approveTools(locked.source.lock(), tools, ids);
+  if (!done.ok) {
+    console.error(`unfold: ${done.error}`);
+    return 1;
+  }
+  await writeLock(locked.lockFile, done.lock);
+  for (const id of done.approved) console.log(`approved ${id}`);
+  console.error(`unfold: ${done.approved.length} tool definitions approved in ${locked.lockFile}`);
+  return 0;
+}
