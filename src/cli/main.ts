@@ -19,6 +19,7 @@ import { Gateway } from "../gateway/gateway.ts";
 import { backgroundRanker } from "../ranking/deno_ranker.ts";
 import { guardMcp } from "../gateway/http.ts";
 import { openLivePool, type UpstreamStatus } from "../gateway/upstreams.ts";
+import { configEnvironment, withPassedEnvironment } from "../gateway/environment.ts";
 import { settingsFromEnv } from "../http/settings.ts";
 import { createMcpHttpHandler } from "../mcp/server.ts";
 import { serveHostStdio } from "../mcp/server_stdio.ts";
@@ -117,7 +118,10 @@ async function main(argv: readonly string[]): Promise<number> {
   const env = Deno.env.toObject();
   let config;
   try {
-    config = parseGatewayConfig(await Deno.readTextFile(args.config), env);
+    config = parseGatewayConfig(
+      await Deno.readTextFile(args.config),
+      configEnvironment(env, args.config, Deno.cwd()),
+    );
   } catch (e) {
     if (e instanceof GatewayConfigError) {
       console.error(`unfold: ${args.config}: ${e.message}`);
@@ -153,7 +157,7 @@ async function main(argv: readonly string[]): Promise<number> {
   // The word vectors load in the background while the upstreams connect.
   const ranker = backgroundRanker();
   const pool = await openLivePool(
-    config.servers,
+    withPassedEnvironment(config.servers, env),
     denoConnector((server, line) => quiet ? undefined : log(`[${server}] ${line}`)),
     {
       connect: { onToolIssue: (issue) => once(`${issue.server}/${issue.name} ${issue.problem}`) },
