@@ -6,6 +6,7 @@ import { deepEqual, equal, ok } from "node:assert/strict";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { ROOT } from "../_deno.ts";
+import { PASSED_ENV_VARS } from "../../src/gateway/environment.ts";
 
 // What the issue allows in the Deno cache and node_modules together.
 const MAX_FETCHED_BYTES = 80 * 1024 * 1024;
@@ -65,7 +66,17 @@ Deno.test({
         command: Deno.execPath(),
         args: words.slice(1),
         cwd: `${temp}/elsewhere`,
-        env: { DENO_DIR: `${temp}/cache`, DENO_NO_UPDATE_CHECK: "1" },
+        // The user's machine: its proxy and certificates (this one's), a Deno cache of nothing.
+        env: {
+          ...Object.fromEntries(
+            PASSED_ENV_VARS.flatMap((name) => {
+              const value = Deno.env.get(name);
+              return value === undefined ? [] : [[name, value]];
+            }),
+          ),
+          DENO_DIR: `${temp}/cache`,
+          DENO_NO_UPDATE_CHECK: "1",
+        },
         stderr: "pipe",
       });
       transport.stderr?.on("data", (chunk: Uint8Array) => {
@@ -74,20 +85,31 @@ Deno.test({
       const client = new Client({ name: "fresh-clone", version: "1.0.0" });
       const started = performance.now();
       try {
-        await client.connect(transport, { timeout: HOST_WAIT_MS });
+        await client.connect(transport, { timeout: HOST_WAIT_MS }).catch((e) => {
+          throw new Error(`${e}; the gateway's stderr ends: ${stderr}`);
+        });
         const connectedMs = performance.now() - started;
         const names = (await client.listTools()).tools.map((t) => t.name);
         ok(names.includes("mcp"), `tools/list: ${names.join(", ")}`);
         const result = await client.callTool({
           name: "mcp",
-          arguments: { action: "execute", id: "memory/read_graph", arguments: {} },
+          arguments: {
+            action: "execute",
+            name: "everything/echo",
+            arguments: { message: "first hour" },
+          },
         });
         // The first execute of a tool not yet described answers with its schema; the second runs.
         const again = await client.callTool({
           name: "mcp",
-          arguments: { action: "execute", id: "memory/read_graph", arguments: {} },
+          arguments: {
+            action: "execute",
+            name: "everything/echo",
+            arguments: { message: "first hour" },
+          },
         });
         ok(!again.isError, JSON.stringify({ result, again }).slice(0, 1_000));
+        ok(JSON.stringify(again.content).includes("first hour"), JSON.stringify(again));
         ok(!stderr.includes("Warning"), `stderr: ${stderr}`);
         const cache = await bytesUnder(`${temp}/cache`);
         const modules = await bytesUnder(`${repo}/node_modules`);
