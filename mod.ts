@@ -44,7 +44,7 @@ export type {
   SearchAction,
 } from "./src/bridge/action.ts";
 export type { BridgeTool } from "./src/bridge/tool.ts";
-export type { ArgumentProblem } from "./src/bridge/validate.ts";
+export type { ArgumentProblem } from "./src/schema/validate.ts";
 export type { RankedTool, Ranker, RankerFactory } from "./src/ranking/ranker.ts";
 export {
   createLexicalRanker,

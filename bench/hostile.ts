@@ -11,7 +11,7 @@
  */
 
 import { Injector, McpCatalog, type McpTool } from "../mod.ts";
-import { checkSchema } from "../src/bridge/schema/check.ts";
+import { checkSchema } from "../src/schema/check.ts";
 import { canonicalCatalog } from "../src/http/catalog_cache.ts";
 import { MAX_NAME_CHARS } from "../src/limits.ts";
 import { transition } from "../src/session/state.ts";

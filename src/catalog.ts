@@ -8,8 +8,8 @@
 import { isRecord } from "./_record.ts";
 import { VALIDATED } from "./_validated.ts";
 import { compareStrings } from "./_compare.ts";
-import { prepareSchema, uncheckedKeywords } from "./bridge/validate.ts";
-import { patternBudget } from "./bridge/schema/check.ts";
+import { prepareSchema, uncheckedKeywords } from "./schema/validate.ts";
+import { patternBudget } from "./schema/check.ts";
 import { tooDeep } from "./json_depth.ts";
 import { MAX_JSON_DEPTH, MAX_NAME_CHARS } from "./limits.ts";
 import type { RankerFactory } from "./ranking/ranker.ts";

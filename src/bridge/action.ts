@@ -7,7 +7,7 @@
 
 import type { ToolMatch } from "../catalog.ts";
 import type { McpTool } from "../tool.ts";
-import type { ArgumentProblem } from "./validate.ts";
+import type { ArgumentProblem } from "../schema/validate.ts";
 
 /**
  * The stable codes of model mistakes:

@@ -9,8 +9,8 @@ import type { ToolMatch } from "../catalog.ts";
 import type { McpTool } from "../tool.ts";
 import { escapeInvisible, oneLine, quote, quoteId } from "../untrusted.ts";
 import type { BridgeErrorCode, SearchMiss } from "./action.ts";
-import type { UncheckedKeyword } from "./schema/check.ts";
-import { uncheckedKeywords } from "./validate.ts";
+import type { UncheckedKeyword } from "../schema/check.ts";
+import { uncheckedKeywords } from "../schema/validate.ts";
 
 const MATCH_CHARS = 160;
 

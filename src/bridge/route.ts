@@ -18,7 +18,7 @@ import type {
 import { renderDescribe, renderError, renderMiss, renderSearch } from "./render.ts";
 import { BRIDGE_EXAMPLE, parseBridgeCall } from "./parse.ts";
 import { closestIds, MAX_ID_CHARS, sameNameIds } from "./suggest.ts";
-import { validateArguments } from "./validate.ts";
+import { validateArguments } from "../schema/validate.ts";
 
 /** What routing needs to know besides the catalogue. */
 export interface RouteOptions {

@@ -7,7 +7,7 @@
 
 import type { UpstreamConfig } from "../gateway/config.ts";
 import type { Connector } from "../gateway/upstreams.ts";
-import { connectHttp } from "../mcp/http.ts";
+import { connectHttp } from "../mcp/http_client.ts";
 import { connectStdio } from "../mcp/stdio.ts";
 
 /**

@@ -17,13 +17,13 @@
 import { GatewayConfigError, parseGatewayConfig } from "../gateway/config.ts";
 import { Gateway } from "../gateway/gateway.ts";
 import { backgroundRanker } from "../ranking/deno_ranker.ts";
-import { guardMcp } from "../gateway/http.ts";
+import { guardMcp } from "../gateway/guard.ts";
 import { openLivePool, type UpstreamStatus } from "../gateway/upstreams.ts";
 import { configEnvironment, withPassedEnvironment } from "../gateway/environment.ts";
 import { settingsFromEnv } from "../http/settings.ts";
-import { createMcpHttpHandler } from "../mcp/server.ts";
-import { serveHostStdio } from "../mcp/server_stdio.ts";
-import { openStdioWire } from "../mcp/stdio_wire.ts";
+import { createMcpHttpHandler } from "../gateway/face.ts";
+import { serveHostStdio } from "../gateway/stdio_face.ts";
+import { openStdioWire } from "../gateway/stdio_wire.ts";
 import { MemorySessionStore } from "../session/memory_store.ts";
 import { VERSION } from "../version.ts";
 import { denoConnector } from "./connector.ts";

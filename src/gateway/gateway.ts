@@ -3,7 +3,7 @@
  * `tools/list` (the bridge and the pinned tools) and `tools/call` (bridge actions within a
  * session or by the stateless rules; executes forwarded upstream with cancellation and progress),
  * and follows upstream changes (a new catalogue is a new generation). Free of any MCP SDK: the
- * server faces in `src/mcp/server.ts` wire it to the protocol.
+ * server faces in `src/gateway/face.ts` wire it to the protocol.
  *
  * @module
  */
@@ -13,9 +13,9 @@ import { canonicalJson, type Hasher, sha256Hex } from "../canonical_json.ts";
 import type { McpCatalog } from "../catalog.ts";
 import type { RankerFactory } from "../ranking/ranker.ts";
 import type { Injector } from "../injector.ts";
-import type { CallToolResultLike } from "../mcp/content.ts";
-import { McpError } from "../mcp/error.ts";
-import { isSendableResult } from "../mcp/server.ts";
+import type { CallToolResultLike } from "../tool_result.ts";
+import { McpError } from "../tool_error.ts";
+import { isSendableResult } from "./face.ts";
 import { routeInSession } from "../session/session_route.ts";
 import type { SessionKey, SessionStore } from "../session/store.ts";
 import { type McpTool, toolId } from "../tool.ts";

@@ -5,7 +5,7 @@
  * @module
  */
 
-import type { ToolHost } from "../mcp/server.ts";
+import type { ToolHost } from "./face.ts";
 import type { Gateway } from "./gateway.ts";
 
 /**
@@ -18,7 +18,7 @@ import type { Gateway } from "./gateway.ts";
  * @example Usage
  * ```ts ignore
  * import { gatewayHost } from "./host.ts";
- * import { createMcpHttpHandler } from "../mcp/server.ts";
+ * import { createMcpHttpHandler } from "./face.ts";
  *
  * const { handle } = createMcpHttpHandler(gatewayHost(gateway, "0.1.0"), { sessions: { kind: "memory" } });
  * ```

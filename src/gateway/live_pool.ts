@@ -9,7 +9,7 @@
  */
 
 import type { McpConnection } from "../mcp/client.ts";
-import { McpError } from "../mcp/error.ts";
+import { McpError } from "../tool_error.ts";
 import type { ToolIssue } from "../mcp/tool_list.ts";
 import { type McpTool, toolId } from "../tool.ts";
 import { RESTART_DEFAULTS, STARTUP_TIMEOUT_MS, type UpstreamConfig } from "./config.ts";

@@ -35,8 +35,8 @@ export {
 export type { CallContext, CallOutcome, GatewayDeps } from "./gateway.ts";
 export { Gateway } from "./gateway.ts";
 export { gatewayHost } from "./host.ts";
-export type { GuardOptions } from "./http.ts";
-export { guardMcp } from "./http.ts";
+export type { GuardOptions } from "./guard.ts";
+export { guardMcp } from "./guard.ts";
 export type { Presentation, ToolDefinition } from "./presentation.ts";
 export { ALWAYS_LOAD, BRIDGE_OUTPUT_SCHEMA, pinnedName, present } from "./presentation.ts";
 export type {
@@ -56,9 +56,9 @@ export type {
   SessionMode,
   SessionRegistry,
   ToolHost,
-} from "../mcp/server.ts";
-export { createMcpHttpHandler } from "../mcp/server.ts";
-export type { HostStdioOptions } from "../mcp/server_stdio.ts";
-export { serveHostStdio } from "../mcp/server_stdio.ts";
-export type { StdioWire, StdioWireOptions } from "../mcp/stdio_wire.ts";
-export { MAX_HOST_MESSAGE_BYTES, openStdioWire } from "../mcp/stdio_wire.ts";
+} from "./face.ts";
+export { createMcpHttpHandler } from "./face.ts";
+export type { HostStdioOptions } from "./stdio_face.ts";
+export { serveHostStdio } from "./stdio_face.ts";
+export type { StdioWire, StdioWireOptions } from "./stdio_wire.ts";
+export { MAX_HOST_MESSAGE_BYTES, openStdioWire } from "./stdio_wire.ts";

@@ -9,7 +9,7 @@
 import type { BridgeAction } from "../bridge/action.ts";
 import { renderDescribe, renderToolFailure } from "../bridge/render.ts";
 import type { Injector } from "../injector.ts";
-import type { CallToolResultLike } from "../mcp/content.ts";
+import type { CallToolResultLike } from "../tool_result.ts";
 import { escapeInvisible } from "../untrusted.ts";
 
 /**

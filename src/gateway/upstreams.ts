@@ -8,7 +8,7 @@
  */
 
 import type { ConnectOptions, ForwardOptions, McpConnection } from "../mcp/client.ts";
-import type { CallToolResultLike } from "../mcp/content.ts";
+import type { CallToolResultLike } from "../tool_result.ts";
 import type { McpTool } from "../tool.ts";
 import type { UpstreamConfig } from "./config.ts";
 import { unavailable } from "./live_pool.ts";
@@ -146,7 +146,7 @@ export interface OnDemandPool extends UpstreamPool {
  * @example Usage
  * ```ts
  * import { openOnDemandPool } from "./upstreams.ts";
- * import { McpError } from "../mcp/error.ts";
+ * import { McpError } from "../tool_error.ts";
  * import { deepEqual } from "node:assert/strict";
  *
  * const pool = await openOnDemandPool([{ server: "down", url: "http://down.invalid/mcp", headers: {} }], () =>

@@ -22,8 +22,8 @@ import type {
   McpTransport,
   ServerIdentity,
 } from "./client.ts";
-import { type CallToolResultLike, type MappedResult, mapResult } from "./content.ts";
-import { McpError, type McpErrorCode } from "./error.ts";
+import { type CallToolResultLike, type MappedResult, mapResult } from "../tool_result.ts";
+import { McpError, type McpErrorCode } from "../tool_error.ts";
 import { listPages, toMcpTools } from "./tool_list.ts";
 import { BOUNDED_VALIDATOR } from "./_validator.ts";
 import { resultProblem } from "./_result.ts";

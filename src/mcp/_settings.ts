@@ -5,7 +5,7 @@
  */
 
 import type { ConnectOptions } from "./client.ts";
-import type { McpError } from "./error.ts";
+import type { McpError } from "../tool_error.ts";
 import type { ToolIssue } from "./tool_list.ts";
 
 /** The default {@linkcode ConnectOptions.callTimeoutMs}: five minutes. */

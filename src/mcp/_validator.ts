@@ -12,7 +12,7 @@ import type {
   JsonSchemaValidator,
   jsonSchemaValidator,
 } from "@modelcontextprotocol/client";
-import { type ArgumentProblem, validateArguments } from "../bridge/validate.ts";
+import { type ArgumentProblem, validateArguments } from "../schema/validate.ts";
 import type { McpTool } from "../tool.ts";
 
 // One stand-in tool per schema object: the bridge caches its compiled schema with the tool, so a

@@ -10,8 +10,8 @@
 import type { Transport } from "@modelcontextprotocol/client";
 import type { McpInvoker } from "../injector.ts";
 import type { McpTool } from "../tool.ts";
-import type { CallToolResultLike, MappedResult } from "./content.ts";
-import type { McpError } from "./error.ts";
+import type { CallToolResultLike, MappedResult } from "../tool_result.ts";
+import type { McpError } from "../tool_error.ts";
 import type { ToolIssue } from "./tool_list.ts";
 import { openConnection } from "./_connection.ts";
 

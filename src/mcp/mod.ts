@@ -24,8 +24,8 @@ export type {
   ServerIdentity,
 } from "./client.ts";
 export { connectTransport } from "./client.ts";
-export type { HttpConnectOptions, HttpServerConfig } from "./http.ts";
-export { connectHttp } from "./http.ts";
+export type { HttpConnectOptions, HttpServerConfig } from "./http_client.ts";
+export { connectHttp } from "./http_client.ts";
 export type { McpServers } from "./servers.ts";
 export { connectServers } from "./servers.ts";
 export type {
@@ -37,8 +37,8 @@ export type {
   ResourceBlock,
   StructuredResult,
   TextBlock,
-} from "./content.ts";
-export { mapContent } from "./content.ts";
-export type { McpErrorCode } from "./error.ts";
-export { MCP_ERROR_CODES, McpError } from "./error.ts";
+} from "../tool_result.ts";
+export { mapContent } from "../tool_result.ts";
+export type { McpErrorCode } from "../tool_error.ts";
+export { MCP_ERROR_CODES, McpError } from "../tool_error.ts";
 export type { ToolIssue } from "./tool_list.ts";

@@ -57,7 +57,7 @@ const STDERR_TAIL_CHARS = 2_000;
  * @example Usage
  * ```ts
  * import { connectStdio } from "./stdio.ts";
- * import { McpError } from "./error.ts";
+ * import { McpError } from "../tool_error.ts";
  * import { rejects } from "node:assert/strict";
  *
  * // For a real server: { server: "everything", command: "npx", args: ["-y", "@modelcontextprotocol/server-everything"] }

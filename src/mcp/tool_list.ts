@@ -8,7 +8,7 @@
 
 import { isRecord } from "../_record.ts";
 import type { McpTool } from "../tool.ts";
-import { McpError } from "./error.ts";
+import { McpError } from "../tool_error.ts";
 
 /**
  * A problem with one tool of a server's listing. Tools whose name breaks MCP's tool-name rules

@@ -8,7 +8,7 @@
  */
 
 import type { BridgeAction } from "../bridge/action.ts";
-import type { ArgumentProblem } from "../bridge/validate.ts";
+import type { ArgumentProblem } from "../schema/validate.ts";
 import type { Injector } from "../injector.ts";
 import { routeInSession } from "../session/session_route.ts";
 import type { SessionKey, SessionStore } from "../session/store.ts";

@@ -11,12 +11,12 @@
 import { parseGatewayConfig } from "../gateway/config.ts";
 import { Gateway } from "../gateway/gateway.ts";
 import { gatewayHost } from "../gateway/host.ts";
-import { guardMcp } from "../gateway/http.ts";
+import { guardMcp } from "../gateway/guard.ts";
 import { STATUS_PATHS, statusHandler } from "../gateway/status.ts";
 import { type OnDemandPool, openOnDemandPool } from "../gateway/upstreams.ts";
 import type { HttpSettings } from "../http/settings.ts";
-import { connectHttp } from "../mcp/http.ts";
-import { createMcpHttpHandler, type SessionRegistry } from "../mcp/server.ts";
+import { connectHttp } from "../mcp/http_client.ts";
+import { createMcpHttpHandler, type SessionRegistry } from "../gateway/face.ts";
 import type { SessionStore } from "../session/store.ts";
 import { VERSION } from "../version.ts";
 

@@ -4,9 +4,9 @@
 import { equal, ok } from "node:assert/strict";
 import fc from "fast-check";
 import { Ajv2020 } from "ajv/dist/2020.js";
-import { validateArguments } from "../../src/bridge/validate.ts";
-import { compileSchema } from "../../src/bridge/schema/check.ts";
-import { compilePattern } from "../../src/bridge/schema/pattern.ts";
+import { validateArguments } from "../../src/schema/validate.ts";
+import { compileSchema } from "../../src/schema/check.ts";
+import { compilePattern } from "../../src/schema/pattern.ts";
 import { argumentsObject, pattern, patternText, schema } from "./_arbitraries.ts";
 import { runs } from "./_runs.ts";
 

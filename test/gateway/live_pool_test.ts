@@ -2,7 +2,7 @@ import { deepEqual, equal, match, rejects } from "node:assert/strict";
 import { openLivePool } from "../../src/gateway/live_pool.ts";
 import type { Connector } from "../../src/gateway/upstreams.ts";
 import type { ConnectOptions, McpConnection } from "../../src/mcp/client.ts";
-import { McpError } from "../../src/mcp/error.ts";
+import { McpError } from "../../src/tool_error.ts";
 
 const CONFIG = { server: "flaky", url: "http://flaky.invalid/mcp", headers: {} };
 const TOOL = {

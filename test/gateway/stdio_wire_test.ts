@@ -1,5 +1,5 @@
 import { deepEqual } from "node:assert/strict";
-import { openStdioWire, transportOf } from "../../src/mcp/stdio_wire.ts";
+import { openStdioWire, transportOf } from "../../src/gateway/stdio_wire.ts";
 
 async function exchange(chunks: string[], maxMessageBytes: number) {
   const encoder = new TextEncoder();

@@ -44,7 +44,7 @@ const END_SESSION_MS = 2_000;
  *
  * @example Usage
  * ```ts
- * import { connectHttp } from "./http.ts";
+ * import { connectHttp } from "./http_client.ts";
  * import { McpServer, WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
  * import { equal } from "node:assert/strict";
  *
@@ -66,8 +66,8 @@ const END_SESSION_MS = 2_000;
  *
  * @example A server that cannot be reached
  * ```ts
- * import { connectHttp } from "./http.ts";
- * import { McpError } from "./error.ts";
+ * import { connectHttp } from "./http_client.ts";
+ * import { McpError } from "../tool_error.ts";
  * import { rejects } from "node:assert/strict";
  *
  * const refused = () => Promise.reject(new TypeError("connection refused"));

@@ -22,8 +22,8 @@ import {
   type PatternBudget,
   type SchemaError,
   type UncheckedKeyword,
-} from "./schema/check.ts";
-import { validateWithin, ValidationLimitError } from "./schema/_validate.ts";
+} from "./check.ts";
+import { validateWithin, ValidationLimitError } from "./_validate.ts";
 
 /** One way the arguments break the schema. */
 export interface ArgumentProblem {

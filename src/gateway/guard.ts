@@ -47,7 +47,7 @@ const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]", "::1"]);
  *
  * @example Usage
  * ```ts
- * import { guardMcp } from "./http.ts";
+ * import { guardMcp } from "./guard.ts";
  * import { equal } from "node:assert/strict";
  *
  * const guarded = guardMcp((_request, tenant) => Promise.resolve(new Response(tenant)), { tokens: ["s3cret"] });

@@ -29,7 +29,7 @@ import {
   ucs2length,
   type ValidationResult,
 } from "@cfworker/json-schema";
-import { canonicalJson } from "../../canonical_json.ts";
+import { canonicalJson } from "../canonical_json.ts";
 import { resolveReference } from "./_dereference.ts";
 import { formats } from "./format.ts";
 import { compilePattern, type LinearPattern } from "./pattern.ts";

@@ -1,5 +1,5 @@
 import { equal, ok } from "node:assert/strict";
-import { createMcpHttpHandler, type ToolHost } from "../../src/mcp/server.ts";
+import { createMcpHttpHandler, type ToolHost } from "../../src/gateway/face.ts";
 
 const HOST: ToolHost = {
   serverInfo: { name: "demo", version: "1.0.0" },

@@ -40,7 +40,7 @@ export interface StdioWire {
   close(): Promise<void>;
 }
 
-// The SDK transport behind each wire: served by `server_stdio.ts`, kept out of the public types.
+// The SDK transport behind each wire: served by `stdio_face.ts`, kept out of the public types.
 const TRANSPORTS = new WeakMap<StdioWire, Transport>();
 
 /**

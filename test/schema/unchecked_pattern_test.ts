@@ -6,8 +6,8 @@
 import { deepEqual, equal, match, ok, throws } from "node:assert/strict";
 import { Injector, InvalidCatalogError, McpCatalog, type McpTool } from "../../mod.ts";
 import { MAX_PATTERN_UNITS } from "../../src/limits.ts";
-import { uncheckedKeywords } from "../../src/bridge/validate.ts";
-import { compilePattern } from "../../src/bridge/schema/pattern.ts";
+import { uncheckedKeywords } from "../../src/schema/validate.ts";
+import { compilePattern } from "../../src/schema/pattern.ts";
 
 function toolWith(name: string, properties: Record<string, unknown>, more = {}): McpTool {
   return {

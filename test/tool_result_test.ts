@@ -1,5 +1,5 @@
 import { deepEqual, equal, throws } from "node:assert/strict";
-import { type CallToolResultLike, mapContent, McpError } from "../../src/mcp/mod.ts";
+import { type CallToolResultLike, mapContent, McpError } from "../src/mcp/mod.ts";
 
 const PNG =
   "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";

@@ -8,7 +8,7 @@
  */
 
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
-import { hostServer, type ToolHost } from "./server.ts";
+import { hostServer, type ToolHost } from "./face.ts";
 import { openStdioWire, type StdioWire, transportOf } from "./stdio_wire.ts";
 
 /** Options of {@linkcode serveHostStdio}. */
@@ -34,7 +34,7 @@ export interface HostStdioOptions {
  *
  * @example Usage
  * ```ts ignore
- * import { serveHostStdio } from "./server_stdio.ts";
+ * import { serveHostStdio } from "./stdio_face.ts";
  *
  * serveHostStdio(gateway, { onClose: () => gateway.close() });
  * ```

@@ -11,10 +11,10 @@
 
 import type { Schema, SchemaDraft } from "@cfworker/json-schema";
 import { dereference, resolveReference } from "./_dereference.ts";
-import { isRecord } from "../../_record.ts";
-import { compareStrings } from "../../_compare.ts";
-import { tooDeep } from "../../json_depth.ts";
-import { MAX_JSON_DEPTH, MAX_PATTERN_UNITS } from "../../limits.ts";
+import { isRecord } from "../_record.ts";
+import { compareStrings } from "../_compare.ts";
+import { tooDeep } from "../json_depth.ts";
+import { MAX_JSON_DEPTH, MAX_PATTERN_UNITS } from "../limits.ts";
 import { inspectPattern } from "./pattern.ts";
 
 /** A schema ready for the validator: a private copy, its draft and its `$ref` lookup. */

@@ -28,7 +28,7 @@ export type McpErrorCode =
  *
  * @example Usage
  * ```ts
- * import { MCP_ERROR_CODES } from "./error.ts";
+ * import { MCP_ERROR_CODES } from "./tool_error.ts";
  * import { ok } from "node:assert/strict";
  *
  * ok(MCP_ERROR_CODES.includes("call_timeout"));
@@ -49,7 +49,7 @@ export const MCP_ERROR_CODES: readonly McpErrorCode[] = Object.freeze([
  *
  * @example Usage
  * ```ts
- * import { McpError } from "./error.ts";
+ * import { McpError } from "./tool_error.ts";
  * import { equal, ok } from "node:assert/strict";
  *
  * const error = new McpError("call_timeout", 'Cannot call "everything/slow": no answer within 50 ms');

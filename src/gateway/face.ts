@@ -3,7 +3,7 @@
  * eras): a server instance per connection or session, Streamable HTTP for both eras (2025-era
  * sessions with `Mcp-Session-Id`, 2026-07-28 stateless requests), with the tools coming from a
  * {@linkcode ToolHost}. Runtime-neutral (web-standard Request/Response); stdio is in
- * `server_stdio.ts`.
+ * `stdio_face.ts`.
  *
  * @module
  */
@@ -20,7 +20,7 @@ import {
   WebStandardStreamableHTTPServerTransport,
 } from "@modelcontextprotocol/server";
 import type { McpTool } from "../tool.ts";
-import type { CallToolResultLike } from "./content.ts";
+import type { CallToolResultLike } from "../tool_result.ts";
 
 /** A tool as `tools/list` lists it: a catalogue entry without its server. */
 export type HostedTool = Omit<McpTool, "server">;
@@ -77,7 +77,7 @@ export interface ToolHost {
  *
  * @example Usage
  * ```ts
- * import { hostServer } from "./server.ts";
+ * import { hostServer } from "./face.ts";
  * import { ok } from "node:assert/strict";
  *
  * const server = hostServer({
@@ -139,7 +139,7 @@ export function hostServer(host: ToolHost, session?: string): Server {
  *
  * @example Usage
  * ```ts
- * import { isSendableResult } from "./server.ts";
+ * import { isSendableResult } from "./face.ts";
  * import { equal } from "node:assert/strict";
  *
  * equal(isSendableResult({ content: [{ type: "text", text: "ok" }] }), true);
@@ -195,7 +195,7 @@ const DEFAULT_MAX_SESSIONS = 1_000;
  *
  * @example Usage
  * ```ts
- * import { createMcpHttpHandler } from "./server.ts";
+ * import { createMcpHttpHandler } from "./face.ts";
  * import { equal } from "node:assert/strict";
  *
  * const { handle, close } = createMcpHttpHandler({

@@ -5,8 +5,8 @@
  * @module
  */
 
-import { isRecord } from "../_record.ts";
-import { McpError } from "./error.ts";
+import { isRecord } from "./_record.ts";
+import { McpError } from "./tool_error.ts";
 
 /**
  * An MCP `CallToolResult` as a server sends it: content blocks, optional structured content, and
@@ -106,8 +106,8 @@ const NO_MESSAGE = "The tool reported an error without a message";
  *
  * @example Usage
  * ```ts
- * import { mapContent } from "./content.ts";
- * import { McpError } from "./error.ts";
+ * import { mapContent } from "./tool_result.ts";
+ * import { McpError } from "./tool_error.ts";
  * import { deepEqual, equal, throws } from "node:assert/strict";
  *
  * equal(mapContent({ content: [{ type: "text", text: "Echo: hi" }] }), "Echo: hi");
@@ -137,7 +137,7 @@ export function mapContent(result: CallToolResultLike): MappedResult {
  *
  * @example Usage
  * ```ts
- * import { mapResult } from "./content.ts";
+ * import { mapResult } from "./tool_result.ts";
  * import { throws } from "node:assert/strict";
  *
  * throws(
