@@ -7,6 +7,7 @@
  */
 
 import { isRecord } from "../_record.ts";
+import { DESCRIBE_FIRST_MODES } from "../session/session_route.ts";
 import {
   DISCLOSURE_LEVELS,
   type DisclosureLevel,
@@ -72,6 +73,13 @@ export interface GatewayOptions {
    * @default {RESTART_DEFAULTS.maxDelayMs}
    */
   restartMaxDelayMs?: number;
+  /**
+   * Whether an execute of a tool not yet described in the session is answered with its schema
+   * instead of run (the HTTP API's option of that name). `"off"` runs an execute whose arguments
+   * pass the schema, so a client that opens a new session per call can execute.
+   * @default {"enforce"}
+   */
+  describeFirst?: "enforce" | "off";
 }
 
 /** How long the gateway waits for its upstreams at start, by default: 5 s. */
@@ -131,6 +139,7 @@ const UNFOLD_FIELDS = new Set([
   "bridgeName",
   "callTimeoutMs",
   ...DELAY_FIELDS,
+  "describeFirst",
 ]);
 const STDIO_FIELDS = new Set(["command", "args", "env", "cwd", "type", "disabled"]);
 const HTTP_FIELDS = new Set(["url", "headers", "type", "disabled"]);
@@ -311,6 +320,7 @@ function parseOptions(raw: unknown, servers: readonly UpstreamConfig[]): Gateway
       startupTimeoutMs: ___,
       restartDelayMs: ____,
       restartMaxDelayMs: _____,
+      describeFirst: ______,
       ...config
     } = options;
     resolveConfig(config);
@@ -342,6 +352,15 @@ function parseOptions(raw: unknown, servers: readonly UpstreamConfig[]): Gateway
       );
     }
     options[field] = delay;
+  }
+  if (raw.describeFirst !== undefined) {
+    if (!(DESCRIBE_FIRST_MODES as readonly unknown[]).includes(raw.describeFirst)) {
+      throw new GatewayConfigError(
+        "/unfold/describeFirst",
+        `must be one of ${DESCRIBE_FIRST_MODES.map((m) => JSON.stringify(m)).join(", ")}`,
+      );
+    }
+    options.describeFirst = raw.describeFirst as "enforce" | "off";
   }
   if (raw.pinned !== undefined) {
     if (!Array.isArray(raw.pinned)) {

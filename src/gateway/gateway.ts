@@ -246,6 +246,9 @@ export class Gateway {
         key: session,
         catalogHash: state.catalogHash,
         hash: this.#hash,
+        ...(this.#deps.options.describeFirst === undefined
+          ? {}
+          : { describeFirst: this.#deps.options.describeFirst }),
       });
     } catch (error) {
       if (!this.#sessionFailed) {
