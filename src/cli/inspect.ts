@@ -33,6 +33,8 @@ export interface InspectedBudget {
   instructionTokens: number;
   /** Their sum: what the host is sent. */
   costTokens: number;
+  /** Whether this is the config's own `availableContextTokens` (what the gateway really sends). */
+  configured?: true;
   /** Every definition's tokens minus the cost. */
   savingTokens: number;
 }
@@ -82,7 +84,12 @@ export function inspectCatalog(
     definitionTokens: tokensOf(status.server),
   }));
   const definitionTokens = servers.reduce((sum, server) => sum + server.definitionTokens, 0);
-  const budgets = INSPECT_BUDGETS.map((availableContextTokens): InspectedBudget => {
+  // The config's own context size is the one that matters: it gets a row, marked.
+  const own = options.availableContextTokens;
+  const sizes = own === undefined || INSPECT_BUDGETS.includes(own)
+    ? INSPECT_BUDGETS
+    : [...INSPECT_BUDGETS, own].sort((a, b) => a - b);
+  const budgets = sizes.map((availableContextTokens): InspectedBudget => {
     const shown = present(catalog, { ...options, availableContextTokens }, statuses);
     const costTokens = shown.toolTokens + shown.instructionTokens;
     return {
@@ -92,6 +99,7 @@ export function inspectCatalog(
       instructionTokens: shown.instructionTokens,
       costTokens,
       savingTokens: definitionTokens - costTokens,
+      ...(availableContextTokens === own ? { configured: true as const } : {}),
     };
   });
   return { servers, tools: catalog.size, definitionTokens, budgets };
@@ -123,7 +131,7 @@ export function formatReport(report: InspectReport): string {
   ]);
   servers.push(["all", "", n(report.tools), n(report.definitionTokens)]);
   const budgets = report.budgets.map((b) => [
-    n(b.availableContextTokens),
+    b.configured ? `${n(b.availableContextTokens)} (config)` : n(b.availableContextTokens),
     b.level ?? "-",
     n(b.toolTokens),
     n(b.instructionTokens),

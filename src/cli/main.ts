@@ -20,6 +20,7 @@ import { backgroundRanker } from "../ranking/deno_ranker.ts";
 import { guardMcp } from "../gateway/guard.ts";
 import { openLivePool, type UpstreamStatus } from "../gateway/upstreams.ts";
 import { configEnvironment, withPassedEnvironment } from "../gateway/environment.ts";
+import { missingPin } from "../gateway/pinned_check.ts";
 import { settingsFromEnv } from "../http/settings.ts";
 import { createMcpHttpHandler } from "../gateway/face.ts";
 import { serveHostStdio } from "../gateway/stdio_face.ts";
@@ -60,6 +61,7 @@ function parseArgs(argv: readonly string[]): Args {
     limit: 10,
     words: [],
   };
+  let portGiven = false;
   for (let i = 1; i < argv.length; i++) {
     const arg = argv[i]!;
     const value = () => {
@@ -69,8 +71,10 @@ function parseArgs(argv: readonly string[]): Args {
     };
     if (arg === "--config") args.config = value();
     else if (arg === "--http") args.http = true;
-    else if (arg === "--port") args.port = integer(arg, value(), 0);
-    else if (arg === "--host") args.host = value();
+    else if (arg === "--port") {
+      args.port = integer(arg, value(), 0);
+      portGiven = true;
+    } else if (arg === "--host") args.host = value();
     else if (arg === "--json") args.json = true;
     else if (arg === "--limit") args.limit = integer(arg, value(), 1);
     else if (arg.startsWith("--")) throw new UsageError(`unknown option ${arg}`);
@@ -80,6 +84,10 @@ function parseArgs(argv: readonly string[]): Args {
     throw new UsageError(args.command === "" ? "no command" : `unknown command ${args.command}`);
   }
   if (args.config === "") throw new UsageError("--config FILE is required");
+  // Without --http the gateway speaks stdio: a port would be ignored, so it is refused.
+  if (portGiven && !(args.command === "gateway" && args.http)) {
+    throw new UsageError("--port needs --http (without it the gateway serves stdio)");
+  }
   if (args.command === "search" && args.words.join(" ").trim() === "") {
     throw new UsageError("search needs the words to search for");
   }
@@ -190,6 +198,12 @@ async function main(argv: readonly string[]): Promise<number> {
     await bounded(gateway.close(), CLOSE_BUDGET_MS);
     return 0;
   };
+  const badPin = missingPin(gateway.catalog, gateway.statuses(), config.options.pinned);
+  if (badPin !== undefined) {
+    console.error(`unfold: ${args.config}: ${badPin.message}`);
+    await finish();
+    return 1;
+  }
   if (args.command === "search") {
     await ranker.ready.catch((e) => log(`cannot load the word vectors (${e}): searching without`));
   }
@@ -202,7 +216,17 @@ async function main(argv: readonly string[]): Promise<number> {
     const matches = gateway.catalog.search(args.words.join(" "), args.limit);
     if (args.json) console.log(JSON.stringify(matches, null, 2));
     else for (const m of matches) console.log(`${m.score.toFixed(3)}  ${m.id}`);
-    return await finish();
+    if (matches.length === 0 && !args.json) {
+      // What the model would read for the same search: why nothing matched, and what to do next.
+      const bridge = gateway.tools()[0]!.name;
+      const miss = await gateway.call(bridge, { action: "search", query: args.words.join(" ") });
+      const block = (miss.ok ? miss.result.content?.[0] : undefined) as
+        | { type?: unknown; text?: unknown }
+        | undefined;
+      if (block?.type === "text" && typeof block.text === "string") console.log(block.text);
+    }
+    const code = await finish();
+    return matches.length === 0 ? 1 : code;
   }
   const host = gatewayHost(gateway, VERSION);
   if (wire !== undefined) {

@@ -6,6 +6,7 @@
  * @module
  */
 
+import { closestKey } from "../_edit_distance.ts";
 import { isRecord } from "../_record.ts";
 import { DESCRIBE_FIRST_MODES } from "../session/session_route.ts";
 import {
@@ -215,6 +216,17 @@ function parseServer(
   }
   if (!isRecord(entry)) throw new GatewayConfigError(at(), "must be an object");
   if (entry.disabled === true) return undefined;
+  // A mistyped key ("comand") is named with the key it meant before anything else is judged.
+  for (const key of Object.keys(entry)) {
+    if (STDIO_FIELDS.has(key) || HTTP_FIELDS.has(key)) continue;
+    const meant = closestKey(key, [...STDIO_FIELDS, ...HTTP_FIELDS]);
+    if (meant !== undefined) {
+      throw new GatewayConfigError(
+        at(key),
+        `unknown field: did you mean ${JSON.stringify(meant)}?`,
+      );
+    }
+  }
   const hasCommand = "command" in entry;
   const hasUrl = "url" in entry;
   if (hasCommand === hasUrl) {
