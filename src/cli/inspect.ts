@@ -57,6 +57,7 @@ export interface InspectReport {
  * @param catalog Every upstream tool.
  * @param statuses The upstreams' states.
  * @param options The `unfold` block (its budget is replaced by each reported size).
+ * @param upstreamInstructions Each upstream's own instructions, by server, as the gateway shows them.
  * @returns The report.
  *
  * @example Usage
@@ -75,6 +76,7 @@ export function inspectCatalog(
   catalog: McpCatalog,
   statuses: readonly UpstreamStatus[],
   options: GatewayOptions,
+  upstreamInstructions: ReadonlyMap<string, string> = new Map(),
 ): InspectReport {
   const tokensOf = (server: string) =>
     catalog.tools.filter((tool) => tool.server === server)
@@ -90,7 +92,12 @@ export function inspectCatalog(
     ? INSPECT_BUDGETS
     : [...INSPECT_BUDGETS, own].sort((a, b) => a - b);
   const budgets = sizes.map((availableContextTokens): InspectedBudget => {
-    const shown = present(catalog, { ...options, availableContextTokens }, statuses);
+    const shown = present(
+      catalog,
+      { ...options, availableContextTokens },
+      statuses,
+      upstreamInstructions,
+    );
     const costTokens = shown.toolTokens + shown.instructionTokens;
     return {
       availableContextTokens,

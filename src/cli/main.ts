@@ -208,7 +208,12 @@ async function main(argv: readonly string[]): Promise<number> {
     await ranker.ready.catch((e) => log(`cannot load the word vectors (${e}): searching without`));
   }
   if (args.command === "inspect") {
-    const report = inspectCatalog(gateway.catalog, gateway.statuses(), config.options);
+    const report = inspectCatalog(
+      gateway.catalog,
+      gateway.statuses(),
+      config.options,
+      pool.instructions?.(),
+    );
     console.log(args.json ? JSON.stringify(report, null, 2) : formatReport(report));
     return await finish();
   }

@@ -81,7 +81,29 @@ export interface GatewayOptions {
    * @default {"enforce"}
    */
   describeFirst?: "enforce" | "off";
+  /**
+   * Where the catalogue overview goes: the bridge tool's description, the server `instructions`,
+   * or both (for hosts that read only one of them; a host that reads instructions need not pay
+   * for it twice).
+   * @default {"both"}
+   */
+  overviewIn?: OverviewPlace;
+  /**
+   * Whether each upstream's own `instructions` are shown in the overview (as untrusted data, at
+   * most {@linkcode UPSTREAM_INSTRUCTIONS_CHARS} characters each).
+   * @default {"brief"}
+   */
+  upstreamInstructions?: "brief" | "none";
 }
+
+/** Where the overview may go. */
+export const OVERVIEW_PLACES = ["both", "instructions", "description"] as const;
+/** Where the overview goes: see {@linkcode GatewayOptions.overviewIn}. */
+export type OverviewPlace = typeof OVERVIEW_PLACES[number];
+/** How an upstream's own instructions may be shown. */
+export const UPSTREAM_INSTRUCTIONS_MODES = ["brief", "none"] as const;
+/** The most characters of one upstream's instructions the overview shows. */
+export const UPSTREAM_INSTRUCTIONS_CHARS = 300;
 
 /** How long the gateway waits for its upstreams at start, by default: 5 s. */
 export const STARTUP_TIMEOUT_MS = 5_000;
@@ -141,6 +163,8 @@ const UNFOLD_FIELDS = new Set([
   "callTimeoutMs",
   ...DELAY_FIELDS,
   "describeFirst",
+  "overviewIn",
+  "upstreamInstructions",
 ]);
 const STDIO_FIELDS = new Set(["command", "args", "env", "cwd", "type", "disabled"]);
 const HTTP_FIELDS = new Set(["url", "headers", "type", "disabled"]);
@@ -333,6 +357,8 @@ function parseOptions(raw: unknown, servers: readonly UpstreamConfig[]): Gateway
       restartDelayMs: ____,
       restartMaxDelayMs: _____,
       describeFirst: ______,
+      overviewIn: _______,
+      upstreamInstructions: ________,
       ...config
     } = options;
     resolveConfig(config);
@@ -365,15 +391,12 @@ function parseOptions(raw: unknown, servers: readonly UpstreamConfig[]): Gateway
     }
     options[field] = delay;
   }
-  if (raw.describeFirst !== undefined) {
-    if (!(DESCRIBE_FIRST_MODES as readonly unknown[]).includes(raw.describeFirst)) {
-      throw new GatewayConfigError(
-        "/unfold/describeFirst",
-        `must be one of ${DESCRIBE_FIRST_MODES.map((m) => JSON.stringify(m)).join(", ")}`,
-      );
-    }
-    options.describeFirst = raw.describeFirst as "enforce" | "off";
-  }
+  const describeFirst = choice(raw, "describeFirst", DESCRIBE_FIRST_MODES);
+  if (describeFirst !== undefined) options.describeFirst = describeFirst;
+  const overviewIn = choice(raw, "overviewIn", OVERVIEW_PLACES);
+  if (overviewIn !== undefined) options.overviewIn = overviewIn;
+  const upstream = choice(raw, "upstreamInstructions", UPSTREAM_INSTRUCTIONS_MODES);
+  if (upstream !== undefined) options.upstreamInstructions = upstream;
   if (raw.pinned !== undefined) {
     if (!Array.isArray(raw.pinned)) {
       throw new GatewayConfigError("/unfold/pinned", 'must be an array of tool ids "server/tool"');
@@ -395,6 +418,23 @@ function parseOptions(raw: unknown, servers: readonly UpstreamConfig[]): Gateway
     checkPinnedNames(options.pinned);
   }
   return options;
+}
+
+// One of a few strings, or absent.
+function choice<T extends string>(
+  raw: Record<string, unknown>,
+  field: string,
+  choices: readonly T[],
+): T | undefined {
+  const value = raw[field];
+  if (value === undefined) return undefined;
+  if (!(choices as readonly unknown[]).includes(value)) {
+    throw new GatewayConfigError(
+      `/unfold/${field}`,
+      `must be one of ${choices.map((c) => JSON.stringify(c)).join(", ")}`,
+    );
+  }
+  return value as T;
 }
 
 // A pinned tool is listed as server__tool: two ids that make the same name would be two tools

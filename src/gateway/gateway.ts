@@ -350,7 +350,7 @@ async function build(pool: UpstreamPool, deps: GatewayDeps, hash: Hasher): Promi
       quarantined: [...(status.quarantined ?? []), ...refused],
     };
   });
-  const presentation = present(catalog, options, statuses);
+  const presentation = present(catalog, options, statuses, pool.instructions?.());
   return {
     catalog,
     injector: presentation.injector,

@@ -68,6 +68,7 @@ export const SEARCH_HINT_META_KEY = "anthropic/searchHint";
  * const tool = {
  *   server: "s",
  *   name: "t",
+ *   description: "",
  *   inputSchema: { type: "object" as const },
  *   _meta: { "unfold/keywords": ["alias"], "anthropic/searchHint": "weather forecast" },
  * };
