@@ -41,7 +41,8 @@ Deno.test("the README's snippet, the docs' JSON entry and the Claude Code line s
 });
 
 Deno.test({
-  name: "the README's snippet starts the gateway on a fresh clone with an empty Deno cache",
+  name:
+    "the README's snippet starts the gateway on a fresh clone with an empty Deno cache, and through npx",
   sanitizeResources: false,
   sanitizeOps: false,
   fn: async () => {
@@ -61,22 +62,22 @@ Deno.test({
           .replace("/path/to/mcp.json", `${repo}/examples/gateway/mcp.json`)
       );
       equal(words[0], "deno");
+      // The user's machine: its proxy and certificates (this one's), a Deno cache of nothing.
+      const env: Record<string, string> = {
+        ...Object.fromEntries(
+          PASSED_ENV_VARS.flatMap((name) => {
+            const value = Deno.env.get(name);
+            return value === undefined ? [] : [[name, value]];
+          }),
+        ),
+        DENO_NO_UPDATE_CHECK: "1",
+      };
       let stderr = "";
       const transport = new StdioClientTransport({
         command: Deno.execPath(),
         args: words.slice(1),
         cwd: `${temp}/elsewhere`,
-        // The user's machine: its proxy and certificates (this one's), a Deno cache of nothing.
-        env: {
-          ...Object.fromEntries(
-            PASSED_ENV_VARS.flatMap((name) => {
-              const value = Deno.env.get(name);
-              return value === undefined ? [] : [[name, value]];
-            }),
-          ),
-          DENO_DIR: `${temp}/cache`,
-          DENO_NO_UPDATE_CHECK: "1",
-        },
+        env: { ...env, DENO_DIR: `${temp}/cache` },
         stderr: "pipe",
       });
       transport.stderr?.on("data", (chunk: Uint8Array) => {
@@ -122,6 +123,23 @@ Deno.test({
         ok(connectedMs < HOST_WAIT_MS);
       } finally {
         await client.close();
+      }
+      // With Node and no Deno: the same words through npx, which fetches Deno from npm.
+      const npx = new Client({ name: "fresh-clone-npx", version: "1.0.0" });
+      await npx.connect(
+        new StdioClientTransport({
+          command: "npx",
+          args: ["-y", "deno@2", ...words.slice(1)],
+          cwd: `${temp}/elsewhere`,
+          env: { ...env, DENO_DIR: `${temp}/cache` },
+          stderr: "ignore",
+        }),
+        { timeout: HOST_WAIT_MS },
+      );
+      try {
+        ok((await npx.listTools()).tools.some((t) => t.name === "mcp"));
+      } finally {
+        await npx.close();
       }
     } finally {
       await Deno.remove(temp, { recursive: true });
