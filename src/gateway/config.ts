@@ -87,7 +87,7 @@ export interface GatewayOptions {
    * for it twice).
    * @default {"both"}
    */
-  overviewIn?: OverviewPlace;
+  overviewIn?: "both" | "instructions" | "description";
   /**
    * Whether each upstream's own `instructions` are shown in the overview (as untrusted data, at
    * most {@linkcode UPSTREAM_INSTRUCTIONS_CHARS} characters each).
@@ -96,12 +96,16 @@ export interface GatewayOptions {
   upstreamInstructions?: "brief" | "none";
 }
 
-/** Where the overview may go. */
-export const OVERVIEW_PLACES = ["both", "instructions", "description"] as const;
-/** Where the overview goes: see {@linkcode GatewayOptions.overviewIn}. */
-export type OverviewPlace = typeof OVERVIEW_PLACES[number];
+/** Where the overview may go: see {@linkcode GatewayOptions.overviewIn}. */
+export const OVERVIEW_PLACES: readonly NonNullable<GatewayOptions["overviewIn"]>[] = [
+  "both",
+  "instructions",
+  "description",
+];
 /** How an upstream's own instructions may be shown. */
-export const UPSTREAM_INSTRUCTIONS_MODES = ["brief", "none"] as const;
+export const UPSTREAM_INSTRUCTIONS_MODES: readonly NonNullable<
+  GatewayOptions["upstreamInstructions"]
+>[] = ["brief", "none"];
 /** The most characters of one upstream's instructions the overview shows. */
 export const UPSTREAM_INSTRUCTIONS_CHARS = 300;
 
