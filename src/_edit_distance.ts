@@ -41,3 +41,34 @@ export function editDistance(a: string, b: string): number {
   }
   return rows[a.length]![b.length]!;
 }
+
+// Longer keys get no suggestion: nobody mistypes a 65-character key by one letter.
+const MAX_SUGGESTED_KEY = 64;
+
+/**
+ * The known key an unknown one most likely meant: case-insensitive edit distance of at most a
+ * third of its length (at least 1); ties go to the first known key.
+ *
+ * @param key The key that was given.
+ * @param known The keys that are accepted there.
+ * @returns The nearest known key, or `undefined` when none is near.
+ *
+ * @example Usage
+ * ```ts
+ * import { closestKey } from "./_edit_distance.ts";
+ * import { equal } from "node:assert/strict";
+ *
+ * equal(closestKey("comand", ["command", "args", "env"]), "command");
+ * equal(closestKey("zzz", ["command", "args", "env"]), undefined);
+ * ```
+ */
+export function closestKey(key: string, known: Iterable<string>): string | undefined {
+  if (key.length > MAX_SUGGESTED_KEY) return undefined;
+  let best: string | undefined;
+  let bestDistance = Math.max(1, Math.floor(key.length / 3)) + 1;
+  for (const candidate of known) {
+    const distance = editDistance(key.toLowerCase(), candidate.toLowerCase());
+    if (distance < bestDistance) [best, bestDistance] = [candidate, distance];
+  }
+  return best;
+}

@@ -17,7 +17,7 @@ import type {
 } from "./action.ts";
 import { renderDescribe, renderError, renderMiss, renderSearch } from "./render.ts";
 import { BRIDGE_EXAMPLE, parseBridgeCall } from "./parse.ts";
-import { closestIds, MAX_ID_CHARS, sameNameIds } from "./suggest.ts";
+import { closestIds, hasServer, MAX_ID_CHARS, sameNameIds } from "./suggest.ts";
 import { validateArguments } from "../schema/validate.ts";
 
 /** What routing needs to know besides the catalogue. */
@@ -192,9 +192,13 @@ function unknownTool(catalog: McpCatalog, name: string): ErrorAction {
   }
   const near = sameName.length > 0 ? sameName : closest(catalog, name);
   const hint = near.length > 0 ? ` Closest ids: ${ids(near)}.` : "";
+  // A server name the catalogue does not have is the first thing to fix, so it is said first.
+  const noServer = slash > 0 && !hasServer(catalog, name.slice(0, slash))
+    ? ` The server ${quote(name.slice(0, slash))} does not exist here.`
+    : "";
   return error(
     "unknown_tool",
-    `there is no tool ${shown} in this catalogue.${hint} Use an id from search results, or search with ${EXAMPLE}`,
+    `there is no tool ${shown} in this catalogue.${noServer}${hint} Use an id from search results, or search with ${EXAMPLE}`,
   );
 }
 

@@ -21,19 +21,21 @@ interface NameIndex {
   names: string[];
   servers: string[];
   byName: Map<string, string[]>;
+  serverSet: Set<string>;
 }
 const indexes = new WeakMap<McpCatalog, NameIndex>();
 
 function indexOf(catalog: McpCatalog): NameIndex {
   let index = indexes.get(catalog);
   if (index === undefined) {
-    index = { ids: [], names: [], servers: [], byName: new Map() };
+    index = { ids: [], names: [], servers: [], byName: new Map(), serverSet: new Set() };
     for (const tool of catalog.tools) {
       const id = toolId(tool);
       const name = tool.name.toLowerCase();
       index.ids.push(id);
       index.names.push(name);
       index.servers.push(tool.server.toLowerCase());
+      index.serverSet.add(tool.server.toLowerCase());
       const same = index.byName.get(name);
       if (same === undefined) index.byName.set(name, [id]);
       else same.push(id);
@@ -41,6 +43,30 @@ function indexOf(catalog: McpCatalog): NameIndex {
     indexes.set(catalog, index);
   }
   return index;
+}
+
+/**
+ * Whether some tool of the catalogue is on this server, ignoring case.
+ *
+ * @param catalog The catalogue.
+ * @param server A server name.
+ * @returns `true` when the catalogue has a tool of that server.
+ *
+ * @example Usage
+ * ```ts
+ * import { McpCatalog } from "../catalog.ts";
+ * import { hasServer } from "./suggest.ts";
+ * import { equal } from "node:assert/strict";
+ *
+ * const catalog = new McpCatalog([
+ *   { server: "github", name: "create_issue", description: "", inputSchema: { type: "object" } },
+ * ]);
+ * equal(hasServer(catalog, "GitHub"), true);
+ * equal(hasServer(catalog, "gitlab"), false);
+ * ```
+ */
+export function hasServer(catalog: McpCatalog, server: string): boolean {
+  return indexOf(catalog).serverSet.has(server.toLowerCase());
 }
 
 /**

@@ -33,6 +33,8 @@ export interface InspectedBudget {
   instructionTokens: number;
   /** Their sum: what the host is sent. */
   costTokens: number;
+  /** Whether this is the config's own `availableContextTokens` (what the gateway really sends). */
+  configured?: true;
   /** Every definition's tokens minus the cost. */
   savingTokens: number;
 }
@@ -55,6 +57,7 @@ export interface InspectReport {
  * @param catalog Every upstream tool.
  * @param statuses The upstreams' states.
  * @param options The `unfold` block (its budget is replaced by each reported size).
+ * @param upstreamInstructions Each upstream's own instructions, by server, as the gateway shows them.
  * @returns The report.
  *
  * @example Usage
@@ -73,6 +76,7 @@ export function inspectCatalog(
   catalog: McpCatalog,
   statuses: readonly UpstreamStatus[],
   options: GatewayOptions,
+  upstreamInstructions: ReadonlyMap<string, string> = new Map(),
 ): InspectReport {
   const tokensOf = (server: string) =>
     catalog.tools.filter((tool) => tool.server === server)
@@ -82,8 +86,18 @@ export function inspectCatalog(
     definitionTokens: tokensOf(status.server),
   }));
   const definitionTokens = servers.reduce((sum, server) => sum + server.definitionTokens, 0);
-  const budgets = INSPECT_BUDGETS.map((availableContextTokens): InspectedBudget => {
-    const shown = present(catalog, { ...options, availableContextTokens }, statuses);
+  // The config's own context size is the one that matters: it gets a row, marked.
+  const own = options.availableContextTokens;
+  const sizes = own === undefined || INSPECT_BUDGETS.includes(own)
+    ? INSPECT_BUDGETS
+    : [...INSPECT_BUDGETS, own].sort((a, b) => a - b);
+  const budgets = sizes.map((availableContextTokens): InspectedBudget => {
+    const shown = present(
+      catalog,
+      { ...options, availableContextTokens },
+      statuses,
+      upstreamInstructions,
+    );
     const costTokens = shown.toolTokens + shown.instructionTokens;
     return {
       availableContextTokens,
@@ -92,6 +106,7 @@ export function inspectCatalog(
       instructionTokens: shown.instructionTokens,
       costTokens,
       savingTokens: definitionTokens - costTokens,
+      ...(availableContextTokens === own ? { configured: true as const } : {}),
     };
   });
   return { servers, tools: catalog.size, definitionTokens, budgets };
@@ -123,7 +138,7 @@ export function formatReport(report: InspectReport): string {
   ]);
   servers.push(["all", "", n(report.tools), n(report.definitionTokens)]);
   const budgets = report.budgets.map((b) => [
-    n(b.availableContextTokens),
+    b.configured ? `${n(b.availableContextTokens)} (config)` : n(b.availableContextTokens),
     b.level ?? "-",
     n(b.toolTokens),
     n(b.instructionTokens),

@@ -27,6 +27,8 @@ import type { UpstreamStatus } from "../gateway/upstreams.ts";
 import { closest, narrowOptions } from "../gateway/profiles.ts";
 import { openProfileFaces } from "../gateway/profile_faces.ts";
 import { approveCommand, openTrust, watchLock } from "./trust.ts";
+import { configEnvironment, withPassedEnvironment } from "../gateway/environment.ts";
+import { missingPin } from "../gateway/pinned_check.ts";
 import { settingsFromEnv } from "../http/settings.ts";
 import { createMcpHttpHandler } from "../gateway/face.ts";
 import { serveHostStdio } from "../gateway/stdio_face.ts";
@@ -76,6 +78,7 @@ function parseArgs(argv: readonly string[]): Args {
     browser: true,
     all: false,
   };
+  let portGiven = false;
   for (let i = 1; i < argv.length; i++) {
     const arg = argv[i]!;
     const value = () => {
@@ -85,8 +88,10 @@ function parseArgs(argv: readonly string[]): Args {
     };
     if (arg === "--config") args.config = value();
     else if (arg === "--http") args.http = true;
-    else if (arg === "--port") args.port = integer(arg, value(), 0);
-    else if (arg === "--host") args.host = value();
+    else if (arg === "--port") {
+      args.port = integer(arg, value(), 0);
+      portGiven = true;
+    } else if (arg === "--host") args.host = value();
     else if (arg === "--json") args.json = true;
     else if (arg === "--limit") args.limit = integer(arg, value(), 1);
     else if (arg === "--no-browser") args.browser = false;
@@ -100,6 +105,10 @@ function parseArgs(argv: readonly string[]): Args {
     throw new UsageError(args.command === "" ? "no command" : `unknown command ${args.command}`);
   }
   if (args.config === "") throw new UsageError("--config FILE is required");
+  // Without --http the gateway speaks stdio: a port would be ignored, so it is refused.
+  if (portGiven && !(args.command === "gateway" && args.http)) {
+    throw new UsageError("--port needs --http (without it the gateway serves stdio)");
+  }
   if (args.command === "search" && args.words.join(" ").trim() === "") {
     throw new UsageError("search needs the words to search for");
   }
@@ -152,7 +161,7 @@ async function main(argv: readonly string[]): Promise<number> {
     }
     throw e;
   }
-  const parsed = parseGatewayConfig(text, env);
+  const parsed = parseGatewayConfig(text, configEnvironment(env, args.config, Deno.cwd()));
   if (!parsed.ok) {
     console.error(`unfold: ${args.config}: ${parsed.error.message}`);
     return 1;
@@ -209,7 +218,7 @@ async function main(argv: readonly string[]): Promise<number> {
   // The word vectors load in the background while the upstreams connect.
   const ranker = backgroundRanker();
   const pool = await openLivePool(
-    config.servers,
+    withPassedEnvironment(config.servers, env),
     denoConnector((server, line) => quiet ? undefined : log(`[${server}] ${line}`), {
       env,
       configPath: args.config,
@@ -261,12 +270,23 @@ async function main(argv: readonly string[]): Promise<number> {
     await bounded(gateway.close(), CLOSE_BUDGET_MS);
     return 0;
   };
+  const badPin = missingPin(gateway.catalog, gateway.statuses(), config.options.pinned);
+  if (badPin !== undefined) {
+    console.error(`unfold: ${args.config}: ${badPin.message}`);
+    await finish();
+    return 1;
+  }
   if (args.command === "search") {
     await ranker.ready.catch((e) => log(`cannot load the word vectors (${e}): searching without`));
   }
   if (args.command === "inspect") {
     const options = profile === undefined ? config.options : narrowOptions(config.options, profile);
-    const report = inspectCatalog(gateway.catalog, gateway.statuses(), options);
+    const report = inspectCatalog(
+      gateway.catalog,
+      gateway.statuses(),
+      options,
+      pool.instructions?.(),
+    );
     console.log(args.json ? JSON.stringify(report, null, 2) : formatReport(report));
     return await finish();
   }
@@ -279,7 +299,17 @@ async function main(argv: readonly string[]): Promise<number> {
     const matches = gateway.catalog.search(args.words.join(" "), args.limit);
     if (args.json) console.log(JSON.stringify(matches, null, 2));
     else for (const m of matches) console.log(`${m.score.toFixed(3)}  ${m.id}`);
-    return await finish();
+    if (matches.length === 0 && !args.json) {
+      // What the model would read for the same search: why nothing matched, and what to do next.
+      const bridge = gateway.tools()[0]!.name;
+      const miss = await gateway.call(bridge, { action: "search", query: args.words.join(" ") });
+      const block = (miss.ok ? miss.result.content?.[0] : undefined) as
+        | { type?: unknown; text?: unknown }
+        | undefined;
+      if (block?.type === "text" && typeof block.text === "string") console.log(block.text);
+    }
+    const code = await finish();
+    return matches.length === 0 ? 1 : code;
   }
   const host = gatewayHost(gateway, VERSION);
   if (wire !== undefined) {

@@ -6,7 +6,9 @@
  * @module
  */
 
+import { closestKey } from "../_edit_distance.ts";
 import { isRecord } from "../_record.ts";
+import { DESCRIBE_FIRST_MODES } from "../session/session_route.ts";
 import { checkConfig, DISCLOSURE_LEVELS, type DisclosureLevel } from "../config.ts";
 import type { OAuthSettings } from "../mcp/oauth/provider.ts";
 import { parseOAuthSettings } from "../mcp/oauth/settings.ts";
@@ -85,7 +87,40 @@ export interface GatewayOptions {
    * @default {LOCK_FILE_NAME}
    */
   lockFile?: string;
+  /**
+   * Whether an execute of a tool not yet described in the session is answered with its schema
+   * instead of run (the HTTP API's option of that name). `"off"` runs an execute whose arguments
+   * pass the schema, so a client that opens a new session per call can execute.
+   * @default {"enforce"}
+   */
+  describeFirst?: "enforce" | "off";
+  /**
+   * Where the catalogue overview goes: the bridge tool's description, the server `instructions`,
+   * or both (for hosts that read only one of them; a host that reads instructions need not pay
+   * for it twice).
+   * @default {"both"}
+   */
+  overviewIn?: "both" | "instructions" | "description";
+  /**
+   * Whether each upstream's own `instructions` are shown in the overview (as untrusted data, at
+   * most {@linkcode UPSTREAM_INSTRUCTIONS_CHARS} characters each).
+   * @default {"brief"}
+   */
+  upstreamInstructions?: "brief" | "none";
 }
+
+/** Where the overview may go: see {@linkcode GatewayOptions.overviewIn}. */
+export const OVERVIEW_PLACES: readonly NonNullable<GatewayOptions["overviewIn"]>[] = [
+  "both",
+  "instructions",
+  "description",
+];
+/** How an upstream's own instructions may be shown. */
+export const UPSTREAM_INSTRUCTIONS_MODES: readonly NonNullable<
+  GatewayOptions["upstreamInstructions"]
+>[] = ["brief", "none"];
+/** The most characters of one upstream's instructions the overview shows. */
+export const UPSTREAM_INSTRUCTIONS_CHARS = 300;
 
 /** How long the gateway waits for its upstreams at start, by default: 5 s. */
 export const STARTUP_TIMEOUT_MS = 5_000;
@@ -147,6 +182,9 @@ const UNFOLD_FIELDS = new Set([
   "callTimeoutMs",
   ...DELAY_FIELDS,
   ...TRUST_FIELDS,
+  "describeFirst",
+  "overviewIn",
+  "upstreamInstructions",
 ]);
 const STDIO_FIELDS = new Set(["command", "args", "env", "cwd", "type", "disabled"]);
 const HTTP_FIELDS = new Set(["url", "headers", "type", "disabled", "oauth"]);
@@ -241,6 +279,17 @@ function parseServer(
   }
   if (!isRecord(entry)) throw new GatewayConfigError(at(), "must be an object");
   if (entry.disabled === true) return undefined;
+  // A mistyped key ("comand") is named with the key it meant before anything else is judged.
+  for (const key of Object.keys(entry)) {
+    if (STDIO_FIELDS.has(key) || HTTP_FIELDS.has(key)) continue;
+    const meant = closestKey(key, [...STDIO_FIELDS, ...HTTP_FIELDS]);
+    if (meant !== undefined) {
+      throw new GatewayConfigError(
+        at(key),
+        `unknown field: did you mean ${JSON.stringify(meant)}?`,
+      );
+    }
+  }
   const hasCommand = "command" in entry;
   const hasUrl = "url" in entry;
   if (hasCommand === hasUrl) {
@@ -359,6 +408,9 @@ function parseOptions(raw: unknown, servers: readonly UpstreamConfig[]): Gateway
     profiles: ______,
     trust: _______,
     lockFile: ________,
+    describeFirst: _________,
+    overviewIn: __________,
+    upstreamInstructions: ___________,
     ...config
   } = options;
   const checked = checkConfig(config);
@@ -388,6 +440,12 @@ function parseOptions(raw: unknown, servers: readonly UpstreamConfig[]): Gateway
     }
     options[field] = delay;
   }
+  const describeFirst = choice(raw, "describeFirst", DESCRIBE_FIRST_MODES);
+  if (describeFirst !== undefined) options.describeFirst = describeFirst;
+  const overviewIn = choice(raw, "overviewIn", OVERVIEW_PLACES);
+  if (overviewIn !== undefined) options.overviewIn = overviewIn;
+  const upstream = choice(raw, "upstreamInstructions", UPSTREAM_INSTRUCTIONS_MODES);
+  if (upstream !== undefined) options.upstreamInstructions = upstream;
   if (raw.pinned !== undefined) {
     if (!Array.isArray(raw.pinned)) {
       throw new GatewayConfigError("/unfold/pinned", 'must be an array of tool ids "server/tool"');
@@ -451,6 +509,23 @@ function parseTrustFields(
     profiles[name] = parsed.value;
   }
   options.profiles = profiles;
+}
+
+// One of a few strings, or absent.
+function choice<T extends string>(
+  raw: Record<string, unknown>,
+  field: string,
+  choices: readonly T[],
+): T | undefined {
+  const value = raw[field];
+  if (value === undefined) return undefined;
+  if (!(choices as readonly unknown[]).includes(value)) {
+    throw new GatewayConfigError(
+      `/unfold/${field}`,
+      `must be one of ${choices.map((c) => JSON.stringify(c)).join(", ")}`,
+    );
+  }
+  return value as T;
 }
 
 // A pinned tool is listed as server__tool: two ids that make the same name would be two tools

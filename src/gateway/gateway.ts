@@ -276,6 +276,9 @@ export class Gateway {
         key: session,
         catalogHash: state.catalogHash,
         hash: this.#hash,
+        ...(this.#deps.options.describeFirst === undefined
+          ? {}
+          : { describeFirst: this.#deps.options.describeFirst }),
       });
     } catch (error) {
       if (!this.#sessionFailed) {
@@ -420,7 +423,7 @@ async function build(pool: UpstreamPool, deps: GatewayDeps, hash: Hasher): Promi
         ...(flagged.length === 0 ? {} : { unapproved: flagged }),
       };
     });
-  const presentation = present(catalog, options, statuses, note);
+  const presentation = present(catalog, options, statuses, pool.instructions?.(), note);
   return {
     unapproved,
     catalog,

@@ -29,6 +29,8 @@ interface Entry {
   status: UpstreamStatus;
   tools: McpTool[];
   connection?: McpConnection;
+  // The server's own instructions, from its last handshake.
+  instructions?: string;
   // A connection still listing its tools: closed too when the pool closes.
   opening?: McpConnection;
   connecting?: Promise<void>;
@@ -164,6 +166,8 @@ export async function openLivePool(
           return;
         }
         entry.connection = opened;
+        if (opened.instructions === undefined) delete entry.instructions;
+        else entry.instructions = opened.instructions;
         entry.readyAt = now();
         entry.status = { server: entry.config.server, state: "ready", tools: 0 };
         listed(entry, tools);
@@ -199,6 +203,14 @@ export async function openLivePool(
   return {
     tools: () => entries.flatMap((entry) => entry.tools),
     statuses: () => entries.map((entry) => structuredClone(entry.status)),
+    instructions: () =>
+      new Map(
+        entries.flatMap((entry) =>
+          entry.status.state === "ready" && entry.instructions !== undefined
+            ? [[entry.config.server, entry.instructions]]
+            : []
+        ),
+      ),
     async forward(tool, args, forwardOptions) {
       const entry = entries.find((e) => e.config.server === tool.server);
       if (entry === undefined) throw unavailable(tool, undefined);

@@ -49,6 +49,11 @@ export interface UpstreamPool {
   /** Each configured upstream's state, in the order of the config. */
   statuses(): UpstreamStatus[];
   /**
+   * Each ready upstream's own `instructions` (untrusted third-party text), by server; a pool
+   * without it has none to give.
+   */
+  instructions?(): Map<string, string>;
+  /**
    * Calls a tool on its upstream and returns the result as it came.
    *
    * @param tool The tool.

@@ -6,7 +6,7 @@
  */
 
 import type * as z from "zod/mini";
-import { editDistance } from "../_edit_distance.ts";
+import { closestKey } from "../_edit_distance.ts";
 import { problem, type ProblemCode, type ProblemDetail } from "./problems.ts";
 import { SETTING_VARIABLES } from "./settings.ts";
 
@@ -21,8 +21,6 @@ export interface ParseBodyOptions {
 
 // At most this many located problems are listed; the detail counts the rest.
 const MAX_LISTED = 20;
-// Unknown keys longer than this get no "did you mean" (bounds the edit-distance work).
-const MAX_SUGGESTED_KEY = 64;
 
 /**
  * Reads a request's body (at most `maxBytes`) as JSON and validates it against its schema. The
@@ -243,19 +241,6 @@ function knownKeys(schema: z.ZodMiniType, path: readonly PropertyKey[]): string[
     );
   }
   return Object.keys(node?._zod.def.shape ?? {});
-}
-
-// The known key an unknown one most likely meant: case-insensitive edit distance (with adjacent
-// transpositions) of at most a third of its length; ties go to the first known key.
-function closestKey(key: string, known: readonly string[]): string | undefined {
-  if (key.length > MAX_SUGGESTED_KEY) return undefined;
-  let best: string | undefined;
-  let bestDistance = Math.max(1, Math.floor(key.length / 3)) + 1;
-  for (const candidate of known) {
-    const distance = editDistance(key.toLowerCase(), candidate.toLowerCase());
-    if (distance < bestDistance) [best, bestDistance] = [candidate, distance];
-  }
-  return best;
 }
 
 /**

@@ -12,7 +12,7 @@ import type { McpCatalog } from "../catalog.ts";
 import type { McpTool } from "../tool.ts";
 import { baseForms, inflections } from "./expansion.ts";
 import type { Lexicon } from "./word_sources.ts";
-import { LEXICAL_DEFAULTS } from "./lexical_ranker.ts";
+import { keywordText, LEXICAL_DEFAULTS } from "./lexical_ranker.ts";
 import {
   MAX_TERM_CHARS,
   schemaText,
@@ -247,20 +247,13 @@ function toolWords(tool: McpTool): ToolWords {
   if (cached !== undefined) return cached;
   const schema = schemaText(tool.inputSchema);
   const annotated = tool.annotations?.title;
-  const keywords = tool._meta?.["unfold/keywords"];
   const cap = (list: string[]) => list.filter(keep).slice(0, MAX_TOOL_WORDS);
   const words: ToolWords = [
     ["name", cap(tokenizeIdentifiers(tool.name))],
     ["title", cap(tokenize(tool.title ?? (typeof annotated === "string" ? annotated : "")))],
     [
       "keywords",
-      cap(tokenize(
-        typeof keywords === "string"
-          ? keywords
-          : Array.isArray(keywords)
-          ? keywords.filter((k) => typeof k === "string").join(" ")
-          : "",
-      )),
+      cap(tokenize(keywordText(tool))),
     ],
     ["server", cap(tokenizeIdentifiers(tool.server))],
     ["description", cap(tokenize(tool.description))],

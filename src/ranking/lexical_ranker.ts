@@ -52,6 +52,42 @@ import { Vocabulary } from "./vocabulary.ts";
  */
 export const KEYWORDS_META_KEY = "unfold/keywords";
 
+/**
+ * The `_meta` key under which a server gives its own search hint for a tool (what Claude Code's
+ * tool search reads): indexed with the keywords, so a server's hint helps here too.
+ */
+export const SEARCH_HINT_META_KEY = "anthropic/searchHint";
+
+/**
+ * The words a tool carries for search in `_meta`: its keywords and its search hint (each a string
+ * or an array of strings; anything else is ignored).
+ *
+ * @param tool The tool.
+ * @returns Those words as one text, `""` when it has none.
+ *
+ * @example Usage
+ * ```ts
+ * import { keywordText } from "./lexical_ranker.ts";
+ * import { equal } from "node:assert/strict";
+ *
+ * const tool = {
+ *   server: "s",
+ *   name: "t",
+ *   description: "",
+ *   inputSchema: { type: "object" as const },
+ *   _meta: { "unfold/keywords": ["alias"], "anthropic/searchHint": "weather forecast" },
+ * };
+ * equal(keywordText(tool), "alias weather forecast");
+ * ```
+ */
+export function keywordText(tool: McpTool): string {
+  return [KEYWORDS_META_KEY, SEARCH_HINT_META_KEY].map((key) => {
+    const value = tool._meta?.[key];
+    if (typeof value === "string") return value;
+    return Array.isArray(value) ? value.filter((k) => typeof k === "string").join(" ") : "";
+  }).filter((text) => text !== "").join(" ");
+}
+
 /** Options of {@linkcode createLexicalRanker}; each defaults to {@linkcode LEXICAL_DEFAULTS}. */
 export interface LexicalRankerOptions {
   /**
@@ -538,17 +574,10 @@ function toolWords(
 ): Record<LexicalField, string[]> {
   const schema = schemaText(tool.inputSchema);
   const annotated = tool.annotations?.title;
-  const keywords = tool._meta?.[KEYWORDS_META_KEY];
   return {
     name: terms.identifiers(tool.name),
     title: terms.text(tool.title ?? (typeof annotated === "string" ? annotated : "")),
-    keywords: terms.text(
-      typeof keywords === "string"
-        ? keywords
-        : Array.isArray(keywords)
-        ? keywords.filter((k) => typeof k === "string").join(" ")
-        : "",
-    ),
+    keywords: terms.text(keywordText(tool)),
     server: server.server,
     serverText: server.serverText,
     description: terms.text(tool.description),

@@ -206,6 +206,18 @@ Deno.test("route() suggests near ids of this catalogue for a mistyped or foreign
   );
 });
 
+Deno.test("route() says first that an id's server does not exist, then the closest ids", () => {
+  const message =
+    error(injector.route({ action: "describe", name: "mapz/geocode" }), "unknown_tool")
+      .message;
+  match(
+    message,
+    /^there is no tool "mapz\/geocode" in this catalogue\. The server "mapz" does not exist here\. Closest ids: "maps\/geocode"/,
+  );
+  const known = error(injector.route({ action: "describe", name: "maps/gecode" }), "unknown_tool");
+  ok(!known.message.includes("does not exist"), known.message);
+});
+
 Deno.test("route() never names a tool from outside the catalogue", () => {
   const e = error(
     injector.route({ action: "execute", name: "filesystem/read_file" }),

@@ -1,15 +1,10 @@
 import { deepEqual, equal, match, throws } from "node:assert/strict";
-import { parseGatewayConfig } from "../../src/gateway/config.ts";
+import { parsedConfig } from "./_config.ts";
 import { globMatch, inProfile } from "../../src/gateway/profiles.ts";
 import { fingerprint, parseLock, review } from "../../src/gateway/trust.ts";
 
 const SERVERS = { github: { url: "https://example.com/mcp" }, memory: { command: "mem" } };
-// The parsed config, or its error thrown (what the refusal cases assert on).
-const parse = (unfold: unknown) => {
-  const result = parseGatewayConfig({ mcpServers: SERVERS, unfold }, {});
-  if (!result.ok) throw result.error;
-  return result.value;
-};
+const parse = (unfold: unknown) => parsedConfig({ mcpServers: SERVERS, unfold });
 
 Deno.test("profiles, trust and lockFile are read from the unfold block", () => {
   const { options } = parse({

@@ -1,5 +1,5 @@
 import { deepEqual, equal, ok, rejects, throws } from "node:assert/strict";
-import { parseGatewayConfig } from "../../src/gateway/config.ts";
+import { parsedConfig } from "../gateway/_config.ts";
 import { NeedsLoginError, withOAuth } from "../../src/mcp/oauth/fetch.ts";
 import { fileOAuthStore, oauthRecordPath } from "../../src/mcp/oauth/file_store.ts";
 import { StoredOAuthProvider } from "../../src/mcp/oauth/provider.ts";
@@ -215,17 +215,9 @@ Deno.test("the token file is ignored when it belongs to another URL, is not JSON
   }
 });
 
-// A parsed config's value, or its error thrown (what these cases assert on).
-function accepted(result: ReturnType<typeof parseGatewayConfig>) {
-  if (!result.ok) throw result.error;
-  return result.value;
-}
-
 Deno.test("the config's oauth block is checked field by field, with ${VAR} in its strings", () => {
   const parse = (oauth: unknown, env: Record<string, string> = {}) =>
-    accepted(
-      parseGatewayConfig({ mcpServers: { gh: { url: "https://example.com/mcp", oauth } } }, env),
-    );
+    parsedConfig({ mcpServers: { gh: { url: "https://example.com/mcp", oauth } } }, env);
   deepEqual(
     parse({ clientId: "id", clientSecret: "${SECRET}", scopes: ["repo", "read:org"] }, {
       SECRET: "s",
@@ -252,7 +244,7 @@ Deno.test("the config's oauth block is checked field by field, with ${VAR} in it
     throws(() => parse(oauth), (e: Error) => e.message.includes(message), message);
   }
   throws(
-    () => accepted(parseGatewayConfig({ mcpServers: { local: { command: "x", oauth: {} } } }, {})),
+    () => parsedConfig({ mcpServers: { local: { command: "x", oauth: {} } } }),
     /"\/mcpServers\/local\/oauth": unknown field for a stdio server/,
   );
 });

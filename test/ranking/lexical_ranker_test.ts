@@ -126,6 +126,24 @@ Deno.test("lexicalRanker indexes _meta keywords and annotation titles, so an ope
   equal(ranker.search("restart", 1)[0]?.id, "ops/kctl_roll");
 });
 
+Deno.test("lexicalRanker indexes a server's _meta anthropic/searchHint like keywords", () => {
+  const tools = [
+    {
+      ...tool("ops", "kctl_apply", "Apply a manifest"),
+      _meta: { "anthropic/searchHint": "deploy" },
+    },
+    {
+      ...tool("ops", "kctl_roll", "Roll"),
+      _meta: { "anthropic/searchHint": ["restart pods"], "unfold/keywords": "bounce" },
+    },
+    { ...tool("ops", "other", "Something else"), _meta: { "anthropic/searchHint": 42 } },
+  ];
+  const ranker = lexicalRanker(tools, { servers: [] });
+  equal(ranker.search("deploy", 1)[0]?.id, "ops/kctl_apply");
+  equal(ranker.search("restart", 1)[0]?.id, "ops/kctl_roll");
+  equal(ranker.search("bounce", 1)[0]?.id, "ops/kctl_roll");
+});
+
 Deno.test("createLexicalRanker({synonyms}) adds a deployment's own jargon", () => {
   const tools = [
     tool("infra", "cluster_status", "Status of the kubernetes cluster"),

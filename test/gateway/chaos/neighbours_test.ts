@@ -39,10 +39,12 @@ Deno.test("misbehaving upstreams never hurt their neighbours: garbage, server re
   const overview = await gateway.overview();
   ok(overview.length < 512 * 1024, `the overview is ${overview.length} characters`);
   // 50,000 tools are searchable, or (where the client bounds a listing) the server is shown failed
-  // with its reason: either way the gateway answers and the neighbours do.
+  // with its reason, or, between two of its restarts (200 ms apart here), still starting: either
+  // way the gateway answers and the neighbours do.
   const found = await gateway.bridge({ action: "search", query: "tool number 49999" });
   ok(
-    /many\/tool_49999/.test(RawGateway.text(found)) || /many \(failed/.test(overview),
+    /many\/tool_49999/.test(RawGateway.text(found)) ||
+      /many \(failed|still starting[^\n]*\bmany\b/.test(overview),
     RawGateway.text(found),
   );
   await stillAnswers(gateway);

@@ -1,0 +1,98 @@
+// Each mistake a person setting the gateway up makes gets one clear line and its exit code.
+import { deepEqual, equal, match, ok } from "node:assert/strict";
+import { McpCatalog } from "../../src/catalog.ts";
+import { formatReport, inspectCatalog } from "../../src/cli/inspect.ts";
+import { cliCommand } from "../gateway/_gateway.ts";
+import { denoEnv, npmServer } from "../mcp/_servers.ts";
+
+async function run(...args: string[]) {
+  const { command, args: full } = cliCommand(...args);
+  const output = await new Deno.Command(command, { args: full, env: denoEnv(), stdin: "null" })
+    .output();
+  const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+  return { code: output.code, stdout: decode(output.stdout), stderr: decode(output.stderr) };
+}
+
+async function withConfig(
+  config: unknown,
+  use: (path: string) => Promise<void>,
+): Promise<void> {
+  const dir = await Deno.makeTempDir({ prefix: "unfold-mistakes-" });
+  try {
+    await Deno.writeTextFile(`${dir}/mcp.json`, JSON.stringify(config));
+    await use(`${dir}/mcp.json`);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+Deno.test("a server entry's mistyped key is answered with the key it meant, exit 1", async () => {
+  await withConfig({ mcpServers: { fs: { comand: "npx", args: [] } } }, async (path) => {
+    const { code, stdout, stderr } = await run("inspect", "--config", path);
+    equal(code, 1);
+    equal(stdout, "");
+    deepEqual(stderr.trim().split("\n").length, 1, stderr);
+    match(
+      stderr,
+      /Invalid gateway config at "\/mcpServers\/fs\/comand": unknown field: did you mean "command"\?/,
+    );
+  });
+});
+
+Deno.test("--port without --http is a usage error, exit 2", async () => {
+  const { code, stdout, stderr } = await run("gateway", "--config", "x.json", "--port", "9000");
+  equal(code, 2);
+  equal(stdout, "");
+  match(stderr, /^unfold: --port needs --http \(without it the gateway serves stdio\)\n/);
+});
+
+Deno.test("unfold search with no match prints the bridge's miss text and exits 1", async () => {
+  const config = { mcpServers: { memory: npmServer("@modelcontextprotocol/server-memory") } };
+  await withConfig(config, async (path) => {
+    const { code, stdout, stderr } = await run("search", "--config", path, "zzqx vbnmk");
+    equal(code, 1, stderr);
+    match(stdout, /^No tool matches the query\. The catalogue has these servers:\n/);
+    match(stdout, /\nmemory: 9 tools\n/);
+    match(stdout, /\nNext: /);
+  });
+});
+
+Deno.test("a pinned id that no ready server has is a config error naming the closest id, exit 1", async () => {
+  const config = {
+    mcpServers: { memory: npmServer("@modelcontextprotocol/server-memory") },
+    unfold: { pinned: ["memory/read_grap"] },
+  };
+  await withConfig(config, async (path) => {
+    const { code, stdout, stderr } = await run("inspect", "--config", path);
+    equal(code, 1, stderr);
+    equal(stdout, "");
+    match(
+      stderr,
+      /\nunfold: \S+mcp\.json: Invalid gateway config at "\/unfold\/pinned\/0": the server "memory" has no tool "read_grap"; the closest id is "memory\/read_graph"\n/,
+    );
+  });
+});
+
+Deno.test("inspect adds a row for the config's own availableContextTokens, marked", () => {
+  const catalog = new McpCatalog([
+    { server: "s", name: "t", description: "A tool", inputSchema: { type: "object" } },
+  ]);
+  const statuses = [{ server: "s", state: "ready" as const, tools: 1 }];
+  const report = inspectCatalog(catalog, statuses, {
+    pinned: [],
+    availableContextTokens: 50_000,
+  });
+  deepEqual(
+    report.budgets.map((b) => [b.availableContextTokens, b.configured ?? false]),
+    [[8_000, false], [32_000, false], [50_000, true], [128_000, false], [200_000, false], [
+      1_000_000,
+      false,
+    ]],
+  );
+  ok(formatReport(report).includes("\n50,000 (config)  "), formatReport(report));
+  const listed = inspectCatalog(catalog, statuses, { pinned: [], availableContextTokens: 200_000 });
+  equal(listed.budgets.length, 5);
+  deepEqual(listed.budgets.filter((b) => b.configured).map((b) => b.availableContextTokens), [
+    200_000,
+  ]);
+});

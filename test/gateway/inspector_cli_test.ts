@@ -1,0 +1,85 @@
+// The MCP Inspector CLI (npm @modelcontextprotocol/inspector, run with npx as its docs say) opens a
+// new session for each call: with describeFirst "off" it executes a bridged tool in that one call;
+// with "enforce" it gets the tool's schema.
+import { equal, ok } from "node:assert/strict";
+import { ROOT } from "../_deno.ts";
+
+const INSPECTOR = "@modelcontextprotocol/inspector@2.12.0";
+
+// The Inspector's exit code (1 when the result is an error) and what it printed.
+async function inspectorCall(
+  describeFirst: "enforce" | "off",
+): Promise<{ code: number; stdout: string }> {
+  const dir = await Deno.makeTempDir({ prefix: "unfold-inspector-" });
+  try {
+    const config = `${dir}/mcp.json`;
+    await Deno.writeTextFile(
+      config,
+      JSON.stringify({
+        mcpServers: {
+          everything: {
+            command: Deno.execPath(),
+            args: [
+              "run",
+              "-A",
+              "--quiet",
+              "--no-config",
+              "npm:@modelcontextprotocol/server-everything@2026.8.31",
+            ],
+          },
+        },
+        unfold: { describeFirst },
+      }),
+    );
+    const out = await new Deno.Command("npx", {
+      args: [
+        "-y",
+        INSPECTOR,
+        "--cli",
+        "--method",
+        "tools/call",
+        "--tool-name",
+        "mcp",
+        "--tool-arg",
+        "action=execute",
+        "--tool-arg",
+        "name=everything/echo",
+        "--tool-arg",
+        'arguments={"message":"one call"}',
+        "--",
+        Deno.execPath(),
+        "run",
+        "-A",
+        "--node-modules-dir=auto",
+        "--quiet",
+        `${ROOT}src/cli/main.ts`,
+        "gateway",
+        "--config",
+        config,
+      ],
+      cwd: dir,
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const stdout = new TextDecoder().decode(out.stdout);
+    ok(stdout.includes('"content"'), new TextDecoder().decode(out.stderr).slice(-2_000));
+    return { code: out.code, stdout };
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+Deno.test("describeFirst off: the Inspector CLI executes a bridged tool in one call", async () => {
+  const { code, stdout } = await inspectorCall("off");
+  equal(code, 0, stdout);
+  ok(stdout.includes("Echo: one call"), stdout);
+  ok(!stdout.includes('"isError": true'), stdout);
+});
+
+Deno.test("describeFirst enforce: the Inspector CLI's one call gets the schema", async () => {
+  const { stdout } = await inspectorCall("enforce");
+  ok(stdout.includes("describe_first"), stdout);
+  ok(stdout.includes('\\"required\\":[\\"message\\"]'), stdout);
+  ok(!stdout.includes("Echo: one call"), stdout);
+});
