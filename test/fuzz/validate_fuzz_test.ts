@@ -62,6 +62,14 @@ function reference(source: string, text: string, native: RegExp): boolean {
   }
 }
 
+// Whether a schema names a property "__proto__": Ajv drops such a key from `properties` (and the
+// keywords that read property names) by design, so it never checks that property's subschema,
+// while JSON Schema (and unfold) does: an own "__proto__" member of the arguments is a property
+// like any other. There Ajv is no reference for a refusal.
+function namesProto(schema: unknown): boolean {
+  return JSON.stringify(schema).includes('"__proto__"');
+}
+
 // Whether the arguments hold a number Ajv's default multipleOf misjudges (1e21 or more).
 function hugeQuotient(args: unknown): boolean {
   return JSON.stringify(args).includes("e+");
@@ -92,6 +100,10 @@ Deno.test("argument validation agrees with Ajv on random schemas and arguments, 
       const ours = problems.length === 0;
       if (ours && theirs === false && hugeQuotient(args)) {
         theirs = rounding.compile(inputSchema)(args) === true;
+      }
+      if (!ours && theirs === true && namesProto(inputSchema)) {
+        tally.noReference++;
+        return;
       }
       if (ours) {
         equal(theirs, true, "unfold allowed what Ajv refuses");

@@ -90,6 +90,17 @@ Deno.test("a lone-surrogate key cannot bypass validation (a key the validator an
   refused(injector.route(JSON.stringify({ action: "execute", name: "s/t", arguments: args })));
 });
 
+Deno.test("a property named __proto__ is checked like any other (a server reads it as a member)", () => {
+  const injector = injectorFor({
+    type: "object",
+    properties: { ["__proto__"]: { type: "number" } },
+  });
+  // The model's JSON text makes "__proto__" an own member, as a JSON parser upstream reads it.
+  const action = refused(execute(injector, '{"__proto__": "not a number"}'));
+  ok(action.problems?.some((p) => p.pointer === "/__proto__"), JSON.stringify(action.problems));
+  equal(execute(injector, '{"__proto__": 1}').action, "execute");
+});
+
 Deno.test("validation fails closed when the work limit is reached", () => {
   // Each of 20 nested anyOf levels tries both branches: 2^20 visits without a limit.
   const defs: Record<string, unknown> = { l20: { type: "string" } };
