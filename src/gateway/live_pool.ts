@@ -11,6 +11,7 @@
 import type { McpConnection } from "../mcp/client.ts";
 import type { ToolIssue } from "../mcp/tool_list.ts";
 import type { McpTool } from "../tool.ts";
+import { McpError } from "../tool_error.ts";
 import { RESTART_DEFAULTS, STARTUP_TIMEOUT_MS, type UpstreamConfig } from "./config.ts";
 import {
   type Connector,
@@ -116,7 +117,7 @@ export async function openLivePool(
     entry.cancel = schedule(() => void start(entry), delay);
   };
 
-  const fail = (entry: Entry, state: "failed" | "lost", detail: string) => {
+  const fail = (entry: Entry, state: "failed" | "lost" | "needs_login", detail: string) => {
     const connection = entry.connection;
     delete entry.connection;
     entry.epoch += 1;
@@ -176,7 +177,14 @@ export async function openLivePool(
         await connection?.close().catch(() => {});
         if (!current()) return;
         entry.pending = [];
-        fail(entry, entry.status.state === "ready" ? "lost" : "failed", message(error));
+        // A server that waits for the user to sign in is neither broken nor lost: it is said so,
+        // and tried again with the same backoff, so a sign-in made meanwhile is picked up.
+        const state = error instanceof McpError && error.code === "needs_login"
+          ? "needs_login"
+          : entry.status.state === "ready"
+          ? "lost"
+          : "failed";
+        fail(entry, state, message(error));
       }
     })().finally(() => {
       // Cleared only once assigned, even when the connector failed before its first await.

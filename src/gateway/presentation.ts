@@ -224,12 +224,16 @@ const STATE_WORDS: Record<UpstreamStatus["state"], string> = {
   ready: "ready",
   failed: "failed to start",
   lost: "lost",
+  needs_login: "needs a sign-in",
 };
 
 // The lines after the overview: servers that cannot be called now, and tools left out. Their
 // details are third-party text, so they are quoted on one line, and the list is bounded.
 function upstreamNotes(statuses: readonly UpstreamStatus[]): string {
   const starting = statuses.filter((s) => s.state === "starting").map((s) => s.server);
+  const login = statuses.filter((s) => s.state === "needs_login").map((s) =>
+    `${s.server} (${quote(oneLine(s.detail ?? "", 200))})`
+  );
   const down = statuses.filter((s) => s.state === "failed" || s.state === "lost").map((s) =>
     `${s.server} (${STATE_WORDS[s.state]}: ${quote(oneLine(s.detail ?? "", 200))})`
   );
@@ -252,6 +256,12 @@ function upstreamNotes(statuses: readonly UpstreamStatus[]): string {
     notes += `\nUnavailable servers, whose tools cannot be called now: ${
       down.join("; ")
     }. They are restarted in the background; try again later.`;
+  }
+  if (login.length > 0) {
+    notes +=
+      `\nServers that need the user to sign in before their tools can be called (ask the user to run the command named): ${
+        login.join("; ")
+      }.`;
   }
   if (refused.length > 0) {
     notes += `\nTools left out because unfold cannot accept their definitions: ${

@@ -28,7 +28,7 @@ export interface UpstreamStatus {
    * `starting`: connecting or listing (at start, or being restarted); `ready`: listed and
    * answering; `failed`: could not start or list; `lost`: died since it was ready.
    */
-  state: "starting" | "ready" | "failed" | "lost";
+  state: "starting" | "ready" | "failed" | "lost" | "needs_login";
   /** Why it failed or was lost (third-party text: the server's own error output). */
   detail?: string;
   /** How many tools it listed. */

@@ -111,6 +111,9 @@ Deno.test("unfold login signs in to an OAuth upstream; then it lists, calls and 
       const { tools } = await early.client.listTools();
       const overview = tools.find((tool) => tool.name === "mcp")?.description ?? "";
       ok(overview.includes("run: unfold login"), overview);
+      // Said as a server waiting for the user, not as a broken one.
+      ok(/need the user to sign in[^\n]*secure/.test(overview), overview);
+      ok(!/Unavailable servers[^\n]*secure/.test(overview), overview);
       const found = await early.bridge({ action: "search", query: "echo" });
       ok(found.text.includes("plain/echo"), found.text);
     } finally {
