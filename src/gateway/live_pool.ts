@@ -214,7 +214,7 @@ export async function openLivePool(
       if (snapshot === undefined) return;
       entry.fromSnapshot = true;
       entry.tools = snapshot.tools;
-      entry.status = { ...entry.status, tools: snapshot.tools.length };
+      entry.status = { ...entry.status, tools: snapshot.tools.length, snapshot: true };
       if (snapshot.instructions !== undefined) entry.instructions = snapshot.instructions;
     }));
   }

@@ -33,6 +33,8 @@ export interface UpstreamStatus {
   detail?: string;
   /** How many tools it listed. */
   tools: number;
+  /** Set while its tools are the last start's snapshot, not yet a live listing. */
+  snapshot?: true;
   /** Its tools left out of the catalogue, and why (absent when there are none). */
   quarantined?: { name: string; reason: string }[];
   /**

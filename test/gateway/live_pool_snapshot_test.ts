@@ -49,7 +49,7 @@ Deno.test("openLivePool() lists a server still starting from its snapshot, witho
     snapshots: store,
     startupTimeoutMs: 60_000,
   });
-  deepEqual(pool.statuses(), [{ server: "slow", state: "starting", tools: 1 }]);
+  deepEqual(pool.statuses(), [{ server: "slow", state: "starting", tools: 1, snapshot: true }]);
   deepEqual(pool.tools().map((t) => t.name), ["old"]);
   deepEqual([...pool.instructions?.() ?? []], [["slow", "Old notes"]]);
   const changed = Promise.withResolvers<void>();

@@ -31,7 +31,7 @@ Deno.test("a second start answers from the snapshot of the last: a slow server's
   const described = await second.bridge({ action: "describe", name: "slow/echo" });
   ok(described.isError !== true, RawGateway.text(described));
   // Still starting, said so, and its tools kept from the last start.
-  match(await second.overview(), /still starting[^\n]*slow/);
+  match(await second.overview(), /still starting, listed from the last start[^\n]*slow/);
   // An execute runs once the live connection is up.
   await second.until(
     async () => {
