@@ -36,6 +36,7 @@ import { openStdioWire } from "../gateway/stdio_wire.ts";
 import { MemorySessionStore } from "../session/memory_store.ts";
 import { VERSION } from "../version.ts";
 import { denoConnector } from "./connector.ts";
+import { fileSnapshotStore, unfoldCacheDir } from "./snapshots.ts";
 import { formatReport, inspectCatalog } from "./inspect.ts";
 import { login } from "./login.ts";
 import { gatewayHost } from "../gateway/host.ts";
@@ -129,6 +130,12 @@ function integer(option: string, text: string, min: number): number {
     throw new UsageError(`${option} must be an integer of at least ${min}, got ${text}`);
   }
   return value;
+}
+
+// The upstreams' last listings, kept where the environment says; none when it names no place.
+function snapshotOption(env: Readonly<Record<string, string | undefined>>) {
+  const dir = unfoldCacheDir(env);
+  return dir === undefined ? {} : { snapshots: fileSnapshotStore(dir, log) };
 }
 
 function log(line: string): void {
@@ -227,6 +234,7 @@ async function main(argv: readonly string[]): Promise<number> {
       connect: { onToolIssue: (issue) => once(`${issue.server}/${issue.name} ${issue.problem}`) },
       onProgress: (status) => log(describe(status)),
       signal: stopping.signal,
+      ...(args.command === "gateway" ? snapshotOption(env) : {}),
       ...(config.options.startupTimeoutMs === undefined
         ? {}
         : { startupTimeoutMs: config.options.startupTimeoutMs }),

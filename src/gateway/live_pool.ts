@@ -13,9 +13,11 @@ import type { ToolIssue } from "../mcp/tool_list.ts";
 import type { McpTool } from "../tool.ts";
 import { McpError } from "../tool_error.ts";
 import { RESTART_DEFAULTS, STARTUP_TIMEOUT_MS, type UpstreamConfig } from "./config.ts";
+import { snapshotKeeper } from "./snapshot_keeper.ts";
 import {
   type Connector,
   type PoolOptions,
+  type Snapshot,
   unavailable,
   type UpstreamPool,
   type UpstreamStatus,
@@ -32,6 +34,10 @@ interface Entry {
   connection?: McpConnection;
   // The server's own instructions, from its last handshake.
   instructions?: string;
+  // Set while the tools and instructions are the snapshot's, not yet a live listing's.
+  fromSnapshot?: boolean;
+  // Keeps each live listing as the server's snapshot.
+  keep?: (current: () => Snapshot) => void;
   // A connection still listing its tools: closed too when the pool closes.
   opening?: McpConnection;
   connecting?: Promise<void>;
@@ -96,8 +102,12 @@ export async function openLivePool(
     options.onProgress?.({ ...entry.status });
     changed();
   };
+  const store = options.snapshots;
   const entries = configs.map((config): Entry => ({
     config,
+    ...(store === undefined
+      ? {}
+      : { keep: snapshotKeeper((snapshot) => store.write(config, snapshot), () => closed) }),
     status: { server: config.server, state: "starting", tools: 0 },
     tools: [],
     pending: [],
@@ -159,6 +169,7 @@ export async function openLivePool(
         opened.onToolsChanged((tools) => {
           if (!current() || entry.connection !== opened) return;
           listed(entry, tools);
+          entry.keep?.(() => snapshotOf(entry));
           changed();
         });
         const tools = await opened.tools().finally(() => delete entry.opening);
@@ -171,7 +182,9 @@ export async function openLivePool(
         else entry.instructions = opened.instructions;
         entry.readyAt = now();
         entry.status = { server: entry.config.server, state: "ready", tools: 0 };
+        delete entry.fromSnapshot;
         listed(entry, tools);
+        entry.keep?.(() => snapshotOf(entry));
         report(entry);
       } catch (error) {
         await connection?.close().catch(() => {});
@@ -194,7 +207,20 @@ export async function openLivePool(
     return attempt;
   };
 
-  const started = Promise.all(entries.map(start));
+  // The last listings first: a server still starting is searched and described from its own.
+  if (store !== undefined) {
+    await Promise.all(entries.map(async (entry) => {
+      const snapshot = await store.read(entry.config).catch(() => undefined);
+      if (snapshot === undefined) return;
+      entry.fromSnapshot = true;
+      entry.tools = snapshot.tools;
+      entry.status = { ...entry.status, tools: snapshot.tools.length, snapshot: true };
+      if (snapshot.instructions !== undefined) entry.instructions = snapshot.instructions;
+    }));
+  }
+  const attempts = entries.map(start);
+  // Only the servers without a snapshot are waited for: the others are answered from it already.
+  const started = Promise.all(attempts.filter((_, i) => entries[i]!.fromSnapshot !== true));
   let timer: ReturnType<typeof setTimeout> | undefined;
   const signal = options.signal;
   const aborted = () => signal?.aborted === true;
@@ -214,7 +240,8 @@ export async function openLivePool(
     instructions: () =>
       new Map(
         entries.flatMap((entry) =>
-          entry.status.state === "ready" && entry.instructions !== undefined
+          (entry.status.state === "ready" || entry.fromSnapshot === true) &&
+            entry.instructions !== undefined
             ? [[entry.config.server, entry.instructions]]
             : []
         ),
@@ -247,6 +274,12 @@ export async function openLivePool(
       );
     },
   };
+}
+
+function snapshotOf(entry: Entry): Snapshot {
+  return entry.instructions === undefined
+    ? { tools: entry.tools }
+    : { tools: entry.tools, instructions: entry.instructions };
 }
 
 function listed(entry: Entry, tools: McpTool[]): void {

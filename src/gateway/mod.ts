@@ -51,6 +51,8 @@ export type {
   OnDemandPool,
   OnDemandPoolOptions,
   PoolOptions,
+  Snapshot,
+  SnapshotStore,
   UpstreamPool,
   UpstreamStatus,
 } from "./upstreams.ts";

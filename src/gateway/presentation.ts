@@ -230,7 +230,10 @@ const STATE_WORDS: Record<UpstreamStatus["state"], string> = {
 // The lines after the overview: servers that cannot be called now, and tools left out. Their
 // details are third-party text, so they are quoted on one line, and the list is bounded.
 function upstreamNotes(statuses: readonly UpstreamStatus[]): string {
-  const starting = statuses.filter((s) => s.state === "starting").map((s) => s.server);
+  const starting = statuses.filter((s) => s.state === "starting" && s.snapshot !== true)
+    .map((s) => s.server);
+  const remembered = statuses.filter((s) => s.state === "starting" && s.snapshot === true)
+    .map((s) => s.server);
   const login = statuses.filter((s) => s.state === "needs_login").map((s) =>
     `${s.server} (${quote(oneLine(s.detail ?? "", 200))})`
   );
@@ -251,6 +254,12 @@ function upstreamNotes(statuses: readonly UpstreamStatus[]): string {
     notes += `\nServers still starting, whose tools appear when they are ready: ${
       starting.join(", ")
     }.`;
+  }
+  if (remembered.length > 0) {
+    notes +=
+      `\nServers still starting, listed from the last start (their tools can be searched and described; a call waits for them): ${
+        remembered.join(", ")
+      }.`;
   }
   if (down.length > 0) {
     notes += `\nUnavailable servers, whose tools cannot be called now: ${

@@ -33,6 +33,8 @@ export interface UpstreamStatus {
   detail?: string;
   /** How many tools it listed. */
   tools: number;
+  /** Set while its tools are the last start's snapshot, not yet a live listing. */
+  snapshot?: true;
   /** Its tools left out of the catalogue, and why (absent when there are none). */
   quarantined?: { name: string; reason: string }[];
   /**
@@ -79,8 +81,30 @@ export interface UpstreamPool {
   close(): Promise<void>;
 }
 
+/** One upstream's last live listing: its tools and its own instructions. */
+export interface Snapshot {
+  /** The tools, as listed. */
+  tools: McpTool[];
+  /** The server's instructions from its handshake, if it gave any. */
+  instructions?: string;
+}
+
+/** Keeps each upstream's last listing between starts (the Deno CLI keeps them on disk). */
+export interface SnapshotStore {
+  /** The last listing of an upstream, or `undefined` when none is kept or it is unusable. */
+  read(config: UpstreamConfig): Promise<Snapshot | undefined>;
+  /** Keeps a listing; failures are the store's to report, never thrown. */
+  write(config: UpstreamConfig, snapshot: Snapshot): Promise<void>;
+}
+
 /** Options of both pools. */
 export interface PoolOptions {
+  /**
+   * Each upstream's last listing: with one, a server still starting is searched and described
+   * from it. The live pool only.
+   * @default {none}
+   */
+  snapshots?: SnapshotStore;
   /** Connection options for every upstream (timeouts, tool issues). */
   connect?: ConnectOptions;
   /**

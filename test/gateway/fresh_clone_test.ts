@@ -77,7 +77,7 @@ Deno.test({
         command: Deno.execPath(),
         args: words.slice(1),
         cwd: `${temp}/elsewhere`,
-        env: { ...env, DENO_DIR: `${temp}/cache` },
+        env: { ...env, DENO_DIR: `${temp}/cache`, UNFOLD_CACHE_DIR: `${temp}/unfold-cache` },
         stderr: "pipe",
       });
       transport.stderr?.on("data", (chunk: Uint8Array) => {
@@ -131,7 +131,7 @@ Deno.test({
           command: "npx",
           args: ["-y", "deno@2", ...words.slice(1)],
           cwd: `${temp}/elsewhere`,
-          env: { ...env, DENO_DIR: `${temp}/cache` },
+          env: { ...env, DENO_DIR: `${temp}/cache`, UNFOLD_CACHE_DIR: `${temp}/unfold-cache` },
           stderr: "ignore",
         }),
         { timeout: HOST_WAIT_MS },

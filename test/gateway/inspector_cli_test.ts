@@ -46,6 +46,9 @@ async function inspectorCall(
         "name=everything/echo",
         "--tool-arg",
         'arguments={"message":"one call"}',
+        // A cache of the test's own: no snapshot of an earlier run answers for the gateway.
+        "-e",
+        `UNFOLD_CACHE_DIR=${dir}/cache`,
         "--",
         Deno.execPath(),
         "run",

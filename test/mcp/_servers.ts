@@ -24,11 +24,16 @@ export function npmServer(pkg: string, ...args: string[]): { command: string; ar
   };
 }
 
-/** The environment a server started by {@linkcode npmServer} needs: the host's Deno cache. */
+/** The environment a process a test starts needs: the host's Deno cache, and an unfold cache of its own. */
 export function denoEnv(): Record<string, string> {
   const dir = Deno.env.get("DENO_DIR");
-  return dir === undefined ? {} : { DENO_DIR: dir };
+  // A cache of its own for each process started: a gateway never answers from the snapshots
+  // another test left (the folder is only made when a snapshot is written).
+  const cache = { UNFOLD_CACHE_DIR: `${TEMP}/unfold-cache-${crypto.randomUUID()}` };
+  return dir === undefined ? cache : { DENO_DIR: dir, ...cache };
 }
+
+const TEMP = Deno.env.get("TMPDIR") ?? "/tmp";
 
 /**
  * The TCP port a process listens on, read from the system (Linux `/proc`): for servers such as

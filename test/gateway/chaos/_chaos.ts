@@ -72,11 +72,11 @@ export class RawGateway implements AsyncDisposable {
   #exited: Promise<Deno.CommandStatus>;
   #stdinClosed = false;
 
-  constructor(config: string, extra: readonly string[] = []) {
+  constructor(config: string, extra: readonly string[] = [], env: Record<string, string> = {}) {
     const { command, args } = cliCommand("gateway", "--config", config, ...extra);
     this.child = new Deno.Command(command, {
       args,
-      env: denoEnv(),
+      env: { ...denoEnv(), ...env },
       stdin: "piped",
       stdout: "piped",
       stderr: "piped",

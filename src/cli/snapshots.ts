@@ -1,0 +1,118 @@
+/**
+ * Snapshots of the upstreams' tool lists, kept on disk so that the next start can answer the host
+ * at once from the last known lists while the upstreams connect. One file per config entry, named
+ * by the SHA-256 of the entry's canonical JSON (after `${VAR}` expansion): an entry that changes in
+ * any way starts without a snapshot.
+ *
+ * @module
+ */
+
+import { canonicalJson, sha256Hex } from "../canonical_json.ts";
+import type { UpstreamConfig } from "../gateway/config.ts";
+import type { Snapshot, SnapshotStore } from "../gateway/upstreams.ts";
+import { toMcpTools } from "../mcp/tool_list.ts";
+
+/** The largest snapshot written or read: a bigger list is simply listed live at each start. */
+export const MAX_SNAPSHOT_BYTES = 16 * 1024 * 1024;
+
+/**
+ * Where snapshots are kept: `UNFOLD_CACHE_DIR`, else `$XDG_CACHE_HOME/unfold`, else
+ * `~/.cache/unfold`; `undefined` when none of them is set (then no snapshots are kept).
+ *
+ * @param env The environment.
+ * @returns The cache directory.
+ *
+ * @example Usage
+ * ```ts
+ * import { unfoldCacheDir } from "./snapshots.ts";
+ * import { equal } from "node:assert/strict";
+ *
+ * equal(unfoldCacheDir({ UNFOLD_CACHE_DIR: "/c" }), "/c");
+ * equal(unfoldCacheDir({ XDG_CACHE_HOME: "/x" }), "/x/unfold");
+ * equal(unfoldCacheDir({ HOME: "/home/a" }), "/home/a/.cache/unfold");
+ * ```
+ */
+export function unfoldCacheDir(
+  env: Readonly<Record<string, string | undefined>>,
+): string | undefined {
+  if (env.UNFOLD_CACHE_DIR) return env.UNFOLD_CACHE_DIR;
+  if (env.XDG_CACHE_HOME) return `${env.XDG_CACHE_HOME}/unfold`;
+  if (env.HOME) return `${env.HOME}/.cache/unfold`;
+  return undefined;
+}
+
+/**
+ * Snapshot files under `DIR/snapshots/`. Written atomically (a temporary file renamed over the
+ * old one); a snapshot over {@linkcode MAX_SNAPSHOT_BYTES} is not written, and a file that is too
+ * big, unreadable or not a snapshot is ignored with one line to `warn`. Its tools are checked as a
+ * live listing is.
+ *
+ * @param dir The cache directory (see {@linkcode unfoldCacheDir}).
+ * @param warn Receives one line per ignored or unwritable snapshot.
+ * @returns The store.
+ *
+ * @example Usage
+ * ```ts
+ * import { fileSnapshotStore } from "./snapshots.ts";
+ * import { equal } from "node:assert/strict";
+ *
+ * const store = fileSnapshotStore(await Deno.makeTempDir(), () => {});
+ * const config = { server: "demo", command: "demo", args: [], env: {} };
+ * const tool = { server: "demo", name: "echo", description: "Echoes", inputSchema: { type: "object" } };
+ * await store.write(config, { tools: [tool], instructions: "Be kind" });
+ * equal((await store.read(config))?.tools[0]?.name, "echo");
+ * ```
+ */
+export function fileSnapshotStore(dir: string, warn: (line: string) => void): SnapshotStore {
+  const folder = `${dir}/snapshots`;
+  const file = async (config: UpstreamConfig) =>
+    `${folder}/${await sha256Hex(canonicalJson(config))}.json`;
+  return {
+    async read(config) {
+      const path = await file(config);
+      try {
+        const info = await Deno.stat(path);
+        if (info.size > MAX_SNAPSHOT_BYTES) {
+          throw new Error(`it is over ${MAX_SNAPSHOT_BYTES} bytes`);
+        }
+        const data: unknown = JSON.parse(await Deno.readTextFile(path));
+        if (
+          typeof data !== "object" || data === null || !Array.isArray((data as Snapshot).tools)
+        ) throw new Error("it has no list of tools");
+        const raw = data as { tools: unknown[]; instructions?: unknown };
+        const tools = toMcpTools(config.server, raw.tools, () => {});
+        return typeof raw.instructions === "string"
+          ? { tools, instructions: raw.instructions }
+          : { tools };
+      } catch (error) {
+        if (error instanceof Deno.errors.NotFound) return undefined;
+        warn(`ignoring the snapshot of "${config.server}" (${path}): ${reason(error)}`);
+        return undefined;
+      }
+    },
+    async write(config, snapshot) {
+      const text = JSON.stringify({
+        tools: snapshot.tools.map(({ server: _, ...tool }) => tool),
+        ...(snapshot.instructions === undefined ? {} : { instructions: snapshot.instructions }),
+      });
+      // Bytes are at most three times the UTF-16 length: measured only when it could matter.
+      if (text.length * 3 > MAX_SNAPSHOT_BYTES) {
+        if (new TextEncoder().encode(text).length > MAX_SNAPSHOT_BYTES) return;
+      }
+      const path = await file(config);
+      const temp = `${path}.${crypto.randomUUID()}.tmp`;
+      try {
+        await Deno.mkdir(folder, { recursive: true });
+        await Deno.writeTextFile(temp, text);
+        await Deno.rename(temp, path);
+      } catch (error) {
+        await Deno.remove(temp).catch(() => {});
+        warn(`cannot keep the snapshot of "${config.server}" (${path}): ${reason(error)}`);
+      }
+    },
+  };
+}
+
+function reason(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

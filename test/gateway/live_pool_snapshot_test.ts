@@ -1,0 +1,75 @@
+import { deepEqual, equal } from "node:assert/strict";
+import { openLivePool } from "../../src/gateway/live_pool.ts";
+import type { Connector, Snapshot, SnapshotStore } from "../../src/gateway/upstreams.ts";
+import type { McpConnection } from "../../src/mcp/client.ts";
+import type { McpTool } from "../../src/tool.ts";
+
+const CONFIG = { server: "slow", url: "http://slow.invalid/mcp", headers: {} };
+const tool = (name: string): McpTool => ({
+  server: "slow",
+  name,
+  description: `Does ${name}`,
+  inputSchema: { type: "object" },
+});
+
+function memoryStore(initial?: Snapshot): SnapshotStore & { written: Snapshot[] } {
+  const written: Snapshot[] = [];
+  return {
+    written,
+    read: () => Promise.resolve(initial),
+    write: (_config, snapshot) => {
+      written.push(structuredClone(snapshot));
+      return Promise.resolve();
+    },
+  };
+}
+
+// A connection whose listing waits until the test lets it answer.
+function gatedConnector(tools: McpTool[]) {
+  const gate = Promise.withResolvers<void>();
+  const connector: Connector = () =>
+    Promise.resolve({
+      server: "slow",
+      identity: { name: "slow", version: "1" },
+      instructions: "Live notes",
+      closed: false,
+      tools: () => gate.promise.then(() => tools),
+      forward: () => Promise.resolve({ content: [{ type: "text", text: "ok" }] }),
+      onToolsChanged: () => () => {},
+      close: () => Promise.resolve(),
+    } as unknown as McpConnection);
+  return { connector, open: () => gate.resolve() };
+}
+
+Deno.test("openLivePool() lists a server still starting from its snapshot, without waiting for it", async () => {
+  const store = memoryStore({ tools: [tool("old")], instructions: "Old notes" });
+  const { connector, open } = gatedConnector([tool("new")]);
+  // The startup timeout is never reached: a server with a snapshot is not waited for.
+  const pool = await openLivePool([CONFIG], connector, {
+    snapshots: store,
+    startupTimeoutMs: 60_000,
+  });
+  deepEqual(pool.statuses(), [{ server: "slow", state: "starting", tools: 1, snapshot: true }]);
+  deepEqual(pool.tools().map((t) => t.name), ["old"]);
+  deepEqual([...pool.instructions?.() ?? []], [["slow", "Old notes"]]);
+  const changed = Promise.withResolvers<void>();
+  pool.onChange(() => changed.resolve());
+  open();
+  await changed.promise;
+  // The live list replaces the snapshot's, is said as a change, and is kept for the next start.
+  deepEqual(pool.tools().map((t) => t.name), ["new"]);
+  deepEqual(pool.statuses(), [{ server: "slow", state: "ready", tools: 1 }]);
+  deepEqual(store.written, [{ tools: [tool("new")], instructions: "Live notes" }]);
+  await pool.close();
+});
+
+Deno.test("openLivePool() without a snapshot waits for the server and then keeps its listing", async () => {
+  const store = memoryStore();
+  const { connector, open } = gatedConnector([tool("new")]);
+  const opening = openLivePool([CONFIG], connector, { snapshots: store, startupTimeoutMs: 60_000 });
+  open();
+  const pool = await opening;
+  deepEqual(pool.statuses(), [{ server: "slow", state: "ready", tools: 1 }]);
+  equal(store.written.length, 1);
+  await pool.close();
+});
