@@ -156,6 +156,10 @@ export class McpCatalog {
   // lower-case every id of the catalogue.
   #names: { exact: Map<string, McpTool[]>; folded: Map<string, McpTool[]> } | undefined;
   #warnings: readonly SchemaWarning[] | undefined;
+  // A restored catalogue inspects its schemas when one is first needed, not when it is built: a
+  // search by reference in a fresh isolate needs none. The pass is the same (in id order, under one
+  // pattern budget), so every isolate decides what is left to the server the same way.
+  #uninspected = false;
 
   /**
    * Validates the tools and builds the catalogue.
@@ -194,10 +198,13 @@ export class McpCatalog {
     ) as readonly McpTool[] as McpCatalog["tools"];
     // Schemas are checked in id order, so the pattern compile budget is spent the same way
     // whatever order the tools arrived in.
-    const budget = patternBudget();
-    for (const tool of this.tools) {
-      const broken = prepareSchema(tool, budget);
-      if (broken !== undefined) throw schemaError(tool, indexes.get(tool)!, broken);
+    if (validated) this.#uninspected = true;
+    else {
+      const budget = patternBudget();
+      for (const tool of this.tools) {
+        const broken = prepareSchema(tool, budget);
+        if (broken !== undefined) throw schemaError(tool, indexes.get(tool)!, broken);
+      }
     }
     this.#byId = byId;
     this.servers = validateServers(options.servers ?? [], new Set(this.tools.map((t) => t.server)));
@@ -269,6 +276,7 @@ export class McpCatalog {
    * pointer. Empty when every schema is checked in full.
    */
   get warnings(): readonly { tool: string; keyword: string; pointer: string; reason: string }[] {
+    this.#inspect();
     this.#warnings ??= Object.freeze(
       this.tools.flatMap((tool) =>
         uncheckedKeywords(tool).map(({ keyword, pointer, reason }) => ({
@@ -294,7 +302,17 @@ export class McpCatalog {
    * @returns The tool, or `undefined`.
    */
   get(id: string): McpTool | undefined {
+    this.#inspect();
     return this.#byId.get(id);
+  }
+
+  // The schema pass a restored catalogue put off. Its tools were valid when saved, so a schema
+  // that now fails (a store that changed them) is left to the validator, which refuses its calls.
+  #inspect(): void {
+    if (!this.#uninspected) return;
+    this.#uninspected = false;
+    const budget = patternBudget();
+    for (const tool of this.tools) prepareSchema(tool, budget);
   }
 
   /**

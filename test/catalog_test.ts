@@ -202,3 +202,35 @@ Deno.test("trust in a stored list is by type for one restore, never remembered f
   const result = McpCatalog.create(list);
   equal(result.ok ? "" : result.error.field, "server");
 });
+
+Deno.test("a restored catalogue puts its schema pass off until a tool is looked up, and decides as the original did", () => {
+  // A fresh isolate answering a search by reference needs no schema: the pass over 2,000
+  // distinct patterns is paid by the first describe or execute, not by restoring.
+  const tools = Array.from({ length: 2_000 }, (_, i) => ({
+    server: "s",
+    name: `t${i}`,
+    description: "",
+    inputSchema: {
+      type: "object",
+      properties: { q: { type: "string", pattern: `^[a-z]{1,1000}${i}$` } },
+    },
+  }));
+  const time = (run: () => unknown) => {
+    const start = performance.now();
+    run();
+    return performance.now() - start;
+  };
+  let original: McpCatalog | undefined;
+  const build = time(() => original = new McpCatalog(tools));
+  const saved = JSON.stringify(original!.tools);
+  const parsed = JSON.parse(saved);
+  let restored: McpCatalog | undefined;
+  const restore = time(() => restored = McpCatalog.restore(parsed));
+  ok(
+    restore * 5 < build,
+    `restoring took ${restore.toFixed(1)} ms, building ${build.toFixed(1)} ms`,
+  );
+  // The same pattern budget in the same id order: the same tools are left to their servers.
+  deepEqual(restored!.warnings, original!.warnings);
+  ok(restored!.get("s/t1") !== undefined);
+});
