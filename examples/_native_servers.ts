@@ -7,24 +7,10 @@
  */
 
 import { connectServers, type McpServers } from "../src/mcp/mod.ts"; // "@unfold/unfold/mcp"
-import { connectStdio, type StdioServerConfig } from "../src/mcp/stdio.ts"; // "@unfold/unfold/stdio"
-
-const CONFIG = new URL("../deno.json", import.meta.url).pathname;
-
-function npmServer(
-  server: string,
-  pkg: string,
-  args: string[] = [],
-  env: Record<string, string> = {},
-): StdioServerConfig {
-  const denoDir = Deno.env.get("DENO_DIR");
-  return {
-    server,
-    command: Deno.execPath(),
-    args: ["run", "-A", "--quiet", "--config", CONFIG, `npm:${pkg}`, ...args],
-    env: { ...env, ...(denoDir === undefined ? {} : { DENO_DIR: denoDir }) },
-  };
-}
+import { connectStdio } from "../src/mcp/stdio.ts"; // "@unfold/unfold/stdio"
+import type { NativeSession } from "../src/native/mod.ts"; // "@unfold/unfold/native"
+import { MemorySessionStore } from "../src/session/memory_store.ts";
+import { npmServer } from "./_npm_server.ts";
 
 /**
  * Starts the three servers over a fresh folder.
@@ -63,4 +49,30 @@ export async function startServers(): Promise<
  */
 export function resultText(result: unknown): string {
   return typeof result === "string" ? result : JSON.stringify(result);
+}
+
+/**
+ * What the examples were asked: `--dry-run`, and the task (the first other argument).
+ *
+ * @returns Whether to only print the request, and the task for the model.
+ */
+export function exampleArgs(): { dryRun: boolean; task: string } {
+  return {
+    dryRun: Deno.args.includes("--dry-run"),
+    task: Deno.args.find((arg) => !arg.startsWith("--")) ??
+      "Read notes.txt in the shared folder and remember its items in the knowledge graph.",
+  };
+}
+
+/**
+ * The conversation's session, in memory: native searches load nothing twice and count.
+ *
+ * @returns The session.
+ */
+export function exampleSession(): NativeSession {
+  return {
+    store: new MemorySessionStore(),
+    key: { tenant: "", session: "example" },
+    catalogHash: "example",
+  };
 }

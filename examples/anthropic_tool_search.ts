@@ -19,30 +19,17 @@ import type {
   ToolResultBlockParam,
 } from "@anthropic-ai/sdk/resources/messages/messages";
 import { Injector } from "../mod.ts";
-import { MemorySessionStore } from "../src/session/memory_store.ts";
-import {
-  CLAUDE_SEARCH_TOOL,
-  claudeResolve,
-  claudeSearch,
-  claudeTools,
-  type NativeSession,
-} from "../src/native/mod.ts"; // "@unfold/unfold/native"
-import { resultText, startServers } from "./_native_servers.ts";
+import { CLAUDE_SEARCH_TOOL, claudeResolve, claudeSearch, claudeTools } from "../src/native/mod.ts"; // "@unfold/unfold/native"
+import { exampleArgs, exampleSession, resultText, startServers } from "./_native_servers.ts";
 
-const dryRun = Deno.args.includes("--dry-run");
-const task = Deno.args.find((arg) => !arg.startsWith("--")) ??
-  "Read notes.txt in the shared folder and remember its items in the knowledge graph.";
+const { dryRun, task } = exampleArgs();
 
 const { servers, work, close } = await startServers();
 try {
   const injector = new Injector(servers.catalog, { availableContextTokens: 200_000 });
   const tools = claudeTools(injector);
   if (!tools.ok) throw new Error(tools.error);
-  const session: NativeSession = {
-    store: new MemorySessionStore(),
-    key: { tenant: "", session: "example" },
-    catalogHash: "example",
-  };
+  const session = exampleSession();
   const request: MessageCreateParamsNonStreaming = {
     model: Deno.env.get("ANTHROPIC_MODEL") ?? "claude-opus-4-5",
     max_tokens: 2048,

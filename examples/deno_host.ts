@@ -12,26 +12,8 @@
 
 import { connectServers } from "../src/mcp/mod.ts";
 import { type HandledAction, Injector } from "../mod.ts";
-import { connectStdio, type StdioServerConfig } from "../src/mcp/stdio.ts"; // "@unfold/unfold/stdio"
-
-const CONFIG = new URL("../deno.json", import.meta.url).pathname;
-
-// An npm MCP server pinned in deno.json, run by this Deno. A host outside this repository would
-// write { command: "npx", args: ["-y", "@modelcontextprotocol/server-filesystem", dir] } instead.
-function npmServer(
-  server: string,
-  pkg: string,
-  args: string[] = [],
-  env: Record<string, string> = {},
-): StdioServerConfig {
-  const denoDir = Deno.env.get("DENO_DIR");
-  return {
-    server,
-    command: Deno.execPath(),
-    args: ["run", "-A", "--quiet", "--config", CONFIG, `npm:${pkg}`, ...args],
-    env: { ...env, ...(denoDir === undefined ? {} : { DENO_DIR: denoDir }) },
-  };
-}
+import { connectStdio } from "../src/mcp/stdio.ts"; // "@unfold/unfold/stdio"
+import { npmServer } from "./_npm_server.ts";
 
 const work = await Deno.makeTempDir({ prefix: "unfold-host-" });
 await Deno.writeTextFile(`${work}/notes.txt`, "Buy milk.\nShip unfold.\n");

@@ -18,24 +18,17 @@ import type {
   ResponseInputItem,
 } from "openai/resources/responses/responses";
 import { Injector } from "../mod.ts";
-import { MemorySessionStore } from "../src/session/memory_store.ts";
-import { type NativeSession, openAiResolve, openAiSearch, openAiTools } from "../src/native/mod.ts"; // "@unfold/unfold/native"
-import { resultText, startServers } from "./_native_servers.ts";
+import { openAiResolve, openAiSearch, openAiTools } from "../src/native/mod.ts"; // "@unfold/unfold/native"
+import { exampleArgs, exampleSession, resultText, startServers } from "./_native_servers.ts";
 
-const dryRun = Deno.args.includes("--dry-run");
-const task = Deno.args.find((arg) => !arg.startsWith("--")) ??
-  "Read notes.txt in the shared folder and remember its items in the knowledge graph.";
+const { dryRun, task } = exampleArgs();
 
 const { servers, work, close } = await startServers();
 try {
   const injector = new Injector(servers.catalog, { availableContextTokens: 200_000 });
   const tools = openAiTools(injector);
   if (!tools.ok) throw new Error(tools.error);
-  const session: NativeSession = {
-    store: new MemorySessionStore(),
-    key: { tenant: "", session: "example" },
-    catalogHash: "example",
-  };
+  const session = exampleSession();
   const input: ResponseInputItem[] = [
     { role: "user", content: `${task} (The shared folder is ${work}.)` },
   ];

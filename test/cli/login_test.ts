@@ -1,17 +1,10 @@
 import { equal, match, ok } from "node:assert/strict";
-import { cliCommand } from "../gateway/_gateway.ts";
+import { type CliRun, runCli } from "../gateway/_gateway.ts";
 import { denoEnv, startHttpEverything } from "../mcp/_servers.ts";
 import { startOAuthGate } from "../mcp/_oauth_gate.ts";
 
-async function unfold(env: Record<string, string>, ...args: string[]) {
-  const { command, args: full } = cliCommand(...args);
-  const output = await new Deno.Command(command, { args: full, env, stdin: "null" }).output();
-  const text = new TextDecoder();
-  return {
-    code: output.code,
-    stdout: text.decode(output.stdout),
-    stderr: text.decode(output.stderr),
-  };
+function unfold(env: Record<string, string>, ...args: string[]): Promise<CliRun> {
+  return runCli(args, env);
 }
 
 async function withConfig(

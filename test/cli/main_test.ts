@@ -1,14 +1,9 @@
 import { deepEqual, equal, match } from "node:assert/strict";
-import { cliCommand, writeConfig } from "../gateway/_gateway.ts";
-import { denoEnv } from "../mcp/_servers.ts";
+import { type CliRun, runCli, writeConfig } from "../gateway/_gateway.ts";
 import { fake, writeChaosConfig } from "../gateway/chaos/_chaos.ts";
 
-async function run(...args: string[]) {
-  const { command, args: full } = cliCommand(...args);
-  const output = await new Deno.Command(command, { args: full, env: denoEnv(), stdin: "null" })
-    .output();
-  const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
-  return { code: output.code, stdout: decode(output.stdout), stderr: decode(output.stderr) };
+function run(...args: string[]): Promise<CliRun> {
+  return runCli(args);
 }
 
 Deno.test("unfold search ranks the live catalogue's ids for a query", async () => {

@@ -2,15 +2,11 @@
 import { deepEqual, equal, match, ok } from "node:assert/strict";
 import { McpCatalog } from "../../src/catalog.ts";
 import { formatReport, inspectCatalog } from "../../src/cli/inspect.ts";
-import { cliCommand } from "../gateway/_gateway.ts";
-import { denoEnv, npmServer } from "../mcp/_servers.ts";
+import { type CliRun, runCli } from "../gateway/_gateway.ts";
+import { npmServer } from "../mcp/_servers.ts";
 
-async function run(...args: string[]) {
-  const { command, args: full } = cliCommand(...args);
-  const output = await new Deno.Command(command, { args: full, env: denoEnv(), stdin: "null" })
-    .output();
-  const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
-  return { code: output.code, stdout: decode(output.stdout), stderr: decode(output.stderr) };
+function run(...args: string[]): Promise<CliRun> {
+  return runCli(args);
 }
 
 async function withConfig(

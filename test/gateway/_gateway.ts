@@ -81,6 +81,33 @@ export function cliCommand(...args: string[]): { command: string; args: string[]
   };
 }
 
+/** What a CLI run to its end wrote, and its exit code. */
+export interface CliRun {
+  /** The exit code. */
+  code: number;
+  /** Standard output. */
+  stdout: string;
+  /** Standard error. */
+  stderr: string;
+}
+
+/**
+ * Runs the CLI to its end with no input.
+ *
+ * @param args The CLI's arguments.
+ * @param env Its whole environment (the test's Deno environment by default).
+ * @returns Its exit code and what it wrote.
+ */
+export async function runCli(
+  args: readonly string[],
+  env: Record<string, string> = denoEnv(),
+): Promise<CliRun> {
+  const { command, args: full } = cliCommand(...args);
+  const output = await new Deno.Command(command, { args: full, env, stdin: "null" }).output();
+  const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+  return { code: output.code, stdout: decode(output.stdout), stderr: decode(output.stderr) };
+}
+
 /**
  * Connects the SDK client to the gateway over stdio (the CLI as a child process).
  *

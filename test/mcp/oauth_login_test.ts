@@ -6,25 +6,14 @@ import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { denoConnector } from "../../src/cli/connector.ts";
 import { McpError } from "../../src/tool_error.ts";
-import { cliCommand } from "../gateway/_gateway.ts";
+import { cliCommand, type CliRun, runCli } from "../gateway/_gateway.ts";
 import { denoEnv, startHttpEverything } from "./_servers.ts";
 import { startOAuthGate, startRecorder } from "./_oauth_gate.ts";
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
+type Run = CliRun;
 
-async function unfold(env: Record<string, string>, ...args: string[]): Promise<Run> {
-  const { command, args: full } = cliCommand(...args);
-  const output = await new Deno.Command(command, { args: full, env, stdin: "null" }).output();
-  const text = new TextDecoder();
-  return {
-    code: output.code,
-    stdout: text.decode(output.stdout),
-    stderr: text.decode(output.stderr),
-  };
+function unfold(env: Record<string, string>, ...args: string[]): Promise<Run> {
+  return runCli(args, env);
 }
 
 type Result = { content: { type: string; text?: string }[]; isError?: boolean };

@@ -1,18 +1,10 @@
 import { deepEqual, equal, match, ok } from "node:assert/strict";
-import { denoEnv } from "../../mcp/_servers.ts";
-import { cliCommand, startHttpGateway } from "../_gateway.ts";
+import { type CliRun, runCli, startHttpGateway } from "../_gateway.ts";
 import { fake, FAST, RawGateway, writeChaosConfig } from "./_chaos.ts";
 
 // Runs the CLI to its end (approve, inspect) and returns what it wrote.
-async function run(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const { command, args: argv } = cliCommand(...args);
-  const output = await new Deno.Command(command, {
-    args: argv,
-    env: denoEnv(),
-    stdin: "null",
-  }).output();
-  const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
-  return { code: output.code, stdout: decode(output.stdout), stderr: decode(output.stderr) };
+function run(...args: string[]): Promise<CliRun> {
+  return runCli(args);
 }
 
 // One upstream whose echo is described anew after "bump"; the generation survives in a file, so
