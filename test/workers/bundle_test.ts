@@ -36,6 +36,9 @@ async function bundles(config: string): Promise<void> {
         `(target ${targetKib}); see docs/performance.md for what the bundle holds`,
     );
     ok(log.includes("SESSIONS"), log);
+    // The MCP SDK's protocol core is bundled once at most (its timeout message is written once).
+    const copies = new TextDecoder().decode(bundle).split('"Request timed out"').length - 1;
+    ok(copies <= 1, `${config}: ${copies} copies of the MCP SDK's protocol core`);
     // The page is static assets ([assets] in the config), never part of the script.
     ok(!new TextDecoder().decode(bundle).includes("unfold.token"), "the page's script is bundled");
   } finally {
