@@ -146,7 +146,7 @@ function importsOf(text: string): Map<string, [string, string]> {
  * import { ok } from "node:assert/strict";
  *
  * const client = [
- *   "function Protocol() {}",
+ *   "class SdkError extends Error {}",
  *   "function withoutIssuer(body) {",
  *   "\treturn new SdkError(body);",
  *   "}",
