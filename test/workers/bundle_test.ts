@@ -36,6 +36,10 @@ async function bundles(config: string): Promise<void> {
         `(target ${targetKib}); see docs/performance.md for what the bundle holds`,
     );
     ok(log.includes("SESSIONS"), log);
+    // The MCP SDK's protocol core (its timeout message written once) is in the gateway once, and
+    // not in the API Worker: exactly, so that a renamed message cannot pass unseen.
+    const copies = new TextDecoder().decode(bundle).split('"Request timed out"').length - 1;
+    equal(copies, main === "gateway_entry" ? 1 : 0, `${config}: copies of the MCP SDK's core`);
     // The page is static assets ([assets] in the config), never part of the script.
     ok(!new TextDecoder().decode(bundle).includes("unfold.token"), "the page's script is bundled");
   } finally {
