@@ -3,12 +3,14 @@
  * when it has upstreams) goes to the API Worker through the `API` service binding, so the gateway's
  * bundle carries no copy of the HTTP API and both Workers answer `/v1` from the same code and the
  * same Durable Objects. A missing binding, or an API Worker that is not deployed or not running,
- * is a 503 `api_unavailable` that says how to fix it, never a crash.
+ * is a 503 `api_unavailable` that says how to fix it, never a crash; so are `/mcp`'s sessions, which
+ * are the API Worker's Durable Objects.
  *
  * @module
  */
 
 import { problem } from "../http/problems.ts";
+import { SessionStoreError } from "../session/store.ts";
 
 /** The part of a service binding the gateway uses. */
 export interface ServiceBinding {
@@ -66,6 +68,44 @@ export function forwardToApi(
       return problem("api_unavailable", `The API Worker is not running: ${UNAVAILABLE}`);
     }
     return response;
+  };
+}
+
+/**
+ * Wraps the gateway's `/mcp` handler: its sessions are the API Worker's Durable Objects, so a
+ * session store that does not answer is 503 `session_store_unavailable` saying to deploy or start
+ * that Worker (without the store's own message, as the HTTP API does), not an uncaught error.
+ *
+ * @param handler The `/mcp` handler.
+ * @returns The handler, with session store failures answered.
+ *
+ * @example Usage
+ * ```ts
+ * import { withApiSessions } from "./api_binding.ts";
+ * import { SessionStoreError } from "../session/store.ts";
+ * import { equal } from "node:assert/strict";
+ *
+ * const down = withApiSessions(() => Promise.reject(new SessionStoreError("no such script")));
+ * const response = await down(new Request("http://x/mcp", { method: "POST" }));
+ * equal(response.status, 503);
+ * equal((await response.json()).code, "session_store_unavailable");
+ * ```
+ */
+export function withApiSessions(
+  handler: (request: Request) => Promise<Response>,
+): (request: Request) => Promise<Response> {
+  return async (request) => {
+    try {
+      return await handler(request);
+    } catch (e) {
+      if (!(e instanceof SessionStoreError)) throw e;
+      return problem(
+        "session_store_unavailable",
+        `The MCP sessions are the API Worker's, and its session objects did not answer: ${UNAVAILABLE}`,
+        undefined,
+        { "retry-after": "1" },
+      );
+    }
   };
 }
 

@@ -12,7 +12,7 @@
 import { env as startupEnv } from "cloudflare:workers";
 import { problem } from "../http/problems.ts";
 import { settingsFromEnv } from "../http/settings.ts";
-import { forwardToApi } from "./api_binding.ts";
+import { forwardToApi, withApiSessions } from "./api_binding.ts";
 import { DurableSessionStore, type SessionNamespace } from "./durable_store.ts";
 import { workerMcp } from "./gateway.ts";
 import { workerEntry } from "./worker_entry.ts";
@@ -29,7 +29,8 @@ export default workerEntry(
   (env) => {
     const store = new DurableSessionStore(env.SESSIONS as SessionNamespace);
     // undefined when UNFOLD_UPSTREAMS lists no upstreams.
-    return { api: forwardToApi(env), mcp: workerMcp(env, settingsFromEnv(env), store) };
+    const mcp = workerMcp(env, settingsFromEnv(env), store);
+    return { api: forwardToApi(env), mcp: mcp && withApiSessions(mcp) };
   },
   ({ api, mcp }, request) => {
     const path = new URL(request.url).pathname;

@@ -1,6 +1,7 @@
 import { deepEqual, equal, ok } from "node:assert/strict";
 import { startWrangler } from "../e2e/_processes.ts";
 import { startGatewayWorker } from "./_gateway_worker.ts";
+import { startHttpEverything } from "../mcp/_servers.ts";
 
 const catalog = [
   {
@@ -52,7 +53,10 @@ Deno.test("the gateway Worker answers /openapi.json and /v1 through its API bind
 
 Deno.test("the gateway Worker without its API Worker answers 503 api_unavailable, saying what to start", async () => {
   // The gateway alone: its API binding names a Worker that is not running. Its page is static.
-  const worker = await startWrangler("wrangler.gateway.toml", {}, undefined, [], "/");
+  await using remote = await startHttpEverything();
+  const upstreams = JSON.stringify({ mcpServers: { remote: { url: remote.url } } });
+  const vars = { UNFOLD_UPSTREAMS: upstreams };
+  const worker = await startWrangler("wrangler.gateway.toml", vars, undefined, [], "/");
   try {
     for (const path of ["/healthz", "/openapi.json", "/v1/sessions/x"]) {
       const response = await fetch(`${worker.url}${path}`);
@@ -65,9 +69,29 @@ Deno.test("the gateway Worker without its API Worker answers 503 api_unavailable
         body.detail,
       );
     }
-    const mcp = await fetch(`${worker.url}/mcp`, { method: "POST", body: "{}" });
-    equal(mcp.status, 404);
-    equal((await mcp.json()).code, "not_found");
+    // /mcp's sessions are the API Worker's objects: a new session cannot be kept without it.
+    const initialize = await fetch(`${worker.url}/mcp`, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+      },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: {
+          protocolVersion: "2025-11-25",
+          capabilities: {},
+          clientInfo: { name: "test", version: "1" },
+        },
+      }),
+    });
+    equal(initialize.status, 503);
+    equal(initialize.headers.get("retry-after"), "1");
+    const why = await initialize.json();
+    equal(why.code, "session_store_unavailable");
+    ok(why.detail.includes("The MCP sessions are the API Worker's"), why.detail);
   } finally {
     await worker.close();
   }
