@@ -12,8 +12,9 @@ import { type ProblemCode, PROBLEMS } from "./problems.ts";
 import { type HttpSchemas, REQUEST_PARTS } from "./schemas.ts";
 import type { Operation } from "./shapes.ts";
 
-// Every operation can answer these: another method on its path, and a bug.
-const ALWAYS: ProblemCode[] = ["method_not_allowed", "internal_error"];
+// Every operation can answer these: another method on its path, a bug, and (on the gateway Worker,
+// which forwards every operation to the API Worker) an API Worker it cannot reach.
+const ALWAYS: ProblemCode[] = ["method_not_allowed", "internal_error", "api_unavailable"];
 
 // The headers some problems carry.
 const PROBLEM_HEADERS: Partial<Record<ProblemCode, Record<string, string>>> = {

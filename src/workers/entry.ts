@@ -8,7 +8,8 @@
  */
 
 import { env as startupEnv } from "cloudflare:workers";
-import { workerApi, workerEntry } from "./api.ts";
+import { workerApi } from "./api.ts";
+import { workerEntry } from "./worker_entry.ts";
 
 export { CatalogObject } from "./catalog_object.ts";
 export { SessionObject } from "./session_object.ts";

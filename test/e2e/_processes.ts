@@ -49,6 +49,8 @@ export function startDenoServer(
  * after close, so a second Worker started on it finds what the first stored), else a temporary
  * one removed on close.
  * @param extra More arguments for wrangler, after the ones above.
+ * @param health The path that must answer 2xx once it is ready (`/` for a Worker whose
+ * `/healthz` is another Worker's, which may be missing on purpose).
  * @returns The running Worker.
  */
 export async function startWrangler(
@@ -56,6 +58,7 @@ export async function startWrangler(
   vars: Record<string, string> = {},
   persistTo?: string,
   extra: readonly string[] = [],
+  health = "/healthz",
 ): Promise<Running> {
   const persist = persistTo ?? await Deno.makeTempDir({ prefix: "unfold-wrangler-" });
   const running = await start(
@@ -78,6 +81,8 @@ export async function startWrangler(
     ],
     { WRANGLER_SEND_METRICS: "false", CI: "true" },
     (out) => /Ready on (http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1],
+    ROOT,
+    health,
   );
   return {
     ...running,
@@ -95,6 +100,7 @@ async function start(
   env: Record<string, string>,
   ready: (output: string) => string | undefined,
   cwd = ROOT,
+  health = "/healthz",
 ): Promise<Running> {
   const child = new Deno.Command(command[0]!, {
     args: command.slice(1),
@@ -139,7 +145,7 @@ async function start(
     url = ready(output);
   }
   if (url !== undefined && !exited) {
-    const response = await fetch(`${url}/healthz`).catch((e: Error) => e);
+    const response = await fetch(`${url}${health}`).catch((e: Error) => e);
     if (response instanceof Response) await response.body?.cancel();
     if (response instanceof Response && response.ok) {
       return { url, output: () => output, close, pid: child.pid };

@@ -1,5 +1,5 @@
 import { equal, ok } from "node:assert/strict";
-import { startWrangler } from "../e2e/_processes.ts";
+import { startGatewayWorker } from "../workers/_gateway_worker.ts";
 import { startHttpEverything } from "../mcp/_servers.ts";
 import { httpClient } from "./_gateway.ts";
 import { conformance } from "./_conformance.ts";
@@ -9,7 +9,7 @@ import { assertServesPage } from "../page/_served.ts";
 Deno.test("the Worker's /mcp (wrangler dev) serves an HTTP upstream, with sessions in Durable Objects", async (t) => {
   await using remote = await startHttpEverything();
   const upstreams = JSON.stringify({ mcpServers: { remote: { url: remote.url } } });
-  const worker = await startWrangler("wrangler.gateway.toml", { UNFOLD_UPSTREAMS: upstreams });
+  const worker = await startGatewayWorker({ UNFOLD_UPSTREAMS: upstreams });
   const url = `${worker.url}/mcp`;
   try {
     const client = await httpClient(url);

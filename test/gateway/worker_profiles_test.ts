@@ -1,5 +1,5 @@
 import { equal, ok } from "node:assert/strict";
-import { startWrangler } from "../e2e/_processes.ts";
+import { startGatewayWorker } from "../workers/_gateway_worker.ts";
 import { startHttpEverything } from "../mcp/_servers.ts";
 import { httpClient } from "./_gateway.ts";
 import { bridge } from "./_scenario.ts";
@@ -10,7 +10,7 @@ Deno.test("the Worker serves /mcp/NAME for each profile beside /mcp, and /mcp/un
     mcpServers: { remote: { url: remote.url } },
     unfold: { profiles: { sums: { tools: ["remote/get-*", "!remote/get-env"] } } },
   });
-  const worker = await startWrangler("wrangler.gateway.toml", { UNFOLD_UPSTREAMS: upstreams });
+  const worker = await startGatewayWorker({ UNFOLD_UPSTREAMS: upstreams });
   try {
     const client = await httpClient(`${worker.url}/mcp/sums`);
     try {
