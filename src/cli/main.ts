@@ -145,6 +145,9 @@ function log(line: string): void {
 function describe(status: UpstreamStatus): string {
   if (status.state === "ready") return `${status.server}: ready, ${status.tools} tools`;
   if (status.state === "starting") return `${status.server}: starting`;
+  if (status.state === "stopped") {
+    return `${status.server}: stopped until one of its ${status.tools} tools is called`;
+  }
   return `${status.server}: ${status.state} (${status.detail ?? ""})`;
 }
 
@@ -238,6 +241,10 @@ async function main(argv: readonly string[]): Promise<number> {
       ...(config.options.startupTimeoutMs === undefined
         ? {}
         : { startupTimeoutMs: config.options.startupTimeoutMs }),
+      ...(config.options.start === undefined ? {} : { start: config.options.start }),
+      ...(config.options.idleTimeoutMs === undefined
+        ? {}
+        : { idleTimeoutMs: config.options.idleTimeoutMs }),
       restart: {
         ...(config.options.restartDelayMs === undefined
           ? {}
