@@ -111,6 +111,8 @@ export async function openLivePool(
   });
   const listeners = new Set<() => void>();
   let closed = false;
+  // Aborted at close: a server still in its handshake then is stopped, not left behind.
+  const closing = new AbortController();
   const changed = () => {
     for (const listener of [...listeners]) listener();
   };
@@ -174,6 +176,7 @@ export async function openLivePool(
       try {
         connection = await connector(entry.config, {
           ...options.connect,
+          signal: closing.signal,
           onToolIssue: (issue) => {
             if (current() && entry.pending.length < MAX_ISSUES) entry.pending.push(issue);
             options.connect?.onToolIssue?.(issue);
@@ -344,16 +347,19 @@ export async function openLivePool(
     },
     async close() {
       closed = true;
+      closing.abort();
       listeners.clear();
       for (const entry of entries) {
         entry.cancel?.();
         entry.idle?.disarm();
       }
-      await Promise.all(
-        entries.flatMap((entry) =>
+      await Promise.all([
+        ...entries.flatMap((entry) =>
           [entry.connection, entry.opening].map((open) => open?.close().catch(() => {}))
         ),
-      );
+        // The starts still in their handshake, abandoned above: done once their servers stop.
+        ...entries.map((entry) => entry.opening === undefined ? entry.connecting : undefined),
+      ]);
     },
   };
 }

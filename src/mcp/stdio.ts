@@ -7,6 +7,7 @@
 
 import { STDIO_DEFAULT_MAX_BUFFER_SIZE } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import process from "node:process";
 import { LineReader } from "./_line_reader.ts";
 import { checkServerName, openConnection } from "./_connection.ts";
 import type { ConnectOptions, McpConnection } from "./client.ts";
@@ -37,6 +38,12 @@ export interface StdioConnectOptions extends ConnectOptions {
    */
   onStderr?: (text: string) => void;
 }
+
+// How long a server may take to exit once its stdin is closed, then once asked with SIGTERM,
+// before it is made to. The SDK waits 2 s before its SIGTERM: longer than a host gives the
+// gateway to exit, so a server that outlives its stdin would outlive the gateway.
+const EXIT_GRACE_MS = 250;
+const TERM_GRACE_MS = 350;
 
 // How much of the server's error output errors quote.
 const STDERR_TAIL_CHARS = 2_000;
@@ -92,6 +99,19 @@ export async function connectStdio(
     STDIO_DEFAULT_MAX_BUFFER_SIZE,
     (why) => failPending(why),
   );
+  const sdkClose = transport.close.bind(transport);
+  transport.close = async () => {
+    const pid = transport.pid;
+    const timers = pid === null ? [] : [
+      setTimeout(() => signalProcess(pid, "SIGTERM"), EXIT_GRACE_MS),
+      setTimeout(() => signalProcess(pid, "SIGKILL"), EXIT_GRACE_MS + TERM_GRACE_MS),
+    ];
+    try {
+      await sdkClose();
+    } finally {
+      for (const timer of timers) clearTimeout(timer);
+    }
+  };
   let tail = "";
   const decoder = new TextDecoder();
   transport.stderr?.on("data", (chunk: Uint8Array | string) => {
@@ -106,4 +126,14 @@ export async function connectStdio(
       return last === "" ? "" : `its error output ends with: ${JSON.stringify(last)}`;
     },
   });
+}
+
+// The process may be gone already (its number then unused, or reused only after it was reaped,
+// which the SDK's close waits for before these timers are cleared).
+function signalProcess(pid: number, signal: "SIGTERM" | "SIGKILL"): void {
+  try {
+    process.kill(pid, signal);
+  } catch {
+    // already gone
+  }
 }
