@@ -7,7 +7,6 @@
 
 import { STDIO_DEFAULT_MAX_BUFFER_SIZE } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
-import process from "node:process";
 import { LineReader } from "./_line_reader.ts";
 import { checkServerName, openConnection } from "./_connection.ts";
 import type { ConnectOptions, McpConnection } from "./client.ts";
@@ -101,10 +100,12 @@ export async function connectStdio(
   );
   const sdkClose = transport.close.bind(transport);
   transport.close = async () => {
-    const pid = transport.pid;
-    const timers = pid === null ? [] : [
-      setTimeout(() => signalProcess(pid, "SIGTERM"), EXIT_GRACE_MS),
-      setTimeout(() => signalProcess(pid, "SIGKILL"), EXIT_GRACE_MS + TERM_GRACE_MS),
+    // The SDK's own handle on the process (it forgets it at close): signals through it never
+    // reach a process that has exited, nor another that got its number since.
+    const child = (transport as unknown as { _process?: ChildHandle })._process;
+    const timers = child === undefined ? [] : [
+      setTimeout(() => signalProcess(child, "SIGTERM"), EXIT_GRACE_MS),
+      setTimeout(() => signalProcess(child, "SIGKILL"), EXIT_GRACE_MS + TERM_GRACE_MS),
     ];
     try {
       await sdkClose();
@@ -128,12 +129,18 @@ export async function connectStdio(
   });
 }
 
-// The process may be gone already (its number then unused, or reused only after it was reaped,
-// which the SDK's close waits for before these timers are cleared).
-function signalProcess(pid: number, signal: "SIGTERM" | "SIGKILL"): void {
+// What of Node's ChildProcess the signals need.
+interface ChildHandle {
+  exitCode: number | null;
+  signalCode: string | null;
+  kill(signal: "SIGTERM" | "SIGKILL"): boolean;
+}
+
+function signalProcess(child: ChildHandle, signal: "SIGTERM" | "SIGKILL"): void {
+  if (child.exitCode !== null || child.signalCode !== null) return;
   try {
-    process.kill(pid, signal);
+    child.kill(signal);
   } catch {
-    // already gone
+    // gone meanwhile
   }
 }
