@@ -133,3 +133,27 @@ Deno.test("lazy: a call of a slow server waits for its start within the call tim
   equal((await third.exited()).code, 0);
   await third.until(() => gone(child), "the upstream being started");
 });
+
+Deno.test("an eager gateway given an idle timeout says once that it ignores it, and keeps its server running", async () => {
+  const { path } = await writeChaosConfig({ one: fake("healthy") }, {
+    ...FAST,
+    idleTimeoutMs: 1,
+  });
+  await using gateway = new RawGateway(path);
+  await gateway.initialize();
+  const echo = await gateway.execute("one/echo", { text: "up" });
+  equal(RawGateway.text(echo), "up");
+  equal(
+    gateway.log.filter((line) =>
+      /unfold\.idleTimeoutMs is ignored: it applies to "start": "lazy"/.test(line)
+    ).length,
+    1,
+  );
+  // Far past the idle timeout: still the one process, never stopped.
+  const [pid] = await childPids(gateway.child.pid);
+  ok(pid !== undefined);
+  const again = await gateway.execute("one/echo", { text: "still" });
+  equal(RawGateway.text(again), "still");
+  deepEqual(await childPids(gateway.child.pid), [pid]);
+  ok(!gateway.log.some((line) => /one: stopped/.test(line)), gateway.log.join("\n"));
+});
