@@ -11,7 +11,6 @@
 
 import type { ForwardOptions, McpConnection } from "../mcp/client.ts";
 import { DEFAULT_CALL_TIMEOUT_MS } from "../mcp/_settings.ts";
-import type { ToolIssue } from "../mcp/tool_list.ts";
 import type { McpTool } from "../tool.ts";
 import { McpError } from "../tool_error.ts";
 import {
@@ -20,48 +19,11 @@ import {
   STARTUP_TIMEOUT_MS,
   type UpstreamConfig,
 } from "./config.ts";
-import { type IdleTimer, idleTimer } from "./idle_timer.ts";
+import { type Entry, listed, MAX_ISSUES, snapshotOf } from "./_pool_entry.ts";
+import { idleTimer } from "./idle_timer.ts";
 import { notStarted, settled } from "./start_wait.ts";
 import { snapshotKeeper } from "./snapshot_keeper.ts";
-import {
-  type Connector,
-  type PoolOptions,
-  type Snapshot,
-  unavailable,
-  type UpstreamPool,
-  type UpstreamStatus,
-} from "./upstreams.ts";
-
-// How many refused tools of one server are remembered: a server listing thousands of broken
-// tools must not make the overview or the memory grow with them.
-const MAX_ISSUES = 100;
-
-interface Entry {
-  config: UpstreamConfig;
-  status: UpstreamStatus;
-  tools: McpTool[];
-  connection?: McpConnection;
-  // The server's own instructions, from its last handshake.
-  instructions?: string;
-  // Set while the tools and instructions are the snapshot's, not yet a live listing's.
-  fromSnapshot?: boolean;
-  // Keeps each live listing as the server's snapshot.
-  keep?: (current: () => Snapshot) => void;
-  // A connection still listing its tools: closed too when the pool closes.
-  opening?: McpConnection;
-  connecting?: Promise<void>;
-  // Tool issues of the listing in progress, and of the last listing.
-  pending: ToolIssue[];
-  failures: number;
-  readyAt: number;
-  retryAt: number;
-  // Cancels the pending restart.
-  cancel?: () => void;
-  // Bumped by each attempt, so callbacks of an abandoned connection are ignored.
-  epoch: number;
-  // Stops a lazily started server once it is idle (absent when the pool is eager).
-  idle?: IdleTimer;
-}
+import { type Connector, type PoolOptions, unavailable, type UpstreamPool } from "./upstreams.ts";
 
 /**
  * Connects to every upstream at once and keeps the connections. Returns once every upstream has
@@ -362,31 +324,6 @@ export async function openLivePool(
       ]);
     },
   };
-}
-
-function snapshotOf(entry: Entry): Snapshot {
-  return entry.instructions === undefined
-    ? { tools: entry.tools }
-    : { tools: entry.tools, instructions: entry.instructions };
-}
-
-function listed(entry: Entry, tools: McpTool[]): void {
-  entry.tools = tools;
-  entry.status = { ...entry.status, tools: tools.length };
-  withIssues(entry);
-}
-
-// The tools the client left out of the last listing, as quarantined tools of the server.
-function withIssues(entry: Entry): void {
-  const dropped = entry.pending.filter((issue) => issue.dropped);
-  entry.pending = [];
-  if (dropped.length === 0) delete entry.status.quarantined;
-  else {
-    entry.status.quarantined = dropped.map((issue) => ({
-      name: issue.name.slice(0, 80),
-      reason: issue.problem,
-    }));
-  }
 }
 
 function message(error: unknown): string {
