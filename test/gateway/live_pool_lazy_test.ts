@@ -201,3 +201,53 @@ Deno.test("a call whose server fails to start gets the reason and when it is tri
   );
   await pool.close();
 });
+
+Deno.test("a lazily started server that crashes is lost, restarted with backoff, and stopped again once idle", async () => {
+  const time = manualTime();
+  let open = 0;
+  let crash: (() => void) | undefined;
+  const connector: Connector = (_config, options) => {
+    open += 1;
+    const connection = {
+      server: "srv",
+      identity: { name: "srv", version: "1" },
+      closed: false,
+      tools: () => Promise.resolve([ECHO]),
+      forward: () => Promise.resolve({ content: [{ type: "text", text: "ok" }] }),
+      onToolsChanged: () => () => {},
+      close: () => {
+        if (live) open -= 1;
+        live = false;
+        return Promise.resolve();
+      },
+    } as unknown as McpConnection;
+    let live = true;
+    crash = () => {
+      open -= 1;
+      live = false;
+      options.onError?.(new McpError("disconnected", "the server exited with code 1"));
+    };
+    return Promise.resolve(connection);
+  };
+  const pool = await openLivePool([CONFIG], connector, {
+    start: "lazy",
+    idleTimeoutMs: 10_000,
+    restart: { initialDelayMs: 100 },
+    snapshots: store({ tools: [ECHO] }),
+    now: time.now,
+    schedule: time.schedule,
+  });
+  await pool.forward(ECHO, {}, {});
+  equal(open, 1);
+  crash!();
+  deepEqual(pool.statuses()[0]!.state, "lost");
+  // The backoff's first delay passes: restarted, and up while the idle time runs.
+  time.advance(100);
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  equal(pool.statuses()[0]!.state, "ready");
+  equal(open, 1);
+  time.advance(10_000);
+  equal(pool.statuses()[0]!.state, "stopped");
+  equal(open, 0);
+  await pool.close();
+});
