@@ -99,20 +99,24 @@ export async function connectStdio(
     (why) => failPending(why),
   );
   const sdkClose = transport.close.bind(transport);
-  transport.close = async () => {
-    // The SDK's own handle on the process (it forgets it at close): signals through it never
-    // reach a process that has exited, nor another that got its number since.
-    const child = (transport as unknown as { _process?: ChildHandle })._process;
-    const timers = child === undefined ? [] : [
-      setTimeout(() => signalProcess(child, "SIGTERM"), EXIT_GRACE_MS),
-      setTimeout(() => signalProcess(child, "SIGKILL"), EXIT_GRACE_MS + TERM_GRACE_MS),
-    ];
-    try {
-      await sdkClose();
-    } finally {
-      for (const timer of timers) clearTimeout(timer);
-    }
-  };
+  // One close, however many ask: a later call (the handshake's failure closing what an abandon
+  // already closes) waits for the process too, instead of finding nothing left to close.
+  let closing: Promise<void> | undefined;
+  transport.close = () =>
+    closing ??= (async () => {
+      // The SDK's own handle on the process (it forgets it at close): signals through it never
+      // reach a process that has exited, nor another that got its number since.
+      const child = (transport as unknown as { _process?: ChildHandle })._process;
+      const timers = child === undefined ? [] : [
+        setTimeout(() => signalProcess(child, "SIGTERM"), EXIT_GRACE_MS),
+        setTimeout(() => signalProcess(child, "SIGKILL"), EXIT_GRACE_MS + TERM_GRACE_MS),
+      ];
+      try {
+        await sdkClose();
+      } finally {
+        for (const timer of timers) clearTimeout(timer);
+      }
+    })();
   let tail = "";
   const decoder = new TextDecoder();
   transport.stderr?.on("data", (chunk: Uint8Array | string) => {
