@@ -132,7 +132,11 @@ export function formatReport(report: InspectReport): string {
   const n = (value: number) => value.toLocaleString("en-US");
   const servers = report.servers.map((s) => [
     s.server,
-    s.state === "ready" ? "ready" : `${s.state}: ${(s.detail ?? "").slice(0, 60)}`,
+    s.state === "ready"
+      ? "ready"
+      : s.state === "stopped"
+      ? "stopped until called"
+      : `${s.state}: ${(s.detail ?? "").slice(0, 60)}`,
     n(s.tools),
     n(s.definitionTokens),
   ]);

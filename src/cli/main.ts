@@ -145,6 +145,9 @@ function log(line: string): void {
 function describe(status: UpstreamStatus): string {
   if (status.state === "ready") return `${status.server}: ready, ${status.tools} tools`;
   if (status.state === "starting") return `${status.server}: starting`;
+  if (status.state === "stopped") {
+    return `${status.server}: stopped until one of its ${status.tools} tools is called`;
+  }
   return `${status.server}: ${status.state} (${status.detail ?? ""})`;
 }
 
@@ -201,6 +204,9 @@ async function main(argv: readonly string[]): Promise<number> {
   }
   const locked = opened.value;
   if (args.command === "gateway" && locked.notice !== undefined) log(locked.notice);
+  if (args.command === "gateway" && config.options.start !== "lazy") {
+    if (config.options.idleTimeoutMs !== undefined) log(IDLE_IGNORED);
+  }
   const quiet = args.command !== "gateway";
   // Re-lists repeat a server's tool issues: each is logged once (bounded memory).
   const seen = new Set<string>();
@@ -238,6 +244,10 @@ async function main(argv: readonly string[]): Promise<number> {
       ...(config.options.startupTimeoutMs === undefined
         ? {}
         : { startupTimeoutMs: config.options.startupTimeoutMs }),
+      ...(config.options.start === undefined ? {} : { start: config.options.start }),
+      ...(config.options.idleTimeoutMs === undefined
+        ? {}
+        : { idleTimeoutMs: config.options.idleTimeoutMs }),
       restart: {
         ...(config.options.restartDelayMs === undefined
           ? {}
@@ -381,6 +391,10 @@ async function main(argv: readonly string[]): Promise<number> {
   );
   return await finish();
 }
+
+// Said once when the config sets an idle timeout that the eager start never uses.
+const IDLE_IGNORED =
+  'unfold.idleTimeoutMs is ignored: it applies to "start": "lazy" (an eager gateway never stops its servers)';
 
 // How long closing may take before the process exits anyway: the host expects the gateway gone
 // within 2 s of closing its stdin, upstreams included.

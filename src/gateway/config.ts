@@ -107,7 +107,27 @@ export interface GatewayOptions {
    * @default {"brief"}
    */
   upstreamInstructions?: "brief" | "none";
+  /**
+   * When the upstreams' processes run: `"eager"` starts every one with the gateway and keeps it
+   * running; `"lazy"` starts one at the first call of one of its tools (listing it once at start
+   * when it has no snapshot) and stops it after `idleTimeoutMs` without a call.
+   * @default {"eager"}
+   */
+  start?: StartMode;
+  /**
+   * How long a lazily started upstream may go without a call before it is stopped, in
+   * milliseconds (`start: "lazy"` only: an eager gateway never stops a server).
+   * @default {IDLE_TIMEOUT_MS}
+   */
+  idleTimeoutMs?: number;
 }
+
+/** When the upstreams' processes run: see {@linkcode GatewayOptions.start}. */
+export type StartMode = "eager" | "lazy";
+/** Every {@linkcode StartMode}, the default first. */
+export const START_MODES: readonly StartMode[] = ["eager", "lazy"];
+/** How long a lazy upstream may go without a call before it is stopped, by default: 10 min. */
+export const IDLE_TIMEOUT_MS = 600_000;
 
 /** Where the overview may go: see {@linkcode GatewayOptions.overviewIn}. */
 export const OVERVIEW_PLACES: readonly NonNullable<GatewayOptions["overviewIn"]>[] = [
@@ -185,6 +205,8 @@ const UNFOLD_FIELDS = new Set([
   "describeFirst",
   "overviewIn",
   "upstreamInstructions",
+  "start",
+  "idleTimeoutMs",
 ]);
 const STDIO_FIELDS = new Set(["command", "args", "env", "cwd", "type", "disabled"]);
 const HTTP_FIELDS = new Set(["url", "headers", "type", "disabled", "oauth"]);
@@ -411,6 +433,8 @@ function parseOptions(raw: unknown, servers: readonly UpstreamConfig[]): Gateway
     describeFirst: _________,
     overviewIn: __________,
     upstreamInstructions: ___________,
+    start: ____________,
+    idleTimeoutMs: _____________,
     ...config
   } = options;
   const checked = checkConfig(config);
@@ -446,6 +470,18 @@ function parseOptions(raw: unknown, servers: readonly UpstreamConfig[]): Gateway
   if (overviewIn !== undefined) options.overviewIn = overviewIn;
   const upstream = choice(raw, "upstreamInstructions", UPSTREAM_INSTRUCTIONS_MODES);
   if (upstream !== undefined) options.upstreamInstructions = upstream;
+  const start = choice(raw, "start", START_MODES);
+  if (start !== undefined) options.start = start;
+  if (raw.idleTimeoutMs !== undefined) {
+    const idle = raw.idleTimeoutMs;
+    if (!(Number.isInteger(idle) && (idle as number) > 0 && (idle as number) <= MAX_DELAY_MS)) {
+      throw new GatewayConfigError(
+        "/unfold/idleTimeoutMs",
+        `must be a whole positive number of milliseconds, at most ${MAX_DELAY_MS}`,
+      );
+    }
+    options.idleTimeoutMs = idle as number;
+  }
   if (raw.pinned !== undefined) {
     if (!Array.isArray(raw.pinned)) {
       throw new GatewayConfigError("/unfold/pinned", 'must be an array of tool ids "server/tool"');

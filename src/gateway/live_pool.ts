@@ -3,54 +3,27 @@
  * bounded: whatever an upstream does, the pool is ready within the startup timeout, and a server
  * still starting joins later. A server that fails or is lost is restarted in the background and
  * on its next use, with exponential backoff up to a cap, so a crash loop costs a bounded number
- * of processes and log lines.
+ * of processes and log lines. A lazy pool starts a server only when one of its tools is called
+ * and stops it when idle.
  *
  * @module
  */
 
-import type { McpConnection } from "../mcp/client.ts";
-import type { ToolIssue } from "../mcp/tool_list.ts";
+import type { ForwardOptions, McpConnection } from "../mcp/client.ts";
+import { DEFAULT_CALL_TIMEOUT_MS } from "../mcp/_settings.ts";
 import type { McpTool } from "../tool.ts";
 import { McpError } from "../tool_error.ts";
-import { RESTART_DEFAULTS, STARTUP_TIMEOUT_MS, type UpstreamConfig } from "./config.ts";
-import { snapshotKeeper } from "./snapshot_keeper.ts";
 import {
-  type Connector,
-  type PoolOptions,
-  type Snapshot,
-  unavailable,
-  type UpstreamPool,
-  type UpstreamStatus,
-} from "./upstreams.ts";
-
-// How many refused tools of one server are remembered: a server listing thousands of broken
-// tools must not make the overview or the memory grow with them.
-const MAX_ISSUES = 100;
-
-interface Entry {
-  config: UpstreamConfig;
-  status: UpstreamStatus;
-  tools: McpTool[];
-  connection?: McpConnection;
-  // The server's own instructions, from its last handshake.
-  instructions?: string;
-  // Set while the tools and instructions are the snapshot's, not yet a live listing's.
-  fromSnapshot?: boolean;
-  // Keeps each live listing as the server's snapshot.
-  keep?: (current: () => Snapshot) => void;
-  // A connection still listing its tools: closed too when the pool closes.
-  opening?: McpConnection;
-  connecting?: Promise<void>;
-  // Tool issues of the listing in progress, and of the last listing.
-  pending: ToolIssue[];
-  failures: number;
-  readyAt: number;
-  retryAt: number;
-  // Cancels the pending restart.
-  cancel?: () => void;
-  // Bumped by each attempt, so callbacks of an abandoned connection are ignored.
-  epoch: number;
-}
+  IDLE_TIMEOUT_MS,
+  RESTART_DEFAULTS,
+  STARTUP_TIMEOUT_MS,
+  type UpstreamConfig,
+} from "./config.ts";
+import { type Entry, listed, MAX_ISSUES, snapshotOf } from "./_pool_entry.ts";
+import { idleTimer } from "./idle_timer.ts";
+import { notStarted, settled } from "./start_wait.ts";
+import { snapshotKeeper } from "./snapshot_keeper.ts";
+import { type Connector, type PoolOptions, unavailable, type UpstreamPool } from "./upstreams.ts";
 
 /**
  * Connects to every upstream at once and keeps the connections. Returns once every upstream has
@@ -87,6 +60,11 @@ export async function openLivePool(
   options: PoolOptions = {},
 ): Promise<UpstreamPool> {
   const startupMs = options.startupTimeoutMs ?? STARTUP_TIMEOUT_MS;
+  const lazy = options.start === "lazy";
+  const idleMs = options.idleTimeoutMs ?? IDLE_TIMEOUT_MS;
+  const callTimeoutMs = options.connect?.callTimeoutMs === undefined
+    ? DEFAULT_CALL_TIMEOUT_MS
+    : options.connect.callTimeoutMs;
   const { initialDelayMs, maxDelayMs } = { ...RESTART_DEFAULTS, ...options.restart };
   const now = options.now ?? Date.now;
   const schedule = options.schedule ?? ((run: () => void, ms: number) => {
@@ -95,6 +73,8 @@ export async function openLivePool(
   });
   const listeners = new Set<() => void>();
   let closed = false;
+  // Aborted at close: a server still in its handshake then is stopped, not left behind.
+  const closing = new AbortController();
   const changed = () => {
     for (const listener of [...listeners]) listener();
   };
@@ -103,19 +83,23 @@ export async function openLivePool(
     changed();
   };
   const store = options.snapshots;
-  const entries = configs.map((config): Entry => ({
-    config,
-    ...(store === undefined
-      ? {}
-      : { keep: snapshotKeeper((snapshot) => store.write(config, snapshot), () => closed) }),
-    status: { server: config.server, state: "starting", tools: 0 },
-    tools: [],
-    pending: [],
-    failures: 0,
-    readyAt: 0,
-    retryAt: 0,
-    epoch: 0,
-  }));
+  const entries = configs.map((config): Entry => {
+    const entry: Entry = {
+      config,
+      ...(store === undefined
+        ? {}
+        : { keep: snapshotKeeper((snapshot) => store.write(config, snapshot), () => closed) }),
+      status: { server: config.server, state: "starting", tools: 0 },
+      tools: [],
+      pending: [],
+      failures: 0,
+      readyAt: 0,
+      retryAt: 0,
+      epoch: 0,
+    };
+    if (lazy) entry.idle = idleTimer(() => stop(entry), { idleMs, schedule, now });
+    return entry;
+  });
 
   const retry = (entry: Entry) => {
     // A server that stayed up longer than the cap starts its backoff afresh.
@@ -131,6 +115,7 @@ export async function openLivePool(
     const connection = entry.connection;
     delete entry.connection;
     entry.epoch += 1;
+    entry.idle?.disarm();
     void connection?.close().catch(() => {});
     entry.status = { ...entry.status, state, detail };
     retry(entry);
@@ -153,6 +138,7 @@ export async function openLivePool(
       try {
         connection = await connector(entry.config, {
           ...options.connect,
+          signal: closing.signal,
           onToolIssue: (issue) => {
             if (current() && entry.pending.length < MAX_ISSUES) entry.pending.push(issue);
             options.connect?.onToolIssue?.(issue);
@@ -186,6 +172,10 @@ export async function openLivePool(
         listed(entry, tools);
         entry.keep?.(() => snapshotOf(entry));
         report(entry);
+        // Lazy: a server started only to be listed (or restarted after a crash, and idle since)
+        // stops at once; one started by a call runs until it has been idle long enough.
+        if (entry.idle?.idle() === true) stop(entry);
+        else entry.idle?.arm();
       } catch (error) {
         await connection?.close().catch(() => {});
         if (!current()) return;
@@ -207,6 +197,54 @@ export async function openLivePool(
     return attempt;
   };
 
+  // Lazy: the process goes, its last listing stays, and the next call starts it again.
+  function stop(entry: Entry): void {
+    if (closed || entry.connection === undefined || entry.status.state !== "ready") return;
+    const connection = entry.connection;
+    delete entry.connection;
+    entry.epoch += 1;
+    entry.idle?.disarm();
+    entry.retryAt = 0;
+    entry.fromSnapshot = true;
+    void connection.close().catch(() => {});
+    entry.status = { ...entry.status, state: "stopped", snapshot: true };
+    report(entry);
+  }
+
+  // Waits for a server still starting within the call's own timeout, then calls it with what is
+  // left of that timeout: one budget for the whole call, however long the start took.
+  const call = async (
+    entry: Entry,
+    tool: McpTool,
+    args: Record<string, unknown>,
+    forwardOptions: ForwardOptions,
+  ) => {
+    const timeoutMs = forwardOptions.timeoutMs === undefined
+      ? callTimeoutMs
+      : forwardOptions.timeoutMs;
+    const began = now();
+    let waited = false;
+    if (entry.connection === undefined || entry.status.state !== "ready") {
+      // On its next use a stopped or lost server is started at once when its backoff allows.
+      if (entry.connecting === undefined && now() >= entry.retryAt) void start(entry);
+      if (entry.connecting !== undefined) {
+        waited = true;
+        const outcome = await settled(entry.connecting, timeoutMs, forwardOptions.signal);
+        if (outcome === "aborted") throw forwardOptions.signal?.reason;
+        if (outcome === "timeout") throw notStarted(tool, timeoutMs!);
+      }
+    }
+    if (entry.connection === undefined || entry.status.state !== "ready") {
+      throw unavailable(tool, entry.status, Math.max(0, entry.retryAt - now()));
+    }
+    const left = timeoutMs === null ? null : Math.max(1, timeoutMs - (now() - began));
+    return await entry.connection.forward(
+      tool.name,
+      args,
+      waited ? { ...forwardOptions, timeoutMs: left } : forwardOptions,
+    );
+  };
+
   // The last listings first: a server still starting is searched and described from its own.
   if (store !== undefined) {
     await Promise.all(entries.map(async (entry) => {
@@ -214,11 +252,19 @@ export async function openLivePool(
       if (snapshot === undefined) return;
       entry.fromSnapshot = true;
       entry.tools = snapshot.tools;
-      entry.status = { ...entry.status, tools: snapshot.tools.length, snapshot: true };
+      entry.status = {
+        ...entry.status,
+        // Lazy: a listed server is not started until it is called.
+        state: lazy ? "stopped" : "starting",
+        tools: snapshot.tools.length,
+        snapshot: true,
+      };
       if (snapshot.instructions !== undefined) entry.instructions = snapshot.instructions;
     }));
   }
-  const attempts = entries.map(start);
+  const attempts = entries.map((entry) =>
+    entry.status.state === "stopped" ? Promise.resolve() : start(entry)
+  );
   // Only the servers without a snapshot are waited for: the others are answered from it already.
   const started = Promise.all(attempts.filter((_, i) => entries[i]!.fromSnapshot !== true));
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -249,15 +295,13 @@ export async function openLivePool(
     async forward(tool, args, forwardOptions) {
       const entry = entries.find((e) => e.config.server === tool.server);
       if (entry === undefined) throw unavailable(tool, undefined);
-      if (entry.connection === undefined || entry.status.state !== "ready") {
-        // On its next use a lost server is restarted at once when its backoff allows.
-        if (entry.connecting === undefined && now() >= entry.retryAt) void start(entry);
-        if (entry.connecting !== undefined) await bounded(entry.connecting, startupMs);
+      // Counted from before the start it may wait for, so the server is not stopped under it.
+      const end = entry.idle?.begin();
+      try {
+        return await call(entry, tool, args, forwardOptions);
+      } finally {
+        end?.();
       }
-      if (entry.connection === undefined || entry.status.state !== "ready") {
-        throw unavailable(tool, entry.status, Math.max(0, entry.retryAt - now()));
-      }
-      return await entry.connection.forward(tool.name, args, forwardOptions);
     },
     onChange(listener) {
       listeners.add(listener);
@@ -265,46 +309,21 @@ export async function openLivePool(
     },
     async close() {
       closed = true;
+      closing.abort();
       listeners.clear();
-      for (const entry of entries) entry.cancel?.();
-      await Promise.all(
-        entries.flatMap((entry) =>
+      for (const entry of entries) {
+        entry.cancel?.();
+        entry.idle?.disarm();
+      }
+      await Promise.all([
+        ...entries.flatMap((entry) =>
           [entry.connection, entry.opening].map((open) => open?.close().catch(() => {}))
         ),
-      );
+        // The starts still in their handshake, abandoned above: done once their servers stop.
+        ...entries.map((entry) => entry.opening === undefined ? entry.connecting : undefined),
+      ]);
     },
   };
-}
-
-function snapshotOf(entry: Entry): Snapshot {
-  return entry.instructions === undefined
-    ? { tools: entry.tools }
-    : { tools: entry.tools, instructions: entry.instructions };
-}
-
-function listed(entry: Entry, tools: McpTool[]): void {
-  entry.tools = tools;
-  entry.status = { ...entry.status, tools: tools.length };
-  withIssues(entry);
-}
-
-// The tools the client left out of the last listing, as quarantined tools of the server.
-function withIssues(entry: Entry): void {
-  const dropped = entry.pending.filter((issue) => issue.dropped);
-  entry.pending = [];
-  if (dropped.length === 0) delete entry.status.quarantined;
-  else {
-    entry.status.quarantined = dropped.map((issue) => ({
-      name: issue.name.slice(0, 80),
-      reason: issue.problem,
-    }));
-  }
-}
-
-function bounded(work: Promise<void>, ms: number): Promise<void> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  return Promise.race([work, new Promise<void>((resolve) => timer = setTimeout(resolve, ms))])
-    .finally(() => clearTimeout(timer));
 }
 
 function message(error: unknown): string {

@@ -26,14 +26,17 @@ export type {
   GatewayConfigResult,
   GatewayOptions,
   HttpUpstream,
+  StartMode,
   StdioUpstream,
   UpstreamConfig,
 } from "./config.ts";
 export type { OAuthSettings } from "../mcp/oauth/provider.ts";
 export {
   GatewayConfigError,
+  IDLE_TIMEOUT_MS,
   parseGatewayConfig,
   RESTART_DEFAULTS,
+  START_MODES,
   STARTUP_TIMEOUT_MS,
 } from "./config.ts";
 export type { CallContext, CallOutcome, GatewayDeps } from "./gateway.ts";

@@ -158,7 +158,7 @@ export function present(
   const injection = injector.inject();
   const c = injector.config;
   const protocol = (bridgeTool({ ...c, toolFormat: "mcp" }) as McpToolDefinition).description;
-  const notes = note + upstreamNotes(statuses) + trustNotes(statuses) +
+  const notes = note + upstreamNotes(statuses, options.start === "lazy") + trustNotes(statuses) +
     (options.upstreamInstructions === "none" ? "" : serverInstructions(upstreamInstructions));
   // The overview states the protocol itself; without one, the bridge's own description does.
   const overview = injection === null
@@ -225,15 +225,23 @@ const STATE_WORDS: Record<UpstreamStatus["state"], string> = {
   failed: "failed to start",
   lost: "lost",
   needs_login: "needs a sign-in",
+  stopped: "stopped until called",
 };
 
 // The lines after the overview: servers that cannot be called now, and tools left out. Their
 // details are third-party text, so they are quoted on one line, and the list is bounded.
-function upstreamNotes(statuses: readonly UpstreamStatus[]): string {
+function upstreamNotes(statuses: readonly UpstreamStatus[], lazy: boolean): string {
+  // Lazy servers start and stop with their use: one line names them whichever of those states
+  // they are in, so that the overview (and the host's cache of it) does not change with each.
+  const onDemand = (s: UpstreamStatus) =>
+    s.state === "stopped" ||
+    (lazy && (s.state === "ready" || (s.state === "starting" && s.snapshot === true)));
   const starting = statuses.filter((s) => s.state === "starting" && s.snapshot !== true)
     .map((s) => s.server);
-  const remembered = statuses.filter((s) => s.state === "starting" && s.snapshot === true)
-    .map((s) => s.server);
+  const remembered = statuses.filter((s) =>
+    s.state === "starting" && s.snapshot === true && !onDemand(s)
+  ).map((s) => s.server);
+  const lazyServers = statuses.filter(onDemand).map((s) => s.server);
   const login = statuses.filter((s) => s.state === "needs_login").map((s) =>
     `${s.server} (${quote(oneLine(s.detail ?? "", 200))})`
   );
@@ -259,6 +267,12 @@ function upstreamNotes(statuses: readonly UpstreamStatus[]): string {
     notes +=
       `\nServers still starting, listed from the last start (their tools can be searched and described; a call waits for them): ${
         remembered.join(", ")
+      }.`;
+  }
+  if (lazyServers.length > 0) {
+    notes +=
+      `\nServers started when one of their tools is called, and stopped when idle (a call waits while one starts): ${
+        lazyServers.join(", ")
       }.`;
   }
   if (down.length > 0) {

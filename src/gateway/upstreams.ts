@@ -10,7 +10,7 @@
 import type { ConnectOptions, ForwardOptions, McpConnection } from "../mcp/client.ts";
 import type { CallToolResultLike } from "../tool_result.ts";
 import type { McpTool } from "../tool.ts";
-import type { UpstreamConfig } from "./config.ts";
+import type { StartMode, UpstreamConfig } from "./config.ts";
 import { McpError } from "../tool_error.ts";
 import { toolId } from "../tool.ts";
 
@@ -26,9 +26,11 @@ export interface UpstreamStatus {
   server: string;
   /**
    * `starting`: connecting or listing (at start, or being restarted); `ready`: listed and
-   * answering; `failed`: could not start or list; `lost`: died since it was ready.
+   * answering; `failed`: could not start or list; `lost`: died since it was ready; `stopped`:
+   * not running because nothing called it (a lazy start, or idle for `idleTimeoutMs`), its tools
+   * those of its last listing; the next call starts it.
    */
-  state: "starting" | "ready" | "failed" | "lost" | "needs_login";
+  state: "starting" | "ready" | "failed" | "lost" | "needs_login" | "stopped";
   /** Why it failed or was lost (third-party text: the server's own error output). */
   detail?: string;
   /** How many tools it listed. */
@@ -127,6 +129,19 @@ export interface PoolOptions {
    * @default {setTimeout}
    */
   schedule?: (run: () => void, ms: number) => () => void;
+  /**
+   * When the upstreams run: `"lazy"` starts one at the first call of one of its tools (one
+   * without a snapshot is started once to be listed, then stopped) and stops it after
+   * `idleTimeoutMs` without a call. The live pool only.
+   * @default {"eager"}
+   */
+  start?: StartMode;
+  /**
+   * How long a lazily started upstream may go without a call before it is stopped; an eager
+   * pool never stops one.
+   * @default {IDLE_TIMEOUT_MS}
+   */
+  idleTimeoutMs?: number;
   /** Stops waiting for the upstreams at start (the caller is shutting down). */
   signal?: AbortSignal;
   /**

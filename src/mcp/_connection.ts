@@ -102,8 +102,16 @@ export async function openConnection(
       : { versionNegotiation: { mode: options.versionNegotiation } }),
   });
   const connection = new Connection(server, client, settings, hooks);
+  // A caller that goes away mid-handshake (the gateway exiting) stops the server there and then:
+  // a stdio server would otherwise outlive it until the handshake's timeout, or for ever.
+  const signal = options.signal;
+  const abandoned = () => signal?.aborted === true;
+  const abandon = () => void client.close().catch(() => {});
+  signal?.addEventListener("abort", abandon, { once: true });
   try {
+    if (abandoned()) throw new Error("the connection was abandoned");
     await client.connect(transport, { timeout: settings.requestTimeoutMs });
+    if (abandoned()) throw new Error("the connection was abandoned");
   } catch (error) {
     await client.close().catch(() => {});
     throw new McpError(
@@ -111,6 +119,8 @@ export async function openConnection(
       `Cannot connect to ${JSON.stringify(server)}: ${reason(error)}${detail(hooks)}`,
       { cause: error },
     );
+  } finally {
+    signal?.removeEventListener("abort", abandon);
   }
   connection.ready();
   hooks.onConnected?.((why) => connection.failRequests(why));

@@ -9,7 +9,7 @@ import type { McpError } from "../tool_error.ts";
 import type { ToolIssue } from "./tool_list.ts";
 
 /** The default {@linkcode ConnectOptions.callTimeoutMs}: five minutes. */
-const DEFAULT_CALL_TIMEOUT_MS = 300_000;
+export const DEFAULT_CALL_TIMEOUT_MS = 300_000;
 /** The default {@linkcode ConnectOptions.requestTimeoutMs}: one minute. */
 const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
 

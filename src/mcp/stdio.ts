@@ -38,6 +38,12 @@ export interface StdioConnectOptions extends ConnectOptions {
   onStderr?: (text: string) => void;
 }
 
+// How long a server may take to exit once its stdin is closed, then once asked with SIGTERM,
+// before it is made to. The SDK waits 2 s before its SIGTERM: longer than a host gives the
+// gateway to exit, so a server that outlives its stdin would outlive the gateway.
+const EXIT_GRACE_MS = 250;
+const TERM_GRACE_MS = 350;
+
 // How much of the server's error output errors quote.
 const STDERR_TAIL_CHARS = 2_000;
 
@@ -92,6 +98,25 @@ export async function connectStdio(
     STDIO_DEFAULT_MAX_BUFFER_SIZE,
     (why) => failPending(why),
   );
+  const sdkClose = transport.close.bind(transport);
+  // One close, however many ask: a later call (the handshake's failure closing what an abandon
+  // already closes) waits for the process too, instead of finding nothing left to close.
+  let closing: Promise<void> | undefined;
+  transport.close = () =>
+    closing ??= (async () => {
+      // The SDK's own handle on the process (it forgets it at close): signals through it never
+      // reach a process that has exited, nor another that got its number since.
+      const child = (transport as unknown as { _process?: ChildHandle })._process;
+      const timers = child === undefined ? [] : [
+        setTimeout(() => signalProcess(child, "SIGTERM"), EXIT_GRACE_MS),
+        setTimeout(() => signalProcess(child, "SIGKILL"), EXIT_GRACE_MS + TERM_GRACE_MS),
+      ];
+      try {
+        await sdkClose();
+      } finally {
+        for (const timer of timers) clearTimeout(timer);
+      }
+    })();
   let tail = "";
   const decoder = new TextDecoder();
   transport.stderr?.on("data", (chunk: Uint8Array | string) => {
@@ -106,4 +131,20 @@ export async function connectStdio(
       return last === "" ? "" : `its error output ends with: ${JSON.stringify(last)}`;
     },
   });
+}
+
+// What of Node's ChildProcess the signals need.
+interface ChildHandle {
+  exitCode: number | null;
+  signalCode: string | null;
+  kill(signal: "SIGTERM" | "SIGKILL"): boolean;
+}
+
+function signalProcess(child: ChildHandle, signal: "SIGTERM" | "SIGKILL"): void {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  try {
+    child.kill(signal);
+  } catch {
+    // gone meanwhile
+  }
 }

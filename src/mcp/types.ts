@@ -52,6 +52,12 @@ export interface ConnectOptions {
    * @default {"legacy"}
    */
   versionNegotiation?: "legacy" | "auto";
+  /**
+   * Abandons the handshake when aborted: the server is stopped (a stdio server's process
+   * included) and the connect rejects with `connect`. It has no effect once connected.
+   * @default {never abandoned}
+   */
+  signal?: AbortSignal;
 }
 
 /** Options of one {@linkcode McpConnection.call}. */

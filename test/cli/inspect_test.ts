@@ -3,7 +3,8 @@ import { estimateTokens } from "../../src/tokens.ts";
 import { connectStdio } from "../../src/mcp/stdio.ts";
 import { cliCommand, writeConfig } from "../gateway/_gateway.ts";
 import { denoEnv } from "../mcp/_servers.ts";
-import type { InspectReport } from "../../src/cli/inspect.ts";
+import { formatReport, inspectCatalog, type InspectReport } from "../../src/cli/inspect.ts";
+import { McpCatalog } from "../../src/catalog.ts";
 
 Deno.test("inspect --json counts what the SDK lists and the library estimates", async () => {
   const { path, dir } = await writeConfig();
@@ -53,4 +54,19 @@ Deno.test("inspect --json counts what the SDK lists and the library estimates", 
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test("inspect shows a lazy server that is not running as stopped until called, not as failed or lost", () => {
+  const catalog = new McpCatalog([
+    { server: "memory", name: "read_graph", description: "Reads", inputSchema: { type: "object" } },
+  ]);
+  const report = inspectCatalog(catalog, [{
+    server: "memory",
+    state: "stopped",
+    tools: 1,
+    snapshot: true,
+  }], { pinned: [] });
+  equal(report.servers[0]!.state, "stopped");
+  const row = formatReport(report).split("\n").find((line) => line.startsWith("memory"));
+  ok(row !== undefined && /^memory\s+stopped until called\s+1\s/.test(row), row);
 });

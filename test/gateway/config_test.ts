@@ -136,3 +136,24 @@ Deno.test("parseGatewayConfig() reads the startup timeout and the restart backof
     "/unfold/restartDelayMs",
   );
 });
+
+Deno.test("parseGatewayConfig() reads when the upstreams start and how long a lazy one may idle, and refuses bad ones", () => {
+  const config = accepted({
+    mcpServers: { a: { command: "x" } },
+    unfold: { start: "lazy", idleTimeoutMs: 60_000 },
+  });
+  deepEqual([config.options.start, config.options.idleTimeoutMs], ["lazy", 60_000]);
+  const eager = accepted({ mcpServers: { a: { command: "x" } } });
+  deepEqual([eager.options.start, eager.options.idleTimeoutMs], [undefined, undefined]);
+  equal(
+    refused({ mcpServers: {}, unfold: { start: "later" } }).message,
+    'Invalid gateway config at "/unfold/start": must be one of "eager", "lazy"',
+  );
+  for (const idle of [0, -5, 1.5, "600000", null, 2 ** 31]) {
+    equal(
+      refused({ mcpServers: {}, unfold: { idleTimeoutMs: idle } }).message,
+      'Invalid gateway config at "/unfold/idleTimeoutMs": must be a whole positive number of milliseconds, at most 2147483647',
+      String(idle),
+    );
+  }
+});

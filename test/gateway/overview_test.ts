@@ -64,3 +64,31 @@ Deno.test("the config takes overviewIn and upstreamInstructions, and names the c
   );
   throws(() => parse({ upstreamInstructions: "all" }), /"brief", "none"/);
 });
+
+Deno.test("a lazy server is named as started on demand, never as unavailable, and the overview stays the same as it starts and stops", () => {
+  const lazy = { pinned: [], start: "lazy" as const };
+  const stopped = present(catalog, lazy, [{
+    server: "a",
+    state: "stopped",
+    tools: 1,
+    snapshot: true,
+  }]);
+  const text = stopped.bridge.description;
+  ok(
+    text.includes(
+      "Servers started when one of their tools is called, and stopped when idle (a call waits while one starts): a.",
+    ),
+    text,
+  );
+  ok(!/Unavailable|lost|still starting/.test(text), text);
+  const starting = present(catalog, lazy, [{
+    server: "a",
+    state: "starting",
+    tools: 1,
+    snapshot: true,
+  }]);
+  equal(starting.bridge.description, text);
+  equal(present(catalog, lazy, ready).bridge.description, text);
+  // Eager: a ready server needs no line.
+  ok(!/Servers started when/.test(present(catalog, { pinned: [] }, ready).bridge.description));
+});

@@ -50,6 +50,21 @@ Deno.test("GET /status carries each upstream's state, reason, tools and definiti
   equal(status.counters.searches, 0);
 });
 
+Deno.test("GET /status shows a lazy server that is not running as stopped, with its listed tools", async () => {
+  const { get } = await handler([{ server: "files", state: "stopped", tools: 2, snapshot: true }]);
+  const status = await (await get("/status")).json();
+  deepEqual(
+    status.servers.map((s: { server: string; state: string; tools: number }) => [
+      s.server,
+      s.state,
+      s.tools,
+    ]),
+    [["files", "stopped", 2]],
+  );
+  equal(status.servers[0].reason, undefined);
+  ok(status.servers[0].definitionTokens > 0);
+});
+
 Deno.test("GET /view gives the level and what the host gets at a context size", async () => {
   const { get } = await handler([{ server: "files", state: "ready", tools: 2 }]);
   const view = await (await get("/view?context=100000")).json();

@@ -272,3 +272,24 @@ export async function httpFake(behaviour: string): Promise<HttpFake> {
     },
   };
 }
+
+/**
+ * The live child processes of a process (Linux `/proc`; zombies left out): what a gateway has
+ * running as upstreams now.
+ */
+export async function childPids(pid: number): Promise<number[]> {
+  const found: number[] = [];
+  for await (const entry of Deno.readDir("/proc")) {
+    if (!/^\d+$/.test(entry.name)) continue;
+    let stat: string;
+    try {
+      stat = await Deno.readTextFile(`/proc/${entry.name}/stat`);
+    } catch {
+      continue; // gone meanwhile
+    }
+    // The command is in parentheses and may hold spaces: the fields after it are state, ppid.
+    const [state, ppid] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    if (Number(ppid) === pid && state !== "Z") found.push(Number(entry.name));
+  }
+  return found;
+}

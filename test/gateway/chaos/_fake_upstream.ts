@@ -14,7 +14,8 @@
  * (refused-tool, refuse-after-relist: `type`, `name`, `depth`, `ref`), `--pid-file PATH` (writes
  * its process id there), `--name NAME` (serverInfo name), `--generation-file PATH` (changing-definition: the
  * definition's generation is kept there, so a second process started on it, as `unfold approve`
- * starts one, lists the same definition). Every server has the tools `echo`
+ * starts one, lists the same definition), `--linger` (keeps running after stdin closes, as a
+ * server with its own timers does: only a kill stops it). Every server has the tools `echo`
  * (answers its `text`) and `pid` (answers its process id) unless the behaviour says otherwise.
  * Self-contained on purpose: later changes to it are additive only.
  *
@@ -59,6 +60,7 @@ interface Options {
   name: string;
   http: boolean;
   generationFile?: string;
+  linger?: boolean;
 }
 
 function parse(argv: readonly string[]): Options {
@@ -79,6 +81,7 @@ function parse(argv: readonly string[]): Options {
     else if (arg === "--name") options.name = next();
     else if (arg === "--http") options.http = true;
     else if (arg === "--generation-file") options.generationFile = next();
+    else if (arg === "--linger") options.linger = true;
   }
   return options;
 }
@@ -348,7 +351,7 @@ async function serveStdio(fake: Fake): Promise<void> {
     }
   }
   await writing;
-  Deno.exit(0);
+  if (fake.options.linger !== true) Deno.exit(0);
 }
 
 function serveHttp(fake: Fake): void {
@@ -401,4 +404,5 @@ if (import.meta.main) {
   const fake = new Fake(options);
   if (options.http) serveHttp(fake);
   else await serveStdio(fake);
+  if (options.linger === true) setInterval(() => {}, 60_000);
 }

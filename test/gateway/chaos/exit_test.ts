@@ -128,3 +128,30 @@ Deno.test("the stdio gateway exits at once when stdin closes while an upstream i
   const pid = Number(await Deno.readTextFile(`${dir}/silent.pid`));
   await stopsWithItsUpstreams(gateway, [pid], () => gateway.closeStdin());
 });
+
+for (
+  const [state, behaviour] of [["still in its handshake", "never-initialize"], [
+    "ready",
+    "healthy",
+  ]]
+) {
+  Deno.test(`the stdio gateway stops an upstream ${state} when it exits, even one that outlives its stdin`, async () => {
+    const { path, dir } = await writeChaosConfig({
+      mute: fake(behaviour!, "--linger", "--pid-file", "mute.pid"),
+    }, { startupTimeoutMs: 60_000 });
+    const config = JSON.parse(await Deno.readTextFile(path));
+    const args = config.mcpServers.mute.args as string[];
+    args[args.length - 1] = `${dir}/mute.pid`;
+    await Deno.writeTextFile(path, JSON.stringify(config));
+    await using gateway = new RawGateway(path);
+    await gateway.until(async () => {
+      try {
+        return (await Deno.readTextFile(`${dir}/mute.pid`)) !== "";
+      } catch {
+        return false;
+      }
+    }, "the upstream's pid");
+    const pid = Number(await Deno.readTextFile(`${dir}/mute.pid`));
+    await stopsWithItsUpstreams(gateway, [pid], () => gateway.closeStdin());
+  });
+}

@@ -1,0 +1,74 @@
+/**
+ * One upstream as the live pool holds it (its state, tools, connection and restart bookkeeping),
+ * and how a listing is taken into it. Internal to `live_pool.ts`.
+ *
+ * @module
+ */
+
+import type { McpConnection } from "../mcp/client.ts";
+import type { ToolIssue } from "../mcp/tool_list.ts";
+import type { McpTool } from "../tool.ts";
+import type { UpstreamConfig } from "./config.ts";
+import type { IdleTimer } from "./idle_timer.ts";
+import type { Snapshot, UpstreamStatus } from "./upstreams.ts";
+
+/**
+ * How many refused tools of one server are remembered: a server listing thousands of broken
+ * tools must not make the overview or the memory grow with them.
+ */
+export const MAX_ISSUES = 100;
+
+/** One upstream as the live pool holds it. */
+export interface Entry {
+  config: UpstreamConfig;
+  status: UpstreamStatus;
+  tools: McpTool[];
+  connection?: McpConnection;
+  // The server's own instructions, from its last handshake.
+  instructions?: string;
+  // Set while the tools and instructions are the snapshot's, not yet a live listing's.
+  fromSnapshot?: boolean;
+  // Keeps each live listing as the server's snapshot.
+  keep?: (current: () => Snapshot) => void;
+  // A connection still listing its tools: closed too when the pool closes.
+  opening?: McpConnection;
+  connecting?: Promise<void>;
+  // Tool issues of the listing in progress, and of the last listing.
+  pending: ToolIssue[];
+  failures: number;
+  readyAt: number;
+  retryAt: number;
+  // Cancels the pending restart.
+  cancel?: () => void;
+  // Bumped by each attempt, so callbacks of an abandoned connection are ignored.
+  epoch: number;
+  // Stops a lazily started server once it is idle (absent when the pool is eager).
+  idle?: IdleTimer;
+}
+
+/** The entry's listing as a snapshot to keep. */
+export function snapshotOf(entry: Entry): Snapshot {
+  return entry.instructions === undefined
+    ? { tools: entry.tools }
+    : { tools: entry.tools, instructions: entry.instructions };
+}
+
+/** Takes a listing: its tools, its count, and the tools the client left out. */
+export function listed(entry: Entry, tools: McpTool[]): void {
+  entry.tools = tools;
+  entry.status = { ...entry.status, tools: tools.length };
+  withIssues(entry);
+}
+
+// The tools the client left out of the last listing, as quarantined tools of the server.
+function withIssues(entry: Entry): void {
+  const dropped = entry.pending.filter((issue) => issue.dropped);
+  entry.pending = [];
+  if (dropped.length === 0) delete entry.status.quarantined;
+  else {
+    entry.status.quarantined = dropped.map((issue) => ({
+      name: issue.name.slice(0, 80),
+      reason: issue.problem,
+    }));
+  }
+}

@@ -1,0 +1,159 @@
+import { deepEqual, equal, match, ok } from "node:assert/strict";
+import { npmServer } from "../../mcp/_servers.ts";
+import {
+  childPids,
+  fake,
+  FAST,
+  gone,
+  memoryServer,
+  RawGateway,
+  writeChaosConfig,
+} from "./_chaos.ts";
+
+// Small, so the test sees a server stopped; large enough that one stays up between a call and
+// the look at the process table that follows it on a loaded machine.
+const IDLE_MS = 3_000;
+
+async function snapshotCount(cache: string): Promise<number> {
+  let count = 0;
+  try {
+    for await (const entry of Deno.readDir(`${cache}/snapshots`)) {
+      if (entry.name.endsWith(".json")) count += 1;
+    }
+  } catch {
+    // Not written yet.
+  }
+  return count;
+}
+
+Deno.test("lazy: no upstream runs after tools/list, one runs after its first call, none after the idle timeout, and the next call starts it again", async () => {
+  const cache = await Deno.makeTempDir({ prefix: "unfold-cache-" });
+  const { path } = await writeChaosConfig((dir) => ({
+    memory: memoryServer(dir),
+    files: npmServer("@modelcontextprotocol/server-filesystem", dir),
+  }), { ...FAST, start: "lazy", idleTimeoutMs: IDLE_MS });
+  const env = { UNFOLD_CACHE_DIR: cache };
+  {
+    // Without snapshots each server is started once to be listed, then stopped.
+    await using first = new RawGateway(path, [], env);
+    await first.initialize(30_000);
+    match(await first.overview(), /memory\/read_graph|memory:/);
+    await first.until(async () => (await snapshotCount(cache)) === 2, "the snapshots", 30_000);
+    await first.until(async () => (await childPids(first.child.pid)).length === 0, "no upstream");
+    ok(first.log.some((line) => /memory: ready/.test(line)), first.log.join("\n"));
+    ok(first.log.some((line) => /memory: stopped until/.test(line)), first.log.join("\n"));
+  }
+  await using gateway = new RawGateway(path, [], env);
+  await gateway.initialize(30_000);
+  const overview = await gateway.overview();
+  // Listed from the snapshots, shown as started on demand: never as lost or unavailable.
+  match(overview, /memory\/read_graph|memory:/);
+  match(overview, /Servers started when one of their tools is called[^\n]*memory, files/);
+  ok(!/Unavailable|lost/.test(overview), overview);
+  deepEqual(await childPids(gateway.child.pid), []);
+  const graph = await gateway.execute("memory/read_graph");
+  ok(graph.isError !== true, RawGateway.text(graph));
+  equal((await childPids(gateway.child.pid)).length, 1);
+  // The overview does not change as the server starts and stops (a host's cache of it holds).
+  equal(await gateway.overview(), overview);
+  await gateway.until(
+    async () => (await childPids(gateway.child.pid)).length === 0,
+    "the idle server's stop",
+    IDLE_MS + 15_000,
+  );
+  ok(gateway.log.some((line) => /memory: stopped until/.test(line)), gateway.log.join("\n"));
+  const again = await gateway.execute("memory/read_graph");
+  ok(again.isError !== true, RawGateway.text(again));
+  equal((await childPids(gateway.child.pid)).length, 1);
+});
+
+// Longer than the startup timeout, far shorter than the call timeout (the default 300 s).
+const SLOW_MS = 3_000;
+
+Deno.test("lazy: a call of a slow server waits for its start within the call timeout, and the gateway's exit stops a server still starting", async () => {
+  const cache = await Deno.makeTempDir({ prefix: "unfold-cache-" });
+  const { path, dir } = await writeChaosConfig({
+    slow: fake("slow-start", "--delay-ms", String(SLOW_MS), "--pid-file", "slow.pid"),
+  }, { ...FAST, startupTimeoutMs: 1_000, start: "lazy" });
+  const config = JSON.parse(await Deno.readTextFile(path));
+  const args = config.mcpServers.slow.args as string[];
+  args[args.length - 1] = `${dir}/slow.pid`;
+  await Deno.writeTextFile(path, JSON.stringify(config));
+  const env = { UNFOLD_CACHE_DIR: cache };
+  const pid = async (gateway: RawGateway) => {
+    await gateway.until(async () => {
+      try {
+        return (await Deno.readTextFile(`${dir}/slow.pid`)) !== "";
+      } catch {
+        return false;
+      }
+    }, "the upstream's pid");
+    return Number(await Deno.readTextFile(`${dir}/slow.pid`));
+  };
+  {
+    await using first = new RawGateway(path, [], env);
+    await first.initialize(20_000);
+    await first.until(async () => (await snapshotCount(cache)) === 1, "the snapshot", 30_000);
+    await first.until(async () => (await childPids(first.child.pid)).length === 0, "no upstream");
+  }
+  await Deno.remove(`${dir}/slow.pid`);
+  {
+    await using second = new RawGateway(path, [], env);
+    await second.initialize(20_000);
+    deepEqual(await childPids(second.child.pid), []);
+    await second.bridge({ action: "describe", name: "slow/echo" });
+    const started = Date.now();
+    const echo = await second.bridge({
+      action: "execute",
+      name: "slow/echo",
+      arguments: { text: "waited" },
+    });
+    equal(RawGateway.text(echo), "waited");
+    ok(Date.now() - started >= SLOW_MS, "the call waited for the start");
+  }
+  await Deno.remove(`${dir}/slow.pid`);
+  await using third = new RawGateway(path, [], env);
+  await third.initialize(20_000);
+  await third.bridge({ action: "describe", name: "slow/echo" });
+  const id = "pending";
+  void third.answer(id, 60_000).catch(() => {});
+  await third.write(
+    `${
+      JSON.stringify({
+        jsonrpc: "2.0",
+        id,
+        method: "tools/call",
+        params: { name: "mcp", arguments: { action: "execute", name: "slow/echo", arguments: {} } },
+      })
+    }\n`,
+  );
+  // The server is being started for the call when the host goes away.
+  const child = await pid(third);
+  await third.closeStdin();
+  equal((await third.exited()).code, 0);
+  await third.until(() => gone(child), "the upstream being started");
+});
+
+Deno.test("an eager gateway given an idle timeout says once that it ignores it, and keeps its server running", async () => {
+  const { path } = await writeChaosConfig({ one: fake("healthy") }, {
+    ...FAST,
+    idleTimeoutMs: 1,
+  });
+  await using gateway = new RawGateway(path);
+  await gateway.initialize();
+  const echo = await gateway.execute("one/echo", { text: "up" });
+  equal(RawGateway.text(echo), "up");
+  equal(
+    gateway.log.filter((line) =>
+      /unfold\.idleTimeoutMs is ignored: it applies to "start": "lazy"/.test(line)
+    ).length,
+    1,
+  );
+  // Far past the idle timeout: still the one process, never stopped.
+  const [pid] = await childPids(gateway.child.pid);
+  ok(pid !== undefined);
+  const again = await gateway.execute("one/echo", { text: "still" });
+  equal(RawGateway.text(again), "still");
+  deepEqual(await childPids(gateway.child.pid), [pid]);
+  ok(!gateway.log.some((line) => /one: stopped/.test(line)), gateway.log.join("\n"));
+});
