@@ -117,4 +117,12 @@ export interface SemanticMatch {
     weight: number,
     limit: number,
   ): ScoredDoc[];
+  /**
+   * The catalogue's words closest in meaning to a query word, for query expansion (absent: none).
+   *
+   * @param word A lower-case query word.
+   * @param weight The weight of a match at cosine 1.
+   * @returns The related catalogue words, closest first.
+   */
+  related?(word: string, weight: number): readonly RelatedWord[];
 }
