@@ -46,7 +46,6 @@ import {
 } from "./lexical_snapshot.ts";
 import { clauses, fuseRanks } from "./segments.ts";
 import { ServerMatch } from "./server_match.ts";
-import { weighCommonWords, withNeighbours } from "./vector_query.ts";
 import { Vocabulary } from "./vocabulary.ts";
 
 /**
@@ -483,13 +482,18 @@ function rankerOver(
     search(query: string, limit: number): RankedTool[] {
       const text = settings.stripMarkup ? stripMarkup(query) : query;
       const queryWords = terms.text(text);
-      const sources = withNeighbours(expansionSources(), meaning, settings.neighbourWeight);
+      const base = expansionSources();
+      // With vectors, for this search: the thesaurus goes on with the catalogue's words nearest
+      // in meaning (the code lives with the vectors, so a bundle without them does not carry it).
+      const sources = base && meaning?.withNeighbours && settings.neighbourWeight > 0
+        ? { ...base, lexicon: meaning.withNeighbours(base.lexicon, settings.neighbourWeight) }
+        : base;
       const rank = (words: readonly string[], limit: number) => {
         const counts = new Map<string, number>();
         for (const word of words) {
           counts.set(word, settings.queryTermFrequency ? (counts.get(word) ?? 0) + 1 : 1);
         }
-        if (settings.vectors) weighCommonWords(counts, settings.vectors, settings.commonWordPower);
+        if (settings.commonWordPower > 0) meaning?.weighWords?.(counts, settings.commonWordPower);
         let top = index.search(words, counts, limit, settings, sources);
         if (settings.feedbackDocs > 0 && ownWords !== undefined && top.length > 0) {
           const first = top.length >= settings.feedbackDocs

@@ -12,8 +12,10 @@
  */
 
 import { CatalogueNeighbours } from "./neighbours.ts";
+import { weighCommonWords, withNeighbours } from "./vector_query.ts";
 import type {
   LexicalField,
+  Lexicon,
   RelatedWord,
   ScoredDoc,
   SemanticMatch,
@@ -120,6 +122,28 @@ export class SemanticIndex implements SemanticMatch {
    */
   related(word: string, weight: number): readonly RelatedWord[] {
     return this.#neighbours.related(word, weight);
+  }
+
+  /**
+   * A thesaurus for one search that goes on with the tools' words nearest in meaning (see
+   * {@linkcode withNeighbours}).
+   *
+   * @param lexicon The thesaurus.
+   * @param weight The weight of a neighbour at cosine 1.
+   * @returns The thesaurus for the search.
+   */
+  withNeighbours(lexicon: Lexicon, weight: number): Lexicon {
+    return withNeighbours(lexicon, (word, w) => this.related(word, w), weight);
+  }
+
+  /**
+   * Weighs a query's words by English word frequency (see {@linkcode weighCommonWords}).
+   *
+   * @param counts Each distinct query word's count; changed in place.
+   * @param power The power of each word's weight.
+   */
+  weighWords(counts: Map<string, number>, power: number): void {
+    weighCommonWords(counts, this.#vectors, power);
   }
 
   /**

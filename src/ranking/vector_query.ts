@@ -1,14 +1,13 @@
 /**
  * What the word vectors change in how the lexical ranker reads a query (the semantic match itself
  * is `semantic.ts`): frequent English words count for less, and each query word also reaches the
- * catalogue's words nearest to it in meaning. Both only take effect with vectors; this module
- * holds no data, so the ranker without vectors carries only these few lines.
+ * catalogue's words nearest to it in meaning. Both only take effect with vectors, and the ranker
+ * reaches them through its semantic match (`semantic.ts`), so a bundle without vectors has none.
  *
  * @module
  */
 
-import type { ExpansionSources } from "./expansion.ts";
-import type { SemanticMatch, WordVectors } from "./word_sources.ts";
+import type { Lexicon, RelatedWord, WordVectors } from "./word_sources.ts";
 
 /**
  * How many distinct words of one query reach the catalogue's words nearest in meaning: each costs
@@ -52,60 +51,43 @@ export function weighCommonWords(
 }
 
 /**
- * Expansion sources for one search whose thesaurus goes on with the catalogue's words nearest in
- * meaning to each query word (the first {@linkcode NEIGHBOUR_MAX_WORDS} distinct words asked);
- * the words the thesaurus relates itself come first and keep their weight.
+ * A thesaurus for one search that goes on with the catalogue's words nearest in meaning to each
+ * query word (for the first {@linkcode NEIGHBOUR_MAX_WORDS} distinct words asked); the words the
+ * thesaurus relates itself come first and keep their weight.
  *
- * @param sources The index's expansion sources (`undefined`: no expansion at all).
- * @param meaning The catalogue's semantic match (none without vectors).
- * @param weight The weight of a neighbour at cosine 1 (0: off).
- * @returns The sources for the search; `sources` itself when there is nothing to add.
+ * @param lexicon The thesaurus.
+ * @param related The catalogue's words nearest in meaning to a word, at a weight.
+ * @param weight The weight of a neighbour at cosine 1.
+ * @returns The thesaurus for the search.
  *
  * @example Usage
  * ```ts
  * import { withNeighbours } from "./vector_query.ts";
  * import { deepEqual } from "node:assert/strict";
  *
- * const sources = {
- *   known: () => true,
- *   lexicon: { has: () => false, related: () => [] },
- *   inflectionWeight: 0.8,
- *   thesaurusWeight: 1,
- *   maxRelated: 10,
- * };
- * const meaning = {
- *   weight: () => 0,
- *   fuse: () => [],
- *   related: (word: string, w: number) => word === "photo" ? [{ word: "picture", weight: w }] : [],
- * };
- * const search = withNeighbours(sources, meaning, 0.2);
- * deepEqual(search?.lexicon.related("photo"), [{ word: "picture", weight: 0.2 }]);
+ * const thesaurus = { has: () => false, related: () => [] };
+ * const near = (word: string, w: number) => word === "photo" ? [{ word: "picture", weight: w }] : [];
+ * deepEqual(withNeighbours(thesaurus, near, 0.2).related("photo"), [{ word: "picture", weight: 0.2 }]);
  * ```
  */
 export function withNeighbours(
-  sources: ExpansionSources | undefined,
-  meaning: SemanticMatch | undefined,
+  lexicon: Lexicon,
+  related: (word: string, weight: number) => readonly RelatedWord[],
   weight: number,
-): ExpansionSources | undefined {
-  const related = meaning?.related?.bind(meaning);
-  if (sources === undefined || related === undefined || !(weight > 0)) return sources;
-  const { lexicon } = sources;
+): Lexicon {
   const asked = new Set<string>();
   return {
-    ...sources,
-    lexicon: {
-      has: (word) => lexicon.has(word),
-      related(word) {
-        const own = lexicon.related(word);
-        if (!asked.has(word)) {
-          if (asked.size >= NEIGHBOUR_MAX_WORDS) return own;
-          asked.add(word);
-        }
-        const near = related(word, weight);
-        if (own.length === 0 || near.length === 0) return own.length === 0 ? near : own;
-        const seen = new Set(own.map((r) => r.word));
-        return [...own, ...near.filter((r) => !seen.has(r.word))];
-      },
+    has: (word) => lexicon.has(word),
+    related(word) {
+      const own = lexicon.related(word);
+      if (!asked.has(word)) {
+        if (asked.size >= NEIGHBOUR_MAX_WORDS) return own;
+        asked.add(word);
+      }
+      const near = related(word, weight);
+      if (own.length === 0 || near.length === 0) return own.length === 0 ? near : own;
+      const seen = new Set(own.map((r) => r.word));
+      return [...own, ...near.filter((r) => !seen.has(r.word))];
     },
   };
 }
