@@ -5,11 +5,12 @@
  * set: LiveMCPBench (`route_dev`, `tasks`), the everyday requests over the real servers, and
  * MetaTool's queries (`metatool_single`, `metatool_multi`), each set also on its two halves.
  *
- * Run: `deno task eval [--data DIR] [--json] [--rounds N] [--ablation]`
+ * Run: `deno task eval [--data DIR] [--json] [--rounds N] [--ablation [--deno]]`
  *
  * `--ablation` instead compares unfold's default ranker with itself with one technique switched
  * off (or one opt-in on) at a time, and then applies the rule for defaults: a variant holds when
- * no half of any set loses more than 0.005 of nDCG@10 or R@5.
+ * no half of any set loses more than 0.005 of nDCG@10 or R@5. `--ablation --deno` does the same
+ * for the Deno default (the default with word vectors).
  *
  * Queries go to every ranker exactly as they were written (route_dev queries keep their
  * `<tool_assistant>` wrapper): coping with what agents really send is part of the ranker's job.
@@ -22,7 +23,7 @@ import { defaultDataDir, type EvalData, loadEvalData } from "./eval/dataset.ts";
 import { exactRate, readServerMap } from "./eval/exact.ts";
 import { renderAblation, renderReport, renderRule } from "./eval/report.ts";
 import { type ContenderResult, evaluate } from "./eval/run.ts";
-import { ABLATION, CONTENDERS } from "./eval/contenders.ts";
+import { ABLATION, CONTENDERS, DENO_ABLATION } from "./eval/contenders.ts";
 import { createLexicalRanker } from "../src/ranking/lexical_ranker.ts";
 import { denoRankerOptions } from "../src/ranking/deno_ranker.ts";
 
@@ -37,6 +38,7 @@ if (import.meta.main) {
       json: { type: "boolean", default: false },
       rounds: { type: "string", default: "3" },
       ablation: { type: "boolean", default: false },
+      deno: { type: "boolean", default: false },
     },
   });
   const dir = values.data ?? defaultDataDir();
@@ -50,7 +52,7 @@ if (import.meta.main) {
       ? BESIDE.map((name) => `${dir}/../${name}`).filter(hasQuerySets)
       : []),
   ];
-  const contenders = values.ablation ? ABLATION : CONTENDERS;
+  const contenders = values.ablation ? (values.deno ? DENO_ABLATION : ABLATION) : CONTENDERS;
   const runs = dirs.map((d) => {
     const data = loadEvalData(d);
     return { data, results: evaluate(data, contenders, { rounds: Number(values.rounds) }) };

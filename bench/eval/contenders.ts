@@ -1,7 +1,8 @@
 /**
  * The rankers `deno task eval` compares: the default, the Deno default and the baselines
- * ({@linkcode CONTENDERS}), and the variants of the default that `--ablation` measures, each with
- * one technique switched off or one opt-in switched on ({@linkcode ABLATION}).
+ * ({@linkcode CONTENDERS}), the variants of the default that `--ablation` measures, each with
+ * one technique switched off or one opt-in switched on ({@linkcode ABLATION}), and the variants of
+ * the Deno default that `--ablation --deno` measures ({@linkcode DENO_ABLATION}).
  *
  * @module
  */
@@ -122,4 +123,31 @@ export const ABLATION: readonly Contender[] = [
     serverBoost: 0,
   }),
   unfold("minisearchRanker (the previous default)", {}, true, minisearchRanker),
+];
+
+/**
+ * The Deno default with one of its uses of the word vectors changed at a time (the first row is
+ * the Deno default, the reference): the rule for defaults applies to it as to the default.
+ */
+export const DENO_ABLATION: readonly Contender[] = [
+  unfold("Deno default", denoRankerOptions()),
+  unfold("before: neither word weighing nor neighbours (the previous Deno default)", {
+    ...denoRankerOptions(),
+    commonWordPower: 0,
+    neighbourWeight: 0,
+  }),
+  unfold("no English word weighing (commonWordPower 0)", {
+    ...denoRankerOptions(),
+    commonWordPower: 0,
+  }),
+  unfold("word weighing at power 0.5", { ...denoRankerOptions(), commonWordPower: 0.5 }),
+  unfold("word weighing at power 1", { ...denoRankerOptions(), commonWordPower: 1 }),
+  unfold("word weighing at power 1.5", { ...denoRankerOptions(), commonWordPower: 1.5 }),
+  unfold("no neighbours (neighbourWeight 0)", { ...denoRankerOptions(), neighbourWeight: 0 }),
+  unfold("neighbours at weight 0.1", { ...denoRankerOptions(), neighbourWeight: 0.1 }),
+  unfold("neighbours at weight 0.3", { ...denoRankerOptions(), neighbourWeight: 0.3 }),
+  unfold("semantic match at weight 2", { ...denoRankerOptions(), semanticWeight: 2 }),
+  unfold("semantic match at weight 2.5", { ...denoRankerOptions(), semanticWeight: 2.5 }),
+  unfold("semantic match at weight 3", { ...denoRankerOptions(), semanticWeight: 3 }),
+  unfold("with the thesaurus", { ...denoRankerOptions(), thesaurus: englishLexicon() }),
 ];

@@ -6,8 +6,10 @@
  * appear side by side in its name, and by how well its server's description matches the query.
  * Query words also reach other inflections of themselves and, given a thesaurus (opt-in: the
  * WordNet one is `englishLexicon()` of `./lexicon`), related words, at weights below an exact match.
- * Given word vectors (opt-in: `englishVectors()` of `./vectors`), tools close in meaning to a query
- * whose words the catalogue does not use rank in beside the lexical matches (`semantic.ts`).
+ * Given word vectors (`englishVectors()` of `./vectors`, the Deno default), tools close in meaning
+ * to a query whose words the catalogue does not use rank in beside the lexical matches
+ * (`semantic.ts`), frequent English words in a query count for less, and each query word also
+ * reaches the catalogue words nearest to it in meaning (`neighbours.ts`).
  *
  * @module
  */
@@ -187,13 +189,27 @@ export interface LexicalRankerOptions {
    * Word vectors for a semantic match (opt-in: `englishVectors()` from `./vectors`, ~0.8 MiB
    * gzipped): each tool and each query becomes the weighted mean of its words' vectors, and tools
    * close in meaning rank in beside the lexical matches, weighted by the share of the query's
-   * words that no tool uses (a query in the catalogue's own words ranks as without vectors);
-   * `false` or absent for none.
+   * words that no tool uses; they also weigh query words by English word frequency
+   * (`commonWordPower`) and reach catalogue words close in meaning (`neighbourWeight`); `false`
+   * or absent for none.
    * @default {false}
    */
   vectors?: WordVectors | false;
   /** The weight of the semantic match when none of a query's words is the catalogue's. @default {1.5} */
   semanticWeight?: number;
+  /**
+   * With `vectors`: each query word also reaches the catalogue words closest to it in meaning
+   * (cosine ≥ 0.8, at most 3, see `./neighbours`) at this weight times their cosine (0: off).
+   * @default {0.2}
+   */
+  neighbourWeight?: number;
+  /**
+   * With `vectors`: a query word of the vector table counts as its weight there (a / (a + p),
+   * lower for frequent English words such as `show` or `want`) to this power, so that the words
+   * that say least about a need move the ranking least (0: off).
+   * @default {0.75}
+   */
+  commonWordPower?: number;
 }
 
 /** Every setting of the lexical ranker: {@linkcode LexicalRankerOptions} with none left out. */
@@ -247,6 +263,8 @@ export const LEXICAL_DEFAULTS: Readonly<LexicalSettings> = Object.freeze({
   feedbackWords: 8,
   feedbackWeight: 0.3,
   semanticWeight: 1.5,
+  neighbourWeight: 0.2,
+  commonWordPower: 0.75,
 });
 
 /**
@@ -464,12 +482,18 @@ function rankerOver(
     search(query: string, limit: number): RankedTool[] {
       const text = settings.stripMarkup ? stripMarkup(query) : query;
       const queryWords = terms.text(text);
-      const sources = expansionSources();
+      const base = expansionSources();
+      // With vectors, for this search: the thesaurus goes on with the catalogue's words nearest
+      // in meaning (the code lives with the vectors, so a bundle without them does not carry it).
+      const sources = base && meaning?.withNeighbours && settings.neighbourWeight > 0
+        ? { ...base, lexicon: meaning.withNeighbours(base.lexicon, settings.neighbourWeight) }
+        : base;
       const rank = (words: readonly string[], limit: number) => {
         const counts = new Map<string, number>();
         for (const word of words) {
           counts.set(word, settings.queryTermFrequency ? (counts.get(word) ?? 0) + 1 : 1);
         }
+        if (settings.commonWordPower > 0) meaning?.weighWords?.(counts, settings.commonWordPower);
         let top = index.search(words, counts, limit, settings, sources);
         if (settings.feedbackDocs > 0 && ownWords !== undefined && top.length > 0) {
           const first = top.length >= settings.feedbackDocs

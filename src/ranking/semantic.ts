@@ -4,12 +4,23 @@
  * over its words. Its cosine with each tool, rescaled so that the best tool gets 1 and the 51st 0,
  * is added to the lexical score (relative to the best), times a weight the ranker sets from the
  * share of query words the catalogue does not use. So tools whose text shares no word with the
- * query can rank, and a query in the catalogue's own words ranks as without vectors.
+ * query can rank, and a query in the catalogue's own words is left to the lexical ranking. It also
+ * gives each query word the tools' words closest to it in meaning (`./neighbours`), which the
+ * ranker reaches as it reaches a thesaurus's related words.
  *
  * @module
  */
 
-import type { LexicalField, ScoredDoc, SemanticMatch, WordVectors } from "./word_sources.ts";
+import { CatalogueNeighbours } from "./neighbours.ts";
+import { weighCommonWords, withNeighbours } from "./vector_query.ts";
+import type {
+  LexicalField,
+  Lexicon,
+  RelatedWord,
+  ScoredDoc,
+  SemanticMatch,
+  WordVectors,
+} from "./word_sources.ts";
 export type { ScoredDoc, SemanticMatch } from "./word_sources.ts";
 
 /** How much each field's words count in a tool's vector. */
@@ -25,6 +36,15 @@ export const SEMANTIC_FIELD_WEIGHTS: Readonly<Record<LexicalField, number>> = Ob
   related: 0,
 });
 
+/** The fields whose words a query word can reach through {@linkcode SemanticIndex.related}. */
+export const NEIGHBOUR_FIELDS: readonly LexicalField[] = Object.freeze([
+  "name",
+  "title",
+  "keywords",
+  "description",
+  "params",
+]);
+
 /** The power of the share of a query's words the catalogue lacks, in the match's weight. */
 export const SEMANTIC_SHARE_POWER = 2;
 
@@ -38,6 +58,7 @@ export class SemanticIndex implements SemanticMatch {
   readonly #tools: Float32Array;
   readonly #count: number;
   readonly #mean: Float64Array;
+  readonly #neighbours: CatalogueNeighbours;
 
   /**
    * Builds the tools' vectors.
@@ -86,6 +107,43 @@ export class SemanticIndex implements SemanticMatch {
     }
     this.#tools = tools;
     this.#mean = mean;
+    this.#neighbours = new CatalogueNeighbours(
+      words.flatMap((fields) => NEIGHBOUR_FIELDS.flatMap((field) => fields[field])),
+      vectors,
+    );
+  }
+
+  /**
+   * The tools' words closest in meaning to a query word (see {@linkcode CatalogueNeighbours}).
+   *
+   * @param word A lower-case query word.
+   * @param weight The weight of a match at cosine 1.
+   * @returns The related catalogue words, closest first.
+   */
+  related(word: string, weight: number): readonly RelatedWord[] {
+    return this.#neighbours.related(word, weight);
+  }
+
+  /**
+   * A thesaurus for one search that goes on with the tools' words nearest in meaning (see
+   * {@linkcode withNeighbours}).
+   *
+   * @param lexicon The thesaurus.
+   * @param weight The weight of a neighbour at cosine 1.
+   * @returns The thesaurus for the search.
+   */
+  withNeighbours(lexicon: Lexicon, weight: number): Lexicon {
+    return withNeighbours(lexicon, (word, w) => this.related(word, w), weight);
+  }
+
+  /**
+   * Weighs a query's words by English word frequency (see {@linkcode weighCommonWords}).
+   *
+   * @param counts Each distinct query word's count; changed in place.
+   * @param power The power of each word's weight.
+   */
+  weighWords(counts: Map<string, number>, power: number): void {
+    weighCommonWords(counts, this.#vectors, power);
   }
 
   /**

@@ -117,4 +117,28 @@ export interface SemanticMatch {
     weight: number,
     limit: number,
   ): ScoredDoc[];
+  /**
+   * The catalogue's words closest in meaning to a query word, for query expansion (absent: none).
+   *
+   * @param word A lower-case query word.
+   * @param weight The weight of a match at cosine 1.
+   * @returns The related catalogue words, closest first.
+   */
+  related?(word: string, weight: number): readonly RelatedWord[];
+  /**
+   * A thesaurus for one search that goes on with {@linkcode SemanticMatch.related}'s words after
+   * its own (absent: none).
+   *
+   * @param lexicon The thesaurus.
+   * @param weight The weight of a neighbour at cosine 1.
+   * @returns The thesaurus for the search.
+   */
+  withNeighbours?(lexicon: Lexicon, weight: number): Lexicon;
+  /**
+   * Weighs a query's words by English word frequency (absent: counts unchanged).
+   *
+   * @param counts Each distinct query word's count; changed in place.
+   * @param power The power of each word's weight.
+   */
+  weighWords?(counts: Map<string, number>, power: number): void;
 }

@@ -1,6 +1,6 @@
 import { deepEqual, equal, ok } from "node:assert/strict";
 import { createLexicalRanker, LEXICAL_DEFAULTS } from "../../src/ranking/lexical_ranker.ts";
-import { lexicalRanker } from "../../mod.ts";
+import { lexicalRanker, type McpTool } from "../../mod.ts";
 import { englishLexicon } from "../../src/ranking/lexicon.ts";
 import { englishVectors } from "../../src/ranking/vectors.ts";
 import { rankerContract } from "../_contracts/ranker_contract.ts";
@@ -214,11 +214,13 @@ Deno.test("createLexicalRanker({vectors}) finds a tool by meaning when no query 
   for (let i = 1; i < semantic.length; i++) ok(semantic[i - 1]!.score >= semantic[i]!.score);
 });
 
-Deno.test("createLexicalRanker({vectors}) ranks a query in the catalogue's own words exactly as without", () => {
+Deno.test("createLexicalRanker({vectors}) without word weighing or neighbours ranks a query in the catalogue's own words exactly as without", () => {
   const plain = lexicalRanker(SEMANTIC_TOOLS, { servers: [] });
-  const semantic = createLexicalRanker({ vectors: englishVectors() })(SEMANTIC_TOOLS, {
-    servers: [],
-  });
+  const semantic = createLexicalRanker({
+    vectors: englishVectors(),
+    commonWordPower: 0,
+    neighbourWeight: 0,
+  })(SEMANTIC_TOOLS, { servers: [] });
   for (const query of ["delete file", "send email message", "weather forecast city"]) {
     const expected = plain.search(query, 10);
     ok(expected.length > 0, query);
@@ -243,13 +245,68 @@ Deno.test("createLexicalRanker({vectors}) cannot restore a snapshot, so the fact
   );
 });
 
-Deno.test("createLexicalRanker({vectors, semanticWeight: 0}) ranks exactly as without vectors", () => {
+Deno.test("createLexicalRanker({vectors}) with every use of them at 0 ranks exactly as without vectors", () => {
   const plain = lexicalRanker(SEMANTIC_TOOLS, { servers: [] });
-  const off = createLexicalRanker({ vectors: englishVectors(), semanticWeight: 0 })(
-    SEMANTIC_TOOLS,
-    { servers: [] },
-  );
+  const off = createLexicalRanker({
+    vectors: englishVectors(),
+    semanticWeight: 0,
+    commonWordPower: 0,
+    neighbourWeight: 0,
+  })(SEMANTIC_TOOLS, { servers: [] });
   for (const query of [EVERYDAY, "delete my photo", "delete file"]) {
     deepEqual(off.search(query, 10), plain.search(query, 10), query);
   }
+});
+
+// Two tools alike but for one word each: without vectors they tie, and the tie goes by id.
+const ONE_WORD_EACH: McpTool[] = [
+  { server: "a", name: "show", description: "Show", inputSchema: { type: "object" } },
+  { server: "b", name: "forecast", description: "Forecast", inputSchema: { type: "object" } },
+];
+
+Deno.test("createLexicalRanker({vectors}) counts a frequent English query word for less", () => {
+  const query = "show forecast";
+  const plain = lexicalRanker(ONE_WORD_EACH, { servers: [] }).search(query, 2);
+  equal(plain[0]!.score, plain[1]!.score);
+  equal(plain[0]!.id, "a/show");
+  const weighed = createLexicalRanker({ vectors: englishVectors(), semanticWeight: 0 })(
+    ONE_WORD_EACH,
+    { servers: [] },
+  ).search(query, 2);
+  deepEqual(weighed.map((hit) => hit.id), ["b/forecast", "a/show"]);
+  const off = createLexicalRanker({
+    vectors: englishVectors(),
+    semanticWeight: 0,
+    commonWordPower: 0,
+  })(ONE_WORD_EACH, { servers: [] }).search(query, 2);
+  deepEqual(off, plain);
+});
+
+// Both tools crop; only one has a word near "photo" in meaning.
+const CROPPERS: McpTool[] = [
+  {
+    server: "a",
+    name: "crop_text",
+    description: "Crop a text",
+    inputSchema: { type: "object" },
+  },
+  {
+    server: "z",
+    name: "crop_picture",
+    description: "Crop a picture",
+    inputSchema: { type: "object" },
+  },
+];
+
+Deno.test("createLexicalRanker({vectors}) reaches a catalogue word near a query word in meaning", () => {
+  const query = "crop photo";
+  const options = { vectors: englishVectors(), semanticWeight: 0 };
+  const without = createLexicalRanker({ ...options, neighbourWeight: 0 })(CROPPERS, { servers: [] })
+    .search(query, 2);
+  equal(without[0]?.id, "a/crop_text");
+  const near = createLexicalRanker(options)(CROPPERS, { servers: [] }).search(query, 2);
+  equal(near[0]?.id, "z/crop_picture");
+  // Below a match on the word itself: "crop picture" scores higher than "crop photo".
+  const exact = createLexicalRanker(options)(CROPPERS, { servers: [] }).search("crop picture", 1);
+  ok(exact[0]!.score > near[0]!.score);
 });
