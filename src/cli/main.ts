@@ -31,7 +31,7 @@ import { configEnvironment, withPassedEnvironment } from "../gateway/environment
 import { missingPin } from "../gateway/pinned_check.ts";
 import { settingsFromEnv } from "../http/settings.ts";
 import { createMcpHttpHandler } from "../gateway/face.ts";
-import { withDeliverySignal } from "../gateway/delivery_signal.ts";
+import { serveWithDeliverySignal } from "../gateway/delivery_signal.ts";
 import { serveHostStdio } from "../gateway/stdio_face.ts";
 import { openStdioWire } from "../gateway/stdio_wire.ts";
 import { MemorySessionStore } from "../session/memory_store.ts";
@@ -360,21 +360,21 @@ async function main(argv: readonly string[]): Promise<number> {
     }),
     guard,
   );
-  const server = Deno.serve({
+  const server = serveWithDeliverySignal({
     port: args.port,
     hostname: args.host,
     onListen: ({ hostname, port }) => {
       const shown = hostname.includes(":") ? `[${hostname}]` : hostname;
       log(`serving ${gateway.catalog.size} tools at http://${shown}:${port}/mcp (page: /)`);
     },
-  }, withDeliverySignal(async (request) => {
+  }, async (request) => {
     const path = new URL(request.url).pathname;
     if (path === "/mcp") return guarded(request);
     if (path.startsWith("/mcp/")) return await profileFaces.route(path.slice(5), request);
     if (STATUS_PATHS.has(path)) return status(request);
     return (await page(request)) ??
       new Response("Not found: the MCP endpoint is /mcp, the page is /\n", { status: 404 });
-  }));
+  });
   await stop.promise;
   await bounded(
     Promise.all([close(), server.shutdown(), profileFaces.close()]),

@@ -65,3 +65,31 @@ export function withDeliverySignal(
     );
   };
 }
+
+/**
+ * `Deno.serve` with {@linkcode withDeliverySignal} around the handler.
+ *
+ * @param options Where to listen, as for `Deno.serve`.
+ * @param handler The handler to serve.
+ * @returns The server.
+ *
+ * @example Usage
+ * ```ts
+ * import { serveWithDeliverySignal } from "./delivery_signal.ts";
+ * import { equal } from "node:assert/strict";
+ *
+ * const server = serveWithDeliverySignal(
+ *   { hostname: "127.0.0.1", port: 0, onListen: () => {} },
+ *   (request) => new Response(String(request.signal.aborted)),
+ * );
+ * const response = await fetch(`http://127.0.0.1:${server.addr.port}/`);
+ * equal(await response.text(), "false");
+ * await server.shutdown();
+ * ```
+ */
+export function serveWithDeliverySignal(
+  options: Deno.ServeTcpOptions,
+  handler: (request: Request) => Response | Promise<Response>,
+): Deno.HttpServer<Deno.NetAddr> {
+  return Deno.serve(options, withDeliverySignal(handler));
+}
