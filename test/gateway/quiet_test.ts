@@ -5,7 +5,7 @@ import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { spawnLogged } from "../_deno.ts";
 import { denoEnv } from "../mcp/_servers.ts";
-import { cliCommand, httpClient, writeConfig } from "./_gateway.ts";
+import { cliCommand, httpClient, runCli, writeConfig } from "./_gateway.ts";
 
 // Lines on stderr that are not the gateway's own: each of its lines (its relays of an upstream's
 // stderr included) starts with "unfold: ", and none of them is a warning.
@@ -150,4 +150,19 @@ Deno.test("the HTTP gateway writes no Deno notice when clients finish or abandon
   }
   ok(stderr.includes("unfold: serving "), stderr);
   deepEqual(foreignLines(stderr), []);
+});
+
+Deno.test("a bad UNFOLD_ variable stops the gateway with one line and exit 1, not a stack trace", async () => {
+  const { path } = await writeConfig();
+  for (const face of [[], ["--http", "--port", "0"]]) {
+    const run = await runCli(["gateway", "--config", path, ...face], {
+      ...denoEnv(),
+      UNFOLD_MAX_SESSIONS: "many",
+    });
+    equal(run.code, 1);
+    equal(
+      run.stderr,
+      'unfold: Invalid UNFOLD_MAX_SESSIONS: must be a positive integer, got "many"\n',
+    );
+  }
 });
