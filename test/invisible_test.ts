@@ -96,12 +96,14 @@ Deno.test("describe escapes invisible characters in the schema as \\uXXXX and ke
 Deno.test("a describe_first refusal carries the schema without invisible characters", async () => {
   const injector = new Injector(catalog);
   const id = `files${h}/read`;
-  const action = await routeInSession(injector, { action: "execute", name: id }, {
+  const routed = await routeInSession(injector, { action: "execute", name: id }, {
     store: new MemorySessionStore(),
     key: { tenant: "", session: "s" },
     catalogHash: "c",
     hash: sha256Hex,
   });
+  if (!routed.ok) throw routed.error;
+  const action = routed.value;
   equal(action.action === "error" && action.code, "describe_first");
   noInvisible(texts(action), "describe_first");
   const line = texts(action).split("\n").find((l) => l.startsWith("Input schema: "))!;

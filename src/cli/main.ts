@@ -29,8 +29,9 @@ import { openProfileFaces } from "../gateway/profile_faces.ts";
 import { approveCommand, openTrust, watchLock } from "./trust.ts";
 import { configEnvironment, withPassedEnvironment } from "../gateway/environment.ts";
 import { missingPin } from "../gateway/pinned_check.ts";
-import { settingsFromEnv } from "../http/settings.ts";
+import { checkSettings } from "../http/settings.ts";
 import { createMcpHttpHandler } from "../gateway/face.ts";
+import { serveWithDeliverySignal } from "../gateway/delivery_signal.ts";
 import { serveHostStdio } from "../gateway/stdio_face.ts";
 import { openStdioWire } from "../gateway/stdio_wire.ts";
 import { MemorySessionStore } from "../session/memory_store.ts";
@@ -191,6 +192,12 @@ async function main(argv: readonly string[]): Promise<number> {
     else console.error(`unfold: ${result.error}`);
     return result.ok ? 0 : 1;
   }
+  // A bad UNFOLD_* variable is one line before any upstream starts, not a stack trace.
+  const checkedSettings = checkSettings(env);
+  if (!checkedSettings.ok) {
+    console.error(`unfold: ${checkedSettings.error.message}`);
+    return 1;
+  }
   const profiles = config.options.profiles ?? {};
   const profile = args.profile === undefined ? undefined : profiles[args.profile];
   if (args.profile !== undefined && profile === undefined) {
@@ -258,7 +265,7 @@ async function main(argv: readonly string[]): Promise<number> {
       },
     },
   );
-  const settings = settingsFromEnv(env);
+  const settings = checkedSettings.value;
   // Counted as it goes, for the page's live counters.
   const store = new CountingStore(
     new MemorySessionStore({
@@ -369,7 +376,7 @@ async function main(argv: readonly string[]): Promise<number> {
     }),
     guard,
   );
-  const server = Deno.serve({
+  const server = serveWithDeliverySignal({
     port: args.port,
     hostname: args.host,
     onListen: ({ hostname, port }) => {

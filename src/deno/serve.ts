@@ -10,7 +10,7 @@
 import { createApp } from "../http/app.ts";
 import { isLoopbackName } from "../http/guard.ts";
 import { pageHandler } from "../http/page.ts";
-import { type HttpSettings, settingsFromEnv } from "../http/settings.ts";
+import { checkSettings, type HttpSettings } from "../http/settings.ts";
 import { MemorySessionStore } from "../session/memory_store.ts";
 import { backgroundRanker } from "../ranking/deno_ranker.ts";
 import { VERSION } from "../version.ts";
@@ -24,13 +24,9 @@ function fail(message: string): never {
 }
 
 const env = Deno.env.toObject();
-let settings: HttpSettings;
-try {
-  settings = settingsFromEnv(env);
-} catch (e) {
-  if (!(e instanceof RangeError)) throw e;
-  fail(e.message);
-}
+const checked = checkSettings(env);
+if (!checked.ok) fail(checked.error.message);
+const settings: HttpSettings = checked.value;
 const port = env.PORT === undefined || env.PORT === "" ? DEFAULT_PORT : Number(env.PORT);
 if (!Number.isInteger(port) || port < 0 || port > 65_535) {
   fail(`Invalid PORT: must be an integer from 0 to 65535, got ${JSON.stringify(env.PORT)}`);

@@ -270,8 +270,9 @@ export class Gateway {
   // call is answered by the stateless rules, which still send every schema and validate every
   // execute, and the host is told once on the log.
   async #inSession(state: State, args: unknown, session: SessionKey): Promise<BridgeAction> {
+    let failure: unknown;
     try {
-      return await routeInSession(state.injector, args, {
+      const routed = await routeInSession(state.injector, args, {
         store: this.#deps.store,
         key: session,
         catalogHash: state.catalogHash,
@@ -280,15 +281,18 @@ export class Gateway {
           ? {}
           : { describeFirst: this.#deps.options.describeFirst }),
       });
+      if (routed.ok) return routed.value;
+      failure = routed.error;
     } catch (error) {
-      if (!this.#sessionFailed) {
-        this.#sessionFailed = true;
-        this.#deps.log?.(
-          `a session could not record (${message(error)}): answering by the stateless rules`,
-        );
-      }
-      return stateless(state.injector, args);
+      failure = error;
     }
+    if (!this.#sessionFailed) {
+      this.#sessionFailed = true;
+      this.#deps.log?.(
+        `a session could not record (${message(failure)}): answering by the stateless rules`,
+      );
+    }
+    return stateless(state.injector, args);
   }
 
   // Calls the upstream; its result goes back as it came (the bridge wraps its structured content

@@ -18,7 +18,6 @@ import { routeInSession } from "../session/session_route.ts";
 import type { SessionState } from "../session/state.ts";
 import {
   SESSION_NAME,
-  SessionFullError,
   type SessionKey,
   type SessionStore,
   SessionStoreError,
@@ -188,7 +187,6 @@ export function createApp(deps: AppDeps): UnfoldApp {
   const app = new Hono<AppEnv>();
 
   app.onError((error) => {
-    if (error instanceof SessionFullError) return problem("session_full", error.message);
     report(error);
     return error instanceof SessionStoreError
       ? problem(
@@ -261,8 +259,8 @@ export function createApp(deps: AppDeps): UnfoldApp {
         const prepared = await prepare(c, "route");
         if (!prepared.ok) return prepared.response;
         const { body, entry, injector } = prepared.value;
-        const action = body.session === undefined
-          ? injector.route(body.arguments)
+        const routed = body.session === undefined
+          ? { ok: true as const, value: injector.route(body.arguments) }
           : await routeInSession(injector, body.arguments, {
             store,
             key: keyOf(c, body.session),
@@ -271,6 +269,7 @@ export function createApp(deps: AppDeps): UnfoldApp {
             ...(body.options?.describeFirst ? { describeFirst: body.options.describeFirst } : {}),
             ...(body.options?.resend ? { resend: true } : {}),
           });
+        if (!routed.ok) return problem("session_full", routed.error.message);
         // A search built this catalogue's index: the store keeps it for fresh isolates, after the
         // response where the runtime allows.
         const saving = cache.saveIndex(entry);
@@ -281,7 +280,7 @@ export function createApp(deps: AppDeps): UnfoldApp {
             await saving; // no execution context (Deno): the store is in memory anyway
           }
         }
-        return c.json({ ...routeResult(action), catalogHash: entry.catalogHash });
+        return c.json({ ...routeResult(routed.value), catalogHash: entry.catalogHash });
       },
     }),
     route({

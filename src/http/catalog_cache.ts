@@ -8,7 +8,7 @@
  */
 
 import { canonicalJson, type Hasher } from "../canonical_json.ts";
-import { McpCatalog } from "../catalog.ts";
+import { type InvalidCatalogError, McpCatalog } from "../catalog.ts";
 import type { ProgressiveConfig } from "../config.ts";
 import { Injector } from "../injector.ts";
 import { lexicalRanker } from "../ranking/lexical_ranker.ts";
@@ -164,7 +164,9 @@ const TEXT_BYTES_PER_CHAR = 2;
  *
  * const cache = new CatalogCache({ hash: sha256Hex });
  * const text = '[{"server":"s","name":"a","description":"","inputSchema":{"type":"object"}}]';
- * const entry = await cache.add("tenant-a", text, JSON.parse(text), []);
+ * const added = await cache.add("tenant-a", text, JSON.parse(text), []);
+ * if (!added.ok) throw added.error;
+ * const entry = added.value;
  * equal(cache.byText("tenant-a", text), entry);
  * equal(await cache.byHash("tenant-a", entry.catalogHash), entry);
  * equal(cache.byText("tenant-b", text), undefined);
@@ -278,30 +280,32 @@ export class CatalogCache {
    * @param text The text it arrived as, or `undefined` when it came already parsed.
    * @param tools The tools, in any order.
    * @param servers Server information, in any order.
-   * @returns The cached catalogue.
-   * @throws {InvalidCatalogError} When an entry breaks a catalogue rule.
+   * @returns The cached catalogue, or the {@linkcode InvalidCatalogError} of the first rule an
+   * entry breaks (a request's catalogue is input, so a broken rule is a value).
    */
   async add(
     tenant: string,
     text: string | undefined,
     tools: readonly McpTool[],
     servers: readonly ServerInfo[],
-  ): Promise<CachedCatalog> {
+  ): Promise<{ ok: true; value: CachedCatalog } | { ok: false; error: InvalidCatalogError }> {
     const index: CachedCatalog["index"] = { stored: false };
-    const catalog = new McpCatalog(tools, {
+    const created = McpCatalog.create(tools, {
       servers,
       ranker: capture(index, undefined, this.#ranker),
     });
+    if (!created.ok) return created;
+    const catalog = created.value;
     const canonical = canonicalCatalog(catalog);
     const hash = await this.#hash(canonical);
     const known = this.#tenants.get(tenant)?.byHash.get(hash);
     if (known !== undefined) {
       this.#touch(known);
       if (text !== undefined) this.#alias(known, text);
-      return known;
+      return { ok: true, value: known };
     }
     await this.#store?.save(tenant, hash, catalog).catch(this.#onStoreError);
-    return this.#insert(tenant, hash, catalog, canonical.length, text, index);
+    return { ok: true, value: this.#insert(tenant, hash, catalog, canonical.length, text, index) };
   }
 
   /**

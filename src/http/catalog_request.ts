@@ -9,7 +9,6 @@
  */
 
 import type * as z from "zod/mini";
-import { InvalidCatalogError } from "../catalog.ts";
 import type { McpTool, ServerInfo } from "../tool.ts";
 import { type Parsed, parseText, readBody } from "./body.ts";
 import { type CachedCatalog, type CatalogCache, catalogText } from "./catalog_cache.ts";
@@ -192,22 +191,19 @@ async function added<B extends AnyBody>(
   servers: readonly unknown[] | undefined,
   cache: CatalogCache,
 ): Promise<Parsed<{ body: B; entry: CachedCatalog }>> {
-  try {
-    // zod leaves absent optional fields absent, as McpTool and ServerInfo expect.
-    const entry = await cache.add(
-      tenant,
-      text,
-      catalog as McpTool[],
-      (servers ?? []) as ServerInfo[],
-    );
-    return { ok: true, value: { body, entry } };
-  } catch (e) {
-    if (!(e instanceof InvalidCatalogError)) throw e;
-    return {
-      ok: false,
-      response: problem("invalid_catalog", e.message, [{ pointer: e.pointer, message: e.rule }]),
-    };
-  }
+  // zod leaves absent optional fields absent, as McpTool and ServerInfo expect.
+  const added = await cache.add(
+    tenant,
+    text,
+    catalog as McpTool[],
+    (servers ?? []) as ServerInfo[],
+  );
+  if (added.ok) return { ok: true, value: { body, entry: added.value } };
+  const e = added.error;
+  return {
+    ok: false,
+    response: problem("invalid_catalog", e.message, [{ pointer: e.pointer, message: e.rule }]),
+  };
 }
 
 // The schemas of a kind of request: the whole body, and the body without its catalogue.

@@ -265,6 +265,7 @@ function answer(
       catalogHash: entry.catalogHash,
     });
   }
+  if (resolved.code === "session_full") return problem("session_full", resolved.message);
   const errors = resolved.code === "unknown_tool"
     ? [{ pointer: namePointer, message: "names no tool of this catalogue" }]
     : (resolved.problems ?? [{ pointer: "", message: resolved.message }]).map((p) => ({

@@ -55,17 +55,81 @@ export const SETTING_VARIABLES: Readonly<Record<keyof HttpSettings, string>> = O
   maxSessions: "UNFOLD_MAX_SESSIONS",
 });
 
+/** The settings a deployment's variables give, or the first variable that is not valid. */
+export type SettingsResult = { ok: true; value: HttpSettings } | { ok: false; error: RangeError };
+
 /**
  * Reads settings from environment variables: `UNFOLD_API_TOKEN` (comma-separated tokens),
  * `UNFOLD_ALLOWED_ORIGINS` (comma-separated origins, or `*`), `UNFOLD_MAX_BODY_BYTES`,
  * `UNFOLD_MAX_TOOLS`, `UNFOLD_MAX_QUERY_CHARS`, `UNFOLD_MAX_DESCRIPTION_CHARS`,
  * `UNFOLD_SESSION_TTL_SECONDS`, `UNFOLD_MAX_SESSIONS` ({@linkcode SETTING_VARIABLES}). Unset or
- * empty variables keep the defaults.
+ * empty variables keep the defaults. A variable that is not valid is a value, not an exception:
+ * a server started with one says so in one line.
+ *
+ * @param env The variables (`Deno.env.toObject()`, a Worker's `env`).
+ * @returns The settings; or, when a number variable is not a positive integer or an origin is not
+ * of the form `scheme://host[:port]`, a `RangeError` whose message names the variable.
+ *
+ * @example Usage
+ * ```ts
+ * import { checkSettings } from "./settings.ts";
+ * import { equal } from "node:assert/strict";
+ *
+ * const checked = checkSettings({ UNFOLD_MAX_TOOLS: "500" });
+ * equal(checked.ok && checked.value.maxTools, 500);
+ * const refused = checkSettings({ UNFOLD_MAX_TOOLS: "many" });
+ * equal(refused.ok ? "" : refused.error.message, 'Invalid UNFOLD_MAX_TOOLS: must be a positive integer, got "many"');
+ * ```
+ */
+export function checkSettings(env: Readonly<Record<string, unknown>>): SettingsResult {
+  const settings: HttpSettings = { ...DEFAULT_SETTINGS };
+  const list = (field: "tokens" | "allowedOrigins") => {
+    const raw = env[SETTING_VARIABLES[field]];
+    return typeof raw === "string"
+      ? raw.split(",").map((t) => t.trim()).filter((t) => t !== "")
+      : undefined;
+  };
+  settings.tokens = list("tokens") ?? settings.tokens;
+  const origins = list("allowedOrigins");
+  if (origins !== undefined) {
+    const read: string[] = [];
+    for (const text of origins) {
+      const one = origin(text);
+      if (one === undefined) {
+        const error = new RangeError(
+          `Invalid ${SETTING_VARIABLES.allowedOrigins}: ${
+            JSON.stringify(text)
+          } is not an origin such as "https://app.example.com" (or "*")`,
+        );
+        return { ok: false, error };
+      }
+      read.push(one);
+    }
+    settings.allowedOrigins = read;
+  }
+  for (const field of NUMBERS) {
+    const variable = SETTING_VARIABLES[field];
+    const raw = env[variable];
+    if (raw === undefined || raw === "") continue;
+    const value = Number(raw);
+    if (!Number.isSafeInteger(value) || value < 1) {
+      const error = new RangeError(
+        `Invalid ${variable}: must be a positive integer, got ${JSON.stringify(raw)}`,
+      );
+      return { ok: false, error };
+    }
+    settings[field] = value;
+  }
+  return { ok: true, value: settings };
+}
+
+/**
+ * {@linkcode checkSettings} for a caller that cannot go on without valid settings (a Worker's
+ * entry): the settings, or the error thrown.
  *
  * @param env The variables (`Deno.env.toObject()`, a Worker's `env`).
  * @returns The settings.
- * @throws {RangeError} When a number variable is not a positive integer, or an origin is not of
- * the form `scheme://host[:port]`; the message names the variable.
+ * @throws {RangeError} When a variable is not valid; the message names it.
  *
  * @example Usage
  * ```ts
@@ -78,28 +142,9 @@ export const SETTING_VARIABLES: Readonly<Record<keyof HttpSettings, string>> = O
  * ```
  */
 export function settingsFromEnv(env: Readonly<Record<string, unknown>>): HttpSettings {
-  const settings: HttpSettings = { ...DEFAULT_SETTINGS };
-  const list = (field: "tokens" | "allowedOrigins") => {
-    const raw = env[SETTING_VARIABLES[field]];
-    return typeof raw === "string"
-      ? raw.split(",").map((t) => t.trim()).filter((t) => t !== "")
-      : undefined;
-  };
-  settings.tokens = list("tokens") ?? settings.tokens;
-  settings.allowedOrigins = list("allowedOrigins")?.map(origin) ?? settings.allowedOrigins;
-  for (const field of NUMBERS) {
-    const variable = SETTING_VARIABLES[field];
-    const raw = env[variable];
-    if (raw === undefined || raw === "") continue;
-    const value = Number(raw);
-    if (!Number.isSafeInteger(value) || value < 1) {
-      throw new RangeError(
-        `Invalid ${variable}: must be a positive integer, got ${JSON.stringify(raw)}`,
-      );
-    }
-    settings[field] = value;
-  }
-  return settings;
+  const checked = checkSettings(env);
+  if (!checked.ok) throw checked.error;
+  return checked.value;
 }
 
 const NUMBERS = [
@@ -111,22 +156,19 @@ const NUMBERS = [
   "maxSessions",
 ] as const satisfies ReadonlyArray<keyof HttpSettings>;
 
-// An origin as browsers send it in `Origin` (lower-case host, no default port), or `*`.
-function origin(text: string): string {
+// An origin as browsers send it in `Origin` (lower-case host, no default port), or `*`; undefined
+// for text that is no origin.
+function origin(text: string): string | undefined {
   if (text === "*") return text;
   let url: URL | undefined;
   try {
     url = new URL(text);
-  } catch { /* reported below */ }
+  } catch { /* not a URL: refused below */ }
   if (
     url === undefined || url.origin === "null" || url.username !== "" || url.password !== "" ||
     url.search !== "" || url.hash !== "" || !/^[^:/]+:\/\/[^/]+\/?$/.test(text)
   ) {
-    throw new RangeError(
-      `Invalid ${SETTING_VARIABLES.allowedOrigins}: ${
-        JSON.stringify(text)
-      } is not an origin such as "https://app.example.com" (or "*")`,
-    );
+    return undefined;
   }
   return url.origin;
 }

@@ -45,7 +45,8 @@ export type NativeResolved =
   | { ok: true; id: string; tool: McpTool; arguments: Record<string, unknown> }
   | {
     ok: false;
-    code: "unknown_tool" | "invalid_arguments";
+    /** `session_full`: the session could not record the call (the host's problem). */
+    code: "unknown_tool" | "invalid_arguments" | "session_full";
     message: string;
     problems?: ArgumentProblem[];
   };
@@ -98,12 +99,15 @@ export async function nativeSearch(
     if (pinned.has(id)) available.push(id);
     else if (session === undefined) load.push(id);
     else {
-      // Loading a tool is sending its schema: a describe the session already has is elided.
+      // Loading a tool is sending its schema: a describe the session already has is elided. One
+      // the session cannot record is loaded, as without a session: the model is never stuck.
       const described = await routeInSession(injector, { action: "describe", name: id }, {
         ...session,
         describeFirst: "off",
       });
-      (described.action === "describe" && described.elided ? available : load).push(id);
+      const elided = described.ok && described.value.action === "describe" &&
+        described.value.elided;
+      (elided ? available : load).push(id);
     }
   }
   return { kind: "found", load, available };
@@ -149,9 +153,11 @@ export async function nativeResolve(
     return { ok: false, code: "unknown_tool", message };
   }
   const call = { action: "execute", name: id, arguments: args };
-  const action = session === undefined
-    ? injector.route(call)
+  const routed = session === undefined
+    ? { ok: true as const, value: injector.route(call) }
     : await routeInSession(injector, call, { ...session, describeFirst: "off" });
+  if (!routed.ok) return { ok: false, code: "session_full", message: routed.error.message };
+  const action = routed.value;
   if (action.action === "execute") {
     return { ok: true, id, tool: action.tool, arguments: action.arguments };
   }

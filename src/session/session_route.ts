@@ -62,7 +62,9 @@ export interface SessionRouteOptions {
  * @param injector The injector over the request's catalogue.
  * @param args The bridge arguments: an object, or the model's raw JSON string.
  * @param options The session and its rules.
- * @returns The action, shaped by the session's decision.
+ * @returns The action, shaped by the session's decision; or, for an event the session cannot
+ * record, the {@linkcode SessionFullError} (the host's problem, never the model's: the HTTP API
+ * answers it with 409 `session_full`).
  *
  * @example Usage
  * ```ts
@@ -74,27 +76,29 @@ export interface SessionRouteOptions {
  * ]));
  * const options = { store: new MemorySessionStore(), key: { tenant: "", session: "s" }, catalogHash: "catalogue-1" };
  * const first = await routeInSession(injector, { action: "execute", name: "a/b" }, options);
- * equal(first.action === "error" && first.code, "describe_first");
- * equal((await routeInSession(injector, { action: "execute", name: "a/b" }, options)).action, "execute");
+ * equal(first.ok && first.value.action === "error" && first.value.code, "describe_first");
+ * const second = await routeInSession(injector, { action: "execute", name: "a/b" }, options);
+ * equal(second.ok && second.value.action, "execute");
  * ```
  */
 export async function routeInSession(
   injector: Injector,
   args: unknown,
   options: SessionRouteOptions,
-): Promise<BridgeAction> {
+): Promise<{ ok: true; value: BridgeAction } | { ok: false; error: SessionFullError }> {
   const { store, key, catalogHash } = options;
   const action = injector.route(args, { validateArguments: false });
   switch (action.action) {
     case "search":
+      // A search or a mistake only moves counters, which always fit: no decision to read.
       await store.apply(key, {
         catalogHash,
         event: { kind: "search", empty: action.matches.length === 0 },
       });
-      return action;
+      return { ok: true, value: action };
     case "error":
       await store.apply(key, { catalogHash, event: { kind: "error", code: action.code } });
-      return action;
+      return { ok: true, value: action };
     case "describe": {
       const [schemaHash, bodyHash] = await hashes(
         options.hash ?? sha256Hex,
@@ -111,11 +115,14 @@ export async function routeInSession(
           resend: options.resend === true,
         },
       });
-      full(decision, key.session);
       const elided = decision.kind === "describe" && decision.elided;
-      return elided
-        ? { ...action, elided, toolResult: renderElided(action.id) }
-        : { ...action, elided: false };
+      return done(
+        decision,
+        key.session,
+        elided
+          ? { ...action, elided, toolResult: renderElided(action.id) }
+          : { ...action, elided: false },
+      );
     }
     case "execute": {
       const checked = checkArguments(action);
@@ -136,19 +143,18 @@ export async function routeInSession(
           valid: checked.action === "execute",
         },
       });
-      full(decision, key.session);
       const verdict = decision.kind === "execute" ? decision.verdict : "execute";
       if (verdict === "describe_first") {
         const message = describeFirstMessage(action.id);
-        return {
+        return done(decision, key.session, {
           action: "error",
           code: "describe_first",
           message,
           id: action.id,
           toolResult: renderWithSchema(renderError("describe_first", message), body),
-        };
+        });
       }
-      return verdict === "invalid_arguments" ? checked : action;
+      return done(decision, key.session, verdict === "invalid_arguments" ? checked : action);
     }
   }
 }
@@ -164,7 +170,14 @@ async function hashes(
   return [a.slice(0, 16), b.slice(0, 16)];
 }
 
-// A session that cannot grow is the host's problem, not the model's.
-function full(decision: SessionDecision, session: string): void {
-  if (decision.kind === "full") throw new SessionFullError(session, decision.bytes, decision.limit);
+// The action, unless the session could not record the event: a session that cannot grow is the
+// host's problem, not the model's, so the caller gets the error instead of the action.
+function done(
+  decision: SessionDecision,
+  session: string,
+  action: BridgeAction,
+): { ok: true; value: BridgeAction } | { ok: false; error: SessionFullError } {
+  return decision.kind === "full"
+    ? { ok: false, error: new SessionFullError(session, decision.bytes, decision.limit) }
+    : { ok: true, value: action };
 }

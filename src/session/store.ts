@@ -77,8 +77,8 @@ export class SessionStoreError extends Error {
 }
 
 /**
- * Thrown when an event could not be recorded within `MAX_SESSION_BYTES` (`src/limits.ts`) even
- * after the session forgot every schema it had sent. A full session forgets its oldest records
+ * What `routeInSession` returns (never throws) for an event that could not be recorded within
+ * `MAX_SESSION_BYTES` (`src/limits.ts`) even after the session forgot every schema it had sent. A full session forgets its oldest records
  * instead, so no event kind reaches this today; the HTTP API keeps 409 `session_full` for it.
  *
  * @example Usage

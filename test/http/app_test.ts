@@ -612,3 +612,31 @@ Deno.test("allowed origins get CORS headers and preflights, before the bearer to
     200,
   );
 });
+
+Deno.test("a session that cannot record is 409 session_full, on /v1/route and on a native resolve", async () => {
+  // No event reaches this through the real stores (a full session forgets its oldest schemas): a
+  // store answering "full" stands for one that could not hold even one event.
+  const full: SessionStore = {
+    apply: () => ({ kind: "full", bytes: 70_000, limit: 65_536 }),
+    get: () => undefined,
+    delete: () => false,
+  };
+  const { api, errors } = setup({}, full);
+  const text = 'Cannot record in session "s": its state would take 70000 bytes, more than 65536 ' +
+    "(MAX_SESSION_BYTES); delete the session or start a new one";
+  const routed = await api.post("/v1/route", {
+    catalog,
+    session: "s",
+    arguments: { action: "describe", name: "github/create_issue" },
+  });
+  equal(isProblem(routed, 409, "session_full").detail, text);
+  const resolved = await api.post("/v1/native/anthropic/resolve", {
+    catalog,
+    session: "s",
+    toolUse: { type: "tool_use", id: "t1", name: "github__create_issue", input: { title: "x" } },
+  });
+  const problem = isProblem(resolved, 409, "session_full");
+  equal(problem.detail, text);
+  equal(problem.errors, undefined);
+  deepEqual(errors, []);
+});

@@ -1,4 +1,4 @@
-import { deepEqual, equal, notEqual, rejects, throws } from "node:assert/strict";
+import { deepEqual, equal, notEqual, ok, throws } from "node:assert/strict";
 import { canonicalJson, sha256Hex } from "../../src/canonical_json.ts";
 import type { RankerSnapshot } from "../../src/http/catalog_cache.ts";
 import { InvalidCatalogError, McpCatalog } from "../../mod.ts";
@@ -9,22 +9,29 @@ import {
 } from "../../src/http/catalog_cache.ts";
 import { realServerTools, shuffled, tool } from "../_data.ts";
 
+// The entry of a catalogue the cache accepts.
+async function add(cache: CatalogCache, ...args: Parameters<CatalogCache["add"]>) {
+  const added = await cache.add(...args);
+  if (!added.ok) throw added.error;
+  return added.value;
+}
+
 Deno.test("CatalogCache gives the same catalogue and hash for the same tools in any order", async () => {
   const cache = new CatalogCache({ hash: sha256Hex });
   const tools = realServerTools();
-  const a = await cache.add("", JSON.stringify(tools), tools, []);
+  const a = await add(cache, "", JSON.stringify(tools), tools, []);
   const reordered = shuffled(tools, 9);
-  const b = await cache.add("", JSON.stringify(reordered), reordered, []);
+  const b = await add(cache, "", JSON.stringify(reordered), reordered, []);
   equal(b, a);
   equal(cache.byText("", JSON.stringify(reordered)), a, "the second text finds it too");
 });
 
 Deno.test("CatalogCache keys by content: a changed schema or server information is another catalogue", async () => {
   const cache = new CatalogCache({ hash: sha256Hex });
-  const a = await cache.add("", undefined, [tool("s", "t", "", { x: { type: "string" } })], []);
-  const b = await cache.add("", undefined, [tool("s", "t", "", { x: { type: "number" } })], []);
+  const a = await add(cache, "", undefined, [tool("s", "t", "", { x: { type: "string" } })], []);
+  const b = await add(cache, "", undefined, [tool("s", "t", "", { x: { type: "number" } })], []);
   notEqual(b.catalogHash, a.catalogHash);
-  const withServers = await cache.add("", undefined, [
+  const withServers = await add(cache, "", undefined, [
     tool("s", "t", "", { x: { type: "string" } }),
   ], [
     { server: "s", title: "S" },
@@ -35,7 +42,7 @@ Deno.test("CatalogCache keys by content: a changed schema or server information 
 
 Deno.test("CatalogCache keeps the hash of a catalogue without server information: its canonical tools", async () => {
   const cache = new CatalogCache({ hash: sha256Hex });
-  const entry = await cache.add("", undefined, [tool("s", "b"), tool("s", "a")], []);
+  const entry = await add(cache, "", undefined, [tool("s", "b"), tool("s", "a")], []);
   const canonical = `[${[tool("s", "a"), tool("s", "b")].map(canonicalJson).join(",")}]`;
   equal(entry.catalogHash, await sha256Hex(canonical));
 });
@@ -43,10 +50,10 @@ Deno.test("CatalogCache keeps the hash of a catalogue without server information
 Deno.test("CatalogCache keys every lookup by tenant: one tenant never finds another's catalogue", async () => {
   const cache = new CatalogCache({ hash: sha256Hex });
   const text = JSON.stringify([tool("s", "t")]);
-  const a = await cache.add("tenant-a", text, [tool("s", "t")], []);
+  const a = await add(cache, "tenant-a", text, [tool("s", "t")], []);
   equal(cache.byText("tenant-b", text), undefined);
   equal(await cache.byHash("tenant-b", a.catalogHash), undefined);
-  const b = await cache.add("tenant-b", text, [tool("s", "t")], []);
+  const b = await add(cache, "tenant-b", text, [tool("s", "t")], []);
   notEqual(b, a, "tenant B's copy is built for tenant B");
   equal(b.catalogHash, a.catalogHash);
   equal(cache.byText("tenant-a", text), a);
@@ -55,14 +62,14 @@ Deno.test("CatalogCache keys every lookup by tenant: one tenant never finds anot
 
 Deno.test("CatalogCache evicts the least recently used catalogue beyond its bounds", async () => {
   const cache = new CatalogCache({ hash: sha256Hex, maxTools: 2 });
-  const one = await cache.add("", "1", [tool("a", "1")], []);
-  await cache.add("", "2", [tool("a", "2")], []);
+  const one = await add(cache, "", "1", [tool("a", "1")], []);
+  await add(cache, "", "2", [tool("a", "2")], []);
   equal(cache.byText("", "1"), one); // touch one
-  await cache.add("", "3", [tool("a", "3")], []);
+  await add(cache, "", "3", [tool("a", "3")], []);
   equal(cache.byText("", "1"), one);
   equal(cache.byText("", "2"), undefined);
   equal(
-    await cache.byHash("", (await cache.add("", "3", [tool("a", "3")], [])).catalogHash) !==
+    await cache.byHash("", (await add(cache, "", "3", [tool("a", "3")], [])).catalogHash) !==
       undefined,
     true,
   );
@@ -71,14 +78,14 @@ Deno.test("CatalogCache evicts the least recently used catalogue beyond its boun
 Deno.test("CatalogCache bounds the bytes it keeps, texts included", async () => {
   const cache = new CatalogCache({ hash: sha256Hex, maxBytes: 50_000 });
   const big = (i: number) => [tool("a", `t${i}`, "d".repeat(5000))];
-  for (let i = 0; i < 10; i++) await cache.add("", `text ${i}`.padEnd(2000), big(i), []);
+  for (let i = 0; i < 10; i++) await add(cache, "", `text ${i}`.padEnd(2000), big(i), []);
   equal(cache.byText("", "text 0".padEnd(2000)), undefined);
   notEqual(cache.byText("", "text 9".padEnd(2000)), undefined);
 });
 
 Deno.test("CatalogCache reuses an injector per configuration and rejects an invalid one", async () => {
   const cache = new CatalogCache({ hash: sha256Hex });
-  const entry = await cache.add("", undefined, [tool("a", "1")], []);
+  const entry = await add(cache, "", undefined, [tool("a", "1")], []);
   equal(
     cache.injector(entry, { availableContextTokens: 5000 }),
     cache.injector(entry, { availableContextTokens: 5000 }),
@@ -87,10 +94,11 @@ Deno.test("CatalogCache reuses an injector per configuration and rejects an inva
   throws(() => cache.injector(entry, { availableContextTokens: -1 }), RangeError);
 });
 
-Deno.test("CatalogCache propagates catalogue errors and caches nothing for them", async () => {
+Deno.test("CatalogCache returns catalogue errors as values and caches nothing for them", async () => {
   const cache = new CatalogCache({ hash: sha256Hex });
   for (let i = 0; i < 2; i++) {
-    await rejects(cache.add("", "x", [tool("a/b", "x")], []), InvalidCatalogError);
+    const refused = await cache.add("", "x", [tool("a/b", "x")], []);
+    ok(!refused.ok && refused.error instanceof InvalidCatalogError);
     equal(cache.byText("", "x"), undefined);
   }
 });
@@ -108,7 +116,7 @@ Deno.test("CatalogCache saves new catalogues in its store and loads unknown refe
     },
   };
   const first = new CatalogCache({ hash: sha256Hex, store });
-  const entry = await first.add("t", undefined, [tool("s", "x", "X")], [{
+  const entry = await add(first, "t", undefined, [tool("s", "x", "X")], [{
     server: "s",
     title: "S",
   }]);
@@ -127,7 +135,7 @@ Deno.test("CatalogCache reports a store that fails to save and goes on", async (
     load: () => Promise.resolve(undefined),
   };
   const cache = new CatalogCache({ hash: sha256Hex, store, onStoreError: (e) => errors.push(e) });
-  const entry = await cache.add("", "x", [tool("s", "x")], []);
+  const entry = await add(cache, "", "x", [tool("s", "x")], []);
   equal(cache.byText("", "x"), entry);
   equal(errors.length, 1);
   equal(new McpCatalog([tool("s", "x")]).size, entry.catalog.size);
@@ -168,7 +176,7 @@ Deno.test("CatalogCache saves the index a search built, once, and a cold cache r
   };
   const tools = realServerTools();
   const warm = new CatalogCache({ hash: sha256Hex, store });
-  const entry = await warm.add("t", undefined, tools, []);
+  const entry = await add(warm, "t", undefined, tools, []);
   equal(warm.saveIndex(entry), undefined, "no search yet: nothing to save");
   const expected = entry.catalog.search("take a screenshot", 5);
   await warm.saveIndex(entry);
@@ -184,10 +192,10 @@ Deno.test("CatalogCache saves the index a search built, once, and a cold cache r
 Deno.test("CatalogCache evicts from the tenant holding the most bytes: a small catalogue never evicts a large one", async () => {
   const cache = new CatalogCache({ hash: sha256Hex, maxBytes: 200_000 });
   // Tenant A's one catalogue takes most of the bound.
-  const large = await cache.add("a", undefined, [tool("s", "big", "d".repeat(30_000))], []);
+  const large = await add(cache, "a", undefined, [tool("s", "big", "d".repeat(30_000))], []);
   // Tenant B sends 50 small ones while A is idle: least recently used alone would evict A's.
   for (let i = 0; i < 50; i++) {
-    await cache.add("b", `text ${i}`, [tool("s", `t${i}`, "d".repeat(500))], []);
+    await add(cache, "b", `text ${i}`, [tool("s", `t${i}`, "d".repeat(500))], []);
   }
   equal(await cache.byHash("a", large.catalogHash), large);
   // Tenant B's oldest went instead, its newest stayed.

@@ -1,6 +1,14 @@
-import { deepEqual, equal, match } from "node:assert/strict";
-import { Injector, McpCatalog, MemorySessionStore, routeInSession } from "../../mod.ts";
+import { deepEqual, equal, match, ok } from "node:assert/strict";
+import {
+  type BridgeAction,
+  Injector,
+  McpCatalog,
+  MemorySessionStore,
+  routeInSession,
+  type SessionStore,
+} from "../../mod.ts";
 import { sha256Hex } from "../../src/canonical_json.ts";
+import { SessionFullError } from "../../src/session/store.ts";
 import { tool } from "../_data.ts";
 
 const catalog = new McpCatalog([
@@ -21,9 +29,19 @@ function options(session: string, extra = {}) {
   };
 }
 
+// The action of a call the session recorded.
+async function route(
+  args: unknown,
+  o: Parameters<typeof routeInSession>[2],
+): Promise<BridgeAction> {
+  const routed = await routeInSession(injector, args, o);
+  if (!routed.ok) throw routed.error;
+  return routed.value;
+}
+
 Deno.test("routeInSession() answers describe_first with the schema, then executes", async () => {
   const o = options("s");
-  const first = await routeInSession(injector, {
+  const first = await route({
     action: "execute",
     name: "a/b",
     arguments: { n: 1 },
@@ -33,7 +51,7 @@ Deno.test("routeInSession() answers describe_first with the schema, then execute
   equal(first.id, "a/b");
   match(first.toolResult, /^Error describe_first: .*\na\/b: "B"\nInput schema: \{"type":"object"/);
   equal(
-    (await routeInSession(injector, { action: "execute", name: "a/b", arguments: { n: 1 } }, o))
+    (await route({ action: "execute", name: "a/b", arguments: { n: 1 } }, o))
       .action,
     "execute",
   );
@@ -42,9 +60,9 @@ Deno.test("routeInSession() answers describe_first with the schema, then execute
 Deno.test("routeInSession() checks arguments only after describe-first", async () => {
   const o = options("s");
   const bad = { action: "execute", name: "a/b", arguments: { n: "one" } };
-  const first = await routeInSession(injector, bad, o);
+  const first = await route(bad, o);
   equal(first.action === "error" && first.code, "describe_first");
-  const second = await routeInSession(injector, bad, o);
+  const second = await route(bad, o);
   if (second.action !== "error") throw new Error(second.action);
   equal(second.code, "invalid_arguments");
   deepEqual(second.problems, [{
@@ -56,16 +74,39 @@ Deno.test("routeInSession() checks arguments only after describe-first", async (
 Deno.test("routeInSession() elides a second describe and records searches and errors", async () => {
   const o = options("s");
   const describe = { action: "describe", name: "a/b" };
-  const first = await routeInSession(injector, describe, o);
-  const second = await routeInSession(injector, describe, o);
+  const first = await route(describe, o);
+  const second = await route(describe, o);
   equal(first.action === "describe" && first.elided, false);
   equal(second.action === "describe" && second.elided, true);
   match(second.action === "describe" ? second.toolResult : "", /sent earlier in this session/);
-  await routeInSession(injector, { action: "search", query: "nothing-here" }, o);
-  await routeInSession(injector, { action: "describe", name: "b" }, o);
+  await route({ action: "search", query: "nothing-here" }, o);
+  await route({ action: "describe", name: "b" }, o);
   const state = o.store.get(o.key)!;
   deepEqual(
     [state.counters.searches, state.counters.emptySearches, state.counters.errors.unknown_tool],
     [1, 1, 1],
   );
+});
+
+Deno.test("routeInSession() returns an event the session cannot record as a value, never a throw", async () => {
+  // No event reaches a full session through the real stores (a full one forgets its oldest
+  // schemas): a store answering "full" stands for one that could not hold even one event.
+  const full: SessionStore = {
+    apply: () => ({ kind: "full", bytes: 70_000, limit: 65_536 }),
+    get: () => undefined,
+    delete: () => false,
+  };
+  const o = { ...options("chat-1"), store: full };
+  for (const args of [{ action: "describe", name: "a/b" }, { action: "execute", name: "a/b" }]) {
+    const routed = await routeInSession(injector, args, o);
+    if (routed.ok) throw new Error(`${args.action} was routed: ${routed.value.action}`);
+    ok(routed.error instanceof SessionFullError);
+    equal(
+      routed.error.message,
+      'Cannot record in session "chat-1": its state would take 70000 bytes, more than 65536 ' +
+        "(MAX_SESSION_BYTES); delete the session or start a new one",
+    );
+  }
+  // A search and a mistake only move counters: they are answered whatever the store says.
+  equal((await routeInSession(injector, { action: "search", query: "b" }, o)).ok, true);
 });

@@ -58,20 +58,24 @@ Deno.test("5,000 describes on one session through routeInSession all get their s
   const store = new MemorySessionStore();
   const options = { store, key: { tenant: "", session: "s1" }, catalogHash: "c" };
   for (const tool of injector.catalog.tools) {
-    const result = await routeInSession(injector, { action: "describe", name: `s/${tool.name}` }, {
+    const routed = await routeInSession(injector, { action: "describe", name: `s/${tool.name}` }, {
       ...options,
     });
+    ok(routed.ok);
+    const result = routed.value;
     equal(result.action, "describe");
     equal(result.action === "describe" && result.elided, false, `s/${tool.name} elided`);
   }
   ok(sessionBytes(store.get(options.key)!) <= MAX_SESSION_BYTES);
   // The first tool was forgotten: its execute asks for a describe first and carries the schema.
   const first = injector.catalog.tools[0]!;
-  const execute = await routeInSession(
+  const routed = await routeInSession(
     injector,
     { action: "execute", name: `s/${first.name}`, arguments: {} },
     options,
   );
+  ok(routed.ok);
+  const execute = routed.value;
   equal(execute.action, "error");
   equal(execute.action === "error" && execute.code, "describe_first");
 });
