@@ -67,6 +67,10 @@ const INTEGER_LIKE = /^(?:0|[1-9][0-9]*)$/;
 // that JSON.stringify reads several times slower, so a wider object is written as text apart.
 const INSERTION_SORT_KEYS = 8;
 const COPIED_KEYS = 16;
+const RENAMED_KEPT = 1_024;
+
+/** A wide object's keys as listed, sorted, and in sorted order as JSON text and a colon. */
+type Wide = { keys: string[]; sorted: string[]; quoted: string[] };
 
 /** One serialisation: the marks and the marked names and pieces not yet taken out of the text. */
 type Context = {
@@ -76,8 +80,10 @@ type Context = {
   /** Pieces placed in the text being built. */
   placed: number;
   pieces: string[];
-  /** Each marked name once (the same key in many objects makes one string). */
+  /** Marked names made so far (the same key in many objects makes one string). */
   renamed: Map<string, string>;
+  /** The last wide object out of order. */
+  lastWide?: Wide;
 };
 
 /** The value itself when it is in canonical order; otherwise a copy that is, sharing the rest. */
@@ -99,7 +105,10 @@ function order(value: object, context: Context): unknown {
   const keys = Object.keys(record);
   const sorted = inOrder(keys);
   if (!sorted) {
-    if (keys.length > COPIED_KEYS) return piece(record, keys.sort(), context);
+    if (keys.length > COPIED_KEYS) {
+      const wide = sortWide(keys, context);
+      return piece(record, wide.sorted, context, wide.quoted);
+    }
     sortFew(keys);
   }
   let copy: Record<string, unknown> | undefined = sorted ? undefined : {};
@@ -111,7 +120,8 @@ function order(value: object, context: Context): unknown {
       const ordered = order(member, context);
       if (ordered !== member && copy === undefined) {
         if (keys.length > COPIED_KEYS) {
-          return piece(record, keys, context, { index: i, value: ordered, names, placed });
+          const quoted = keys.map((key) => `${JSON.stringify(key)}:`);
+          return piece(record, keys, context, quoted, { index: i, value: ordered, names, placed });
         }
         copy = {};
         for (let j = 0; j < i; j++) put(copy, keys[j]!, record[keys[j]!], false, context);
@@ -127,6 +137,28 @@ function order(value: object, context: Context): unknown {
 function inOrder(keys: string[]): boolean {
   for (let i = 1; i < keys.length; i++) if (keys[i - 1]! > keys[i]!) return false;
   return true;
+}
+
+// Objects of one shape list the same key strings in the same order: comparing them with the last
+// wide object's keys (by reference, mostly) is cheaper than sorting them again.
+function sortWide(keys: string[], context: Context): Wide {
+  const last = context.lastWide;
+  if (last !== undefined && last.keys.length === keys.length) {
+    let same = true;
+    for (let i = 0; i < keys.length; i++) {
+      if (keys[i] !== last.keys[i]) {
+        same = false;
+        break;
+      }
+    }
+    if (same) return last;
+  }
+  const sorted = keys.slice().sort();
+  return context.lastWide = {
+    keys,
+    sorted,
+    quoted: sorted.map((key) => `${JSON.stringify(key)}:`),
+  };
 }
 
 function sortFew(keys: string[]): void {
@@ -155,7 +187,11 @@ function put(
     return;
   }
   let name = context.renamed.get(key);
-  if (name === undefined) context.renamed.set(key, name = context.marks.name + key);
+  if (name === undefined) {
+    name = context.marks.name + key;
+    // A map of many thousand keys grows slower per key than making the name again.
+    if (context.renamed.size < RENAMED_KEPT) context.renamed.set(key, name);
+  }
   copy[name] = member;
   if (!skipped(member)) context.names++;
 }
@@ -180,21 +216,25 @@ function piece(
   record: Record<string, unknown>,
   keys: string[],
   context: Context,
+  quoted: string[],
   at?: Ordered,
 ): string {
   let text = "";
+  const first = at === undefined ? 0 : at.index;
   for (let i = 0; i < keys.length; i++) {
     const key = keys[i]!;
     let member = record[key];
     if (skipped(member)) continue;
-    let { names, placed } = context;
-    if (i === at?.index) ({ value: member, names, placed } = at);
-    else if (i > (at?.index ?? -1) && typeof member === "object" && member !== null) {
-      member = order(member, context);
+    text += text === "" ? `{${quoted[i]}` : `,${quoted[i]}`;
+    if (typeof member !== "object" || member === null || i < first) {
+      text += JSON.stringify(member);
+      continue;
     }
-    text += `${text === "" ? "{" : ","}${JSON.stringify(key)}:${
-      resolve(JSON.stringify(member), context, names, placed)
-    }`;
+    let names = context.names;
+    let placed = context.placed;
+    if (i === first && at !== undefined) ({ value: member, names, placed } = at);
+    else member = order(member, context);
+    text += resolve(JSON.stringify(member), context, names, placed);
   }
   context.pieces.push(text === "" ? "{}" : `${text}}`);
   context.placed++;
