@@ -145,3 +145,29 @@ Deno.test("canonicalJson writes data that holds its marks by the walk, with the 
     `{"10":1,"9":2,"b":"${name}"}`,
   );
 });
+
+Deno.test("canonicalJson sorts each wide object's own keys, whether or not it shares the last one's shape", () => {
+  const wide = (keys: string[], value: number) =>
+    JSON.parse(`{${keys.map((key, i) => `${JSON.stringify(key)}:${value + i}`).join(",")}}`);
+  const names = Array.from({ length: 20 }, (_, i) => `k${19 - i}`);
+  const others = names.map((name) => `${name}x`);
+  const value = [
+    wide(names, 0),
+    wide(names, 100),
+    wide(others, 200),
+    wide([...names].reverse(), 300),
+    wide(names.map((_, i) => String(i * 7)), 400),
+  ];
+  const text = (keys: string[], value: number) =>
+    `{${
+      keys.map((key, i) => [key, value + i] as const)
+        .sort(([a], [b]) => (a < b ? -1 : 1))
+        .map(([key, v]) => `${JSON.stringify(key)}:${v}`).join(",")
+    }}`;
+  equal(
+    canonicalJson(value),
+    `[${text(names, 0)},${text(names, 100)},${text(others, 200)},${
+      text([...names].reverse(), 300)
+    },${text(names.map((_, i) => String(i * 7)), 400)}]`,
+  );
+});
