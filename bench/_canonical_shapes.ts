@@ -97,6 +97,13 @@ export function canonicalShapes(realistic: readonly McpTool[]): Array<[string, M
       "3,000 objects of 40 integer-like keys",
       enumOf(parsed(Array.from({ length: 3_000 }, () => reversed(40, "", true)))),
     ],
+    [
+      "3,000 objects of 40 keys in order, each holding one out of order",
+      enumOf(parsed(Array.from({ length: 3_000 }, () => {
+        const object = reversed(40, "k", false, (i) => i === 20 ? { b: 1, a: 2 } : i);
+        return Object.fromEntries(Object.entries(object).sort(([a], [b]) => a < b ? -1 : 1));
+      }))),
+    ],
     ["a 1,000,000-number enum", enumOf(Array.from({ length: 1_000_000 }, (_, i) => i))],
     ["a 1 MB description of escapes", oneTool({ type: "object" }, escapes)],
     ["20,000 keys with escapes", oneTool({ type: "object", properties: escapedKeys })],

@@ -110,25 +110,27 @@ function order(value: object, context: Context): unknown {
       return piece(record, wide.sorted, context, wide.quoted);
     }
     sortFew(keys);
-  }
-  let copy: Record<string, unknown> | undefined = sorted ? undefined : {};
-  for (let i = 0; i < keys.length; i++) {
-    const key = keys[i]!;
-    let member = record[key];
-    if (typeof member === "object" && member !== null) {
-      const { names, placed } = context;
-      const ordered = order(member, context);
-      if (ordered !== member && copy === undefined) {
-        if (keys.length > COPIED_KEYS) {
-          const quoted = keys.map((key) => `${JSON.stringify(key)}:`);
-          return piece(record, keys, context, quoted, { index: i, value: ordered, names, placed });
-        }
-        copy = {};
-        for (let j = 0; j < i; j++) put(copy, keys[j]!, record[keys[j]!], false, context);
-      }
-      member = ordered;
+    const copy: Record<string, unknown> = {};
+    for (const key of keys) {
+      const member = record[key];
+      put(
+        copy,
+        key,
+        typeof member === "object" && member !== null ? order(member, context) : member,
+        context,
+      );
     }
-    if (copy !== undefined) put(copy, key, member, !sorted, context);
+    return copy;
+  }
+  // In order, but holding a member that is not: a spread copy keeps the keys' order and the
+  // engine's layout of the original (fast to write at any width, "__proto__" an own member), and
+  // assigning to a member it has already never reorders it.
+  let copy: Record<string, unknown> | undefined;
+  for (const key of keys) {
+    const member = record[key];
+    if (typeof member !== "object" || member === null) continue;
+    const ordered = order(member, context);
+    if (ordered !== member) (copy ??= { ...record })[key] = ordered;
   }
   return copy ?? value;
 }
@@ -174,15 +176,8 @@ function sortFew(keys: string[]): void {
   }
 }
 
-function put(
-  copy: Record<string, unknown>,
-  key: string,
-  member: unknown,
-  reordered: boolean,
-  context: Context,
-): void {
-  // Integer-like keys keep their place in a copy whose keys were already in order.
-  if (key !== "__proto__" && !(reordered && integerLike(key))) {
+function put(copy: Record<string, unknown>, key: string, member: unknown, context: Context): void {
+  if (key !== "__proto__" && !integerLike(key)) {
     copy[key] = member;
     return;
   }
@@ -205,36 +200,24 @@ function skipped(value: unknown): boolean {
   return value === undefined || typeof value === "function" || typeof value === "symbol";
 }
 
-/** A member of a wide object already ordered, with the context's counts from before. */
-type Ordered = { index: number; value: unknown; names: number; placed: number };
-
-/**
- * Writes a wide object as text, member by member, and places a mark naming that text. Members
- * before `at.index` are in order already.
- */
+/** Writes a wide object as text, member by member, and places a mark naming that text. */
 function piece(
   record: Record<string, unknown>,
   keys: string[],
   context: Context,
   quoted: string[],
-  at?: Ordered,
 ): string {
   let text = "";
-  const first = at === undefined ? 0 : at.index;
   for (let i = 0; i < keys.length; i++) {
-    const key = keys[i]!;
-    let member = record[key];
+    const member = record[keys[i]!];
     if (skipped(member)) continue;
     text += text === "" ? `{${quoted[i]}` : `,${quoted[i]}`;
-    if (typeof member !== "object" || member === null || i < first) {
+    if (typeof member !== "object" || member === null) {
       text += JSON.stringify(member);
       continue;
     }
-    let names = context.names;
-    let placed = context.placed;
-    if (i === first && at !== undefined) ({ value: member, names, placed } = at);
-    else member = order(member, context);
-    text += resolve(JSON.stringify(member), context, names, placed);
+    const { names, placed } = context;
+    text += resolve(JSON.stringify(order(member, context)), context, names, placed);
   }
   context.pieces.push(text === "" ? "{}" : `${text}}`);
   context.placed++;
