@@ -14,6 +14,7 @@
 import { Injector, McpCatalog, type McpTool } from "../mod.ts";
 import { checkSchema } from "../src/schema/check.ts";
 import { canonicalCatalog } from "../src/http/catalog_cache.ts";
+import { canonicalShapes } from "./_canonical_shapes.ts";
 import { MAX_NAME_CHARS } from "../src/limits.ts";
 import { transition } from "../src/session/state.ts";
 import { longDescribe, realServerTools } from "../test/_data.ts";
@@ -336,23 +337,9 @@ Deno.bench({
   },
 });
 
-// The catalogue hash's canonical text against JSON.stringify of the same catalogue: one tool whose
-// enum holds 40,000 small objects (a 458 KiB body; quadratic before, 6 s), and 10,000 real tools.
-const enumCatalog = new McpCatalog([{
-  server: "s",
-  name: "t",
-  description: "",
-  inputSchema: {
-    type: "object",
-    properties: { q: { enum: Array.from({ length: 40_000 }, (_, i) => ({ v: i, k: "x" })) } },
-  },
-}]);
-for (
-  const [label, catalog] of [["one tool, a 40,000-object enum", enumCatalog], [
-    "10,000 real tools",
-    realistic.catalog,
-  ]] as const
-) {
+// The catalogue hash's canonical text against JSON.stringify of the same tools, for each shape that
+// makes it work hardest (bench/_canonical_shapes.ts). A 40,000-object enum was quadratic before (6 s).
+for (const [label, catalog] of canonicalShapes(copies)) {
   Deno.bench({
     name: `JSON.stringify ${label} (the floor of canonical JSON)`,
     group: `canonical JSON, ${label}`,

@@ -5,6 +5,8 @@
  * @module
  */
 
+import { walkCanonical } from "./_canonical_walk.ts";
+
 /**
  * Serialises JSON data with object keys sorted at every depth. `undefined` members are left out,
  * as `JSON.stringify` does.
@@ -22,96 +24,233 @@
  */
 export function canonicalJson(value: unknown): string {
   if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "null";
-  // The native serialiser, handed each object with its keys in order: a sorted copy of the objects
-  // whose keys are not sorted already. Several times faster than writing the text member by
-  // member in JavaScript.
+  // One pass in JavaScript hands the native serialiser the value with a key-sorted copy of each
+  // object out of order (and of each array or object holding one); everything in order is shared.
+  // A replacer function instead cost a call per value: 5-10× JSON.stringify on long arrays.
+  marks ??= chooseMarks();
+  const context: Context = { marks, names: 0, placed: 0, pieces: [], renamed: new Map() };
   try {
-    return JSON.stringify(value, sortedMembers);
+    return resolve(JSON.stringify(order(value, context)), context, 0, 0);
   } catch (e) {
-    // Too deep for the native serialiser's stack, or an object that no copy can put in order.
-    if (e !== UNORDERABLE && !(e instanceof RangeError)) throw e;
+    // Too deep for the stack, or data that holds a mark (see chooseMarks).
+    if (e !== COLLISION && !(e instanceof RangeError)) throw e;
   }
-  return walk(value);
+  return walkCanonical(value);
 }
 
-const UNORDERABLE = new Error("An object whose integer-like keys no copy can put in order");
+/**
+ * Two marks the copies use where an object alone cannot hold a key in its place: `name` before a
+ * key that must be written where it sorts (a property named `"__proto__"` would set the copy's
+ * prototype; integer-like keys such as `"10"` are listed first, in numeric order, by every
+ * object), and `piece` naming a wide object written as text apart (`"<piece><index>"`).
+ */
+type Marks = { name: string; piece: string; pieces: RegExp };
+
+// Chosen at random once, when first needed (a Worker may not draw random numbers at start up):
+// the text is the same whatever they are, and data that holds one is written by the slower walk,
+// so only data that guessed them (one in some 85 million) could make that path cost more.
+let marks: Marks | undefined;
+
+function chooseMarks(): Marks {
+  // Latin-1, so the text stays one byte a character; a C1 control first, which no text uses, so
+  // the search for it seldom stops; then four of the 96 printable Latin-1 characters.
+  let tail = "";
+  for (let i = 0; i < 4; i++) tail += String.fromCharCode(0xa0 + Math.floor(Math.random() * 96));
+  const piece = `\u0081${tail}`;
+  return { name: `\u0080${tail}`, piece, pieces: new RegExp(`"${piece}([0-9]+)"`) };
+}
+
+const COLLISION = new Error("The data holds a mark of the canonical copies");
 const INTEGER_LIKE = /^(?:0|[1-9][0-9]*)$/;
+// Keys sorted by insertion up to this count (no call into the runtime's sort); copies built by
+// assignment up to this count, past which the engine stores an object's members in a dictionary
+// that JSON.stringify reads several times slower, so a wider object is written as text apart.
+const INSERTION_SORT_KEYS = 8;
+const COPIED_KEYS = 16;
+const RENAMED_KEPT = 1_024;
 
-function sortedMembers(_key: string, value: unknown): unknown {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return value;
-  const keys = Object.keys(value);
-  let sorted = true;
-  for (let i = 1; i < keys.length; i++) {
-    if (keys[i - 1]! > keys[i]!) {
-      sorted = false;
-      break;
+/** A wide object's keys as listed, sorted, and in sorted order as JSON text and a colon. */
+type Wide = { keys: string[]; sorted: string[]; quoted: string[] };
+
+/** One serialisation: the marks and the marked names and pieces not yet taken out of the text. */
+type Context = {
+  marks: Marks;
+  /** Marked names in the text being built. */
+  names: number;
+  /** Pieces placed in the text being built. */
+  placed: number;
+  pieces: string[];
+  /** Marked names made so far (the same key in many objects makes one string). */
+  renamed: Map<string, string>;
+  /** The last wide object out of order. */
+  lastWide?: Wide;
+};
+
+/** The value itself when it is in canonical order; otherwise a copy that is, sharing the rest. */
+function order(value: object, context: Context): unknown {
+  if (Array.isArray(value)) {
+    let copy: unknown[] | undefined;
+    for (let i = 0; i < value.length; i++) {
+      const member: unknown = value[i];
+      if (typeof member !== "object" || member === null) continue;
+      const ordered = order(member, context);
+      if (ordered !== member) {
+        copy ??= value.slice();
+        copy[i] = ordered;
+      }
     }
+    return copy ?? value;
   }
-  if (sorted) return value;
-  // Objects list integer-like keys first, in numeric order, whatever order they were added in
-  // (and those come first in Object.keys): such an object cannot be copied into sorted order.
-  if (INTEGER_LIKE.test(keys[0]!)) throw UNORDERABLE;
-  const copy: Record<string, unknown> = {};
-  for (const key of keys.sort()) {
-    // Assigning "__proto__" would set the copy's prototype, not add a member.
-    if (key === "__proto__") throw UNORDERABLE;
-    copy[key] = (value as Record<string, unknown>)[key];
+  const record = value as Record<string, unknown>;
+  const keys = Object.keys(record);
+  const sorted = inOrder(keys);
+  if (!sorted) {
+    if (keys.length > COPIED_KEYS) {
+      const wide = sortWide(keys, context);
+      return piece(record, wide.sorted, context, wide.quoted);
+    }
+    sortFew(keys);
+    const copy: Record<string, unknown> = {};
+    for (const key of keys) {
+      const member = record[key];
+      put(
+        copy,
+        key,
+        typeof member === "object" && member !== null ? order(member, context) : member,
+        context,
+      );
+    }
+    return copy;
   }
-  return copy;
+  // In order, but holding a member that is not: a spread copy keeps the keys' order and the
+  // engine's layout of the original (fast to write at any width, "__proto__" an own member), and
+  // assigning to a member it has already never reorders it.
+  let copy: Record<string, unknown> | undefined;
+  for (const key of keys) {
+    const member = record[key];
+    if (typeof member !== "object" || member === null) continue;
+    const ordered = order(member, context);
+    if (ordered !== member) (copy ??= { ...record })[key] = ordered;
+  }
+  return copy ?? value;
 }
 
-// Member by member, without recursion: a value of any depth the JSON parser accepts is
-// serialised, never a stack overflow.
-function walk(value: object): string {
-  // Each frame is an array or object being written, the next member to write, and
-  // whether a member has been written (the text itself is never read back: asking the growing
-  // string anything flattens it, which made every member cost the whole text so far).
-  let text = "";
-  type Frame = {
-    node: Record<string, unknown>;
-    keys: string[];
-    next: number;
-    array: boolean;
-    written: boolean;
-  };
-  const stack: Frame[] = [];
-  const open = (node: object) => {
-    const array = Array.isArray(node);
-    // Array.prototype.sort compares UTF-16 code units, like compareStrings: the same everywhere.
-    const keys = array ? [] : Object.keys(node).sort();
-    text += array ? "[" : "{";
-    stack.push({ node: node as Record<string, unknown>, keys, next: 0, array, written: false });
-  };
-  open(value);
-  while (stack.length > 0) {
-    const frame = stack[stack.length - 1]!;
-    const length = frame.array ? (frame.node as unknown as unknown[]).length : frame.keys.length;
-    if (frame.next === length) {
-      text += frame.array ? "]" : "}";
-      stack.pop();
-      continue;
+// UTF-16 code unit order, as Array.prototype.sort and compareStrings: the same everywhere.
+function inOrder(keys: string[]): boolean {
+  for (let i = 1; i < keys.length; i++) if (keys[i - 1]! > keys[i]!) return false;
+  return true;
+}
+
+// Objects of one shape list the same key strings in the same order: comparing them with the last
+// wide object's keys (by reference, mostly) is cheaper than sorting them again.
+function sortWide(keys: string[], context: Context): Wide {
+  const last = context.lastWide;
+  if (last !== undefined && last.keys.length === keys.length) {
+    let same = true;
+    for (let i = 0; i < keys.length; i++) {
+      if (keys[i] !== last.keys[i]) {
+        same = false;
+        break;
+      }
     }
-    const index = frame.next++;
-    let member: unknown;
-    if (frame.array) {
-      member = (frame.node as unknown as unknown[])[index];
-      if (index > 0) text += ",";
-      if (skipped(member)) member = null;
-    } else {
-      const key = frame.keys[index]!;
-      member = frame.node[key];
-      if (skipped(member)) continue;
-      text += `${frame.written ? "," : ""}${JSON.stringify(key)}:`;
-      frame.written = true;
-    }
-    if (member === null || typeof member !== "object") text += JSON.stringify(member);
-    else open(member);
+    if (same) return last;
   }
-  return text;
+  const sorted = keys.slice().sort();
+  return context.lastWide = {
+    keys,
+    sorted,
+    quoted: sorted.map((key) => `${JSON.stringify(key)}:`),
+  };
+}
+
+function sortFew(keys: string[]): void {
+  if (keys.length > INSERTION_SORT_KEYS) {
+    keys.sort();
+    return;
+  }
+  for (let i = 1; i < keys.length; i++) {
+    const key = keys[i]!;
+    let j = i - 1;
+    for (; j >= 0 && keys[j]! > key; j--) keys[j + 1] = keys[j]!;
+    keys[j + 1] = key;
+  }
+}
+
+function put(copy: Record<string, unknown>, key: string, member: unknown, context: Context): void {
+  if (key !== "__proto__" && !integerLike(key)) {
+    copy[key] = member;
+    return;
+  }
+  let name = context.renamed.get(key);
+  if (name === undefined) {
+    name = context.marks.name + key;
+    // A map of many thousand keys grows slower per key than making the name again.
+    if (context.renamed.size < RENAMED_KEPT) context.renamed.set(key, name);
+  }
+  copy[name] = member;
+  if (!skipped(member)) context.names++;
+}
+
+function integerLike(key: string): boolean {
+  const first = key.charCodeAt(0);
+  return first >= 0x30 && first <= 0x39 && INTEGER_LIKE.test(key);
 }
 
 function skipped(value: unknown): boolean {
   return value === undefined || typeof value === "function" || typeof value === "symbol";
+}
+
+/** Writes a wide object as text, member by member, and places a mark naming that text. */
+function piece(
+  record: Record<string, unknown>,
+  keys: string[],
+  context: Context,
+  quoted: string[],
+): string {
+  let text = "";
+  for (let i = 0; i < keys.length; i++) {
+    const member = record[keys[i]!];
+    if (skipped(member)) continue;
+    text += text === "" ? `{${quoted[i]}` : `,${quoted[i]}`;
+    if (typeof member !== "object" || member === null) {
+      text += JSON.stringify(member);
+      continue;
+    }
+    const { names, placed } = context;
+    text += resolve(JSON.stringify(order(member, context)), context, names, placed);
+  }
+  context.pieces.push(text === "" ? "{}" : `${text}}`);
+  context.placed++;
+  return `${context.marks.piece}${context.pieces.length - 1}`;
+}
+
+/**
+ * Takes the marks out of a text the native serialiser wrote: the marked names made and the pieces
+ * placed since the counts were `names` and `placed`. A count that differs means the data holds a
+ * mark, and the whole value is written by the walk instead.
+ */
+function resolve(text: string, context: Context, names: number, placed: number): string {
+  const made = context.names - names;
+  if (made > 0) {
+    const out = text.replaceAll(context.marks.name, "");
+    if (text.length - out.length !== made * context.marks.name.length) throw COLLISION;
+    text = out;
+    context.names = names;
+  }
+  const pieces = context.placed - placed;
+  if (pieces === 0) return text;
+  // Joined, not replaced: a piece's text is linked in, never copied again into each wider text
+  // that holds it.
+  const parts = text.split(context.marks.pieces);
+  if (parts.length !== 2 * pieces + 1) throw COLLISION;
+  let out = parts[0]!;
+  for (let i = 1; i < parts.length; i += 2) {
+    const index = Number(parts[i]);
+    out += context.pieces[index]! + parts[i + 1]!;
+    context.pieces[index] = "";
+  }
+  context.placed = placed;
+  return out;
 }
 
 /** Hashes text to a hex digest; comes in as a parameter so the core never reaches for crypto. */
