@@ -158,11 +158,17 @@ function words(command: string): string[] {
 
 // deno task unfold inspect|search: it exits 0 and prints what the README says it prints.
 async function runUnfold(command: string): Promise<void> {
-  const { code, stdout, stderr } = await runDeno(words(command).slice(1));
-  equal(code, 0, stderr);
-  for (const server of ["everything", "filesystem", "memory"]) {
-    ok(stderr.includes(`unfold: ${server}: ready`), stderr);
+  const servers = ["everything", "filesystem", "memory"];
+  const allReady = (log: string) => servers.every((s) => log.includes(`unfold: ${s}: ready`));
+  let { code, stdout, stderr } = await runDeno(words(command).slice(1));
+  // The example keeps the default five-second startup wait, and a command rightly goes on without
+  // a server that misses it: with other test files starting processes on two cores, one sometimes
+  // did. A second run tells a slow start from a server that cannot start.
+  if (code === 0 && !allReady(stderr)) {
+    ({ code, stdout, stderr } = await runDeno(words(command).slice(1)));
   }
+  equal(code, 0, stderr);
+  for (const server of servers) ok(stderr.includes(`unfold: ${server}: ready`), stderr);
   if (command.includes(" search ")) ok(stdout.includes("everything/get-sum"), stdout);
   else if (command.endsWith("--json")) equal(JSON.parse(stdout).tools, 36);
   else ok(stdout.startsWith("server ") && stdout.includes("1,000,000"), stdout);
