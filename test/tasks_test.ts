@@ -1,22 +1,35 @@
 /**
  * Holds `deno task test` to its shape: one type check of everything, then the tests in parallel
- * without checking again (so the suite's wall time stays within what CI allows).
+ * without checking again, more files at once than cores and the longest first (so the suite's wall
+ * time stays within what CI allows).
  *
  * @module
  */
 
-import { deepEqual, ok } from "node:assert/strict";
+import { deepEqual, equal, ok } from "node:assert/strict";
 import { ROOT } from "./_deno.ts";
 
 const CONFIG = JSON.parse(Deno.readTextFileSync(`${ROOT}deno.json`));
 const TASK: string = CONFIG.tasks.test;
 // The task's commands, split on `&&`, each as its words.
 const STEPS = TASK.split("&&").map((step) => step.trim().split(/\s+/));
+// A command's leading `NAME=value` words: the environment the task gives it.
+const ASSIGNMENT = /^[A-Z_]+=/;
 
 function step(name: string): string[] {
-  const found = STEPS.find((words) => words[0] === "deno" && words[1] === name);
+  const found = STEPS.map((words) => words.slice(words.findIndex((w) => !ASSIGNMENT.test(w))))
+    .find((words) => words[0] === "deno" && words[1] === name);
   ok(found, `deno task test has no deno ${name} step: ${TASK}`);
   return found;
+}
+
+function environmentOf(name: string): Record<string, string> {
+  const words = STEPS.find((words) => words.includes("deno") && words.includes(name)) ?? [];
+  return Object.fromEntries(
+    words.filter((w) => ASSIGNMENT.test(w)).map((
+      w,
+    ) => [w.slice(0, w.indexOf("=")), w.slice(w.indexOf("=") + 1)]),
+  );
 }
 
 // Markdown files whose code blocks `deno test --doc` runs: every one outside the excluded paths.
@@ -52,4 +65,23 @@ Deno.test("deno task test type-checks once: deno check covers what deno test wou
 Deno.test("deno task test runs the test files in parallel, the doc tests included", () => {
   const test = step("test");
   for (const flag of ["--parallel", "--doc", "-A"]) ok(test.includes(flag), `deno test ${flag}`);
+});
+
+Deno.test("deno task test keeps two cores busy: more files at once than cores, the longest first", () => {
+  // Many files mostly wait (on servers, workerd, Chromium): with one file per core a core idles.
+  const jobs = Number(environmentOf("test").DENO_JOBS);
+  ok(Number.isInteger(jobs) && jobs > 2, `DENO_JOBS=${jobs}`);
+  // deno test starts files in the order given and runs each once: the slow files named first
+  // start first, so none of them is left running alone at the end; "." then adds every other one.
+  const paths = step("test").filter((word) => !word.startsWith("-")).slice(2);
+  equal(paths.at(-1), ".", "the test step ends with . (every file)");
+  const first = paths.slice(0, -1);
+  ok(first.length > 0, "the test step names its slowest files first");
+  for (const path of first) {
+    ok(
+      path.endsWith("_test.ts") && Deno.statSync(`${ROOT}${path}`).isFile,
+      `${path} is a test file`,
+    );
+  }
+  equal(new Set(first).size, first.length, "each file is named once");
 });

@@ -15,8 +15,10 @@ const CLI = new URL("../../src/cli/main.ts", import.meta.url).pathname;
 const LAB = new URL("./_fixtures/lab_server.ts", import.meta.url).pathname;
 
 // Restarts far beyond a test's length, so that what a test sees of a lost upstream is not a race
-// with its restart (the chaos suite tests restarts).
-const STAY_LOST = { restartDelayMs: 600_000, restartMaxDelayMs: 600_000 };
+// with its restart (the chaos suite tests restarts). The tests expect all three npm servers: the
+// startup wait is what a loaded machine may need to start them (five seconds was not always enough
+// with four test files at once); a start that goes well ends as soon as they are up.
+const TIMING = { restartDelayMs: 600_000, restartMaxDelayMs: 600_000, startupTimeoutMs: 30_000 };
 
 /** The upstreams of a test config. */
 export interface Upstreams {
@@ -68,7 +70,7 @@ export async function writeConfig(
   await Deno.writeTextFile(
     path,
     // A lost upstream stays lost for the length of a test unless the test says otherwise.
-    JSON.stringify({ mcpServers: servers, unfold: { ...STAY_LOST, ...upstreams.unfold } }, null, 2),
+    JSON.stringify({ mcpServers: servers, unfold: { ...TIMING, ...upstreams.unfold } }, null, 2),
   );
   return { path, dir };
 }

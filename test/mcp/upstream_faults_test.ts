@@ -65,7 +65,8 @@ Deno.test("a listing whose cursor never ends fails with list_tools after a bound
 });
 
 Deno.test("a flood of progress notifications reaches the listener coalesced, the last one before the result", async () => {
-  const connection = await connectStdio(fake("progress-flood", "--count", "100000"));
+  // 20,000 notifications as fast as the server can send them: twenty times what may reach the listener.
+  const connection = await connectStdio(fake("progress-flood", "--count", "20000"));
   try {
     const heard: number[] = [];
     const result = await connection.forward("flood", {}, {
@@ -74,7 +75,7 @@ Deno.test("a flood of progress notifications reaches the listener coalesced, the
     deepEqual(result.content, [{ type: "text", text: "flooded" }]);
     ok(heard.length < 1_000, `${heard.length} progress notifications handed on`);
     equal(heard[0], 0);
-    equal(heard.at(-1), 99_999);
+    equal(heard.at(-1), 19_999);
   } finally {
     await connection.close();
   }

@@ -136,20 +136,19 @@ Deno.test("building a catalogue compiles no pattern: 300 distinct {1,1000} patte
     { length: 300 },
     (_, i) => toolWith(`t${i}`, { q: { type: "string", pattern: `^[a-z]{1,1000}${i}$` } }),
   );
-  let build = Infinity;
-  for (let run = 0; run < 3; run++) {
+  // The closest of five pairs, each a build then a compile right after it: a machine that slows
+  // down slows both, where minimums taken apart failed now and then with four test files at once.
+  let ratio = Infinity;
+  for (let run = 0; run < 5; run++) {
     const copies = tools.map((t) => ({ ...t }));
-    const start = performance.now();
+    let start = performance.now();
     new McpCatalog(copies);
-    build = Math.min(build, performance.now() - start);
-  }
-  let compile = Infinity;
-  for (let run = 0; run < 3; run++) {
-    const start = performance.now();
+    const build = performance.now() - start;
+    start = performance.now();
     ok(compilePattern(`^[a-z]{1,1000}x${run}$`).ok);
-    compile = Math.min(compile, performance.now() - start);
+    ratio = Math.min(ratio, build / (performance.now() - start));
   }
-  ok(build < 30 * compile, `the build took ${(build / compile).toFixed(1)} compiles`);
+  ok(ratio < 30, `the build took ${ratio.toFixed(1)} compiles`);
 });
 
 Deno.test("only a schema that is not valid JSON Schema is refused", () => {

@@ -9,6 +9,11 @@ import { sessionBytes, transition } from "../../src/session/state.ts";
 import { client } from "../http/_client.ts";
 import { longDescribe } from "../_data.ts";
 
+// Describes per test: a session of long names fills MAX_SESSION_BYTES after about 380 of them, so
+// this many crosses the cap by far and keeps forgetting for hundreds more (each describe of a full
+// session serialises it, so more of them only cost time).
+const DESCRIBES = 1_000;
+
 // Tools with names as long as MCP allows: each describe adds its id and hashes to the state.
 function longTools(count: number) {
   return Array.from({ length: count }, (_, i) => ({
@@ -21,26 +26,26 @@ function longTools(count: number) {
 
 Deno.test("a full session forgets its oldest records and keeps describing within MAX_SESSION_BYTES", () => {
   let state = transition(undefined, { catalogHash: "c", event: { kind: "inject" } }, 0).state;
-  for (let i = 0; i < 2_000; i++) {
+  for (let i = 0; i < DESCRIBES; i++) {
     const next = transition(state, { catalogHash: "c", event: longDescribe(i) }, i);
     deepEqual(next.decision, { kind: "describe", elided: false });
     state = next.state;
     ok(sessionBytes(state) <= MAX_SESSION_BYTES);
   }
   const ids = Object.keys(state.described);
-  ok(ids.length > 100 && ids.length < 2_000, `${ids.length} ids remembered`);
+  ok(ids.length > 100 && ids.length < DESCRIBES / 2, `${ids.length} ids remembered`);
   // The newest are remembered, the oldest forgotten: describing the first again sends it again.
-  equal(ids.at(-1), `s/${"1999".padStart(MAX_NAME_CHARS, "n")}`);
+  equal(ids.at(-1), `s/${`${DESCRIBES - 1}`.padStart(MAX_NAME_CHARS, "n")}`);
   const again = transition(state, { catalogHash: "c", event: longDescribe(0) }, 3_000);
   deepEqual(again.decision, { kind: "describe", elided: false });
-  const recent = transition(state, { catalogHash: "c", event: longDescribe(1_999) }, 3_000);
+  const recent = transition(state, { catalogHash: "c", event: longDescribe(DESCRIBES - 1) }, 3_000);
   deepEqual(recent.decision, { kind: "describe", elided: true });
-  equal(state.counters.describes, 2_000);
+  equal(state.counters.describes, DESCRIBES);
 });
 
 Deno.test("a schema described again is remembered as recently used", () => {
   let state = transition(undefined, { catalogHash: "c", event: longDescribe(0) }, 0).state;
-  for (let i = 1; i < 2_000; i++) {
+  for (let i = 1; i < DESCRIBES; i++) {
     // Tool 0 is asked for again every few describes: it is never the oldest record.
     const event = i % 50 === 0 ? longDescribe(0) : longDescribe(i);
     state = transition(state, { catalogHash: "c", event }, i).state;
@@ -53,8 +58,8 @@ Deno.test("a schema described again is remembered as recently used", () => {
   });
 });
 
-Deno.test("5,000 describes on one session through routeInSession all get their schemas", async () => {
-  const injector = new Injector(new McpCatalog(longTools(5_000)));
+Deno.test("1,000 describes on one session through routeInSession all get their schemas", async () => {
+  const injector = new Injector(new McpCatalog(longTools(DESCRIBES)));
   const store = new MemorySessionStore();
   const options = { store, key: { tenant: "", session: "s1" }, catalogHash: "c" };
   for (const tool of injector.catalog.tools) {
@@ -89,7 +94,7 @@ Deno.test("over HTTP a session keeps answering describes past MAX_SESSION_BYTES;
   });
   equal(huge.status, 422);
   equal(huge.body.code, "invalid_catalog");
-  const catalog = longTools(1_000);
+  const catalog = longTools(DESCRIBES);
   const first = await api.post("/v1/inject", { session: "s1", catalog });
   equal(first.status, 200);
   const catalogRef = first.body.catalogHash;
@@ -104,6 +109,6 @@ Deno.test("over HTTP a session keeps answering describes past MAX_SESSION_BYTES;
   }
   const info = await api.get("/v1/sessions/s1");
   equal(info.status, 200);
-  ok(info.body.described.length < 1_000);
-  equal(info.body.counters.describes, 1_000);
+  ok(info.body.described.length < DESCRIBES);
+  equal(info.body.counters.describes, DESCRIBES);
 });
