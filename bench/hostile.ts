@@ -17,10 +17,11 @@ import { canonicalCatalog } from "../src/http/catalog_cache.ts";
 import { canonicalShapes } from "./_canonical_shapes.ts";
 import { MAX_NAME_CHARS } from "../src/limits.ts";
 import { transition } from "../src/session/state.ts";
-import { longDescribe, realServerTools } from "../test/_data.ts";
+import { DATA_DIR, longDescribe, realServerTools } from "../test/_data.ts";
 import { createLexicalRanker } from "../src/ranking/lexical_ranker.ts";
 import { englishLexicon } from "../src/ranking/lexicon.ts";
 import { englishVectors } from "../src/ranking/vectors.ts";
+import { denoRankerOptions } from "../src/ranking/deno_ranker.ts";
 import { listPages, MAX_LIST_PAGES } from "../src/mcp/tool_list.ts";
 import { LineReader } from "../src/mcp/_line_reader.ts";
 import { ProgressGate } from "../src/mcp/_progress.ts";
@@ -208,6 +209,25 @@ Deno.bench({
   name: "search 1,000 chars of everyday words, 10,000 tools, thesaurus + vectors",
   group: "search",
   fn: () => void optedIn.search(everydayWords, 10),
+});
+
+// The Deno default ranker (word vectors, each query word reaching its nearest catalogue words)
+// over the same tools, each search a different 1,000 characters of users' requests, so the memo of
+// nearest words seldom answers: what a model sending fresh words every time costs.
+const denoDefault = new McpCatalog(copies, { ranker: createLexicalRanker(denoRankerOptions()) });
+denoDefault.search("-", 1);
+const requests = (await Deno.readTextFile(`${DATA_DIR}/metatool/metatool_single.jsonl`))
+  .split("\n").filter((line) => line !== "").map((line) => JSON.parse(line).query as string);
+let request = 0;
+const freshWords = () => {
+  let text = "";
+  while (text.length < 1_000) text += `${requests[request++ % requests.length]} `;
+  return text.slice(0, 1_000);
+};
+Deno.bench({
+  name: "search 1,000 chars of fresh users' words each time, 10,000 tools, Deno default",
+  group: "search",
+  fn: () => void denoDefault.search(freshWords(), 10),
 });
 
 // A session at MAX_SESSION_BYTES (it has begun to forget its oldest records), and one more describe.
