@@ -11,7 +11,7 @@
  * @module
  */
 
-import { END, type Node, parsePattern, Refusal, START, WORD } from "./regex_parse.ts";
+import { END, groupDigits, type Node, parsePattern, Refusal, START, WORD } from "./regex_parse.ts";
 
 export { MAX_NESTING, MAX_REPEAT } from "./regex_parse.ts";
 
@@ -135,7 +135,7 @@ export function measureProgram(tree: Node): number {
 }
 
 const PROGRAM_TOO_LARGE = `compiles to more than ${
-  MAX_PROGRAM.toLocaleString("en-US")
+  groupDigits(MAX_PROGRAM)
 } instructions (MAX_PROGRAM), past the linear-time engine's limit`;
 
 // What emit writes for a node, in the same layout; Infinity-safe for nested repeats.
