@@ -47,7 +47,7 @@ import { originGuard } from "./origin.ts";
 import { requestGuard } from "./guard.ts";
 import { parseBody, type Parsed } from "./body.ts";
 import { problem } from "./problems.ts";
-import { httpSchemas } from "./schemas.ts";
+import { httpSchemas, requestSchemas } from "./schemas.ts";
 import { warmUp } from "./warm_up.ts";
 import { routeResult } from "./route_result.ts";
 import type { AppEnv } from "./shapes.ts";
@@ -160,7 +160,8 @@ const BUDGET_FIELDS: ReadonlySet<string> = new Set([
 export function createApp(deps: AppDeps): UnfoldApp {
   const settings: HttpSettings = { ...DEFAULT_SETTINGS, ...deps.settings };
   const hash = deps.hash ?? sha256Hex;
-  const schemas = httpSchemas(settings);
+  // Only what serving a request needs: the response schemas wait for the OpenAPI document.
+  const schemas = requestSchemas(settings);
   if (deps.warmUp) warmUp(schemas);
   const cache = new CatalogCache({
     hash,
@@ -418,7 +419,7 @@ export function createApp(deps: AppDeps): UnfoldApp {
       success: { status: 200, description: "The OpenAPI 3.1 document." },
       problems: [],
       handler: (c) => {
-        openapi ??= JSON.stringify(openApiDocument(schemas, VERSION, routes));
+        openapi ??= JSON.stringify(openApiDocument(httpSchemas(settings), VERSION, routes));
         return c.body(openapi, 200, { "content-type": "application/json" });
       },
     }),

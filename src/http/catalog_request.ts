@@ -15,12 +15,12 @@ import { type CachedCatalog, type CatalogCache, catalogText } from "./catalog_ca
 import { splitMembers } from "./json_members.ts";
 import { NATIVE_KINDS, type NativeKind } from "./native_schemas.ts";
 import { problem } from "./problems.ts";
-import type { HttpSchemas } from "./schemas.ts";
+import type { RequestSchemas } from "./schemas.ts";
 
 /** What a catalogue request needs. */
 export interface CatalogRequestDeps {
   /** The deployment's schemas. */
-  schemas: HttpSchemas;
+  schemas: RequestSchemas;
   /** The catalogue cache. */
   cache: CatalogCache;
   /** The largest body accepted, in bytes. */
@@ -28,15 +28,15 @@ export interface CatalogRequestDeps {
 }
 
 /** The body of an inject request, without its catalogue. */
-export type InjectBody = z.output<HttpSchemas["InjectRest"]>;
+export type InjectBody = z.output<RequestSchemas["InjectRest"]>;
 /** The body of a route request, without its catalogue. */
-export type RouteBody = z.output<HttpSchemas["RouteRest"]>;
+export type RouteBody = z.output<RequestSchemas["RouteRest"]>;
 /** The body of a native route's request, without its catalogue. */
 export type NativeBody<K extends NativeKind> = z.output<
-  HttpSchemas[`${(typeof NATIVE_KINDS)[K]}Rest`]
+  RequestSchemas[`${(typeof NATIVE_KINDS)[K]}Rest`]
 >;
 /** The body of an explain request, without its catalogue. */
-export type ExplainBody = z.output<HttpSchemas["ExplainRest"]>;
+export type ExplainBody = z.output<RequestSchemas["ExplainRest"]>;
 /** A kind of catalogue request. */
 export type Kind = "inject" | "route" | "explain" | NativeKind;
 /** The body of a kind of catalogue request, without its catalogue. */
@@ -209,7 +209,7 @@ async function added<B extends AnyBody>(
 // The schemas of a kind of request: the whole body, and the body without its catalogue.
 function schemasOf(
   kind: Kind,
-  schemas: HttpSchemas,
+  schemas: RequestSchemas,
 ): { whole: z.ZodMiniType; rest: z.ZodMiniType } {
   if (kind === "inject") return { whole: schemas.InjectRequest, rest: schemas.InjectRest };
   if (kind === "route") return { whole: schemas.RouteRequest, rest: schemas.RouteRest };

@@ -37,8 +37,8 @@ export interface CatalogParts<R extends Record<string, z.ZodMiniType>> {
 }
 
 /**
- * The native schemas: for each kind `<Name>Request` (whole body), `<Name>Rest` (the body without
- * its catalogue) and the responses.
+ * The native request schemas: for each kind `<Name>Request` (whole body) and `<Name>Rest` (the body
+ * without its catalogue).
  *
  * @param parts The shared parts.
  * @returns The named schemas.
@@ -57,7 +57,6 @@ export interface CatalogParts<R extends Record<string, z.ZodMiniType>> {
 // deno-lint-ignore explicit-module-boundary-types
 export function nativeSchemas<R extends Record<string, z.ZodMiniType>>(parts: CatalogParts<R>) {
   const { Catalog, Servers, oneCatalog } = parts;
-  const JsonObject = z.record(z.string(), z.unknown());
   const callId = z.string().check(z.minLength(1), z.maxLength(256));
   const pinned = z.optional(
     z.array(z.string()).check(
@@ -102,6 +101,41 @@ export function nativeSchemas<R extends Record<string, z.ZodMiniType>>(parts: Ca
   const restOf = <S extends Record<string, z.ZodMiniType>>(own: S) =>
     z.strictObject({ ...parts.rest, ...own });
 
+  return {
+    NativeClaudeToolsRequest: whole(bodies.NativeClaudeTools),
+    NativeClaudeToolsRest: restOf(bodies.NativeClaudeTools),
+    NativeClaudeSearchRequest: whole(bodies.NativeClaudeSearch),
+    NativeClaudeSearchRest: restOf(bodies.NativeClaudeSearch),
+    NativeClaudeResolveRequest: whole(bodies.NativeClaudeResolve),
+    NativeClaudeResolveRest: restOf(bodies.NativeClaudeResolve),
+    NativeOpenAiToolsRequest: whole(bodies.NativeOpenAiTools),
+    NativeOpenAiToolsRest: restOf(bodies.NativeOpenAiTools),
+    NativeOpenAiSearchRequest: whole(bodies.NativeOpenAiSearch),
+    NativeOpenAiSearchRest: restOf(bodies.NativeOpenAiSearch),
+    NativeOpenAiResolveRequest: whole(bodies.NativeOpenAiResolve),
+    NativeOpenAiResolveRest: restOf(bodies.NativeOpenAiResolve),
+  };
+}
+
+/**
+ * The native routes' response schemas: for tests and the OpenAPI document, never built to serve a
+ * request.
+ *
+ * @returns The named schemas.
+ *
+ * @example Usage
+ * ```ts
+ * import { nativeResponseSchemas } from "./native_schemas.ts";
+ * import { equal } from "node:assert/strict";
+ *
+ * const { NativeResolveResponse } = nativeResponseSchemas();
+ * equal(NativeResolveResponse.safeParse({ id: "a/b", arguments: {}, catalogHash: "h" }).success, true);
+ * ```
+ */
+// The schemas' types are what zod infers; spelling them out would repeat every schema.
+// deno-lint-ignore explicit-module-boundary-types
+export function nativeResponseSchemas() {
+  const JsonObject = z.record(z.string(), z.unknown());
   const catalogHash = z.string();
   const ClaudeTool = z.object({
     name: z.string(),
@@ -139,18 +173,6 @@ export function nativeSchemas<R extends Record<string, z.ZodMiniType>>(parts: Ca
   }).check(z.describe("The `tool_result` to send back in the next user message."));
 
   return {
-    NativeClaudeToolsRequest: whole(bodies.NativeClaudeTools),
-    NativeClaudeToolsRest: restOf(bodies.NativeClaudeTools),
-    NativeClaudeSearchRequest: whole(bodies.NativeClaudeSearch),
-    NativeClaudeSearchRest: restOf(bodies.NativeClaudeSearch),
-    NativeClaudeResolveRequest: whole(bodies.NativeClaudeResolve),
-    NativeClaudeResolveRest: restOf(bodies.NativeClaudeResolve),
-    NativeOpenAiToolsRequest: whole(bodies.NativeOpenAiTools),
-    NativeOpenAiToolsRest: restOf(bodies.NativeOpenAiTools),
-    NativeOpenAiSearchRequest: whole(bodies.NativeOpenAiSearch),
-    NativeOpenAiSearchRest: restOf(bodies.NativeOpenAiSearch),
-    NativeOpenAiResolveRequest: whole(bodies.NativeOpenAiResolve),
-    NativeOpenAiResolveRest: restOf(bodies.NativeOpenAiResolve),
     NativeClaudeToolsResponse: z.object({
       tools: z.array(ClaudeTool).check(
         z.describe(

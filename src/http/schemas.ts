@@ -7,18 +7,13 @@
  */
 
 import * as z from "zod/mini";
-import { BRIDGE_ERROR_CODES, SEARCH_MISS_REASONS } from "../bridge/action.ts";
 import { BRIDGE_NAME, DISCLOSURE_LEVELS, MAX_SEARCH_LIMIT, TOOL_FORMATS } from "../config.ts";
 import { DESCRIBE_FIRST_MODES } from "../session/session_route.ts";
 import { SESSION_NAME } from "../session/store.ts";
 import { CATALOG_REF } from "./catalog_cache.ts";
-import { NATIVE_KINDS, nativeSchemas } from "./native_schemas.ts";
-import { PROBLEM_CODES } from "./problems.ts";
-import { EXPLAINED_FIELDS, MATCH_KINDS } from "../ranking/explain.ts";
+import { NATIVE_KINDS, nativeResponseSchemas, nativeSchemas } from "./native_schemas.ts";
+import { responseSchemas } from "./response_schemas.ts";
 import { type HttpSettings, SETTING_VARIABLES } from "./settings.ts";
-
-/** The `/v1/result` error codes: the `McpError` codes that mapping a result can raise. */
-export const RESULT_ERROR_CODES = ["tool_error", "unsupported_content"] as const;
 
 /** A tool id as `/v1/result` takes it: `server/tool`. */
 export const TOOL_ID: RegExp = /^[^/]+\/.+$/;
@@ -39,29 +34,30 @@ export const REQUEST_PARTS = [
   ...Object.values(NATIVE_KINDS).map((name) => `${name}Rest` as const),
 ] as const;
 
-/** The schemas of one deployment (limits shape them). */
-export type HttpSchemas = ReturnType<typeof httpSchemas>;
+/** The request schemas of one deployment (limits shape them): what serving a request needs. */
+export type RequestSchemas = ReturnType<typeof requestSchemas>;
 
 /**
- * Builds the schemas for a deployment's limits.
+ * Builds the request schemas for a deployment's limits: all the app builds at startup, since the
+ * response schemas serve only tests and the OpenAPI document.
  *
  * @param settings The limits.
  * @returns The named schemas.
  *
  * @example Usage
  * ```ts
- * import { httpSchemas } from "./schemas.ts";
+ * import { requestSchemas } from "./schemas.ts";
  * import { DEFAULT_SETTINGS } from "./settings.ts";
  * import { equal } from "node:assert/strict";
  *
- * const { InjectRequest } = httpSchemas(DEFAULT_SETTINGS);
+ * const { InjectRequest } = requestSchemas(DEFAULT_SETTINGS);
  * equal(InjectRequest.safeParse({ catalog: [] }).success, true);
  * equal(InjectRequest.safeParse({ catalog: [], budjet: {} }).success, false);
  * ```
  */
 // The schemas' types are what zod infers; spelling them out would repeat every schema.
 // deno-lint-ignore explicit-module-boundary-types
-export function httpSchemas(settings: Pick<HttpSettings, "maxTools">) {
+export function requestSchemas(settings: Pick<HttpSettings, "maxTools">) {
   const McpTool = z.looseObject({
     server: text("The server's name; no `/`."),
     name: text("The tool's name on its server."),
@@ -222,189 +218,6 @@ export function httpSchemas(settings: Pick<HttpSettings, "maxTools">) {
     }).check(z.describe("The upstream MCP CallToolResult, as the server sent it.")),
   });
 
-  const ContentBlock = z.union([
-    z.object({ type: z.literal("text"), text: z.string() }),
-    z.object({ type: z.literal("image"), mimeType: z.string(), data: z.string() }),
-    z.object({
-      type: z.literal("resource"),
-      uri: z.string(),
-      mimeType: z.optional(z.string()),
-      text: z.optional(z.string()),
-      blob: z.optional(z.string()),
-      name: z.optional(z.string()),
-      description: z.optional(z.string()),
-    }),
-  ]);
-  const MappedContent = z.union([z.string(), z.array(ContentBlock)]);
-
-  const ResultResponse = z.object({
-    toolResult: z.union([
-      MappedContent,
-      z.object({ content: MappedContent, structuredContent: JsonObject }),
-    ]).check(z.describe(
-      "What to hand the model: one text block as a string, else the blocks; with structuredContent " +
-        "alongside when the server sent it; for a failure, the error text.",
-    )),
-    isError: z.boolean(),
-    error: z.optional(z.object({ code: z.enum(RESULT_ERROR_CODES), message: z.string() })),
-  });
-
-  const ToolMatch = z.object({
-    id: z.string(),
-    server: z.string(),
-    name: z.string(),
-    description: z.string(),
-    score: z.number(),
-  });
-
-  const InventoryServer = z.object({
-    server: z.string(),
-    toolCount: int(),
-    summary: z.optional(z.string()),
-    tools: z.optional(
-      z.array(z.object({ name: z.string(), description: z.optional(z.string()) })),
-    ),
-  });
-
-  const Injection = z.object({
-    bridgeTool: JsonObject.check(z.describe("The bridge tool in the requested format.")),
-    prompt: text("The system-prompt section."),
-    mode: z.enum(DISCLOSURE_LEVELS),
-    inventory: z.object({
-      level: z.enum(DISCLOSURE_LEVELS),
-      toolCount: int(),
-      servers: z.array(InventoryServer),
-    }),
-    manifestTokens: int(),
-    inventoryBudgetTokens: int(),
-    promptTokens: int(),
-    overheadTokens: int(),
-    budgetWarning: z.optional(
-      text("Only when even the inventory listing exceeds the budget: it is listed anyway."),
-    ),
-  });
-
-  const catalogHash = text(
-    "The hash of the request's catalogue: send it as `catalogRef` instead of the catalogue.",
-  );
-  const SchemaWarning = z.object({
-    tool: text("The tool's id."),
-    keyword: text("The JSON Schema keyword left unchecked: `pattern` or `patternProperties`."),
-    pointer: text(
-      "A JSON pointer to it in the tool's `inputSchema`, e.g. `/properties/q/pattern`.",
-    ),
-    reason: text("Why unfold cannot check it (lookaround, a repeat over 1,000, ...)."),
-  });
-  const InjectResponse = z.object({
-    injection: z.nullable(Injection),
-    catalogHash,
-    warnings: z.optional(
-      z.array(SchemaWarning).check(z.describe(
-        "Only when some tool's input schema has parts unfold leaves to the tool's server: the " +
-          "tool stays listed and callable, its arguments are checked against the rest.",
-      )),
-    ),
-  });
-
-  const toolResult = text("The exact text to return to the model as the bridge tool's result.");
-  const id = text("The resolved tool id.");
-  const ArgumentProblem = z.object({ pointer: z.string(), message: z.string() });
-  const RouteResult = z.discriminatedUnion("action", [
-    z.object({
-      action: z.literal("search"),
-      query: z.string(),
-      limit: int(),
-      matches: z.array(ToolMatch),
-      miss: z.optional(z.object({ why: z.enum(SEARCH_MISS_REASONS), next: z.string() })),
-      toolResult,
-      catalogHash,
-    }).check(z.describe("Search results.")),
-    z.object({
-      action: z.literal("describe"),
-      id,
-      tool: McpTool,
-      elided: z.optional(
-        z.boolean().check(z.describe("The schema was sent earlier in this session.")),
-      ),
-      toolResult,
-      catalogHash,
-    }).check(z.describe("One tool's schema.")),
-    z.object({
-      action: z.literal("execute"),
-      id,
-      tool: McpTool,
-      arguments: JsonObject.check(z.describe("The arguments for the real tool.")),
-      catalogHash,
-    }).check(z.describe("The host authorises and calls `tool` with `arguments` itself.")),
-    z.object({
-      action: z.literal("error"),
-      id: z.optional(id),
-      toolResult,
-      error: z.object({
-        code: z.enum(BRIDGE_ERROR_CODES),
-        message: z.string(),
-        problems: z.optional(z.array(ArgumentProblem)),
-      }),
-      catalogHash,
-    }).check(z.describe("A mistake of the model: toolResult tells it how to recover.")),
-  ]).check(z.describe("What one call of the bridge tool comes to, by `action`."));
-
-  const WordMatch = z.object({
-    word: z.string(),
-    kind: z.enum(MATCH_KINDS),
-    term: z.optional(text("The tool's word the query word reached.")),
-    field: z.optional(z.enum(EXPLAINED_FIELDS)),
-  });
-  const ExplainedTool = z.object({
-    id,
-    rank: z.nullable(int().check(z.describe("1-based; null when the query does not rank it."))),
-    score: z.nullable(z.number()),
-    matches: z.array(WordMatch),
-    missing: z.array(z.string()).check(z.describe("The query words it did not match.")),
-  });
-  const ExplainResponse = z.object({
-    words: z.array(z.string()).check(z.describe("The query's searchable words.")),
-    results: z.array(ExplainedTool),
-    target: z.optional(
-      z.object({ ...ExplainedTool.shape, reason: text("Why it ranked where it did.") }),
-    ),
-    catalogHash,
-  });
-
-  const SessionInfo = z.object({
-    session: z.string(),
-    catalogHash: z.nullable(z.string()),
-    generation: int(),
-    described: z.array(z.string()),
-    counters: z.object({
-      searches: int(),
-      emptySearches: int(),
-      describes: int(),
-      elidedDescribes: int(),
-      executes: int(),
-      describeToExecute: int(),
-      errors: z.record(z.string(), int()),
-      upstreamFailures: int(),
-    }),
-    createdAt: text("ISO 8601"),
-    updatedAt: text("ISO 8601"),
-  });
-
-  const Health = z.object({ ok: z.literal(true), version: z.string() });
-  const ApiStatus = z.object({
-    face: z.literal("api").check(z.describe('"api" here; a gateway answers "gateway".')),
-    version: z.string(),
-  });
-
-  const Problem = z.object({
-    type: z.string(),
-    title: z.string(),
-    status: int(),
-    detail: z.string(),
-    code: z.enum(PROBLEM_CODES),
-    errors: z.optional(z.array(ArgumentProblem)),
-  });
-
   return {
     McpTool,
     ServerInfo,
@@ -416,18 +229,39 @@ export function httpSchemas(settings: Pick<HttpSettings, "maxTools">) {
     InjectRest,
     RouteRest,
     ResultRequest,
-    ResultResponse,
-    ToolMatch,
-    Injection,
-    InjectResponse,
-    RouteResult,
     ExplainRequest,
     ExplainRest,
-    ExplainResponse,
-    SessionInfo,
-    Health,
-    ApiStatus,
-    Problem,
     ...nativeSchemas({ Catalog, Servers, rest, oneCatalog, maxTools: settings.maxTools }),
+  };
+}
+
+/** The schemas of one deployment: its request schemas, then the responses. */
+export type HttpSchemas = ReturnType<typeof httpSchemas>;
+
+/**
+ * Builds the schemas for a deployment's limits: the requests' and the responses'.
+ *
+ * @param settings The limits.
+ * @returns The named schemas.
+ *
+ * @example Usage
+ * ```ts
+ * import { httpSchemas } from "./schemas.ts";
+ * import { DEFAULT_SETTINGS } from "./settings.ts";
+ * import { equal } from "node:assert/strict";
+ *
+ * const { InjectRequest, Health } = httpSchemas(DEFAULT_SETTINGS);
+ * equal(InjectRequest.safeParse({ catalog: [], budjet: {} }).success, false);
+ * equal(Health.safeParse({ ok: true, version: "1" }).success, true);
+ * ```
+ */
+// The schemas' types are what zod infers; spelling them out would repeat every schema.
+// deno-lint-ignore explicit-module-boundary-types
+export function httpSchemas(settings: Pick<HttpSettings, "maxTools">) {
+  const requests = requestSchemas(settings);
+  return {
+    ...requests,
+    ...responseSchemas(requests.McpTool),
+    ...nativeResponseSchemas(),
   };
 }

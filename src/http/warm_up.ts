@@ -13,7 +13,7 @@ import { lexicalRanker } from "../ranking/lexical_ranker.ts";
 import type { McpTool } from "../tool.ts";
 import { routeResult } from "./route_result.ts";
 import { splitMembers } from "./json_members.ts";
-import type { HttpSchemas } from "./schemas.ts";
+import type { RequestSchemas } from "./schemas.ts";
 
 const TOOLS: McpTool[] = [
   {
@@ -46,7 +46,7 @@ const TOOLS: McpTool[] = [
  * ok(warmUp(httpSchemas(DEFAULT_SETTINGS)).includes("warm-up/read_file"));
  * ```
  */
-export function warmUp(schemas: HttpSchemas): string {
+export function warmUp(schemas: RequestSchemas): string {
   const search = { action: "search", query: "read the text of a file" };
   const text = JSON.stringify({ catalogRef: "0".repeat(64), arguments: search });
   const split = splitMembers(text, ["catalog", "servers"])!;

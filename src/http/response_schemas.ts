@@ -1,0 +1,237 @@
+/**
+ * The HTTP API's response bodies as `zod/mini` schemas, apart from the request schemas: responses
+ * are checked against them in tests and the OpenAPI document is generated from them, so the app
+ * builds them only when that document is asked for, not in every isolate's startup.
+ *
+ * @module
+ */
+
+import * as z from "zod/mini";
+import { BRIDGE_ERROR_CODES, SEARCH_MISS_REASONS } from "../bridge/action.ts";
+import { DISCLOSURE_LEVELS } from "../config.ts";
+import { EXPLAINED_FIELDS, MATCH_KINDS } from "../ranking/explain.ts";
+import { PROBLEM_CODES } from "./problems.ts";
+
+/** The `/v1/result` error codes: the `McpError` codes that mapping a result can raise. */
+export const RESULT_ERROR_CODES = ["tool_error", "unsupported_content"] as const;
+
+const JsonObject = z.record(z.string(), z.unknown());
+const text = (description: string) => z.string().check(z.describe(description));
+const int = () => z.int();
+
+/**
+ * Builds the response schemas.
+ *
+ * @param McpTool The request side's tool schema, which describe and execute results carry (the same
+ *   object, so that the OpenAPI document names it once).
+ * @returns The named schemas.
+ *
+ * @example Usage
+ * ```ts
+ * import { responseSchemas } from "./response_schemas.ts";
+ * import * as z from "zod/mini";
+ * import { equal } from "node:assert/strict";
+ *
+ * const { Health } = responseSchemas(z.object({}));
+ * equal(Health.safeParse({ ok: true, version: "1" }).success, true);
+ * ```
+ */
+// The schemas' types are what zod infers; spelling them out would repeat every schema.
+// deno-lint-ignore explicit-module-boundary-types
+export function responseSchemas<T extends z.ZodMiniType>(McpTool: T) {
+  const ContentBlock = z.union([
+    z.object({ type: z.literal("text"), text: z.string() }),
+    z.object({ type: z.literal("image"), mimeType: z.string(), data: z.string() }),
+    z.object({
+      type: z.literal("resource"),
+      uri: z.string(),
+      mimeType: z.optional(z.string()),
+      text: z.optional(z.string()),
+      blob: z.optional(z.string()),
+      name: z.optional(z.string()),
+      description: z.optional(z.string()),
+    }),
+  ]);
+  const MappedContent = z.union([z.string(), z.array(ContentBlock)]);
+
+  const ResultResponse = z.object({
+    toolResult: z.union([
+      MappedContent,
+      z.object({ content: MappedContent, structuredContent: JsonObject }),
+    ]).check(z.describe(
+      "What to hand the model: one text block as a string, else the blocks; with structuredContent " +
+        "alongside when the server sent it; for a failure, the error text.",
+    )),
+    isError: z.boolean(),
+    error: z.optional(z.object({ code: z.enum(RESULT_ERROR_CODES), message: z.string() })),
+  });
+
+  const ToolMatch = z.object({
+    id: z.string(),
+    server: z.string(),
+    name: z.string(),
+    description: z.string(),
+    score: z.number(),
+  });
+
+  const InventoryServer = z.object({
+    server: z.string(),
+    toolCount: int(),
+    summary: z.optional(z.string()),
+    tools: z.optional(
+      z.array(z.object({ name: z.string(), description: z.optional(z.string()) })),
+    ),
+  });
+
+  const Injection = z.object({
+    bridgeTool: JsonObject.check(z.describe("The bridge tool in the requested format.")),
+    prompt: text("The system-prompt section."),
+    mode: z.enum(DISCLOSURE_LEVELS),
+    inventory: z.object({
+      level: z.enum(DISCLOSURE_LEVELS),
+      toolCount: int(),
+      servers: z.array(InventoryServer),
+    }),
+    manifestTokens: int(),
+    inventoryBudgetTokens: int(),
+    promptTokens: int(),
+    overheadTokens: int(),
+    budgetWarning: z.optional(
+      text("Only when even the inventory listing exceeds the budget: it is listed anyway."),
+    ),
+  });
+
+  const catalogHash = text(
+    "The hash of the request's catalogue: send it as `catalogRef` instead of the catalogue.",
+  );
+  const SchemaWarning = z.object({
+    tool: text("The tool's id."),
+    keyword: text("The JSON Schema keyword left unchecked: `pattern` or `patternProperties`."),
+    pointer: text(
+      "A JSON pointer to it in the tool's `inputSchema`, e.g. `/properties/q/pattern`.",
+    ),
+    reason: text("Why unfold cannot check it (lookaround, a repeat over 1,000, ...)."),
+  });
+  const InjectResponse = z.object({
+    injection: z.nullable(Injection),
+    catalogHash,
+    warnings: z.optional(
+      z.array(SchemaWarning).check(z.describe(
+        "Only when some tool's input schema has parts unfold leaves to the tool's server: the " +
+          "tool stays listed and callable, its arguments are checked against the rest.",
+      )),
+    ),
+  });
+
+  const toolResult = text("The exact text to return to the model as the bridge tool's result.");
+  const id = text("The resolved tool id.");
+  const ArgumentProblem = z.object({ pointer: z.string(), message: z.string() });
+  const RouteResult = z.discriminatedUnion("action", [
+    z.object({
+      action: z.literal("search"),
+      query: z.string(),
+      limit: int(),
+      matches: z.array(ToolMatch),
+      miss: z.optional(z.object({ why: z.enum(SEARCH_MISS_REASONS), next: z.string() })),
+      toolResult,
+      catalogHash,
+    }).check(z.describe("Search results.")),
+    z.object({
+      action: z.literal("describe"),
+      id,
+      tool: McpTool,
+      elided: z.optional(
+        z.boolean().check(z.describe("The schema was sent earlier in this session.")),
+      ),
+      toolResult,
+      catalogHash,
+    }).check(z.describe("One tool's schema.")),
+    z.object({
+      action: z.literal("execute"),
+      id,
+      tool: McpTool,
+      arguments: JsonObject.check(z.describe("The arguments for the real tool.")),
+      catalogHash,
+    }).check(z.describe("The host authorises and calls `tool` with `arguments` itself.")),
+    z.object({
+      action: z.literal("error"),
+      id: z.optional(id),
+      toolResult,
+      error: z.object({
+        code: z.enum(BRIDGE_ERROR_CODES),
+        message: z.string(),
+        problems: z.optional(z.array(ArgumentProblem)),
+      }),
+      catalogHash,
+    }).check(z.describe("A mistake of the model: toolResult tells it how to recover.")),
+  ]).check(z.describe("What one call of the bridge tool comes to, by `action`."));
+
+  const WordMatch = z.object({
+    word: z.string(),
+    kind: z.enum(MATCH_KINDS),
+    term: z.optional(text("The tool's word the query word reached.")),
+    field: z.optional(z.enum(EXPLAINED_FIELDS)),
+  });
+  const ExplainedTool = z.object({
+    id,
+    rank: z.nullable(int().check(z.describe("1-based; null when the query does not rank it."))),
+    score: z.nullable(z.number()),
+    matches: z.array(WordMatch),
+    missing: z.array(z.string()).check(z.describe("The query words it did not match.")),
+  });
+  const ExplainResponse = z.object({
+    words: z.array(z.string()).check(z.describe("The query's searchable words.")),
+    results: z.array(ExplainedTool),
+    target: z.optional(
+      z.object({ ...ExplainedTool.shape, reason: text("Why it ranked where it did.") }),
+    ),
+    catalogHash,
+  });
+
+  const SessionInfo = z.object({
+    session: z.string(),
+    catalogHash: z.nullable(z.string()),
+    generation: int(),
+    described: z.array(z.string()),
+    counters: z.object({
+      searches: int(),
+      emptySearches: int(),
+      describes: int(),
+      elidedDescribes: int(),
+      executes: int(),
+      describeToExecute: int(),
+      errors: z.record(z.string(), int()),
+      upstreamFailures: int(),
+    }),
+    createdAt: text("ISO 8601"),
+    updatedAt: text("ISO 8601"),
+  });
+
+  const Health = z.object({ ok: z.literal(true), version: z.string() });
+  const ApiStatus = z.object({
+    face: z.literal("api").check(z.describe('"api" here; a gateway answers "gateway".')),
+    version: z.string(),
+  });
+
+  const Problem = z.object({
+    type: z.string(),
+    title: z.string(),
+    status: int(),
+    detail: z.string(),
+    code: z.enum(PROBLEM_CODES),
+    errors: z.optional(z.array(ArgumentProblem)),
+  });
+
+  return {
+    ResultResponse,
+    ToolMatch,
+    Injection,
+    InjectResponse,
+    RouteResult,
+    ExplainResponse,
+    SessionInfo,
+    Health,
+    ApiStatus,
+    Problem,
+  };
+}
