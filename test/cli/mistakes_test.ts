@@ -35,6 +35,19 @@ Deno.test("a server entry's mistyped key is answered with the key it meant, exit
   });
 });
 
+Deno.test("an unfold block's mistyped key is answered with the key it meant, exit 1", async () => {
+  await withConfig({ mcpServers: {}, unfold: { strat: "lazy" } }, async (path) => {
+    const { code, stdout, stderr } = await run("inspect", "--config", path);
+    equal(code, 1);
+    equal(stdout, "");
+    equal(stderr.trim().split("\n").length, 1, stderr);
+    match(
+      stderr,
+      /Invalid gateway config at "\/unfold\/strat": unknown field: did you mean "start"\?\n$/,
+    );
+  });
+});
+
 Deno.test("--port without --http is a usage error, exit 2", async () => {
   const { code, stdout, stderr } = await run("gateway", "--config", "x.json", "--port", "9000");
   equal(code, 2);
