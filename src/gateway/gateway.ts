@@ -32,7 +32,13 @@ import {
 import { checkTrust, describeUnapproved, type TrustSource, type Unapproved } from "./trust.ts";
 
 export type { TrustSource } from "./trust.ts";
-import { actionResult, executeResult, failureResult, stateless } from "./results.ts";
+import {
+  actionResult,
+  executeResult,
+  explainConfiguredServer,
+  failureResult,
+  stateless,
+} from "./results.ts";
 import type { UpstreamPool, UpstreamStatus } from "./upstreams.ts";
 
 /** What one `tools/call` brings besides its name and arguments. */
@@ -259,9 +265,12 @@ export class Gateway {
   }
 
   async #bridge(state: State, args: unknown, context: CallContext): Promise<CallToolResultLike> {
-    const action: BridgeAction = context.session === undefined
-      ? stateless(state.injector, args)
-      : await this.#inSession(state, args, context.session);
+    const action = explainConfiguredServer(
+      context.session === undefined
+        ? stateless(state.injector, args)
+        : await this.#inSession(state, args, context.session),
+      state.statuses,
+    );
     if (action.action !== "execute") return actionResult(action);
     return await this.#forward(action.tool, action.arguments, context, true);
   }
