@@ -87,11 +87,17 @@ export interface GatewayDeps {
    * @default {trust off}
    */
   trust?: TrustSource;
+  /**
+   * Whether each quarantined or not approved tool gets its own `log` line; `unfold inspect` says
+   * `false`, as its report lists them already.
+   * @default {true}
+   */
+  logTools?: boolean;
 }
 
 // How many quarantine lines are remembered so a re-list does not log them again.
 const MAX_LOGGED = 10_000;
-// How many quarantine lines one rebuild writes before it counts the rest.
+// How many quarantine and approval lines one rebuild writes before it counts the rest.
 const MAX_LOGGED_AT_ONCE = 50;
 
 interface State {
@@ -364,7 +370,8 @@ export class Gateway {
     const log = this.#deps.log;
     if (log === undefined) return;
     let fresh = 0;
-    for (const status of state.statuses) {
+    const tools = this.#deps.logTools !== false;
+    for (const status of tools ? state.statuses : []) {
       for (const tool of status.quarantined ?? []) {
         const line = `${status.server}/${tool.name} quarantined: ${tool.reason}`;
         if (this.#logged.has(line)) continue;
@@ -384,7 +391,7 @@ export class Gateway {
         log(line);
       }
     }
-    for (const tool of state.unapproved) {
+    for (const tool of tools ? state.unapproved : []) {
       const line = `${describeUnapproved(tool)}: ${
         trust?.mode === "pin" ? "held until approved" : "still usable, flagged"
       }; review it, then run ${trust?.approve ?? "unfold approve"}`;
@@ -394,7 +401,9 @@ export class Gateway {
       if (++fresh <= MAX_LOGGED_AT_ONCE) log(line);
     }
     if (fresh > MAX_LOGGED_AT_ONCE) {
-      log(`${fresh - MAX_LOGGED_AT_ONCE} more tools quarantined: see unfold inspect`);
+      log(
+        `${fresh - MAX_LOGGED_AT_ONCE} more tools quarantined or not approved: see unfold inspect`,
+      );
     }
   }
 }

@@ -105,3 +105,14 @@ Deno.test("inspect adds a row for the config's own availableContextTokens, marke
     200_000,
   ]);
 });
+
+Deno.test("inspect lists tools not approved in its report only, not once more on stderr", async () => {
+  const config = { mcpServers: { memory: npmServer("@modelcontextprotocol/server-memory") } };
+  await withConfig(config, async (path) => {
+    const { code, stdout, stderr } = await run("inspect", "--config", path);
+    equal(code, 0, stderr);
+    match(stdout, /\n {2}memory\/read_graph: new\n/);
+    ok(!stderr.includes("approved"), stderr);
+    equal(stderr.trim().split("\n").length, 1, stderr);
+  });
+});
