@@ -281,7 +281,7 @@ async function main(argv: readonly string[]): Promise<number> {
     ranker,
     trust,
     ...(profile === undefined ? {} : { profile }),
-    logTools: args.command !== "inspect",
+    logUnapproved: args.command !== "inspect",
   });
   const refreshAlso: (() => Promise<void>)[] = [gateway.refresh.bind(gateway)];
   // New approvals apply at once: the lock is read again when it changes, and every re-list is

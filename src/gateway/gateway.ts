@@ -88,11 +88,11 @@ export interface GatewayDeps {
    */
   trust?: TrustSource;
   /**
-   * Whether each quarantined or not approved tool gets its own `log` line; `unfold inspect` says
-   * `false`, as its report lists them already.
+   * Whether each tool not approved gets its own `log` line; `unfold inspect` says `false`, as its
+   * report lists them already.
    * @default {true}
    */
-  logTools?: boolean;
+  logUnapproved?: boolean;
 }
 
 // How many quarantine lines are remembered so a re-list does not log them again.
@@ -370,8 +370,7 @@ export class Gateway {
     const log = this.#deps.log;
     if (log === undefined) return;
     let fresh = 0;
-    const tools = this.#deps.logTools !== false;
-    for (const status of tools ? state.statuses : []) {
+    for (const status of state.statuses) {
       for (const tool of status.quarantined ?? []) {
         const line = `${status.server}/${tool.name} quarantined: ${tool.reason}`;
         if (this.#logged.has(line)) continue;
@@ -391,7 +390,7 @@ export class Gateway {
         log(line);
       }
     }
-    for (const tool of tools ? state.unapproved : []) {
+    for (const tool of this.#deps.logUnapproved === false ? [] : state.unapproved) {
       const line = `${describeUnapproved(tool)}: ${
         trust?.mode === "pin" ? "held until approved" : "still usable, flagged"
       }; review it, then run ${trust?.approve ?? "unfold approve"}`;
