@@ -116,3 +116,37 @@ Deno.test("inspect lists tools not approved in its report only, not once more on
     equal(stderr.trim().split("\n").length, 1, stderr);
   });
 });
+
+Deno.test("a --port out of range is a usage error, exit 2", async () => {
+  const { code, stdout, stderr } = await run(
+    "gateway",
+    "--config",
+    "x.json",
+    "--http",
+    "--port",
+    "70000",
+  );
+  equal(code, 2);
+  equal(stdout, "");
+  match(stderr, /^unfold: --port must be an integer from 0 to 65535, got 70000\n/);
+});
+
+Deno.test("a port already in use is one line and exit 1, not a stack trace", async () => {
+  using taken = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (taken.addr as Deno.NetAddr).port;
+  await withConfig({ mcpServers: {}, unfold: { trust: "off" } }, async (path) => {
+    const { code, stderr } = await run(
+      "gateway",
+      "--config",
+      path,
+      "--http",
+      "--port",
+      String(port),
+    );
+    equal(code, 1, stderr);
+    equal(
+      stderr,
+      `unfold: cannot serve on 127.0.0.1:${port}: the port is in use; choose another with --port (0 takes any free one)\n`,
+    );
+  });
+});
