@@ -91,7 +91,7 @@ function parseArgs(argv: readonly string[]): Args {
     if (arg === "--config") args.config = value();
     else if (arg === "--http") args.http = true;
     else if (arg === "--port") {
-      args.port = integer(arg, value(), 0);
+      args.port = integer(arg, value(), 0, MAX_PORT);
       portGiven = true;
     } else if (arg === "--host") args.host = value();
     else if (arg === "--json") args.json = true;
@@ -125,10 +125,17 @@ function parseArgs(argv: readonly string[]): Args {
 
 class UsageError extends Error {}
 
-function integer(option: string, text: string, min: number): number {
+// The largest TCP port.
+const MAX_PORT = 65_535;
+
+function integer(option: string, text: string, min: number, max?: number): number {
   const value = Number(text);
-  if (!Number.isSafeInteger(value) || value < min) {
-    throw new UsageError(`${option} must be an integer of at least ${min}, got ${text}`);
+  if (!Number.isSafeInteger(value) || value < min || (max !== undefined && value > max)) {
+    throw new UsageError(
+      `${option} must be an integer ${
+        max === undefined ? `of at least ${min}` : `from ${min} to ${max}`
+      }, got ${text}`,
+    );
   }
   return value;
 }
@@ -281,6 +288,7 @@ async function main(argv: readonly string[]): Promise<number> {
     ranker,
     trust,
     ...(profile === undefined ? {} : { profile }),
+    logUnapproved: args.command !== "inspect",
   });
   const refreshAlso: (() => Promise<void>)[] = [gateway.refresh.bind(gateway)];
   // New approvals apply at once: the lock is read again when it changes, and every re-list is
@@ -376,21 +384,38 @@ async function main(argv: readonly string[]): Promise<number> {
     }),
     guard,
   );
-  const server = serveWithDeliverySignal({
-    port: args.port,
-    hostname: args.host,
-    onListen: ({ hostname, port }) => {
-      const shown = hostname.includes(":") ? `[${hostname}]` : hostname;
-      log(`serving ${gateway.catalog.size} tools at http://${shown}:${port}/mcp (page: /)`);
-    },
-  }, async (request) => {
-    const path = new URL(request.url).pathname;
-    if (path === "/mcp") return guarded(request);
-    if (path.startsWith("/mcp/")) return await profileFaces.route(path.slice(5), request);
-    if (STATUS_PATHS.has(path)) return status(request);
-    return (await page(request)) ??
-      new Response("Not found: the MCP endpoint is /mcp, the page is /\n", { status: 404 });
-  });
+  const listen = () =>
+    serveWithDeliverySignal({
+      port: args.port,
+      hostname: args.host,
+      onListen: ({ hostname, port }) => {
+        const shown = hostname.includes(":") ? `[${hostname}]` : hostname;
+        log(`serving ${gateway.catalog.size} tools at http://${shown}:${port}/mcp (page: /)`);
+      },
+    }, async (request) => {
+      const path = new URL(request.url).pathname;
+      if (path === "/mcp") return guarded(request);
+      if (path.startsWith("/mcp/")) return await profileFaces.route(path.slice(5), request);
+      if (STATUS_PATHS.has(path)) return status(request);
+      return (await page(request)) ??
+        new Response("Not found: the MCP endpoint is /mcp, the page is /\n", { status: 404 });
+    });
+  let server;
+  try {
+    server = listen();
+  } catch (error) {
+    // A port taken or refused is the user's to change: one line, and the upstreams stopped.
+    const taken = error instanceof Deno.errors.AddrInUse;
+    if (!taken && !(error instanceof Deno.errors.PermissionDenied)) throw error;
+    console.error(
+      `unfold: cannot serve on ${args.host}:${args.port}: ${
+        taken ? "the port is in use" : "not permitted"
+      }; choose another with --port (0 takes any free one)`,
+    );
+    await bounded(Promise.all([close(), profileFaces.close()]), CLOSE_BUDGET_MS);
+    await finish();
+    return 1;
+  }
   await stop.promise;
   await bounded(
     Promise.all([close(), server.shutdown(), profileFaces.close()]),

@@ -393,9 +393,14 @@ function parseOptions(raw: unknown, servers: readonly UpstreamConfig[]): Gateway
   if (!isRecord(raw)) throw new GatewayConfigError("/unfold", "must be an object");
   for (const key of Object.keys(raw)) {
     if (!UNFOLD_FIELDS.has(key)) {
+      // A near miss ("strat") is named as the key it meant, as in a server entry; a key like none
+      // of them gets the whole list.
+      const meant = closestKey(key, UNFOLD_FIELDS);
       throw new GatewayConfigError(
         pointer(["unfold", key]),
-        `unknown field: the unfold block takes ${[...UNFOLD_FIELDS].join(", ")}`,
+        meant === undefined
+          ? `unknown field: the unfold block takes ${[...UNFOLD_FIELDS].join(", ")}`
+          : `unknown field: did you mean ${JSON.stringify(meant)}?`,
       );
     }
   }

@@ -32,7 +32,13 @@ import {
 import { checkTrust, describeUnapproved, type TrustSource, type Unapproved } from "./trust.ts";
 
 export type { TrustSource } from "./trust.ts";
-import { actionResult, executeResult, failureResult, stateless } from "./results.ts";
+import {
+  actionResult,
+  executeResult,
+  explainConfiguredServer,
+  failureResult,
+  stateless,
+} from "./results.ts";
 import type { UpstreamPool, UpstreamStatus } from "./upstreams.ts";
 
 /** What one `tools/call` brings besides its name and arguments. */
@@ -81,11 +87,17 @@ export interface GatewayDeps {
    * @default {trust off}
    */
   trust?: TrustSource;
+  /**
+   * Whether each tool not approved gets its own `log` line; `unfold inspect` says `false`, as its
+   * report lists them already.
+   * @default {true}
+   */
+  logUnapproved?: boolean;
 }
 
 // How many quarantine lines are remembered so a re-list does not log them again.
 const MAX_LOGGED = 10_000;
-// How many quarantine lines one rebuild writes before it counts the rest.
+// How many quarantine and approval lines one rebuild writes before it counts the rest.
 const MAX_LOGGED_AT_ONCE = 50;
 
 interface State {
@@ -259,9 +271,12 @@ export class Gateway {
   }
 
   async #bridge(state: State, args: unknown, context: CallContext): Promise<CallToolResultLike> {
-    const action: BridgeAction = context.session === undefined
-      ? stateless(state.injector, args)
-      : await this.#inSession(state, args, context.session);
+    const action = explainConfiguredServer(
+      context.session === undefined
+        ? stateless(state.injector, args)
+        : await this.#inSession(state, args, context.session),
+      state.statuses,
+    );
     if (action.action !== "execute") return actionResult(action);
     return await this.#forward(action.tool, action.arguments, context, true);
   }
@@ -375,7 +390,7 @@ export class Gateway {
         log(line);
       }
     }
-    for (const tool of state.unapproved) {
+    for (const tool of this.#deps.logUnapproved === false ? [] : state.unapproved) {
       const line = `${describeUnapproved(tool)}: ${
         trust?.mode === "pin" ? "held until approved" : "still usable, flagged"
       }; review it, then run ${trust?.approve ?? "unfold approve"}`;
@@ -385,7 +400,9 @@ export class Gateway {
       if (++fresh <= MAX_LOGGED_AT_ONCE) log(line);
     }
     if (fresh > MAX_LOGGED_AT_ONCE) {
-      log(`${fresh - MAX_LOGGED_AT_ONCE} more tools quarantined: see unfold inspect`);
+      log(
+        `${fresh - MAX_LOGGED_AT_ONCE} more tools quarantined or not approved: see unfold inspect`,
+      );
     }
   }
 }

@@ -10,7 +10,11 @@ import type { BridgeAction } from "../bridge/action.ts";
 import { renderDescribe, renderToolFailure, renderWithSchema } from "../bridge/render.ts";
 import type { Injector } from "../injector.ts";
 import type { CallToolResultLike } from "../tool_result.ts";
-import { escapeInvisible } from "../untrusted.ts";
+import { escapeInvisible, quote } from "../untrusted.ts";
+import type { UpstreamStatus } from "./upstreams.ts";
+
+// How much of a failed server's own error output an unknown-id answer quotes.
+const MAX_DETAIL_CHARS = 200;
 
 /**
  * Routes bridge arguments by the stateless rules: arguments are validated, and a violation
@@ -38,6 +42,52 @@ export function stateless(injector: Injector, args: unknown): BridgeAction {
   if (tool === undefined) return action;
   const schema = renderDescribe(action.id, tool, injector.config.maxDescriptionChars);
   return { ...action, toolResult: renderWithSchema(action.toolResult, schema) };
+}
+
+/**
+ * Corrects the bridge's "the server does not exist" for a server the config has but whose tools
+ * are not in the catalogue now (it failed to start, needs a login, or all its tools were left
+ * out): the model is told the server is there, in what state and why, so it neither invents
+ * another id nor gives up on the server. Other actions come back as they were.
+ *
+ * @param action The bridge's action.
+ * @param statuses The upstreams' states.
+ * @returns The action, its unknown-server sentence replaced when the server is configured.
+ *
+ * @example Usage
+ * ```ts
+ * import { explainConfiguredServer } from "./results.ts";
+ * import { match } from "node:assert/strict";
+ *
+ * const message = 'there is no tool "gh/x" in this catalogue. The server "gh" does not exist here.';
+ * const action = explainConfiguredServer(
+ *   { action: "error", code: "unknown_tool", message, toolResult: `Error unknown_tool: ${message}` },
+ *   [{ server: "gh", state: "failed", detail: "spawn gh ENOENT", tools: 0 }],
+ * );
+ * match(action.action === "error" ? action.message : "", /"gh" is configured but its tools cannot be listed now \(failed: "spawn gh ENOENT"\)/);
+ * ```
+ */
+export function explainConfiguredServer(
+  action: BridgeAction,
+  statuses: readonly UpstreamStatus[],
+): BridgeAction {
+  if (action.action !== "error" || action.code !== "unknown_tool") return action;
+  for (const status of statuses) {
+    const said = ` The server ${quote(status.server)} does not exist here.`;
+    if (!action.message.includes(said)) continue;
+    const why = status.detail === undefined
+      ? status.state
+      : `${status.state}: ${quote(status.detail.slice(0, MAX_DETAIL_CHARS))}`;
+    const instead = ` The server ${
+      quote(status.server)
+    } is configured but its tools cannot be listed now (${why}); it is tried again in the background: try again later, or use another server's tool.`;
+    return {
+      ...action,
+      message: action.message.replace(said, instead),
+      toolResult: action.toolResult.replace(said, instead),
+    };
+  }
+  return action;
 }
 
 /**

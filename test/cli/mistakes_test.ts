@@ -35,6 +35,19 @@ Deno.test("a server entry's mistyped key is answered with the key it meant, exit
   });
 });
 
+Deno.test("an unfold block's mistyped key is answered with the key it meant, exit 1", async () => {
+  await withConfig({ mcpServers: {}, unfold: { strat: "lazy" } }, async (path) => {
+    const { code, stdout, stderr } = await run("inspect", "--config", path);
+    equal(code, 1);
+    equal(stdout, "");
+    equal(stderr.trim().split("\n").length, 1, stderr);
+    match(
+      stderr,
+      /Invalid gateway config at "\/unfold\/strat": unknown field: did you mean "start"\?\n$/,
+    );
+  });
+});
+
 Deno.test("--port without --http is a usage error, exit 2", async () => {
   const { code, stdout, stderr } = await run("gateway", "--config", "x.json", "--port", "9000");
   equal(code, 2);
@@ -91,4 +104,49 @@ Deno.test("inspect adds a row for the config's own availableContextTokens, marke
   deepEqual(listed.budgets.filter((b) => b.configured).map((b) => b.availableContextTokens), [
     200_000,
   ]);
+});
+
+Deno.test("inspect lists tools not approved in its report only, not once more on stderr", async () => {
+  const config = { mcpServers: { memory: npmServer("@modelcontextprotocol/server-memory") } };
+  await withConfig(config, async (path) => {
+    const { code, stdout, stderr } = await run("inspect", "--config", path);
+    equal(code, 0, stderr);
+    match(stdout, /\n {2}memory\/read_graph: new\n/);
+    ok(!stderr.includes("approved"), stderr);
+    equal(stderr.trim().split("\n").length, 1, stderr);
+  });
+});
+
+Deno.test("a --port out of range is a usage error, exit 2", async () => {
+  const { code, stdout, stderr } = await run(
+    "gateway",
+    "--config",
+    "x.json",
+    "--http",
+    "--port",
+    "70000",
+  );
+  equal(code, 2);
+  equal(stdout, "");
+  match(stderr, /^unfold: --port must be an integer from 0 to 65535, got 70000\n/);
+});
+
+Deno.test("a port already in use is one line and exit 1, not a stack trace", async () => {
+  using taken = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (taken.addr as Deno.NetAddr).port;
+  await withConfig({ mcpServers: {}, unfold: { trust: "off" } }, async (path) => {
+    const { code, stderr } = await run(
+      "gateway",
+      "--config",
+      path,
+      "--http",
+      "--port",
+      String(port),
+    );
+    equal(code, 1, stderr);
+    equal(
+      stderr,
+      `unfold: cannot serve on 127.0.0.1:${port}: the port is in use; choose another with --port (0 takes any free one)\n`,
+    );
+  });
 });
