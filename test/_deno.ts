@@ -8,6 +8,25 @@
 /** The repository's root directory, with a trailing slash. */
 export const ROOT: string = new URL("..", import.meta.url).pathname;
 
+/**
+ * Clones the repository's committed state into a new folder, beside an empty `cache` folder: a
+ * user's fresh clone, for the tests of what the README promises on one.
+ *
+ * @param temp The folder to clone into (as `unfold`).
+ * @returns The clone's path.
+ */
+export async function cloneRepo(temp: string): Promise<string> {
+  const repo = `${temp}/unfold`;
+  const clone = await new Deno.Command("git", {
+    args: ["clone", "--quiet", ROOT, repo],
+    stdout: "null",
+    stderr: "piped",
+  }).output();
+  if (!clone.success) throw new Error(new TextDecoder().decode(clone.stderr));
+  await Deno.mkdir(`${temp}/cache`);
+  return repo;
+}
+
 /** What a finished command left: its exit code and its output as text. */
 export interface DenoRun {
   /** The exit code. */

@@ -4,7 +4,7 @@
 // browser used by the page tests: over 500 MB and half a minute).
 // deno-lint-ignore-file no-console
 import { ok } from "node:assert/strict";
-import { ROOT } from "../_deno.ts";
+import { cloneRepo, ROOT } from "../_deno.ts";
 import { PASSED_ENV_VARS } from "../../src/gateway/environment.ts";
 
 // What the first hour may fetch in the Deno cache and node_modules together.
@@ -27,14 +27,7 @@ Deno.test({
     ok(found, "the README's quick start shows no `deno task unfold inspect …` line");
     const temp = await Deno.makeTempDir({ prefix: "unfold-quick-start-" });
     try {
-      const repo = `${temp}/unfold`;
-      const clone = await new Deno.Command("git", {
-        args: ["clone", "--quiet", ROOT, repo],
-        stdout: "null",
-        stderr: "piped",
-      }).output();
-      ok(clone.success, new TextDecoder().decode(clone.stderr));
-      await Deno.mkdir(`${temp}/cache`);
+      const repo = await cloneRepo(temp);
       // The user's machine: its proxy and certificates, a Deno cache of nothing. The upstreams of
       // the example config do not get DENO_DIR (a stdio server gets the SDK's default environment),
       // so they come from the user's usual cache, as in the host snippet's test.

@@ -5,7 +5,7 @@
 import { deepEqual, equal, ok } from "node:assert/strict";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
-import { ROOT } from "../_deno.ts";
+import { cloneRepo, ROOT } from "../_deno.ts";
 import { PASSED_ENV_VARS } from "../../src/gateway/environment.ts";
 
 // What the issue allows in the Deno cache and node_modules together.
@@ -48,14 +48,7 @@ Deno.test({
   fn: async () => {
     const temp = await Deno.makeTempDir({ prefix: "unfold-fresh-" });
     try {
-      const repo = `${temp}/unfold`;
-      const clone = await new Deno.Command("git", {
-        args: ["clone", "--quiet", ROOT, repo],
-        stdout: "null",
-        stderr: "piped",
-      }).output();
-      ok(clone.success, new TextDecoder().decode(clone.stderr));
-      await Deno.mkdir(`${temp}/cache`);
+      const repo = await cloneRepo(temp);
       await Deno.mkdir(`${temp}/elsewhere`);
       const words = snippetIn(README).map((word) =>
         word.replace("/path/to/unfold", repo)
