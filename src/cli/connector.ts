@@ -7,7 +7,7 @@
 
 import type { HttpUpstream, UpstreamConfig } from "../gateway/config.ts";
 import type { Connector } from "../gateway/upstreams.ts";
-import type { ConnectOptions } from "../mcp/client.ts";
+import type { ConnectOptions } from "../mcp/types.ts";
 import { connectHttp } from "../mcp/http_client.ts";
 import { connectOAuth } from "../mcp/oauth/connect.ts";
 import { fileOAuthStore, unfoldConfigDir } from "../mcp/oauth/file_store.ts";

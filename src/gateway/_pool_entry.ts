@@ -5,7 +5,7 @@
  * @module
  */
 
-import type { McpConnection } from "../mcp/client.ts";
+import type { McpConnection } from "../mcp/types.ts";
 import type { ToolIssue } from "../mcp/tool_list.ts";
 import type { McpTool } from "../tool.ts";
 import type { UpstreamConfig } from "./config.ts";

@@ -9,7 +9,7 @@
  * @module
  */
 
-import type { ForwardOptions, McpConnection } from "../mcp/client.ts";
+import type { ForwardOptions, McpConnection } from "../mcp/types.ts";
 import { DEFAULT_CALL_TIMEOUT_MS } from "../mcp/_settings.ts";
 import type { McpTool } from "../tool.ts";
 import { McpError } from "../tool_error.ts";

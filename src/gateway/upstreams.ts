@@ -7,7 +7,7 @@
  * @module
  */
 
-import type { ConnectOptions, ForwardOptions, McpConnection } from "../mcp/client.ts";
+import type { ConnectOptions, ForwardOptions, McpConnection } from "../mcp/types.ts";
 import type { CallToolResultLike } from "../tool_result.ts";
 import type { McpTool } from "../tool.ts";
 import type { StartMode, UpstreamConfig } from "./config.ts";

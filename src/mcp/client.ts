@@ -10,14 +10,6 @@
 import { type ConnectOptions, type McpConnection, type McpTransport } from "./types.ts";
 import { openConnection } from "./_connection.ts";
 
-export type {
-  CallOptions,
-  ConnectOptions,
-  ForwardOptions,
-  McpConnection,
-  McpTransport,
-  ServerIdentity,
-} from "./types.ts";
 /**
  * Connects to an MCP server over a transport the host provides: the handshake, then a live
  * connection. `connectStdio` and `connectHttp` build on it; use it for other transports and for

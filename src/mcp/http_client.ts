@@ -7,7 +7,7 @@
 
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { checkServerName, openConnection } from "./_connection.ts";
-import type { ConnectOptions, McpConnection } from "./client.ts";
+import type { ConnectOptions, McpConnection } from "./types.ts";
 
 /** Where an MCP server listens over Streamable HTTP. */
 export interface HttpServerConfig {

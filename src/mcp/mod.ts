@@ -22,7 +22,7 @@ export type {
   McpConnection,
   McpTransport,
   ServerIdentity,
-} from "./client.ts";
+} from "./types.ts";
 export { connectTransport } from "./client.ts";
 export type { HttpConnectOptions, HttpServerConfig } from "./http_client.ts";
 export { connectHttp } from "./http_client.ts";

@@ -9,7 +9,7 @@
 import { McpCatalog, type McpCatalogOptions } from "../catalog.ts";
 import type { McpInvoker } from "../injector.ts";
 import { type McpTool, type ServerInfo, toolId } from "../tool.ts";
-import type { McpConnection } from "./client.ts";
+import type { McpConnection } from "./types.ts";
 
 /** Several connected MCP servers as one catalogue and one invoker. */
 export interface McpServers {

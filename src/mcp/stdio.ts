@@ -9,7 +9,7 @@ import { STDIO_DEFAULT_MAX_BUFFER_SIZE } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { LineReader } from "./_line_reader.ts";
 import { checkServerName, openConnection } from "./_connection.ts";
-import type { ConnectOptions, McpConnection } from "./client.ts";
+import type { ConnectOptions, McpConnection } from "./types.ts";
 
 /** How to start an MCP server as a child process. */
 export interface StdioServerConfig {

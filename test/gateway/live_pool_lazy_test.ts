@@ -1,7 +1,7 @@
 import { deepEqual, equal, match, rejects } from "node:assert/strict";
 import { openLivePool } from "../../src/gateway/live_pool.ts";
 import type { Connector, Snapshot, SnapshotStore } from "../../src/gateway/upstreams.ts";
-import type { McpConnection } from "../../src/mcp/client.ts";
+import type { McpConnection } from "../../src/mcp/types.ts";
 import type { McpTool } from "../../src/tool.ts";
 import { McpError } from "../../src/tool_error.ts";
 

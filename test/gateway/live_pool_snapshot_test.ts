@@ -1,7 +1,7 @@
 import { deepEqual, equal } from "node:assert/strict";
 import { openLivePool } from "../../src/gateway/live_pool.ts";
 import type { Connector, Snapshot, SnapshotStore } from "../../src/gateway/upstreams.ts";
-import type { McpConnection } from "../../src/mcp/client.ts";
+import type { McpConnection } from "../../src/mcp/types.ts";
 import type { McpTool } from "../../src/tool.ts";
 
 const CONFIG = { server: "slow", url: "http://slow.invalid/mcp", headers: {} };

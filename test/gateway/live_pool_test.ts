@@ -1,7 +1,7 @@
 import { deepEqual, equal, match, rejects } from "node:assert/strict";
 import { openLivePool } from "../../src/gateway/live_pool.ts";
 import type { Connector } from "../../src/gateway/upstreams.ts";
-import type { ConnectOptions, McpConnection } from "../../src/mcp/client.ts";
+import type { ConnectOptions, McpConnection } from "../../src/mcp/types.ts";
 import { McpError } from "../../src/tool_error.ts";
 
 const CONFIG = { server: "flaky", url: "http://flaky.invalid/mcp", headers: {} };

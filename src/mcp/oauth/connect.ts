@@ -7,7 +7,7 @@
  */
 
 import { McpError } from "../../tool_error.ts";
-import type { McpConnection } from "../client.ts";
+import type { McpConnection } from "../types.ts";
 import { connectHttp, type HttpConnectOptions, type HttpServerConfig } from "../http_client.ts";
 import { NeedsLoginError, type OAuthFetchOptions, withOAuth } from "./fetch.ts";
 
