@@ -1,5 +1,6 @@
 import { equal, ok } from "node:assert/strict";
 import { createMcpHttpHandler, type ToolHost } from "../../src/gateway/face.ts";
+import { initializeBody, MCP_POST_HEADERS } from "../_mcp_wire.ts";
 
 const HOST: ToolHost = {
   serverInfo: { name: "demo", version: "1.0.0" },
@@ -9,26 +10,14 @@ const HOST: ToolHost = {
   onToolsChanged: () => () => {},
 };
 
-const HEADERS = {
-  "content-type": "application/json",
-  accept: "application/json, text/event-stream",
-};
+const HEADERS = MCP_POST_HEADERS;
 
 async function initialize(handle: (r: Request, t: string) => Promise<Response>, tenant: string) {
   const response = await handle(
     new Request("http://localhost/mcp", {
       method: "POST",
       headers: HEADERS,
-      body: JSON.stringify({
-        jsonrpc: "2.0",
-        id: 1,
-        method: "initialize",
-        params: {
-          protocolVersion: "2025-06-18",
-          capabilities: {},
-          clientInfo: { name: "t", version: "1" },
-        },
-      }),
+      body: initializeBody("2025-06-18", "t"),
     }),
     tenant,
   );

@@ -1,5 +1,6 @@
 import { deepEqual, equal, match, ok } from "node:assert/strict";
 import { startHttpGateway, writeConfig } from "./_gateway.ts";
+import { initializeBody, MCP_POST_HEADERS } from "../_mcp_wire.ts";
 
 const MODERN = "2026-07-28";
 
@@ -45,20 +46,8 @@ Deno.test("the gateway negotiates every protocol version and serves 2026-07-28 s
       for (const version of ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"]) {
         const response = await fetch(gateway.url, {
           method: "POST",
-          headers: {
-            "content-type": "application/json",
-            accept: "application/json, text/event-stream",
-          },
-          body: JSON.stringify({
-            jsonrpc: "2.0",
-            id: 1,
-            method: "initialize",
-            params: {
-              protocolVersion: version,
-              capabilities: {},
-              clientInfo: { name: "protocol-test", version: "1.0.0" },
-            },
-          }),
+          headers: MCP_POST_HEADERS,
+          body: initializeBody(version, "protocol-test"),
         });
         const text = await response.text();
         const data = text.split("\n").filter((l) => l.startsWith("data: ")).at(-1) ?? text;

@@ -6,6 +6,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { spawnLogged } from "../_deno.ts";
 import { denoEnv } from "../mcp/_servers.ts";
 import { cliCommand, httpClient, runCli, writeConfig } from "./_gateway.ts";
+import { initializeBody, MCP_POST_HEADERS } from "../_mcp_wire.ts";
 
 // Lines on stderr that are not the gateway's own: each of its lines (its relays of an upstream's
 // stderr included) starts with "unfold: ", and none of them is a warning.
@@ -56,26 +57,14 @@ Deno.test("the stdio gateway writes only its own lines on stderr from start to e
   deepEqual(foreignLines(stderr), []);
 });
 
-const HEADERS = {
-  "content-type": "application/json",
-  accept: "application/json, text/event-stream",
-};
+const HEADERS = MCP_POST_HEADERS;
 
 // Opens a 2025-era session by hand, so the test holds the raw streams it then abandons.
 async function openSession(url: string): Promise<Record<string, string>> {
   const response = await fetch(url, {
     method: "POST",
     headers: HEADERS,
-    body: JSON.stringify({
-      jsonrpc: "2.0",
-      id: 1,
-      method: "initialize",
-      params: {
-        protocolVersion: "2025-06-18",
-        capabilities: {},
-        clientInfo: { name: "quiet-test", version: "1.0.0" },
-      },
-    }),
+    body: initializeBody("2025-06-18", "quiet-test"),
   });
   await response.body?.cancel();
   const session = response.headers.get("mcp-session-id");

@@ -2,6 +2,7 @@ import { deepEqual, equal, ok } from "node:assert/strict";
 import { startWrangler } from "../e2e/_processes.ts";
 import { startGatewayWorker } from "./_gateway_worker.ts";
 import { startHttpEverything } from "../mcp/_servers.ts";
+import { initializeBody, MCP_POST_HEADERS } from "../_mcp_wire.ts";
 
 const catalog = [
   {
@@ -72,20 +73,8 @@ Deno.test("the gateway Worker without its API Worker answers 503 api_unavailable
     // /mcp's sessions are the API Worker's objects: a new session cannot be kept without it.
     const initialize = await fetch(`${worker.url}/mcp`, {
       method: "POST",
-      headers: {
-        "content-type": "application/json",
-        accept: "application/json, text/event-stream",
-      },
-      body: JSON.stringify({
-        jsonrpc: "2.0",
-        id: 1,
-        method: "initialize",
-        params: {
-          protocolVersion: "2025-11-25",
-          capabilities: {},
-          clientInfo: { name: "test", version: "1" },
-        },
-      }),
+      headers: MCP_POST_HEADERS,
+      body: initializeBody("2025-11-25", "test"),
     });
     equal(initialize.status, 503);
     equal(initialize.headers.get("retry-after"), "1");
