@@ -6,6 +6,7 @@ import {
 } from "../../src/ranking/neighbours.ts";
 import { englishVectors } from "../../src/ranking/vectors.ts";
 import type { WordVectors } from "../../src/ranking/word_sources.ts";
+import { random } from "./_random.ts";
 
 // Vectors given by hand; `spelt` words have a vector but are not words of the table.
 function handVectors(
@@ -23,18 +24,6 @@ function handVectors(
     index: () => {
       throw new Error("not used");
     },
-  };
-}
-
-// A small deterministic generator (mulberry32).
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
 

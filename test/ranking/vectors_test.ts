@@ -9,6 +9,7 @@ import {
 import { VECTORS_TEXT } from "../../src/ranking/vectors_data.ts";
 import { STOP_WORDS } from "../../src/ranking/terms.ts";
 import { gzipSize } from "../_gzip.ts";
+import { random } from "./_random.ts";
 
 const SMALL: VectorTable = {
   dimensions: 3,
@@ -37,18 +38,6 @@ function cosine(a: Float32Array, b: Float32Array): number {
     nb += b[d]! * b[d]!;
   }
   return dot / Math.sqrt(na * nb);
-}
-
-// A small deterministic generator (mulberry32), so the hostile words are the same on every run.
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 Deno.test("encodeVectors() and decodeVectors() round-trip words, pieces and signed bytes", () => {
