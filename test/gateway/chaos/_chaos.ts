@@ -57,6 +57,24 @@ export async function writeChaosConfig(
   return { path, dir };
 }
 
+/**
+ * Waits for a fake upstream's `--pid-file` and reads the pid it wrote.
+ *
+ * @param gateway The gateway whose upstream it is (its `until` bounds the wait).
+ * @param file The pid file's path.
+ * @returns The upstream's pid.
+ */
+export async function pidIn(gateway: RawGateway, file: string): Promise<number> {
+  await gateway.until(async () => {
+    try {
+      return (await Deno.readTextFile(file)) !== "";
+    } catch {
+      return false;
+    }
+  }, `the pid in ${file}`);
+  return Number(await Deno.readTextFile(file));
+}
+
 type Message = Record<string, unknown>;
 
 /** The gateway CLI over stdio, spoken to in raw JSON-RPC. */

@@ -1,35 +1,19 @@
 import { deepEqual, equal, match, ok } from "node:assert/strict";
-import { fake, gone, RawGateway, writeChaosConfig } from "./_chaos.ts";
+import { fake, gone, pidIn, RawGateway, writeChaosConfig } from "./_chaos.ts";
 
 // The host expects the gateway gone within 2 s of closing stdin; the bound adds scheduling slack
 // for a loaded CI machine, far below "never" (what a host that sent no 2025-era initialize got).
 const EXIT_BOUND_MS = 4_000;
 
 async function gatewayWithPids(): Promise<{ gateway: RawGateway; pids: () => Promise<number[]> }> {
-  const { path, dir } = await writeChaosConfig({
-    one: fake("healthy", "--pid-file", "one.pid"),
-    two: fake("healthy", "--pid-file", "two.pid"),
-  });
   // The fakes write their pid files relative to where they run: give them the directory.
-  const config = JSON.parse(await Deno.readTextFile(path));
-  for (const name of ["one", "two"]) {
-    const args = config.mcpServers[name].args as string[];
-    args[args.length - 1] = `${dir}/${name}.pid`;
-  }
-  await Deno.writeTextFile(path, JSON.stringify(config));
+  const { path, dir } = await writeChaosConfig((dir) => ({
+    one: fake("healthy", "--pid-file", `${dir}/one.pid`),
+    two: fake("healthy", "--pid-file", `${dir}/two.pid`),
+  }));
   const gateway = new RawGateway(path);
-  const pids = async () =>
-    await Promise.all(["one", "two"].map(async (name) => {
-      const file = `${dir}/${name}.pid`;
-      await gateway.until(async () => {
-        try {
-          return (await Deno.readTextFile(file)) !== "";
-        } catch {
-          return false;
-        }
-      }, `${name}'s pid`);
-      return Number(await Deno.readTextFile(file));
-    }));
+  const pids = () =>
+    Promise.all(["one", "two"].map((name) => pidIn(gateway, `${dir}/${name}.pid`)));
   return { gateway, pids };
 }
 
@@ -110,22 +94,11 @@ Deno.test("a host message over 10 MiB is answered with an error and the gateway 
 });
 
 Deno.test("the stdio gateway exits at once when stdin closes while an upstream is still listing", async () => {
-  const { path, dir } = await writeChaosConfig({
-    silent: fake("slow-start", "--pid-file", "silent.pid"),
-  }, { startupTimeoutMs: 60_000 });
-  const config = JSON.parse(await Deno.readTextFile(path));
-  const args = config.mcpServers.silent.args as string[];
-  args[args.length - 1] = `${dir}/silent.pid`;
-  await Deno.writeTextFile(path, JSON.stringify(config));
+  const { path, dir } = await writeChaosConfig((dir) => ({
+    silent: fake("slow-start", "--pid-file", `${dir}/silent.pid`),
+  }), { startupTimeoutMs: 60_000 });
   await using gateway = new RawGateway(path);
-  await gateway.until(async () => {
-    try {
-      return (await Deno.readTextFile(`${dir}/silent.pid`)) !== "";
-    } catch {
-      return false;
-    }
-  }, "the upstream's pid");
-  const pid = Number(await Deno.readTextFile(`${dir}/silent.pid`));
+  const pid = await pidIn(gateway, `${dir}/silent.pid`);
   await stopsWithItsUpstreams(gateway, [pid], () => gateway.closeStdin());
 });
 
@@ -136,22 +109,11 @@ for (
   ]]
 ) {
   Deno.test(`the stdio gateway stops an upstream ${state} when it exits, even one that outlives its stdin`, async () => {
-    const { path, dir } = await writeChaosConfig({
-      mute: fake(behaviour!, "--linger", "--pid-file", "mute.pid"),
-    }, { startupTimeoutMs: 60_000 });
-    const config = JSON.parse(await Deno.readTextFile(path));
-    const args = config.mcpServers.mute.args as string[];
-    args[args.length - 1] = `${dir}/mute.pid`;
-    await Deno.writeTextFile(path, JSON.stringify(config));
+    const { path, dir } = await writeChaosConfig((dir) => ({
+      mute: fake(behaviour!, "--linger", "--pid-file", `${dir}/mute.pid`),
+    }), { startupTimeoutMs: 60_000 });
     await using gateway = new RawGateway(path);
-    await gateway.until(async () => {
-      try {
-        return (await Deno.readTextFile(`${dir}/mute.pid`)) !== "";
-      } catch {
-        return false;
-      }
-    }, "the upstream's pid");
-    const pid = Number(await Deno.readTextFile(`${dir}/mute.pid`));
+    const pid = await pidIn(gateway, `${dir}/mute.pid`);
     await stopsWithItsUpstreams(gateway, [pid], () => gateway.closeStdin());
   });
 }

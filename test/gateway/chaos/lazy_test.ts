@@ -6,6 +6,7 @@ import {
   FAST,
   gone,
   memoryServer,
+  pidIn,
   RawGateway,
   writeChaosConfig,
 } from "./_chaos.ts";
@@ -72,24 +73,11 @@ const SLOW_MS = 3_000;
 
 Deno.test("lazy: a call of a slow server waits for its start within the call timeout, and the gateway's exit stops a server still starting", async () => {
   const cache = await Deno.makeTempDir({ prefix: "unfold-cache-" });
-  const { path, dir } = await writeChaosConfig({
-    slow: fake("slow-start", "--delay-ms", String(SLOW_MS), "--pid-file", "slow.pid"),
-  }, { ...FAST, startupTimeoutMs: 1_000, start: "lazy" });
-  const config = JSON.parse(await Deno.readTextFile(path));
-  const args = config.mcpServers.slow.args as string[];
-  args[args.length - 1] = `${dir}/slow.pid`;
-  await Deno.writeTextFile(path, JSON.stringify(config));
+  const { path, dir } = await writeChaosConfig((dir) => ({
+    slow: fake("slow-start", "--delay-ms", String(SLOW_MS), "--pid-file", `${dir}/slow.pid`),
+  }), { ...FAST, startupTimeoutMs: 1_000, start: "lazy" });
   const env = { UNFOLD_CACHE_DIR: cache };
-  const pid = async (gateway: RawGateway) => {
-    await gateway.until(async () => {
-      try {
-        return (await Deno.readTextFile(`${dir}/slow.pid`)) !== "";
-      } catch {
-        return false;
-      }
-    }, "the upstream's pid");
-    return Number(await Deno.readTextFile(`${dir}/slow.pid`));
-  };
+  const pid = (gateway: RawGateway) => pidIn(gateway, `${dir}/slow.pid`);
   {
     await using first = new RawGateway(path, [], env);
     await first.initialize(20_000);
