@@ -1,9 +1,10 @@
 import { deepEqual, equal, match, rejects } from "node:assert/strict";
 import { openLivePool } from "../../src/gateway/live_pool.ts";
-import type { Connector, Snapshot, SnapshotStore } from "../../src/gateway/upstreams.ts";
+import type { Connector } from "../../src/gateway/upstreams.ts";
 import type { McpConnection } from "../../src/mcp/types.ts";
 import type { McpTool } from "../../src/tool.ts";
 import { McpError } from "../../src/tool_error.ts";
+import { memoryStore } from "./_snapshot_store.ts";
 
 const CONFIG = { server: "srv", url: "http://srv.invalid/mcp", headers: {} };
 const ECHO: McpTool = {
@@ -12,15 +13,6 @@ const ECHO: McpTool = {
   description: "Echoes",
   inputSchema: { type: "object" },
 };
-
-function store(initial?: Snapshot): SnapshotStore & { written: Snapshot[] } {
-  const written: Snapshot[] = [];
-  return {
-    written,
-    read: () => Promise.resolve(initial),
-    write: (_config, snapshot) => (written.push(snapshot), Promise.resolve()),
-  };
-}
 
 // Counts the connections open now; each listing waits for the gate when one is set.
 function countingConnector() {
@@ -68,18 +60,23 @@ function manualTime() {
   };
 }
 
+// A lazy pool of one server with a snapshot, idle after 1 s of the given clock.
+function lazyPool(connector: Connector, time: ReturnType<typeof manualTime>) {
+  return openLivePool([CONFIG], connector, {
+    start: "lazy",
+    idleTimeoutMs: 1_000,
+    snapshots: memoryStore({ tools: [ECHO] }),
+    now: time.now,
+    schedule: time.schedule,
+  });
+}
+
 const text = (result: { content?: unknown }) => (result.content as { text: string }[])[0]!.text;
 
 Deno.test("a lazy pool with a snapshot starts nothing, starts a server on its first call and stops it when idle", async () => {
   const { connector, state } = countingConnector();
   const time = manualTime();
-  const pool = await openLivePool([CONFIG], connector, {
-    start: "lazy",
-    idleTimeoutMs: 1_000,
-    snapshots: store({ tools: [ECHO] }),
-    now: time.now,
-    schedule: time.schedule,
-  });
+  const pool = await lazyPool(connector, time);
   equal(state.opened, 0);
   deepEqual(pool.statuses(), [{ server: "srv", state: "stopped", tools: 1, snapshot: true }]);
   deepEqual(pool.tools(), [ECHO]);
@@ -106,7 +103,7 @@ Deno.test("a lazy pool with a snapshot starts nothing, starts a server on its fi
 
 Deno.test("a lazy pool without a snapshot starts a server once to list it, then stops it", async () => {
   const { connector, state } = countingConnector();
-  const kept = store();
+  const kept = memoryStore();
   const pool = await openLivePool([CONFIG], connector, { start: "lazy", snapshots: kept });
   equal(state.opened, 1);
   equal(state.open, 0);
@@ -119,13 +116,7 @@ Deno.test("a lazy server is not stopped while a call waits for it to start", asy
   const { connector, state } = countingConnector();
   const time = manualTime();
   const gate = Promise.withResolvers<void>();
-  const pool = await openLivePool([CONFIG], connector, {
-    start: "lazy",
-    idleTimeoutMs: 1_000,
-    snapshots: store({ tools: [ECHO] }),
-    now: time.now,
-    schedule: time.schedule,
-  });
+  const pool = await lazyPool(connector, time);
   state.gate = gate.promise;
   const called = pool.forward(ECHO, { text: "slow" }, { timeoutMs: 5_000 });
   time.advance(400);
@@ -157,7 +148,7 @@ Deno.test("a call of a server still starting waits within its own timeout, not t
   const gate = Promise.withResolvers<void>();
   state.gate = gate.promise;
   const pool = await openLivePool([CONFIG], connector, {
-    snapshots: store({ tools: [ECHO] }),
+    snapshots: memoryStore({ tools: [ECHO] }),
     startupTimeoutMs: 1,
   });
   const called = pool.forward(ECHO, { text: "waited" }, { timeoutMs: 60_000 });
@@ -172,7 +163,7 @@ Deno.test("a call whose server does not start within the call's timeout says so,
   const { connector, state } = countingConnector();
   state.gate = new Promise(() => {});
   const pool = await openLivePool([CONFIG], connector, {
-    snapshots: store({ tools: [ECHO] }),
+    snapshots: memoryStore({ tools: [ECHO] }),
     startupTimeoutMs: 1,
   });
   await rejects(
@@ -188,7 +179,7 @@ Deno.test("a call whose server fails to start gets the reason and when it is tri
   const pool = await openLivePool(
     [CONFIG],
     () => Promise.reject(new McpError("connect", 'Cannot connect to "srv": refused')),
-    { start: "lazy", snapshots: store({ tools: [ECHO] }) },
+    { start: "lazy", snapshots: memoryStore({ tools: [ECHO] }) },
   );
   equal(pool.statuses()[0]!.state, "stopped");
   await rejects(
@@ -233,7 +224,7 @@ Deno.test("a lazily started server that crashes is lost, restarted with backoff,
     start: "lazy",
     idleTimeoutMs: 10_000,
     restart: { initialDelayMs: 100 },
-    snapshots: store({ tools: [ECHO] }),
+    snapshots: memoryStore({ tools: [ECHO] }),
     now: time.now,
     schedule: time.schedule,
   });

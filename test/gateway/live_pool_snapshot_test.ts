@@ -1,8 +1,9 @@
 import { deepEqual, equal } from "node:assert/strict";
 import { openLivePool } from "../../src/gateway/live_pool.ts";
-import type { Connector, Snapshot, SnapshotStore } from "../../src/gateway/upstreams.ts";
+import type { Connector } from "../../src/gateway/upstreams.ts";
 import type { McpConnection } from "../../src/mcp/types.ts";
 import type { McpTool } from "../../src/tool.ts";
+import { memoryStore } from "./_snapshot_store.ts";
 
 const CONFIG = { server: "slow", url: "http://slow.invalid/mcp", headers: {} };
 const tool = (name: string): McpTool => ({
@@ -11,18 +12,6 @@ const tool = (name: string): McpTool => ({
   description: `Does ${name}`,
   inputSchema: { type: "object" },
 });
-
-function memoryStore(initial?: Snapshot): SnapshotStore & { written: Snapshot[] } {
-  const written: Snapshot[] = [];
-  return {
-    written,
-    read: () => Promise.resolve(initial),
-    write: (_config, snapshot) => {
-      written.push(structuredClone(snapshot));
-      return Promise.resolve();
-    },
-  };
-}
 
 // A connection whose listing waits until the test lets it answer.
 function gatedConnector(tools: McpTool[]) {
