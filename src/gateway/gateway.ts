@@ -9,6 +9,7 @@
  */
 
 import type { BridgeAction } from "../bridge/action.ts";
+import { parseBridgeCall } from "../bridge/parse.ts";
 import { canonicalJson, type Hasher, sha256Hex } from "../canonical_json.ts";
 import type { McpCatalog } from "../catalog.ts";
 import type { RankerFactory } from "../ranking/ranker.ts";
@@ -20,7 +21,7 @@ import { routeInSession } from "../session/session_route.ts";
 import type { SessionKey, SessionStore } from "../session/store.ts";
 import { type McpTool, toolId } from "../tool.ts";
 import type { GatewayOptions } from "./config.ts";
-import { present, type Presentation, type ToolDefinition } from "./presentation.ts";
+import { pinnedName, present, type Presentation, type ToolDefinition } from "./presentation.ts";
 import { admitTools } from "./quarantine.ts";
 import {
   inProfile,
@@ -286,15 +287,14 @@ export class Gateway {
   // execute, and the host is told once on the log.
   async #inSession(state: State, args: unknown, session: SessionKey): Promise<BridgeAction> {
     let failure: unknown;
+    const describeFirst = executesPinned(state, args) ? "off" : this.#deps.options.describeFirst;
     try {
       const routed = await routeInSession(state.injector, args, {
         store: this.#deps.store,
         key: session,
         catalogHash: state.catalogHash,
         hash: this.#hash,
-        ...(this.#deps.options.describeFirst === undefined
-          ? {}
-          : { describeFirst: this.#deps.options.describeFirst }),
+        ...(describeFirst === undefined ? {} : { describeFirst }),
       });
       if (routed.ok) return routed.value;
       failure = routed.error;
@@ -453,6 +453,20 @@ async function build(pool: UpstreamPool, deps: GatewayDeps, hash: Hasher): Promi
     presentation,
     statuses,
   };
+}
+
+// A pinned tool's whole definition is in the host's tools/list, so the model has its schema
+// already: an execute of it through the bridge is not held for a describe (its arguments are still
+// checked). Parsed without ranking: the check costs what the call's size does, nothing more.
+function executesPinned(state: State, args: unknown): boolean {
+  const pinned = state.presentation.pinned;
+  if (pinned.size === 0) return false;
+  const parsed = parseBridgeCall(args, state.injector.config);
+  if (!parsed.ok || parsed.call.action !== "execute" || parsed.call.name === undefined) {
+    return false;
+  }
+  const tool = state.catalog.get(parsed.call.name.trim());
+  return tool !== undefined && pinned.get(pinnedName(tool)) === tool;
 }
 
 function message(error: unknown): string {

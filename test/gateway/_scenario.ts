@@ -67,6 +67,12 @@ export async function gatewayScenario(
     match(client.getInstructions() ?? "", /<tool-catalogue level="manifest"/);
   });
 
+  await t.step("a pinned tool executes through the bridge without a describe", async () => {
+    const graph = await bridge(client, { action: "execute", name: "memory/read_graph" });
+    equal(graph.isError, undefined, textOf(graph));
+    match(textOf(graph), /entities/);
+  });
+
   await t.step("search finds tools by words, with structured matches", async () => {
     const found = await bridge(client, { action: "search", query: "add two numbers" });
     equal(found.isError, undefined);

@@ -28,9 +28,13 @@ const POOL: UpstreamPool = {
 };
 
 // A fresh session for each call: what a one-shot client such as the Inspector CLI does.
-async function oneShot(describeFirst: "enforce" | "off" | undefined, args: unknown) {
+async function oneShot(
+  describeFirst: "enforce" | "off" | undefined,
+  args: unknown,
+  pinned: string[] = [],
+) {
   const gateway = await Gateway.open(POOL, {
-    options: { pinned: [], ...(describeFirst === undefined ? {} : { describeFirst }) },
+    options: { pinned, ...(describeFirst === undefined ? {} : { describeFirst }) },
     store: new MemorySessionStore(),
   });
   try {
@@ -70,6 +74,21 @@ Deno.test("describeFirst enforce (the default): the first execute gets the schem
     ok(text(result).startsWith("Error describe_first"), text(result));
     ok(text(result).includes('"required":["text"]'), text(result));
   }
+});
+
+Deno.test("describeFirst enforce: a pinned tool, whose schema the host lists, executes through the bridge at once", async () => {
+  for (const mode of ["enforce", undefined] as const) {
+    const result = await oneShot(mode, { text: "hi" }, ["s/echo"]);
+    equal(result.isError, undefined, text(result));
+    equal(text(result), 'echo {"text":"hi"}');
+  }
+});
+
+Deno.test("describeFirst enforce: a pinned tool's arguments are still checked against its schema", async () => {
+  const result = await oneShot("enforce", { txt: "hi" }, ["s/echo"]);
+  equal(result.isError, true);
+  ok(text(result).startsWith("Error invalid_arguments"), text(result));
+  ok(text(result).includes('required property "text"'), text(result));
 });
 
 Deno.test("the config takes describeFirst enforce or off, and names the choices otherwise", () => {
