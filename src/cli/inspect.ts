@@ -161,6 +161,13 @@ export function formatReport(report: InspectReport): string {
       }${tool.held ? ", held until approved" : ""}`
     )
   );
+  const pins = report.servers.flatMap((s) =>
+    (s.missingPins ?? []).map((pin) =>
+      `  ${pin.id}: not in ${pin.listing === "live" ? "its listing" : "its snapshot"}${
+        pin.closest === undefined ? "" : ` (closest: ${pin.closest})`
+      }`
+    )
+  );
   return [
     table(["server", "state", "tools", "definition tokens"], servers),
     "",
@@ -176,6 +183,9 @@ export function formatReport(report: InspectReport): string {
       "tool definitions not approved (review them, then run unfold approve):",
       ...unapproved,
     ]),
+    ...(pins.length === 0
+      ? []
+      : ["", "pinned tools not listed (left out of tools/list):", ...pins]),
   ].join("\n");
 }
 

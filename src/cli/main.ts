@@ -28,7 +28,7 @@ import { closest, narrowOptions } from "../gateway/profiles.ts";
 import { openProfileFaces } from "../gateway/profile_faces.ts";
 import { approveCommand, openTrust, watchLock } from "./trust.ts";
 import { configEnvironment, withPassedEnvironment } from "../gateway/environment.ts";
-import { missingPin } from "../gateway/pinned_check.ts";
+import { pinError, pinNotice } from "../gateway/pinned_check.ts";
 import { checkSettings } from "../http/settings.ts";
 import { createMcpHttpHandler } from "../gateway/face.ts";
 import { serveWithDeliverySignal } from "../gateway/delivery_signal.ts";
@@ -303,12 +303,17 @@ async function main(argv: readonly string[]): Promise<number> {
     await bounded(gateway.close(), CLOSE_BUDGET_MS);
     return 0;
   };
-  const badPin = missingPin(gateway.catalog, gateway.statuses(), config.options.pinned);
-  if (badPin !== undefined) {
-    console.error(`unfold: ${args.config}: ${badPin.message}`);
+  // A pin that a live listing lacks is a mistake in the config; one that only a snapshot lacks
+  // may be the snapshot's: it is said, and judged again once its server lists live.
+  const pins = gateway.missingPins();
+  const wrong = pins.find((pin) => pin.listing === "live");
+  if (wrong !== undefined) {
+    const pointer = pinPointer(wrong.id, config.options.pinned, args.profile, profile?.pinned);
+    console.error(`unfold: ${args.config}: ${pinError(wrong, pointer).message}`);
     await finish();
     return 1;
   }
+  for (const pin of pins) log(pinNotice(pin));
   if (args.command === "search") {
     await ranker.ready.catch((e) => log(`cannot load the word vectors (${e}): searching without`));
   }
@@ -439,6 +444,18 @@ async function bounded(work: Promise<unknown>, ms: number): Promise<void> {
     new Promise((resolve) => timer = setTimeout(resolve, ms)),
   ]);
   clearTimeout(timer);
+}
+
+// Where the config sets a pin: the profile's own list when it has one, else the config's.
+function pinPointer(
+  id: string,
+  pinned: readonly string[],
+  profileName: string | undefined,
+  profilePinned: readonly string[] | undefined,
+): string {
+  return profilePinned === undefined
+    ? `/unfold/pinned/${pinned.indexOf(id)}`
+    : `/unfold/profiles/${profileName}/pinned/${profilePinned.indexOf(id)}`;
 }
 
 function unknownProfile(name: string, names: readonly string[]): string {

@@ -28,6 +28,9 @@ export interface Entry {
   instructions?: string;
   // Set while the tools and instructions are the snapshot's, not yet a live listing's.
   fromSnapshot?: boolean;
+  // Set once the server has listed live since the pool opened: its tools are that listing's
+  // from then on, even while it is stopped (a lazy stop keeps them, marked as from a snapshot).
+  listedLive?: true;
   // Keeps each live listing as the server's snapshot.
   keep?: (current: () => Snapshot) => void;
   // A connection still listing its tools: closed too when the pool closes.

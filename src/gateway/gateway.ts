@@ -10,10 +10,9 @@
 
 import type { BridgeAction } from "../bridge/action.ts";
 import { parseBridgeCall } from "../bridge/parse.ts";
-import { canonicalJson, type Hasher, sha256Hex } from "../canonical_json.ts";
+import { type Hasher, sha256Hex } from "../canonical_json.ts";
 import type { McpCatalog } from "../catalog.ts";
 import type { RankerFactory } from "../ranking/ranker.ts";
-import type { Injector } from "../injector.ts";
 import type { CallToolResultLike } from "../tool_result.ts";
 import { McpError } from "../tool_error.ts";
 import { isSendableResult } from "./face.ts";
@@ -21,18 +20,12 @@ import { routeInSession } from "../session/session_route.ts";
 import type { SessionKey, SessionStore } from "../session/store.ts";
 import { type McpTool, toolId } from "../tool.ts";
 import type { GatewayOptions } from "./config.ts";
-import { pinnedName, present, type Presentation, type ToolDefinition } from "./presentation.ts";
-import { admitTools } from "./quarantine.ts";
-import {
-  inProfile,
-  narrowOptions,
-  type Profile,
-  profileSeesServer,
-  unmatchedPatterns,
-} from "./profiles.ts";
-import { checkTrust, describeUnapproved, type TrustSource, type Unapproved } from "./trust.ts";
-
-export type { TrustSource } from "./trust.ts";
+import { GatewayLog } from "./gateway_log.ts";
+import { buildState, type GatewayState } from "./gateway_state.ts";
+import type { MissingPin } from "./pinned_check.ts";
+import { pinnedName, type Presentation, type ToolDefinition } from "./presentation.ts";
+import type { Profile } from "./profiles.ts";
+import type { TrustSource } from "./trust.ts";
 import {
   actionResult,
   executeResult,
@@ -41,6 +34,8 @@ import {
   stateless,
 } from "./results.ts";
 import type { UpstreamPool, UpstreamStatus } from "./upstreams.ts";
+
+export type { TrustSource } from "./trust.ts";
 
 /** What one `tools/call` brings besides its name and arguments. */
 export interface CallContext {
@@ -69,7 +64,9 @@ export interface GatewayDeps {
    */
   hash?: Hasher;
   /**
-   * Receives one line for each tool newly quarantined, and for each failure to follow a change.
+   * Receives one line for each tool newly quarantined or not approved, each pinned tool found
+   * missing after the gateway opened (see {@linkcode Gateway.missingPins} for those at open), and
+   * each failure to follow a change.
    * @default {nothing}
    */
   log?: (line: string) => void;
@@ -94,20 +91,6 @@ export interface GatewayDeps {
    * @default {true}
    */
   logUnapproved?: boolean;
-}
-
-// How many quarantine lines are remembered so a re-list does not log them again.
-const MAX_LOGGED = 10_000;
-// How many quarantine and approval lines one rebuild writes before it counts the rest.
-const MAX_LOGGED_AT_ONCE = 50;
-
-interface State {
-  unapproved: Unapproved[];
-  catalog: McpCatalog;
-  injector: Injector;
-  catalogHash: string;
-  presentation: Presentation;
-  statuses: UpstreamStatus[];
 }
 
 /**
@@ -140,20 +123,21 @@ export class Gateway {
   readonly #pool: UpstreamPool;
   readonly #deps: GatewayDeps;
   readonly #hash: Hasher;
-  #state: State;
+  #state: GatewayState;
   #listeners = new Set<() => void>();
   #rebuilding: Promise<void> = Promise.resolve();
   #unsubscribe: () => void;
-  #logged = new Set<string>();
+  readonly #log: GatewayLog | undefined;
   #queued = false;
   #sessionFailed = false;
 
-  private constructor(pool: UpstreamPool, deps: GatewayDeps, state: State) {
+  private constructor(pool: UpstreamPool, deps: GatewayDeps, state: GatewayState) {
     this.#pool = pool;
     this.#deps = deps;
     this.#hash = deps.hash ?? sha256Hex;
     this.#state = state;
-    this.#report(state);
+    this.#log = deps.log === undefined ? undefined : new GatewayLog({ ...deps, log: deps.log });
+    this.#log?.opened(state, pool.tools());
     // Changes that arrive while a rebuild runs are folded into one next rebuild: a storm of
     // list_changed costs at most two rebuilds at a time, not one per notification.
     this.#unsubscribe = pool.onChange(() => this.refresh());
@@ -184,7 +168,7 @@ export class Gateway {
    * the overview, the statuses and the log.
    */
   static async open(pool: UpstreamPool, deps: GatewayDeps): Promise<Gateway> {
-    const state = await build(pool, deps, deps.hash ?? sha256Hex);
+    const state = await buildState(pool, deps, deps.hash ?? sha256Hex);
     return new Gateway(pool, deps, state);
   }
 
@@ -201,6 +185,14 @@ export class Gateway {
   /** What the host is shown, as it is now. */
   get presentation(): Presentation {
     return this.#state.presentation;
+  }
+
+  /**
+   * The pinned ids that their server's listing lacks, as they are now (each is also on the
+   * statuses, and said on the log when it appears after the gateway opened).
+   */
+  missingPins(): MissingPin[] {
+    return this.#state.missingPins.map((pin) => ({ ...pin }));
   }
 
   /** The upstreams' states. */
@@ -271,7 +263,11 @@ export class Gateway {
     await this.#pool.close();
   }
 
-  async #bridge(state: State, args: unknown, context: CallContext): Promise<CallToolResultLike> {
+  async #bridge(
+    state: GatewayState,
+    args: unknown,
+    context: CallContext,
+  ): Promise<CallToolResultLike> {
     const action = explainConfiguredServer(
       context.session === undefined
         ? stateless(state.injector, args)
@@ -285,7 +281,7 @@ export class Gateway {
   // A session that cannot record (full, or its store failing) must not leave the model stuck: the
   // call is answered by the stateless rules, which still send every schema and validate every
   // execute, and the host is told once on the log.
-  async #inSession(state: State, args: unknown, session: SessionKey): Promise<BridgeAction> {
+  async #inSession(state: GatewayState, args: unknown, session: SessionKey): Promise<BridgeAction> {
     let failure: unknown;
     const describeFirst = executesPinned(state, args) ? "off" : this.#deps.options.describeFirst;
     try {
@@ -359,106 +355,17 @@ export class Gateway {
 
   async #rebuild(): Promise<void> {
     const before = JSON.stringify(this.#state.presentation.tools);
-    this.#state = await build(this.#pool, this.#deps, this.#hash);
-    this.#report(this.#state);
+    this.#state = await buildState(this.#pool, this.#deps, this.#hash);
+    this.#log?.rebuilt(this.#state, this.#pool.tools());
     if (JSON.stringify(this.#state.presentation.tools) === before) return;
     for (const listener of [...this.#listeners]) listener();
   }
-
-  // Each quarantined tool is logged once, not at every re-list.
-  #report(state: State): void {
-    const log = this.#deps.log;
-    if (log === undefined) return;
-    let fresh = 0;
-    for (const status of state.statuses) {
-      for (const tool of status.quarantined ?? []) {
-        const line = `${status.server}/${tool.name} quarantined: ${tool.reason}`;
-        if (this.#logged.has(line)) continue;
-        if (this.#logged.size >= MAX_LOGGED) this.#logged.clear();
-        this.#logged.add(line);
-        // A server listing thousands of broken tools gets a bounded log: the rest are counted.
-        if (++fresh <= MAX_LOGGED_AT_ONCE) log(line);
-      }
-    }
-    const trust = this.#deps.trust;
-    const profile = this.#deps.profile;
-    if (profile !== undefined) {
-      const ready = state.statuses.filter((s) => s.state === "ready").map((s) => s.server);
-      for (const line of unmatchedPatterns(profile, this.#pool.tools(), ready)) {
-        if (this.#logged.has(line)) continue;
-        this.#logged.add(line);
-        log(line);
-      }
-    }
-    for (const tool of this.#deps.logUnapproved === false ? [] : state.unapproved) {
-      const line = `${describeUnapproved(tool)}: ${
-        trust?.mode === "pin" ? "held until approved" : "still usable, flagged"
-      }; review it, then run ${trust?.approve ?? "unfold approve"}`;
-      if (this.#logged.has(line)) continue;
-      if (this.#logged.size >= MAX_LOGGED) this.#logged.clear();
-      this.#logged.add(line);
-      if (++fresh <= MAX_LOGGED_AT_ONCE) log(line);
-    }
-    if (fresh > MAX_LOGGED_AT_ONCE) {
-      log(
-        `${fresh - MAX_LOGGED_AT_ONCE} more tools quarantined or not approved: see unfold inspect`,
-      );
-    }
-  }
-}
-
-async function build(pool: UpstreamPool, deps: GatewayDeps, hash: Hasher): Promise<State> {
-  const { ranker, profile, trust } = deps;
-  const options = profile === undefined ? deps.options : narrowOptions(deps.options, profile);
-  // Outside the profile, a tool does not exist: filtered before anything can name it.
-  const listed = profile === undefined
-    ? pool.tools()
-    : pool.tools().filter((tool) => inProfile(profile, tool));
-  const { unapproved, held, note } = await checkTrust(listed, trust, hash);
-  const { catalog, quarantined } = admitTools(
-    held.size === 0 ? listed : listed.filter((tool) => !held.has(toolId(tool))),
-    ranker,
-  );
-  const counts = new Map<string, number>();
-  for (const tool of catalog.tools) counts.set(tool.server, (counts.get(tool.server) ?? 0) + 1);
-  // Grouped once, so the statuses cost one pass over the tools, not one per server.
-  const flaggedBy = Map.groupBy(unapproved, (tool) => tool.server);
-  const statuses = pool.statuses()
-    .filter((status) => profile === undefined || profileSeesServer(profile, status.server))
-    .map((status) => {
-      const refused = quarantined.filter((tool) => tool.server === status.server)
-        .map(({ name, reason }) => ({ name, reason }));
-      const earlier = (status.quarantined ?? []).filter((tool) =>
-        profile === undefined || inProfile(profile, { server: status.server, name: tool.name })
-      );
-      const flagged = (flaggedBy.get(status.server) ?? [])
-        .map(({ name, change, fields }) => ({ name, change, fields, held: held.size > 0 }));
-      if (refused.length === 0 && flagged.length === 0 && profile === undefined) return status;
-      const { quarantined: _, unapproved: __, ...rest } = status;
-      return {
-        ...rest,
-        tools: profile === undefined && flagged.length === 0
-          ? status.tools - refused.length
-          : counts.get(status.server) ?? 0,
-        ...(earlier.length + refused.length === 0 ? {} : { quarantined: [...earlier, ...refused] }),
-        ...(flagged.length === 0 ? {} : { unapproved: flagged }),
-      };
-    });
-  const presentation = present(catalog, options, statuses, pool.instructions?.(), note);
-  return {
-    unapproved,
-    catalog,
-    injector: presentation.injector,
-    catalogHash: await hash(`[${catalog.tools.map(canonicalJson).join(",")}]`),
-    presentation,
-    statuses,
-  };
 }
 
 // A pinned tool's whole definition is in the host's tools/list, so the model has its schema
 // already: an execute of it through the bridge is not held for a describe (its arguments are still
 // checked). Parsed without ranking: the check costs what the call's size does, nothing more.
-function executesPinned(state: State, args: unknown): boolean {
+function executesPinned(state: GatewayState, args: unknown): boolean {
   const pinned = state.presentation.pinned;
   if (pinned.size === 0) return false;
   const parsed = parseBridgeCall(args, state.injector.config);

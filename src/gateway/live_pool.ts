@@ -169,6 +169,7 @@ export async function openLivePool(
         entry.readyAt = now();
         entry.status = { server: entry.config.server, state: "ready", tools: 0 };
         delete entry.fromSnapshot;
+        entry.listedLive = true;
         listed(entry, tools);
         entry.keep?.(() => snapshotOf(entry));
         report(entry);
@@ -283,6 +284,8 @@ export async function openLivePool(
   return {
     tools: () => entries.flatMap((entry) => entry.tools),
     statuses: () => entries.map((entry) => structuredClone(entry.status)),
+    listedLive: () =>
+      new Set(entries.filter((entry) => entry.listedLive).map((entry) => entry.config.server)),
     instructions: () =>
       new Map(
         entries.flatMap((entry) =>

@@ -40,6 +40,12 @@ export interface UpstreamStatus {
   /** Its tools left out of the catalogue, and why (absent when there are none). */
   quarantined?: { name: string; reason: string }[];
   /**
+   * Its pinned tools (`unfold.pinned`) that its listing lacks (absent when there are none):
+   * `live` when its live listing lacks one (the pin is wrong, and left out of `tools/list`),
+   * `snapshot` when only its last snapshot does (judged again once it lists live).
+   */
+  missingPins?: { id: string; listing: "live" | "snapshot"; closest?: string }[];
+  /**
    * Its tools whose definitions the user has not approved (absent when there are none or trust
    * is off): `held` ones are left out until approved (`pin`), the others work and are flagged.
    */
@@ -52,6 +58,11 @@ export interface UpstreamPool {
   tools(): McpTool[];
   /** Each configured upstream's state, in the order of the config. */
   statuses(): UpstreamStatus[];
+  /**
+   * The servers whose tools come from a live listing taken since the pool opened (those ready,
+   * and those stopped or lost since); a pool without it lists live only, so its ready servers.
+   */
+  listedLive?(): Set<string>;
   /**
    * Each ready upstream's own `instructions` (untrusted third-party text), by server; a pool
    * without it has none to give.

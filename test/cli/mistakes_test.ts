@@ -82,6 +82,24 @@ Deno.test("a pinned id that no ready server has is a config error naming the clo
   });
 });
 
+Deno.test("lazy: a pinned id that the server's first listing lacks is the same config error, exit 1", async () => {
+  // Lazy without a snapshot lists each server once and stops it: that listing is live, so a wrong
+  // pin is as sure as under eager (it used to pass in silence, the server being stopped).
+  const config = {
+    mcpServers: { memory: npmServer("@modelcontextprotocol/server-memory") },
+    unfold: { start: "lazy", pinned: ["memory/read_grap"] },
+  };
+  await withConfig(config, async (path) => {
+    const { code, stdout, stderr } = await run("inspect", "--config", path);
+    equal(code, 1, stderr);
+    equal(stdout, "");
+    match(
+      stderr,
+      /\nunfold: \S+mcp\.json: Invalid gateway config at "\/unfold\/pinned\/0": the server "memory" has no tool "read_grap"; the closest id is "memory\/read_graph"\n/,
+    );
+  });
+});
+
 Deno.test("inspect adds a row for the config's own availableContextTokens, marked", () => {
   const catalog = new McpCatalog([
     { server: "s", name: "t", description: "A tool", inputSchema: { type: "object" } },

@@ -80,7 +80,10 @@ Deno.test("a lazy pool with a snapshot starts nothing, starts a server on its fi
   equal(state.opened, 0);
   deepEqual(pool.statuses(), [{ server: "srv", state: "stopped", tools: 1, snapshot: true }]);
   deepEqual(pool.tools(), [ECHO]);
+  // Its tools are the snapshot's until it lists live.
+  deepEqual(pool.listedLive?.(), new Set());
   equal(text(await pool.forward(ECHO, { text: "hi" }, {})), "hi 300000");
+  deepEqual(pool.listedLive?.(), new Set(["srv"]));
   equal(state.open, 1);
   equal(pool.statuses()[0]!.state, "ready");
   time.advance(999);
@@ -93,6 +96,8 @@ Deno.test("a lazy pool with a snapshot starts nothing, starts a server on its fi
   equal(state.open, 0);
   deepEqual(pool.statuses(), [{ server: "srv", state: "stopped", tools: 1, snapshot: true }]);
   deepEqual(pool.tools(), [ECHO]);
+  // Stopped, its tools are still those of its live listing.
+  deepEqual(pool.listedLive?.(), new Set(["srv"]));
   // The next call starts it again.
   equal(text(await pool.forward(ECHO, { text: "back" }, {})), "back 300000");
   equal(state.open, 1);
@@ -109,6 +114,8 @@ Deno.test("a lazy pool without a snapshot starts a server once to list it, then 
   equal(state.open, 0);
   deepEqual(pool.statuses(), [{ server: "srv", state: "stopped", tools: 1, snapshot: true }]);
   deepEqual(kept.written, [{ tools: [ECHO] }]);
+  // Stopped at once, but listed live: a pin it lacks is a sure mistake.
+  deepEqual(pool.listedLive?.(), new Set(["srv"]));
   await pool.close();
 });
 

@@ -1,0 +1,141 @@
+/**
+ * What the gateway serves at one moment, built from its upstreams as they are now: the catalogue
+ * (profile, trust and quarantine applied), each upstream's state with its refused, unapproved and
+ * missing pinned tools, and what the host is shown. Rebuilt at each upstream change.
+ *
+ * @module
+ */
+
+import { canonicalJson, type Hasher } from "../canonical_json.ts";
+import type { McpCatalog } from "../catalog.ts";
+import type { Injector } from "../injector.ts";
+import type { RankerFactory } from "../ranking/ranker.ts";
+import { toolId } from "../tool.ts";
+import type { GatewayOptions } from "./config.ts";
+import { type MissingPin, missingPins } from "./pinned_check.ts";
+import { present, type Presentation } from "./presentation.ts";
+import { inProfile, narrowOptions, type Profile, profileSeesServer } from "./profiles.ts";
+import { admitTools } from "./quarantine.ts";
+import { checkTrust, type TrustSource, type Unapproved } from "./trust.ts";
+import type { UpstreamPool, UpstreamStatus } from "./upstreams.ts";
+
+/** What a build reads besides the pool: the gateway's options, ranker, profile and trust. */
+export interface StateSources {
+  /** The `unfold` block. */
+  options: GatewayOptions;
+  /** Ranks `search`. */
+  ranker?: RankerFactory;
+  /** The profile served: only its tools exist. */
+  profile?: Profile;
+  /** The definitions the user approved. */
+  trust?: TrustSource;
+}
+
+/** The gateway's state at one moment. */
+export interface GatewayState {
+  /** The tools whose definitions are not approved. */
+  unapproved: Unapproved[];
+  /** The catalogue. */
+  catalog: McpCatalog;
+  /** The injector over it, with the gateway's configuration. */
+  injector: Injector;
+  /** The catalogue's hash: its session generation. */
+  catalogHash: string;
+  /** What the host is shown. */
+  presentation: Presentation;
+  /** Each upstream's state, with its refused, unapproved and missing pinned tools. */
+  statuses: UpstreamStatus[];
+  /** The pinned ids that their server's listing lacks. */
+  missingPins: MissingPin[];
+}
+
+/**
+ * Builds the state from the upstreams as they are now.
+ *
+ * @param pool The upstreams.
+ * @param sources The options, ranker, profile and trust.
+ * @param hash Hashes the catalogue.
+ * @returns The state.
+ *
+ * @example Usage
+ * ```ts
+ * import { buildState } from "./gateway_state.ts";
+ * import { sha256Hex } from "../canonical_json.ts";
+ * import { deepEqual, equal } from "node:assert/strict";
+ *
+ * const pool = {
+ *   tools: () => [{ server: "a", name: "b", description: "Does B", inputSchema: { type: "object" } }],
+ *   statuses: () => [{ server: "a", state: "ready" as const, tools: 1 }],
+ *   forward: () => Promise.reject(new Error("unused")),
+ *   onChange: () => () => {},
+ *   close: () => Promise.resolve(),
+ * };
+ * const state = await buildState(pool, { options: { pinned: ["a/c"] } }, sha256Hex);
+ * equal(state.catalog.size, 1);
+ * deepEqual(state.statuses[0]?.missingPins, [{ id: "a/c", listing: "live", closest: "a/b" }]);
+ * ```
+ */
+export async function buildState(
+  pool: UpstreamPool,
+  sources: StateSources,
+  hash: Hasher,
+): Promise<GatewayState> {
+  const { ranker, profile, trust } = sources;
+  const options = profile === undefined ? sources.options : narrowOptions(sources.options, profile);
+  // Outside the profile, a tool does not exist: filtered before anything can name it.
+  const listed = profile === undefined
+    ? pool.tools()
+    : pool.tools().filter((tool) => inProfile(profile, tool));
+  const { unapproved, held, note } = await checkTrust(listed, trust, hash);
+  const { catalog, quarantined } = admitTools(
+    held.size === 0 ? listed : listed.filter((tool) => !held.has(toolId(tool))),
+    ranker,
+  );
+  const counts = new Map<string, number>();
+  for (const tool of catalog.tools) counts.set(tool.server, (counts.get(tool.server) ?? 0) + 1);
+  // Grouped once, so the statuses cost one pass over the tools, not one per server.
+  const flaggedBy = Map.groupBy(unapproved, (tool) => tool.server);
+  const pooled = pool.statuses();
+  const live = pool.listedLive?.() ??
+    new Set(pooled.filter((s) => s.state === "ready").map((s) => s.server));
+  // A profile without its own pins takes the config's that are in it: the others are not missing.
+  const pinned = profile === undefined ? options.pinned : options.pinned.filter((id) => {
+    const slash = id.indexOf("/");
+    return inProfile(profile, { server: id.slice(0, slash), name: id.slice(slash + 1) });
+  });
+  const pins = missingPins(pinned, listed, catalog, pooled, (server) => live.has(server));
+  const pinsBy = Map.groupBy(pins, (pin) => pin.server);
+  const statuses = pooled
+    .filter((status) => profile === undefined || profileSeesServer(profile, status.server))
+    .map((status) => {
+      const refused = quarantined.filter((tool) => tool.server === status.server)
+        .map(({ name, reason }) => ({ name, reason }));
+      const earlier = (status.quarantined ?? []).filter((tool) =>
+        profile === undefined || inProfile(profile, { server: status.server, name: tool.name })
+      );
+      const flagged = (flaggedBy.get(status.server) ?? [])
+        .map(({ name, change, fields }) => ({ name, change, fields, held: held.size > 0 }));
+      const missing = (pinsBy.get(status.server) ?? []).map(({ server: _, ...pin }) => pin);
+      const withPins = missing.length === 0 ? status : { ...status, missingPins: missing };
+      if (refused.length === 0 && flagged.length === 0 && profile === undefined) return withPins;
+      const { quarantined: _, unapproved: __, ...rest } = withPins;
+      return {
+        ...rest,
+        tools: profile === undefined && flagged.length === 0
+          ? status.tools - refused.length
+          : counts.get(status.server) ?? 0,
+        ...(earlier.length + refused.length === 0 ? {} : { quarantined: [...earlier, ...refused] }),
+        ...(flagged.length === 0 ? {} : { unapproved: flagged }),
+      };
+    });
+  const presentation = present(catalog, options, statuses, pool.instructions?.(), note);
+  return {
+    unapproved,
+    catalog,
+    injector: presentation.injector,
+    catalogHash: await hash(`[${catalog.tools.map(canonicalJson).join(",")}]`),
+    presentation,
+    statuses,
+    missingPins: pins,
+  };
+}
