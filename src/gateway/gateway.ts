@@ -2,50 +2,31 @@
  * The gateway: unfold as one MCP server over the servers a user already has. It answers
  * `tools/list` (the bridge and the pinned tools) and `tools/call` (bridge actions within a
  * session or by the stateless rules; executes forwarded upstream with cancellation and progress),
- * and follows upstream changes (a new catalogue is a new generation). Free of any MCP SDK: the
- * server faces in `src/gateway/face.ts` wire it to the protocol.
+ * and follows upstream changes (a new catalogue is a new generation). What it serves is built in
+ * `gateway_state.ts`, its calls are answered in `tool_calls.ts`, its log lines written by
+ * `gateway_log.ts`. Free of any MCP SDK: the server faces in `src/gateway/face.ts` wire it to the
+ * protocol.
  *
  * @module
  */
 
-import type { BridgeAction } from "../bridge/action.ts";
-import { parseBridgeCall } from "../bridge/parse.ts";
 import { type Hasher, sha256Hex } from "../canonical_json.ts";
 import type { McpCatalog } from "../catalog.ts";
 import type { RankerFactory } from "../ranking/ranker.ts";
+import type { SessionStore } from "../session/store.ts";
 import type { CallToolResultLike } from "../tool_result.ts";
-import { McpError } from "../tool_error.ts";
-import { isSendableResult } from "./face.ts";
-import { routeInSession } from "../session/session_route.ts";
-import type { SessionKey, SessionStore } from "../session/store.ts";
-import { type McpTool, toolId } from "../tool.ts";
 import type { GatewayOptions } from "./config.ts";
 import { GatewayLog } from "./gateway_log.ts";
 import { buildState, type GatewayState } from "./gateway_state.ts";
 import type { MissingPin } from "./pinned_check.ts";
-import { pinnedName, type Presentation, type ToolDefinition } from "./presentation.ts";
+import type { Presentation, ToolDefinition } from "./presentation.ts";
 import type { Profile } from "./profiles.ts";
+import { type CallContext, ToolCalls } from "./tool_calls.ts";
 import type { TrustSource } from "./trust.ts";
-import {
-  actionResult,
-  executeResult,
-  explainConfiguredServer,
-  failureResult,
-  stateless,
-} from "./results.ts";
 import type { UpstreamPool, UpstreamStatus } from "./upstreams.ts";
 
+export type { CallContext } from "./tool_calls.ts";
 export type { TrustSource } from "./trust.ts";
-
-/** What one `tools/call` brings besides its name and arguments. */
-export interface CallContext {
-  /** The session (tenant and `Mcp-Session-Id`), or none: the stateless rules apply. */
-  session?: SessionKey;
-  /** Aborted when the host cancels the call; the upstream is then told. */
-  signal?: AbortSignal;
-  /** Receives the upstream's progress, to pass back to the host. */
-  onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
-}
 
 /** The outcome of a `tools/call`: a result, or a name that is no tool of the gateway. */
 export type CallOutcome =
@@ -129,12 +110,19 @@ export class Gateway {
   #unsubscribe: () => void;
   readonly #log: GatewayLog | undefined;
   #queued = false;
-  #sessionFailed = false;
+  readonly #calls: ToolCalls;
 
   private constructor(pool: UpstreamPool, deps: GatewayDeps, state: GatewayState) {
     this.#pool = pool;
     this.#deps = deps;
     this.#hash = deps.hash ?? sha256Hex;
+    this.#calls = new ToolCalls({
+      pool,
+      store: deps.store,
+      options: deps.options,
+      hash: this.#hash,
+      ...(deps.log === undefined ? {} : { log: deps.log }),
+    });
     this.#state = state;
     this.#log = deps.log === undefined ? undefined : new GatewayLog({ ...deps, log: deps.log });
     this.#log?.opened(state, pool.tools());
@@ -239,7 +227,7 @@ export class Gateway {
   async call(name: string, args: unknown, context: CallContext = {}): Promise<CallOutcome> {
     const state = this.#state;
     if (name === state.injector.config.bridgeName) {
-      return { ok: true, result: await this.#bridge(state, args, context) };
+      return { ok: true, result: await this.#calls.bridge(state, args, context) };
     }
     const pinned = state.presentation.pinned.get(name);
     if (pinned === undefined) {
@@ -253,7 +241,7 @@ export class Gateway {
     const input = typeof args === "object" && args !== null && !Array.isArray(args)
       ? args as Record<string, unknown>
       : {};
-    return { ok: true, result: await this.#forward(pinned, input, context, false) };
+    return { ok: true, result: await this.#calls.forward(pinned, input, context, false) };
   }
 
   /** Stops following the upstreams and closes them. */
@@ -263,96 +251,6 @@ export class Gateway {
     await this.#pool.close();
   }
 
-  async #bridge(
-    state: GatewayState,
-    args: unknown,
-    context: CallContext,
-  ): Promise<CallToolResultLike> {
-    const action = explainConfiguredServer(
-      context.session === undefined
-        ? stateless(state.injector, args)
-        : await this.#inSession(state, args, context.session),
-      state.statuses,
-    );
-    if (action.action !== "execute") return actionResult(action);
-    return await this.#forward(action.tool, action.arguments, context, true);
-  }
-
-  // A session that cannot record (full, or its store failing) must not leave the model stuck: the
-  // call is answered by the stateless rules, which still send every schema and validate every
-  // execute, and the host is told once on the log.
-  async #inSession(state: GatewayState, args: unknown, session: SessionKey): Promise<BridgeAction> {
-    let failure: unknown;
-    const describeFirst = executesPinned(state, args) ? "off" : this.#deps.options.describeFirst;
-    try {
-      const routed = await routeInSession(state.injector, args, {
-        store: this.#deps.store,
-        key: session,
-        catalogHash: state.catalogHash,
-        hash: this.#hash,
-        ...(describeFirst === undefined ? {} : { describeFirst }),
-      });
-      if (routed.ok) return routed.value;
-      failure = routed.error;
-    } catch (error) {
-      failure = error;
-    }
-    if (!this.#sessionFailed) {
-      this.#sessionFailed = true;
-      this.#deps.log?.(
-        `a session could not record (${message(failure)}): answering by the stateless rules`,
-      );
-    }
-    return stateless(state.injector, args);
-  }
-
-  // Calls the upstream; its result goes back as it came (the bridge wraps its structured content
-  // so that it follows the bridge's output schema). Failures name the tool and its server.
-  async #forward(
-    tool: McpTool,
-    args: Record<string, unknown>,
-    context: CallContext,
-    bridged: boolean,
-  ): Promise<CallToolResultLike> {
-    const id = toolId(tool);
-    let result: CallToolResultLike;
-    try {
-      result = await this.#pool.forward(tool, args, {
-        ...(context.signal ? { signal: context.signal } : {}),
-        ...(context.onProgress ? { onProgress: context.onProgress } : {}),
-        ...(this.#deps.options.callTimeoutMs === undefined
-          ? {}
-          : { timeoutMs: this.#deps.options.callTimeoutMs }),
-      });
-      if (!isSendableResult(result)) {
-        throw new McpError(
-          "tool_error",
-          `the server ${
-            JSON.stringify(tool.server)
-          } sent a malformed result (not an MCP CallToolResult: "content" must be a list of content blocks and "isError" true or false)`,
-        );
-      }
-    } catch (error) {
-      // Whatever went wrong upstream is the model's to read, never a protocol error.
-      const code = error instanceof McpError ? error.code : "tool_error";
-      const text = message(error);
-      await this.#record(context, true);
-      return failureResult(id, code, text, bridged);
-    }
-    await this.#record(context, result.isError === true);
-    return bridged ? executeResult(id, result) : result;
-  }
-
-  // Counting a result is bookkeeping: a store that fails must not turn the result into an error.
-  async #record(context: CallContext, isError: boolean): Promise<void> {
-    if (context.session === undefined) return;
-    try {
-      await this.#deps.store.apply(context.session, { event: { kind: "result", isError } });
-    } catch {
-      // the counters miss one result
-    }
-  }
-
   async #rebuild(): Promise<void> {
     const before = JSON.stringify(this.#state.presentation.tools);
     this.#state = await buildState(this.#pool, this.#deps, this.#hash);
@@ -360,22 +258,4 @@ export class Gateway {
     if (JSON.stringify(this.#state.presentation.tools) === before) return;
     for (const listener of [...this.#listeners]) listener();
   }
-}
-
-// A pinned tool's whole definition is in the host's tools/list, so the model has its schema
-// already: an execute of it through the bridge is not held for a describe (its arguments are still
-// checked). Parsed without ranking: the check costs what the call's size does, nothing more.
-function executesPinned(state: GatewayState, args: unknown): boolean {
-  const pinned = state.presentation.pinned;
-  if (pinned.size === 0) return false;
-  const parsed = parseBridgeCall(args, state.injector.config);
-  if (!parsed.ok || parsed.call.action !== "execute" || parsed.call.name === undefined) {
-    return false;
-  }
-  const tool = state.catalog.get(parsed.call.name.trim());
-  return tool !== undefined && pinned.get(pinnedName(tool)) === tool;
-}
-
-function message(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
