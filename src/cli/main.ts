@@ -20,18 +20,13 @@
 import { parseGatewayConfig } from "../gateway/config.ts";
 import { Gateway } from "../gateway/gateway.ts";
 import { backgroundRanker } from "../ranking/deno_ranker.ts";
-import { guardMcp } from "../gateway/guard.ts";
-import { isLoopbackName } from "../http/guard.ts";
 import { openLivePool } from "../gateway/live_pool.ts";
 import type { UpstreamStatus } from "../gateway/upstreams.ts";
 import { closest, narrowOptions } from "../gateway/profiles.ts";
-import { openProfileFaces } from "../gateway/profile_faces.ts";
 import { approveCommand, openTrust, watchLock } from "./trust.ts";
 import { configEnvironment, withPassedEnvironment } from "../gateway/environment.ts";
 import { pinError, pinNotice } from "../gateway/pinned_check.ts";
 import { checkSettings } from "../http/settings.ts";
-import { createMcpHttpHandler } from "../gateway/face.ts";
-import { serveWithDeliverySignal } from "../gateway/delivery_signal.ts";
 import { serveHostStdio } from "../gateway/stdio_face.ts";
 import { openStdioWire } from "../gateway/stdio_wire.ts";
 import { MemorySessionStore } from "../session/memory_store.ts";
@@ -41,104 +36,10 @@ import { fileSnapshotStore, unfoldCacheDir } from "./snapshots.ts";
 import { formatReport, inspectCatalog } from "./inspect.ts";
 import { login } from "./login.ts";
 import { gatewayHost } from "../gateway/host.ts";
-import { CountingStore, STATUS_PATHS, statusHandler } from "../gateway/status.ts";
-import { pageHandler } from "../http/page.ts";
-
-const USAGE = `Usage:
-  unfold gateway --config FILE [--profile NAME] [--http [--port N] [--host H]]
-  unfold inspect --config FILE [--profile NAME] [--json]
-  unfold approve --config FILE (server/tool ... | --all)
-  unfold search --config FILE [--limit N] [--json] "words"
-  unfold login --config FILE SERVER [--no-browser] [--timeout SECONDS]`;
-
-/** Parsed command-line arguments. */
-interface Args {
-  command: string;
-  config: string;
-  http: boolean;
-  port: number;
-  host: string;
-  json: boolean;
-  limit: number;
-  words: string[];
-  browser: boolean;
-  timeoutSeconds?: number;
-  profile?: string;
-  all: boolean;
-}
-
-function parseArgs(argv: readonly string[]): Args {
-  const args: Args = {
-    command: argv[0] ?? "",
-    config: "",
-    http: false,
-    port: 8788,
-    host: "127.0.0.1",
-    json: false,
-    limit: 10,
-    words: [],
-    browser: true,
-    all: false,
-  };
-  let portGiven = false;
-  for (let i = 1; i < argv.length; i++) {
-    const arg = argv[i]!;
-    const value = () => {
-      const next = argv[++i];
-      if (next === undefined) throw new UsageError(`${arg} needs a value`);
-      return next;
-    };
-    if (arg === "--config") args.config = value();
-    else if (arg === "--http") args.http = true;
-    else if (arg === "--port") {
-      args.port = integer(arg, value(), 0, MAX_PORT);
-      portGiven = true;
-    } else if (arg === "--host") args.host = value();
-    else if (arg === "--json") args.json = true;
-    else if (arg === "--limit") args.limit = integer(arg, value(), 1);
-    else if (arg === "--no-browser") args.browser = false;
-    else if (arg === "--timeout") args.timeoutSeconds = integer(arg, value(), 1);
-    else if (arg === "--profile") args.profile = value();
-    else if (arg === "--all") args.all = true;
-    else if (arg.startsWith("--")) throw new UsageError(`unknown option ${arg}`);
-    else args.words.push(arg);
-  }
-  if (!["gateway", "inspect", "search", "login", "approve"].includes(args.command)) {
-    throw new UsageError(args.command === "" ? "no command" : `unknown command ${args.command}`);
-  }
-  if (args.config === "") throw new UsageError("--config FILE is required");
-  // Without --http the gateway speaks stdio: a port would be ignored, so it is refused.
-  if (portGiven && !(args.command === "gateway" && args.http)) {
-    throw new UsageError("--port needs --http (without it the gateway serves stdio)");
-  }
-  if (args.command === "search" && args.words.join(" ").trim() === "") {
-    throw new UsageError("search needs the words to search for");
-  }
-  if (args.command === "login" && args.words.length !== 1) {
-    throw new UsageError("login needs one server name");
-  }
-  if (args.command === "approve" && args.all === (args.words.length > 0)) {
-    throw new UsageError("approve needs the tool ids to approve, or --all (not both)");
-  }
-  return args;
-}
-
-class UsageError extends Error {}
-
-// The largest TCP port.
-const MAX_PORT = 65_535;
-
-function integer(option: string, text: string, min: number, max?: number): number {
-  const value = Number(text);
-  if (!Number.isSafeInteger(value) || value < min || (max !== undefined && value > max)) {
-    throw new UsageError(
-      `${option} must be an integer ${
-        max === undefined ? `of at least ${min}` : `from ${min} to ${max}`
-      }, got ${text}`,
-    );
-  }
-  return value;
-}
+import { CountingStore } from "../gateway/status.ts";
+import { parseArgs, USAGE } from "./args.ts";
+import { bounded, CLOSE_BUDGET_MS } from "./_closing.ts";
+import { serveHttp } from "./serve_http.ts";
 
 // The upstreams' last listings, kept where the environment says; none when it names no place.
 function snapshotOption(env: Readonly<Record<string, string | undefined>>) {
@@ -160,14 +61,12 @@ function describe(status: UpstreamStatus): string {
 }
 
 async function main(argv: readonly string[]): Promise<number> {
-  let args: Args;
-  try {
-    args = parseArgs(argv);
-  } catch (e) {
-    if (!(e instanceof UsageError)) throw e;
-    console.error(`unfold: ${e.message}\n${USAGE}`);
+  const parsedArgs = parseArgs(argv);
+  if (!parsedArgs.ok) {
+    console.error(`unfold: ${parsedArgs.error}\n${USAGE}`);
     return 2;
   }
+  const args = parsedArgs.value;
   const env = Deno.env.toObject();
   let text;
   try {
@@ -358,93 +257,31 @@ async function main(argv: readonly string[]): Promise<number> {
     await bounded(served.close(), CLOSE_BUDGET_MS);
     return await finish();
   }
-  const sessions = {
-    sessions: { kind: "memory" as const, maxSessions: settings.maxSessions },
-    onError: (e: Error) => log(e.message),
-  };
-  const { handle, close } = createMcpHttpHandler(host, sessions);
-  const guard = {
-    tokens: settings.tokens,
-    allowedOrigins: settings.allowedOrigins,
-    loopbackOnly: isLoopbackName(args.host),
-  };
-  const guarded = guardMcp(handle, guard);
-  // /mcp/NAME: one gateway per profile over the same upstreams; a name that is no profile is 404.
-  const profileFaces = await openProfileFaces(
+  const served = await serveHttp({
+    host,
+    gateway,
     pool,
-    args.profile === undefined ? Object.values(profiles) : [],
-    { options: config.options, store, log, ranker, trust },
-    (host) => createMcpHttpHandler(host, sessions),
-    guard,
-  );
-  refreshAlso.push(profileFaces.refresh);
-  // The page (GET /) and what it reads (/status, /view, /explain), behind /mcp's own checks.
-  const page = pageHandler();
-  const status = guardMcp(
-    statusHandler({
-      gateway,
-      options: config.options,
-      counters: store.counters,
-      maxQueryChars: settings.maxQueryChars,
-    }),
-    guard,
-  );
-  const listen = () =>
-    serveWithDeliverySignal({
-      port: args.port,
-      hostname: args.host,
-      onListen: ({ hostname, port }) => {
-        const shown = hostname.includes(":") ? `[${hostname}]` : hostname;
-        log(`serving ${gateway.catalog.size} tools at http://${shown}:${port}/mcp (page: /)`);
-      },
-    }, async (request) => {
-      const path = new URL(request.url).pathname;
-      if (path === "/mcp") return guarded(request);
-      if (path.startsWith("/mcp/")) return await profileFaces.route(path.slice(5), request);
-      if (STATUS_PATHS.has(path)) return status(request);
-      return (await page(request)) ??
-        new Response("Not found: the MCP endpoint is /mcp, the page is /\n", { status: 404 });
-    });
-  let server;
-  try {
-    server = listen();
-  } catch (error) {
-    // A port taken or refused is the user's to change: one line, and the upstreams stopped.
-    const taken = error instanceof Deno.errors.AddrInUse;
-    if (!taken && !(error instanceof Deno.errors.PermissionDenied)) throw error;
-    console.error(
-      `unfold: cannot serve on ${args.host}:${args.port}: ${
-        taken ? "the port is in use" : "not permitted"
-      }; choose another with --port (0 takes any free one)`,
-    );
-    await bounded(Promise.all([close(), profileFaces.close()]), CLOSE_BUDGET_MS);
+    profiles: args.profile === undefined ? Object.values(profiles) : [],
+    deps: { options: config.options, store, log, ranker, trust },
+    counters: store.counters,
+    settings,
+    listen: { hostname: args.host, port: args.port },
+    log,
+  });
+  if (!served.ok) {
+    console.error(`unfold: ${served.error}`);
     await finish();
     return 1;
   }
+  refreshAlso.push(served.value.refresh);
   await stop.promise;
-  await bounded(
-    Promise.all([close(), server.shutdown(), profileFaces.close()]),
-    CLOSE_BUDGET_MS,
-  );
+  await served.value.close();
   return await finish();
 }
 
 // Said once when the config sets an idle timeout that the eager start never uses.
 const IDLE_IGNORED =
   'unfold.idleTimeoutMs is ignored: it applies to "start": "lazy" (an eager gateway never stops its servers)';
-
-// How long closing may take before the process exits anyway: the host expects the gateway gone
-// within 2 s of closing its stdin, upstreams included.
-const CLOSE_BUDGET_MS = 750;
-
-async function bounded(work: Promise<unknown>, ms: number): Promise<void> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  await Promise.race([
-    work.catch(() => {}),
-    new Promise((resolve) => timer = setTimeout(resolve, ms)),
-  ]);
-  clearTimeout(timer);
-}
 
 // Where the config sets a pin: the profile's own list when it has one, else the config's.
 function pinPointer(

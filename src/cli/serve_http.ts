@@ -1,0 +1,171 @@
+/**
+ * `unfold gateway --http`: the gateway served as Streamable HTTP on one address. `/mcp` is the
+ * gateway, `/mcp/NAME` each profile's own, and the page (`/`) with what it reads (`/status`,
+ * `/view`, `/explain`) sits behind `/mcp`'s own origin and token checks.
+ *
+ * @module
+ */
+
+import { serveWithDeliverySignal } from "../gateway/delivery_signal.ts";
+import { createMcpHttpHandler, type ToolHost } from "../gateway/face.ts";
+import type { Gateway, GatewayDeps } from "../gateway/gateway.ts";
+import { guardMcp } from "../gateway/guard.ts";
+import { openProfileFaces } from "../gateway/profile_faces.ts";
+import type { Profile } from "../gateway/profiles.ts";
+import { type LiveCounters, STATUS_PATHS, statusHandler } from "../gateway/status.ts";
+import type { UpstreamPool } from "../gateway/upstreams.ts";
+import { isLoopbackName } from "../http/guard.ts";
+import { pageHandler } from "../http/page.ts";
+import type { HttpSettings } from "../http/settings.ts";
+import { bounded, CLOSE_BUDGET_MS } from "./_closing.ts";
+
+/** What {@linkcode serveHttp} serves, and where. */
+export interface HttpSources {
+  /** The gateway as the MCP face sees it. */
+  host: ToolHost;
+  /** The gateway, for the page's routes. */
+  gateway: Gateway;
+  /** Its upstreams, which the profiles' gateways share. */
+  pool: UpstreamPool;
+  /** The profiles served at `/mcp/NAME` (none when the command serves one profile). */
+  profiles: readonly Profile[];
+  /** What each profile's gateway is opened with. */
+  deps: Omit<GatewayDeps, "profile">;
+  /** The live counters the page shows. */
+  counters: LiveCounters;
+  /** Tokens, origins, sessions and query limits. */
+  settings: Pick<HttpSettings, "tokens" | "allowedOrigins" | "maxSessions" | "maxQueryChars">;
+  /** The address. */
+  listen: { hostname: string; port: number };
+  /** Where lines go (the address once listening, errors of the faces). */
+  log: (line: string) => void;
+}
+
+/** A gateway being served. */
+export interface HttpServing {
+  /** Rebuilds the profiles' gateways (after new approvals). */
+  refresh: () => Promise<void>;
+  /** Stops serving, within the close budget. */
+  close: () => Promise<void>;
+}
+
+/**
+ * Serves the gateway over Streamable HTTP.
+ *
+ * @param sources The gateway, its profiles, the settings and the address.
+ * @returns The serving gateway, or the one line saying why the address cannot be served (in use,
+ * not permitted): its faces are closed then.
+ *
+ * @example Usage
+ * ```ts
+ * import { serveHttp } from "./serve_http.ts";
+ * import { Gateway } from "../gateway/gateway.ts";
+ * import { gatewayHost } from "../gateway/host.ts";
+ * import { CountingStore } from "../gateway/status.ts";
+ * import { MemorySessionStore } from "../session/memory_store.ts";
+ * import { equal, match } from "node:assert/strict";
+ *
+ * const pool = {
+ *   tools: () => [{ server: "a", name: "b", description: "Does B", inputSchema: { type: "object" } }],
+ *   statuses: () => [{ server: "a", state: "ready" as const, tools: 1 }],
+ *   forward: () => Promise.reject(new Error("unused")),
+ *   onChange: () => () => {},
+ *   close: () => Promise.resolve(),
+ * };
+ * const store = new CountingStore(new MemorySessionStore());
+ * const deps = { options: { pinned: [] }, store };
+ * const gateway = await Gateway.open(pool, deps);
+ * const lines: string[] = [];
+ * const served = await serveHttp({
+ *   host: gatewayHost(gateway, "1.0.0"),
+ *   gateway,
+ *   pool,
+ *   profiles: [],
+ *   deps,
+ *   counters: store.counters,
+ *   settings: { tokens: [], allowedOrigins: [], maxSessions: 10, maxQueryChars: 1000 },
+ *   listen: { hostname: "127.0.0.1", port: 0 },
+ *   log: (line) => lines.push(line),
+ * });
+ * equal(served.ok, true);
+ * match(lines[0] ?? "", /^serving 1 tools at http:\/\/127\.0\.0\.1:\d+\/mcp/);
+ * if (served.ok) await served.value.close();
+ * await gateway.close();
+ * ```
+ */
+export async function serveHttp(
+  sources: HttpSources,
+): Promise<{ ok: true; value: HttpServing } | { ok: false; error: string }> {
+  const { gateway, settings, listen: address, log } = sources;
+  const sessions = {
+    sessions: { kind: "memory" as const, maxSessions: settings.maxSessions },
+    onError: (e: Error) => log(e.message),
+  };
+  const { handle, close } = createMcpHttpHandler(sources.host, sessions);
+  const guard = {
+    tokens: settings.tokens,
+    allowedOrigins: settings.allowedOrigins,
+    loopbackOnly: isLoopbackName(address.hostname),
+  };
+  const guarded = guardMcp(handle, guard);
+  // /mcp/NAME: one gateway per profile over the same upstreams; a name that is no profile is 404.
+  const profileFaces = await openProfileFaces(
+    sources.pool,
+    sources.profiles,
+    sources.deps,
+    (host) => createMcpHttpHandler(host, sessions),
+    guard,
+  );
+  // The page (GET /) and what it reads (/status, /view, /explain), behind /mcp's own checks.
+  const page = pageHandler();
+  const status = guardMcp(
+    statusHandler({
+      gateway,
+      options: sources.deps.options,
+      counters: sources.counters,
+      maxQueryChars: settings.maxQueryChars,
+    }),
+    guard,
+  );
+  let server;
+  try {
+    server = serveWithDeliverySignal({
+      port: address.port,
+      hostname: address.hostname,
+      onListen: ({ hostname, port }) => {
+        const shown = hostname.includes(":") ? `[${hostname}]` : hostname;
+        log(`serving ${gateway.catalog.size} tools at http://${shown}:${port}/mcp (page: /)`);
+      },
+    }, async (request) => {
+      const path = new URL(request.url).pathname;
+      if (path === "/mcp") return guarded(request);
+      if (path.startsWith("/mcp/")) return await profileFaces.route(path.slice(5), request);
+      if (STATUS_PATHS.has(path)) return status(request);
+      return (await page(request)) ??
+        new Response("Not found: the MCP endpoint is /mcp, the page is /\n", { status: 404 });
+    });
+  } catch (error) {
+    // A port taken or refused is the user's to change: one line, and the faces closed.
+    const taken = error instanceof Deno.errors.AddrInUse;
+    if (!taken && !(error instanceof Deno.errors.PermissionDenied)) throw error;
+    await bounded(Promise.all([close(), profileFaces.close()]), CLOSE_BUDGET_MS);
+    return {
+      ok: false,
+      error: `cannot serve on ${address.hostname}:${address.port}: ${
+        taken ? "the port is in use" : "not permitted"
+      }; choose another with --port (0 takes any free one)`,
+    };
+  }
+  const running = server;
+  return {
+    ok: true,
+    value: {
+      refresh: profileFaces.refresh,
+      close: () =>
+        bounded(
+          Promise.all([close(), running.shutdown(), profileFaces.close()]),
+          CLOSE_BUDGET_MS,
+        ),
+    },
+  };
+}
