@@ -40,6 +40,7 @@ export {
   STARTUP_TIMEOUT_MS,
 } from "./config.ts";
 export type { CallContext, CallOutcome, GatewayDeps } from "./gateway.ts";
+export type { MissingPin } from "./pinned_check.ts";
 export type { Profile } from "./profiles.ts";
 export type { Lock, LockEntry, TrustMode, TrustSource, Unapproved } from "./trust.ts";
 export { DEFAULT_TRUST, LOCK_FILE_NAME, TRUST_MODES } from "./trust.ts";
