@@ -78,7 +78,7 @@ export class GatewayLog {
    * @param tools Every tool the upstreams list.
    */
   opened(state: GatewayState, tools: readonly McpTool[]): void {
-    this.#pins = new Set(state.missingPins.map(pinNotice));
+    this.#pins = this.#pinNotices(state);
     this.#tools(state, tools);
   }
 
@@ -89,7 +89,7 @@ export class GatewayLog {
    * @param tools Every tool the upstreams list.
    */
   rebuilt(state: GatewayState, tools: readonly McpTool[]): void {
-    const pins = new Set(state.missingPins.map(pinNotice));
+    const pins = this.#pinNotices(state);
     for (const line of pins) if (!this.#pins.has(line)) this.#sources.log(line);
     this.#pins = pins;
     this.#tools(state, tools);
@@ -123,6 +123,12 @@ export class GatewayLog {
         `${fresh - MAX_LOGGED_AT_ONCE} more tools quarantined or not approved: see unfold inspect`,
       );
     }
+  }
+
+  // A profile's own pins are its patterns too, said by the profile's check: not twice.
+  #pinNotices(state: GatewayState): Set<string> {
+    const own = new Set(this.#sources.profile?.pinned ?? []);
+    return new Set(state.missingPins.filter((pin) => !own.has(pin.id)).map(pinNotice));
   }
 
   // Whether the line is new; remembered, within a bound.

@@ -126,3 +126,19 @@ Deno.test("a server with no listing yet has its pins judged once it lists", asyn
   deepEqual(gateway.missingPins(), []);
   await gateway.close();
 });
+
+Deno.test("a profile's own pin found missing is said once, by the profile's check of its patterns", async () => {
+  const { pool, listLive } = changingPool([READ, GHOST]);
+  const lines: string[] = [];
+  const gateway = await Gateway.open(pool, {
+    options: { pinned: [] },
+    store: new MemorySessionStore(),
+    log: (line) => lines.push(line),
+    profile: { name: "work", pinned: ["memory/ghost"] },
+  });
+  listLive([READ]);
+  await gateway.settled();
+  deepEqual(lines, ['profile "work": "memory/ghost" matches no tool of memory']);
+  deepEqual(gateway.missingPins(), [{ id: "memory/ghost", server: "memory", listing: "live" }]);
+  await gateway.close();
+});
