@@ -100,6 +100,22 @@ Deno.test("lazy: a pinned id that the server's first listing lacks is the same c
   });
 });
 
+Deno.test("a profile's own pinned id that the server lacks is a config error at its place, exit 1", async () => {
+  const config = {
+    mcpServers: { memory: npmServer("@modelcontextprotocol/server-memory") },
+    unfold: { profiles: { work: { servers: ["memory"], pinned: ["memory/read_grap"] } } },
+  };
+  await withConfig(config, async (path) => {
+    const { code, stdout, stderr } = await run("inspect", "--config", path, "--profile", "work");
+    equal(code, 1, stderr);
+    equal(stdout, "");
+    match(
+      stderr,
+      /\nunfold: \S+mcp\.json: Invalid gateway config at "\/unfold\/profiles\/work\/pinned\/0": the server "memory" has no tool "read_grap"; the closest id is "memory\/read_graph"\n/,
+    );
+  });
+});
+
 Deno.test("inspect adds a row for the config's own availableContextTokens, marked", () => {
   const catalog = new McpCatalog([
     { server: "s", name: "t", description: "A tool", inputSchema: { type: "object" } },
