@@ -142,3 +142,17 @@ Deno.test("a profile's own pin found missing is said once, by the profile's chec
   deepEqual(gateway.missingPins(), [{ id: "memory/ghost", server: "memory", listing: "live" }]);
   await gateway.close();
 });
+
+Deno.test("a pinned tool that is quarantined is named by the quarantine, not as a missing pin", async () => {
+  const bad = { ...tool("memory", "bad"), inputSchema: { type: "object", properties: "none" } };
+  const { pool, listLive } = changingPool([READ, bad]);
+  listLive([READ, bad]);
+  const gateway = await Gateway.open(pool, {
+    options: { pinned: ["memory/bad"] },
+    store: new MemorySessionStore(),
+  });
+  deepEqual(gateway.missingPins(), []);
+  deepEqual(gateway.statuses()[0]?.quarantined?.map((t) => t.name), ["bad"]);
+  deepEqual(names(gateway), ["mcp"]);
+  await gateway.close();
+});
