@@ -150,4 +150,11 @@ export const DENO_ABLATION: readonly Contender[] = [
   unfold("semantic match at weight 2.5", { ...denoRankerOptions(), semanticWeight: 2.5 }),
   unfold("semantic match at weight 3", { ...denoRankerOptions(), semanticWeight: 3 }),
   unfold("with the thesaurus", { ...denoRankerOptions(), thesaurus: englishLexicon() }),
+  ...[0.35, 0.4, 0.45, 0.5, 0.6].map((thesaurusContext) =>
+    unfold(`with the thesaurus checked by context (thesaurusContext ${thesaurusContext})`, {
+      ...denoRankerOptions(),
+      thesaurus: englishLexicon(),
+      thesaurusContext,
+    })
+  ),
 ];
