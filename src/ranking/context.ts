@@ -17,8 +17,8 @@ import type { Lexicon, RelatedWord, WordVectors } from "./word_sources.ts";
  * A thesaurus for one search whose relations fit the request: a word the catalogue has gets none,
  * and of another word's related words only those whose cosine with the query's vector is at
  * least `minCosine` are kept (a related word that is not a word of the vector table has no
- * meaning to check, so it is left out). A query with no word of the table has no context, so
- * nothing is related. Time: one pass over the query's words, then each related word's vector
+ * meaning to check, so it is left out). A query with no word of the table has no context, and
+ * one with no word of the catalogue is left to the semantic match: nothing is related in either. Time: one pass over the query's words, then each related word's vector
  * once per search (memoised by word).
  *
  * @param lexicon The thesaurus.
@@ -36,10 +36,11 @@ import type { Lexicon, RelatedWord, WordVectors } from "./word_sources.ts";
  * import { deepEqual } from "node:assert/strict";
  *
  * const related = (query: string) =>
- *   inContext(englishLexicon(), englishVectors(), query.split(" "), 0.45, () => false)
+ *   inContext(englishLexicon(), englishVectors(), query.split(" "), 0.45, (w) => w === "show")
  *     .related("current").map((r) => r.word);
- * deepEqual(related("current news today"), ["latest"]);
- * deepEqual(related("current gold price"), ["currency"]);
+ * deepEqual(related("show current news today"), ["latest"]);
+ * deepEqual(related("show current gold price"), ["currency"]);
+ * deepEqual(related("current gold price"), []); // no word of the catalogue
  * ```
  */
 export function inContext(
@@ -49,7 +50,10 @@ export function inContext(
   minCosine: number,
   known: (word: string) => boolean,
 ): Lexicon {
-  const query = queryVector(vectors, queryWords);
+  // A request with none of the catalogue's words gets no relations: its lexical ranking would be
+  // made of related words alone, and the fusion with the semantic match scales the lexical
+  // ranking to its best, so one related word would count as much as the request's whole meaning.
+  const query = queryWords.some(known) ? queryVector(vectors, queryWords) : undefined;
   const memo = new Map<string, readonly RelatedWord[]>();
   return {
     has: (word) => lexicon.has(word),

@@ -9,7 +9,8 @@
  * Given word vectors (`englishVectors()` of `./vectors`, the Deno default), tools close in meaning
  * to a query whose words the catalogue does not use rank in beside the lexical matches
  * (`semantic.ts`), frequent English words in a query count for less, and each query word also
- * reaches the catalogue words nearest to it in meaning (`neighbours.ts`).
+ * reaches the catalogue words nearest to it in meaning (`neighbours.ts`); with both, the thesaurus
+ * can be checked by the request's context (`thesaurusContext`, `context.ts`).
  *
  * @module
  */

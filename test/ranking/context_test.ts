@@ -46,39 +46,40 @@ function thesaurus(): Lexicon & { asked: string[] } {
   };
 }
 
-const nothingKnown = () => false;
+// The catalogue has every word of the requests but "current" (each request needs one of its words).
+const knownButCurrent = (word: string) => word !== "current";
 
 Deno.test("inContext() keeps the related words close to the request, whichever sense it means", () => {
-  const money = inContext(thesaurus(), VECTORS, ["current", "gold", "price"], 0.9, nothingKnown);
+  const money = inContext(thesaurus(), VECTORS, ["current", "gold", "price"], 0.9, knownButCurrent);
   deepEqual(money.related("current"), [{ word: "currency", weight: 0.5 }]);
-  const water = inContext(thesaurus(), VECTORS, ["current", "river"], 0.9, nothingKnown);
+  const water = inContext(thesaurus(), VECTORS, ["current", "river"], 0.9, knownButCurrent);
   deepEqual(water.related("current"), [{ word: "flow", weight: 0.4 }]);
   // A low threshold keeps both senses; words spelt in pieces or without a vector are never kept.
-  const loose = inContext(thesaurus(), VECTORS, ["current", "river"], -1, nothingKnown);
+  const loose = inContext(thesaurus(), VECTORS, ["current", "river"], -1, knownButCurrent);
   deepEqual(loose.related("current").map((r) => r.word), ["currency", "flow"]);
   ok(money.has("current") && !money.has("gold"));
 });
 
 Deno.test("inContext() follows no relation of a word the catalogue has, nor of a query without context", () => {
-  const known = (word: string) => word === "current";
-  deepEqual(
-    inContext(thesaurus(), VECTORS, ["current", "river"], -1, known).related("current"),
-    [],
-  );
+  const all = () => true;
+  deepEqual(inContext(thesaurus(), VECTORS, ["current", "river"], -1, all).related("current"), []);
   // "k8s" is spelt in pieces, and "unheard" has no vector: the query has no meaning to check by.
-  deepEqual(
-    inContext(thesaurus(), VECTORS, ["k8s", "unheard"], -1, nothingKnown).related("current"),
-    [],
-  );
-  deepEqual(inContext(thesaurus(), VECTORS, [], -1, nothingKnown).related("current"), []);
+  const meaningless = inContext(thesaurus(), VECTORS, ["k8s", "unheard"], -1, knownButCurrent);
+  deepEqual(meaningless.related("current"), []);
+  deepEqual(inContext(thesaurus(), VECTORS, [], -1, knownButCurrent).related("current"), []);
+});
+
+Deno.test("inContext() leaves a request with none of the catalogue's words to the semantic match", () => {
+  const none = () => false;
+  deepEqual(inContext(thesaurus(), VECTORS, ["current", "river"], -1, none).related("current"), []);
 });
 
 Deno.test("inContext() asks the thesaurus once per word in a search", () => {
   const lexicon = thesaurus();
-  const search = inContext(lexicon, VECTORS, ["current", "river"], 0.9, nothingKnown);
+  const search = inContext(lexicon, VECTORS, ["current", "river"], 0.9, knownButCurrent);
   for (let i = 0; i < 5; i++) search.related("current");
   search.related("river");
-  deepEqual(lexicon.asked, ["current", "river"]);
+  deepEqual(lexicon.asked, ["current"]); // "river" is the catalogue's: the thesaurus is not asked
 });
 
 const tool = (server: string, name: string, description: string): McpTool => ({
@@ -88,8 +89,8 @@ const tool = (server: string, name: string, description: string): McpTool => ({
   inputSchema: { type: "object" },
 });
 const TOOLS = [
-  tool("press", "top_stories", "The latest stories of the day"),
-  tool("market", "exchange_rate", "The rate of a currency against another"),
+  tool("press", "top_stories", "Show the latest stories of the day"),
+  tool("market", "exchange_rate", "Show the rate of a currency against another"),
   tool("files", "read_file", "Read a file"),
 ];
 
@@ -102,19 +103,17 @@ function ranked(query: string, thesaurusContext: number): string[] {
     thesaurusContext,
     semanticWeight: 0,
     neighbourWeight: 0,
-    synonyms: [["wechat", "chat"]],
   })(TOOLS, { servers: [] });
   return ranker.search(query, 5).map((hit) => hit.id);
 }
 
 Deno.test("thesaurusContext: the ranker follows only the sense of a related word the request means", () => {
-  // Unchecked, "current" reaches both senses whatever the request.
-  deepEqual(
-    new Set(ranked("current gold price", 0)),
-    new Set(["press/top_stories", "market/exchange_rate"]),
-  );
-  deepEqual(ranked("current gold price", 0.45), ["market/exchange_rate"]);
-  deepEqual(ranked("current news today", 0.45), ["press/top_stories"]);
+  // Unchecked, "current" reaches "latest" whatever the request, and the news ranks first.
+  equal(ranked("show current gold price", 0)[0], "press/top_stories");
+  equal(ranked("show current gold price", 0.45)[0], "market/exchange_rate");
+  equal(ranked("show current news today", 0.45)[0], "press/top_stories");
+  // With none of the catalogue's words ("show"), the request gets no relation.
+  deepEqual(ranked("current gold price", 0.45), []);
 });
 
 Deno.test("thesaurusContext: a deployment's synonyms are followed whatever the request", () => {
@@ -126,7 +125,7 @@ Deno.test("thesaurusContext: a deployment's synonyms are followed whatever the r
     neighbourWeight: 0,
     synonyms: [["fx", "currency"]],
   })(TOOLS, { servers: [] });
-  equal(ranker.search("fx", 5)[0]?.id, "market/exchange_rate");
+  equal(ranker.search("show fx", 5)[0]?.id, "market/exchange_rate");
 });
 
 Deno.test("thesaurusContext: without word vectors it changes nothing", () => {
@@ -135,7 +134,7 @@ Deno.test("thesaurusContext: without word vectors it changes nothing", () => {
   const checked = createLexicalRanker({ ...options, thesaurusContext: 0.45 })(TOOLS, {
     servers: [],
   });
-  for (const query of ["current gold price", "current news today", "read files"]) {
+  for (const query of ["show current gold price", "show current news today", "read files"]) {
     deepEqual(checked.search(query, 5), plain.search(query, 5));
   }
 });
