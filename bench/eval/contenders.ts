@@ -58,8 +58,8 @@ export function unfold(
 /** The rankers compared by `deno task eval`: the default first, then the Deno default. */
 export const CONTENDERS: readonly Contender[] = [
   unfold("unfold", {}),
-  unfold("unfold, Deno default (+ vectors)", denoRankerOptions()),
-  unfold("unfold + vectors + thesaurus (opt-in)", {
+  unfold("unfold, Deno default (+ vectors, thesaurus in context)", denoRankerOptions()),
+  unfold("unfold + vectors + thesaurus unchecked", {
     vectors: englishVectors(),
     thesaurus: englishLexicon(),
   }),
@@ -149,5 +149,18 @@ export const DENO_ABLATION: readonly Contender[] = [
   unfold("semantic match at weight 2", { ...denoRankerOptions(), semanticWeight: 2 }),
   unfold("semantic match at weight 2.5", { ...denoRankerOptions(), semanticWeight: 2.5 }),
   unfold("semantic match at weight 3", { ...denoRankerOptions(), semanticWeight: 3 }),
-  unfold("with the thesaurus", { ...denoRankerOptions(), thesaurus: englishLexicon() }),
+  unfold("without the thesaurus (the previous Deno default)", {
+    ...denoRankerOptions(),
+    thesaurus: false,
+  }),
+  unfold("the thesaurus unchecked (thesaurusContext 0)", {
+    ...denoRankerOptions(),
+    thesaurusContext: 0,
+  }),
+  ...[0.35, 0.4, 0.5, 0.6].map((thesaurusContext) =>
+    unfold(`the thesaurus checked by context at cosine ${thesaurusContext}`, {
+      ...denoRankerOptions(),
+      thesaurusContext,
+    })
+  ),
 ];

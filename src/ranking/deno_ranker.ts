@@ -1,34 +1,51 @@
 /**
  * The ranker of long-lived Deno processes (the gateway, `unfold search`/`inspect`, `deno task
- * start`): the lexical ranker with the word vectors (`./vectors`), which hold or improve every half
- * of every development set (`docs/retrieval.md`; the thesaurus does not, so it stays opt-in). The
- * table takes tens of milliseconds to decode, so {@linkcode backgroundRanker} decodes it once,
- * after startup, and searches with the plain lexical ranker until it is ready. The API Worker does
- * not import this module: its bundle has no room for the table.
+ * start`): the lexical ranker with the word vectors (`./vectors`) and the WordNet thesaurus
+ * (`./lexicon`) checked by the request's context (`./context`), which hold or improve every half
+ * of every development set (`docs/retrieval.md`; the thesaurus unchecked does not). The tables
+ * take tens of milliseconds to decode, so {@linkcode backgroundRanker} decodes them once, after
+ * startup, and searches with the plain lexical ranker until they are ready. The API Worker does
+ * not import this module: its bundle has no room for the tables.
  *
  * @module
  */
 
 import { createLexicalRanker, lexicalRanker, type LexicalRankerOptions } from "./lexical_ranker.ts";
 import type { Ranker, RankerFactory } from "./ranker.ts";
+import { englishLexicon } from "./lexicon.ts";
 import { englishVectors } from "./vectors.ts";
 
 /**
- * The Deno default's settings beyond the lexical defaults. Reading it decodes the vectors (the
- * first time only; see {@linkcode backgroundRanker} to keep that off the request path).
+ * The lowest cosine between a related word and the request for the Deno default to follow the
+ * thesaurus's relation (`thesaurusContext`; chosen on the development sets' A halves, where 0.4
+ * to 0.6 hold, see `docs/retrieval.md`).
+ */
+export const DENO_THESAURUS_CONTEXT = 0.45;
+
+/**
+ * The Deno default's settings beyond the lexical defaults. Reading it decodes the vectors and the
+ * thesaurus (the first time only; see {@linkcode backgroundRanker} to keep that off the request
+ * path).
  *
- * @returns The settings: the English word vectors.
+ * @returns The settings: the English word vectors, and the English thesaurus checked by the
+ * request's context.
  *
  * @example Usage
  * ```ts
- * import { denoRankerOptions } from "./deno_ranker.ts";
- * import { ok } from "node:assert/strict";
+ * import { DENO_THESAURUS_CONTEXT, denoRankerOptions } from "./deno_ranker.ts";
+ * import { equal, ok } from "node:assert/strict";
  *
- * ok(denoRankerOptions().vectors);
+ * const options = denoRankerOptions();
+ * ok(options.vectors && options.thesaurus);
+ * equal(options.thesaurusContext, DENO_THESAURUS_CONTEXT);
  * ```
  */
 export function denoRankerOptions(): LexicalRankerOptions {
-  return { vectors: englishVectors() };
+  return {
+    vectors: englishVectors(),
+    thesaurus: englishLexicon(),
+    thesaurusContext: DENO_THESAURUS_CONTEXT,
+  };
 }
 
 /** A ranker factory that switches to a better ranker once it has loaded. */

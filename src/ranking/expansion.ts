@@ -35,6 +35,12 @@ export interface ExpansionSources {
    * (`news` stays `news`). @default {false}
    */
   catalogueBases?: boolean;
+  /**
+   * Also the base forms the catalogue alone tells (those found without a thesaurus), after the
+   * thesaurus's, so that a thesaurus adds to how inflections are found rather than changing it.
+   * @default {false}
+   */
+  withCatalogueBases?: boolean;
   /** The factor on the expansions of a word the catalogue itself uses. @default {1} */
   knownWordFactor?: number;
   /** Whether a match through an expansion covers its query word only by its weight. @default {true} */
@@ -177,6 +183,9 @@ export function expandWord(word: string, sources: ExpansionSources): WeightedTer
     ? (w: string) => lexicon.has(w) || known(w)
     : (w: string) => lexicon.has(w);
   const bases = baseForms(word, isBase, known);
+  if (sources.withCatalogueBases === true) {
+    for (const base of baseForms(word, known, known)) if (!bases.includes(base)) bases.push(base);
+  }
   for (const base of bases) {
     reach(base, sources.inflectionWeight);
     for (const form of inflections(base)) reach(form, sources.inflectionWeight);

@@ -9,7 +9,8 @@
  * Given word vectors (`englishVectors()` of `./vectors`, the Deno default), tools close in meaning
  * to a query whose words the catalogue does not use rank in beside the lexical matches
  * (`semantic.ts`), frequent English words in a query count for less, and each query word also
- * reaches the catalogue words nearest to it in meaning (`neighbours.ts`).
+ * reaches the catalogue words nearest to it in meaning (`neighbours.ts`); with both, the thesaurus
+ * can be checked by the request's context (`thesaurusContext`, `context.ts`).
  *
  * @module
  */
@@ -138,6 +139,16 @@ export interface LexicalRankerOptions {
   thesaurus?: Lexicon | false;
   /** A factor on every thesaurus relation's weight (0: off). @default {1} */
   thesaurusWeight?: number;
+  /**
+   * With `thesaurus` and `vectors`, the thesaurus checked by the request's context (0: off):
+   * a query word's related words are followed only when the catalogue does not have the word,
+   * and only those whose vector's cosine with the query's (the weighted mean of its words'
+   * vectors) is at least this, so that the senses the request does not mean are left out (see
+   * `./context`); the thesaurus then also leaves the catalogue's own base forms for inflections
+   * in place. The deployment's `synonyms` are followed whatever the request.
+   * @default {0}
+   */
+  thesaurusContext?: number;
   /** The most related words followed per query word, strongest first. @default {10} */
   maxRelated?: number;
   /**
@@ -249,6 +260,7 @@ export const LEXICAL_DEFAULTS: Readonly<LexicalSettings> = Object.freeze({
   stripMarkup: true,
   inflectionWeight: 0.8,
   thesaurusWeight: 1,
+  thesaurusContext: 0,
   maxRelated: 10,
   synonyms: Object.freeze([]),
   synonymWeight: 0.8,
@@ -459,19 +471,27 @@ function rankerOver(
     serverOf: parts.serverOf,
   });
   // The thesaurus is decoded on the first search that needs it, not when the index is built.
+  const thesaurus = settings.thesaurus === false
+    ? EMPTY_LEXICON
+    : settings.thesaurus ?? EMPTY_LEXICON;
+  let groups: string[][][] | undefined;
+  const synonymGroups = () =>
+    groups ??= settings.synonyms.map((group) => group.map((entry) => terms.text(entry)));
+  // With vectors, the thesaurus for one search keeps the relations that fit the query (the
+  // deployment's own synonyms are kept whatever the query).
+  const inContext = settings.thesaurus && settings.thesaurusContext > 0
+    ? meaning?.inContext?.bind(meaning)
+    : undefined;
   let expansion: ExpansionSources | undefined;
   const expansionSources = (): ExpansionSources | undefined => {
     if (settings.inflectionWeight <= 0 && settings.thesaurusWeight <= 0) return undefined;
     return expansion ??= {
       known: index.known,
-      lexicon: withSynonyms(
-        settings.thesaurus === false ? EMPTY_LEXICON : settings.thesaurus ?? EMPTY_LEXICON,
-        settings.synonyms.map((group) => group.map((entry) => terms.text(entry))),
-        settings.synonymWeight,
-      ),
+      lexicon: withSynonyms(thesaurus, synonymGroups(), settings.synonymWeight),
       inflectionWeight: settings.inflectionWeight,
       thesaurusWeight: settings.thesaurusWeight,
-      catalogueBases: !settings.thesaurus,
+      catalogueBases: !settings.thesaurus || inContext !== undefined,
+      withCatalogueBases: inContext !== undefined,
       maxRelated: settings.maxRelated,
       knownWordFactor: settings.knownWordFactor,
       fractionalCover: settings.fractionalCover,
@@ -482,7 +502,11 @@ function rankerOver(
     search(query: string, limit: number): RankedTool[] {
       const text = settings.stripMarkup ? stripMarkup(query) : query;
       const queryWords = terms.text(text);
-      const base = expansionSources();
+      let base = expansionSources();
+      if (base && inContext) {
+        const lexicon = inContext(thesaurus, queryWords, settings.thesaurusContext, index.known);
+        base = { ...base, lexicon: withSynonyms(lexicon, synonymGroups(), settings.synonymWeight) };
+      }
       // With vectors, for this search: the thesaurus goes on with the catalogue's words nearest
       // in meaning (the code lives with the vectors, so a bundle without them does not carry it).
       const sources = base && meaning?.withNeighbours && settings.neighbourWeight > 0

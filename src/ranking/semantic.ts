@@ -13,6 +13,7 @@
 
 import { CatalogueNeighbours } from "./neighbours.ts";
 import { weighCommonWords, withNeighbours } from "./vector_query.ts";
+import { inContext } from "./context.ts";
 import type {
   LexicalField,
   Lexicon,
@@ -134,6 +135,24 @@ export class SemanticIndex implements SemanticMatch {
    */
   withNeighbours(lexicon: Lexicon, weight: number): Lexicon {
     return withNeighbours(lexicon, (word, w) => this.related(word, w), weight);
+  }
+
+  /**
+   * A thesaurus for one search whose relations fit the request (see {@linkcode inContext}).
+   *
+   * @param lexicon The thesaurus.
+   * @param queryWords The query's words.
+   * @param minCosine The lowest cosine of a related word with the query for it to be kept.
+   * @param known Whether the catalogue has a word.
+   * @returns The thesaurus for the search.
+   */
+  inContext(
+    lexicon: Lexicon,
+    queryWords: readonly string[],
+    minCosine: number,
+    known: (word: string) => boolean,
+  ): Lexicon {
+    return inContext(lexicon, this.#vectors, queryWords, minCosine, known);
   }
 
   /**

@@ -135,6 +135,23 @@ export interface SemanticMatch {
    */
   withNeighbours?(lexicon: Lexicon, weight: number): Lexicon;
   /**
+   * A thesaurus for one search whose relations fit the request: none for a word the catalogue
+   * has, and for another word only the related words whose vectors are close to the query's
+   * (absent: the thesaurus unchanged).
+   *
+   * @param lexicon The thesaurus.
+   * @param queryWords The query's words.
+   * @param minCosine The lowest cosine of a related word with the query for it to be kept.
+   * @param known Whether the catalogue has a word.
+   * @returns The thesaurus for the search.
+   */
+  inContext?(
+    lexicon: Lexicon,
+    queryWords: readonly string[],
+    minCosine: number,
+    known: (word: string) => boolean,
+  ): Lexicon;
+  /**
    * Weighs a query's words by English word frequency (absent: counts unchanged).
    *
    * @param counts Each distinct query word's count; changed in place.

@@ -90,4 +90,5 @@ Deno.test("the Deno default's ranker ranks a request in everyday words by meanin
     "img/resize_image",
   );
   equal(Boolean(denoRankerOptions().vectors), true);
+  equal(Boolean(denoRankerOptions().thesaurus), true);
 });

@@ -46,3 +46,21 @@ Deno.test("expandWord() reaches catalogue words through inflections and the thes
   ]);
   deepEqual(expandWord("unrelated", sources), []);
 });
+
+Deno.test("expandWord() with withCatalogueBases keeps the catalogue's own base forms beside the thesaurus's", () => {
+  // The thesaurus takes "interesting" as a base form of its own; the catalogue has "interest".
+  const lexicon = { has: (w: string) => w === "interesting", related: () => [] };
+  const catalogue = new Set(["interest", "interests"]);
+  const sources = {
+    known: (w: string) => catalogue.has(w),
+    lexicon,
+    inflectionWeight: 0.8,
+    thesaurusWeight: 1,
+    maxRelated: 10,
+  };
+  deepEqual(expandWord("interesting", sources), []);
+  deepEqual(expandWord("interesting", { ...sources, withCatalogueBases: true }), [
+    { term: "interest", weight: 0.8 },
+    { term: "interests", weight: 0.8 },
+  ]);
+});
