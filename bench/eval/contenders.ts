@@ -131,7 +131,7 @@ export const ABLATION: readonly Contender[] = [
  */
 export const DENO_ABLATION: readonly Contender[] = [
   unfold("Deno default", denoRankerOptions()),
-  unfold("before: neither word weighing nor neighbours (the previous Deno default)", {
+  unfold("neither word weighing nor neighbours", {
     ...denoRankerOptions(),
     commonWordPower: 0,
     neighbourWeight: 0,
@@ -146,8 +146,13 @@ export const DENO_ABLATION: readonly Contender[] = [
   unfold("no neighbours (neighbourWeight 0)", { ...denoRankerOptions(), neighbourWeight: 0 }),
   unfold("neighbours at weight 0.1", { ...denoRankerOptions(), neighbourWeight: 0.1 }),
   unfold("neighbours at weight 0.3", { ...denoRankerOptions(), neighbourWeight: 0.3 }),
+  unfold("semantic match at weight 1.5 (the weight of the previous table)", {
+    ...denoRankerOptions(),
+    semanticWeight: 1.5,
+  }),
   unfold("semantic match at weight 2", { ...denoRankerOptions(), semanticWeight: 2 }),
   unfold("semantic match at weight 2.5", { ...denoRankerOptions(), semanticWeight: 2.5 }),
+  unfold("semantic match at weight 2.75", { ...denoRankerOptions(), semanticWeight: 2.75 }),
   unfold("semantic match at weight 3", { ...denoRankerOptions(), semanticWeight: 3 }),
   unfold("without the thesaurus (the previous Deno default)", {
     ...denoRankerOptions(),

@@ -206,7 +206,7 @@ export interface LexicalRankerOptions {
    * @default {false}
    */
   vectors?: WordVectors | false;
-  /** The weight of the semantic match when none of a query's words is the catalogue's. @default {1.5} */
+  /** The weight of the semantic match when none of a query's words is the catalogue's. @default {2.25} */
   semanticWeight?: number;
   /**
    * With `vectors`: each query word also reaches the catalogue words closest to it in meaning
@@ -274,7 +274,7 @@ export const LEXICAL_DEFAULTS: Readonly<LexicalSettings> = Object.freeze({
   feedbackDocs: 0,
   feedbackWords: 8,
   feedbackWeight: 0.3,
-  semanticWeight: 1.5,
+  semanticWeight: 2.25,
   neighbourWeight: 0.2,
   commonWordPower: 0.75,
 });

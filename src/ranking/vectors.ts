@@ -2,9 +2,10 @@
  * English word vectors for the lexical ranker's semantic match (opt-in:
  * `createLexicalRanker({vectors: englishVectors()})`). Static vectors distilled from the Universal
  * Sentence Encoder (lite) by `scripts/build_vectors.ts`: each of the 10,000 most frequent words of
- * spoken English (SUBTLEX-US) and each of the encoder's 8,000 word pieces embedded on its own, then
- * reduced to 48 dimensions and stored as bytes (licence: `VECTORS_NOTICE.md`). A word of the table
- * has its own vector; any other word of letters and digits is spelt in pieces and gets their mean.
+ * spoken English (SUBTLEX-US) and each of the encoder's 8,000 word pieces embedded alone and in
+ * short generic phrases ("to X", "the X", …), then reduced to 48 dimensions and stored as bytes
+ * (licence: `VECTORS_NOTICE.md`). A word of the table has its own vector; any other word of
+ * letters and digits is spelt in pieces and gets their mean.
  * A word's weight falls with its frequency (frequent words say little about a need).
  *
  * @module
