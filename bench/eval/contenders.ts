@@ -94,6 +94,11 @@ export const ABLATION: readonly Contender[] = [
   }),
   unfold("no server boost", { serverBoost: 0 }),
   unfold("server boost 0.5", { serverBoost: 0.5 }),
+  unfold("server boost without name-held words at 0.1 (serverBoostNameDiscount)", {
+    serverBoostNameDiscount: 0.1,
+  }),
+  unfold("server boost without name-held words at 0.5", { serverBoostNameDiscount: 0.5 }),
+  unfold("name coverage 0.2 (nameCoverage)", { nameCoverage: 0.2 }),
   unfold("with the WordNet thesaurus (englishLexicon())", { thesaurus: englishLexicon() }),
   unfold("with word vectors (englishVectors(), the Deno default)", { vectors: englishVectors() }),
   unfold("with word vectors at the previous weight (semanticWeight 1)", {
@@ -150,4 +155,21 @@ export const DENO_ABLATION: readonly Contender[] = [
   unfold("semantic match at weight 2.5", { ...denoRankerOptions(), semanticWeight: 2.5 }),
   unfold("semantic match at weight 3", { ...denoRankerOptions(), semanticWeight: 3 }),
   unfold("with the thesaurus", { ...denoRankerOptions(), thesaurus: englishLexicon() }),
+  ...[0.1, 0.25, 0.5, 0.75, 1].map((discount) =>
+    unfold(`server boost without name-held words at ${discount} (serverBoostNameDiscount)`, {
+      ...denoRankerOptions(),
+      serverBoostNameDiscount: discount,
+    })
+  ),
+  ...[0.1, 0.2, 0.4].map((weight) =>
+    unfold(`name coverage ${weight} (nameCoverage)`, {
+      ...denoRankerOptions(),
+      nameCoverage: weight,
+    })
+  ),
+  unfold("name coverage 0.2 among siblings (nameCoverageSiblings)", {
+    ...denoRankerOptions(),
+    nameCoverage: 0.2,
+    nameCoverageSiblings: true,
+  }),
 ];

@@ -46,6 +46,7 @@ import {
 } from "./lexical_snapshot.ts";
 import { clauses, fuseRanks } from "./segments.ts";
 import { ServerMatch } from "./server_match.ts";
+import { NameCoverage } from "./name_coverage.ts";
 import { Vocabulary } from "./vocabulary.ts";
 
 /**
@@ -210,6 +211,25 @@ export interface LexicalRankerOptions {
    * @default {0.75}
    */
   commonWordPower?: number;
+  /**
+   * A tool's score is multiplied by 1 + this × the share of its own name words (those not in its
+   * server's name) that the query reaches, so that the tool whose whole name a request says
+   * outranks one that shares a word of it (0: off; see `./name_coverage`).
+   * @default {0}
+   */
+  nameCoverage?: number;
+  /**
+   * Whether name coverage counts each tool's share less the best share among its server's tools,
+   * so that it only orders siblings (and lowers them against other servers' tools).
+   * @default {false}
+   */
+  nameCoverageSiblings?: boolean;
+  /**
+   * How much less the server boost counts a query word that the tool's own name also holds (the
+   * name and server fields already count it): 0 alike, 1 not at all.
+   * @default {0}
+   */
+  serverBoostNameDiscount?: number;
 }
 
 /** Every setting of the lexical ranker: {@linkcode LexicalRankerOptions} with none left out. */
@@ -265,6 +285,9 @@ export const LEXICAL_DEFAULTS: Readonly<LexicalSettings> = Object.freeze({
   semanticWeight: 1.5,
   neighbourWeight: 0.2,
   commonWordPower: 0.75,
+  nameCoverage: 0,
+  nameCoverageSiblings: false,
+  serverBoostNameDiscount: 0,
 });
 
 /**
@@ -300,13 +323,13 @@ export function createLexicalRanker(options: LexicalRankerOptions = {}): RankerF
     // does not hold; an index expanded with a thesaurus depends on data its format does not name.
     if (
       snapshot.format !== format || settings.feedbackDocs > 0 || documentExpansion(settings) ||
-      settings.vectors
+      settings.vectors || nameSignals(settings)
     ) {
       return undefined;
     }
     const parts = decodeLexicalParts(snapshot.bytes, format);
     if (parts === undefined || parts.serverOf.length !== tools.length) return undefined;
-    return rankerOver(parts, sortedIds(tools), settings, format, undefined, undefined);
+    return rankerOver(parts, sortedIds(tools), settings, format, undefined, undefined, undefined);
   };
   return factory;
 }
@@ -434,7 +457,10 @@ function buildRanker(
   };
   // Built by the vectors' own module, so that a bundle without vectors does not carry it.
   const meaning = settings.vectors ? settings.vectors.index(words) : undefined;
-  return rankerOver(parts, ids, settings, format, ownWords, meaning);
+  const names = nameSignals(settings)
+    ? new NameCoverage(words.map((w) => w.name), words.map((w) => w.server))
+    : undefined;
+  return rankerOver(parts, ids, settings, format, ownWords, meaning, names);
 }
 
 // The ranker over a built (or restored) index.
@@ -447,6 +473,8 @@ function rankerOver(
   ownWords: ((doc: number) => readonly string[]) | undefined,
   // The tools' meaning vectors, for the semantic match (none without word vectors).
   meaning: SemanticMatch | undefined,
+  // The tools' name words, for `./name_coverage` (a restored index has none: see restore).
+  names: NameCoverage | undefined,
 ): Ranker {
   const terms = termsOf(settings);
   const index = new LexicalIndex({
@@ -457,6 +485,7 @@ function rankerOver(
     nameBigrams: parts.nameBigrams,
     servers: parts.servers,
     serverOf: parts.serverOf,
+    names,
   });
   // The thesaurus is decoded on the first search that needs it, not when the index is built.
   let expansion: ExpansionSources | undefined;
@@ -535,6 +564,11 @@ function rankerOver(
     },
     snapshot: () => ({ format, bytes: encodeLexicalParts(parts, format) }),
   };
+}
+
+// Whether a setting reads the tools' name words (which a stored snapshot does not hold).
+function nameSignals(settings: LexicalSettings): boolean {
+  return settings.nameCoverage > 0 || settings.serverBoostNameDiscount > 0;
 }
 
 const EMPTY_LEXICON: Lexicon = { has: () => false, related: () => [] };

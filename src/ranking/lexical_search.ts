@@ -9,6 +9,7 @@
 import type { Postings } from "./field_scores.ts";
 import { coverageRerank } from "./coverage.ts";
 import { expandWord, type ExpansionSources } from "./expansion.ts";
+import { type NameCoverage, serverMatchBeyondNames } from "./name_coverage.ts";
 import type { ServerMatch } from "./server_match.ts";
 import type { ExpansionOptions, Vocabulary } from "./vocabulary.ts";
 
@@ -24,6 +25,12 @@ export interface SearchSettings extends ExpansionOptions {
   diversity: number;
   /** How many of the best tools the coverage re-ranking considers. */
   diversityDepth: number;
+  /** A tool's score is multiplied by 1 + this × (the share of its own name the query reaches). */
+  nameCoverage: number;
+  /** Whether name coverage counts a tool's share less its server's best tool's. */
+  nameCoverageSiblings: boolean;
+  /** How much less the server boost counts the query words a tool's own name holds (0–1). */
+  serverBoostNameDiscount: number;
 }
 
 /** A scored tool: its number (position in id order) and score. */
@@ -70,6 +77,7 @@ export class LexicalIndex {
   readonly #nameBigrams: PairDocs;
   readonly #servers: ServerMatch;
   readonly #serverOf: Int32Array;
+  readonly #names: NameCoverage | undefined;
   // Per-search scratch, reused: a search runs to completion before the next starts, and fresh
   // arrays for every search showed up as garbage-collection pauses in the p99.
   readonly #scores: Float64Array;
@@ -81,8 +89,8 @@ export class LexicalIndex {
   /**
    * Wraps the parts of a built index.
    *
-   * @param parts Postings by term, the vocabulary, name word pairs, server scores and each
-   * tool's server number.
+   * @param parts Postings by term, the vocabulary, name word pairs, server scores, each
+   * tool's server number and, for the signals of `./name_coverage`, the tools' name words.
    */
   constructor(parts: {
     postings: TermPostings;
@@ -90,7 +98,9 @@ export class LexicalIndex {
     nameBigrams: PairDocs;
     servers: ServerMatch;
     serverOf: Int32Array;
+    names?: NameCoverage | undefined;
   }) {
+    this.#names = parts.names;
     this.#postings = parts.postings;
     this.#vocabulary = parts.vocabulary;
     this.#nameBigrams = parts.nameBigrams;
@@ -195,7 +205,28 @@ export class LexicalIndex {
         }
       }
     }
-    const serverMatch = settings.serverBoost > 0 ? this.#servers.match(counts.keys()) : undefined;
+    // The server boost: one match per server, or, discounting the words a tool's name holds, per
+    // tool (`names` is absent from a restored index, which is rebuilt when it is needed).
+    const names = this.#names;
+    const discount = names !== undefined && settings.serverBoostNameDiscount > 0;
+    const serverMatch = settings.serverBoost > 0 && !discount
+      ? this.#servers.match(counts.keys())
+      : undefined;
+    const toolServerMatch = settings.serverBoost > 0 && discount
+      ? serverMatchBeyondNames(
+        counts.keys(),
+        this.#servers,
+        this.#serverOf,
+        names,
+        settings.serverBoostNameDiscount,
+      )
+      : undefined;
+    const nameShare = settings.nameCoverage > 0 && names !== undefined
+      ? names.coverage(
+        bestCovers(reached),
+        settings.nameCoverageSiblings ? this.#serverOf : undefined,
+      )
+      : undefined;
     // The best `limit` tools, kept sorted (insertion, as limits are small); tools are numbered in
     // id order, so on equal scores the lower number stays ahead.
     const top: Hit[] = [];
@@ -208,6 +239,10 @@ export class LexicalIndex {
       if (serverMatch !== undefined) {
         score *= 1 + settings.serverBoost * serverMatch[this.#serverOf[doc]!]!;
       }
+      if (toolServerMatch !== undefined) {
+        score *= 1 + settings.serverBoost * toolServerMatch[doc]!;
+      }
+      if (nameShare !== undefined) score *= 1 + settings.nameCoverage * nameShare[doc]!;
       if (!Number.isFinite(score) || score <= 0) continue;
       if (keep > SMALL_LIMIT) {
         top.push({ doc, score });
@@ -295,4 +330,15 @@ export class LexicalIndex {
     }
     return terms;
   }
+}
+
+// Each catalogue word a query reaches, with its best cover over the query's words.
+function bestCovers(reached: readonly { term: string; cover: number }[][]): Map<string, number> {
+  const best = new Map<string, number>();
+  for (const reach of reached) {
+    for (const { term, cover } of reach) {
+      if (cover > (best.get(term) ?? 0)) best.set(term, cover);
+    }
+  }
+  return best;
 }
