@@ -99,6 +99,19 @@ export const ABLATION: readonly Contender[] = [
   }),
   unfold("server boost without name-held words at 0.5", { serverBoostNameDiscount: 0.5 }),
   unfold("name coverage 0.2 (nameCoverage)", { nameCoverage: 0.2 }),
+  ...[64, 100, 200].map((chars) =>
+    unfold(`query data runs of ${chars}+ characters left out (dataRunChars)`, {
+      dataRunChars: chars,
+    })
+  ),
+  unfold("data runs 100 + server boost without name-held words at 0.1", {
+    dataRunChars: 100,
+    serverBoostNameDiscount: 0.1,
+  }),
+  unfold("data runs 100 + server boost without name-held words at 0.3", {
+    dataRunChars: 100,
+    serverBoostNameDiscount: 0.3,
+  }),
   unfold("with the WordNet thesaurus (englishLexicon())", { thesaurus: englishLexicon() }),
   unfold("with word vectors (englishVectors(), the Deno default)", { vectors: englishVectors() }),
   unfold("with word vectors at the previous weight (semanticWeight 1)", {
@@ -165,6 +178,19 @@ export const DENO_ABLATION: readonly Contender[] = [
     unfold(`name coverage ${weight} (nameCoverage)`, {
       ...denoRankerOptions(),
       nameCoverage: weight,
+    })
+  ),
+  ...[64, 100, 200].map((chars) =>
+    unfold(`query data runs of ${chars}+ characters left out (dataRunChars)`, {
+      ...denoRankerOptions(),
+      dataRunChars: chars,
+    })
+  ),
+  ...[0.1, 0.2, 0.3, 0.4, 0.5, 0.6].map((discount) =>
+    unfold(`data runs 100 + server boost without name-held words at ${discount}`, {
+      ...denoRankerOptions(),
+      dataRunChars: 100,
+      serverBoostNameDiscount: discount,
     })
   ),
   unfold("name coverage 0.2 among siblings (nameCoverageSiblings)", {

@@ -47,6 +47,7 @@ import {
 import { clauses, fuseRanks } from "./segments.ts";
 import { ServerMatch } from "./server_match.ts";
 import { NameCoverage } from "./name_coverage.ts";
+import { withoutDataRuns } from "./data_runs.ts";
 import { Vocabulary } from "./vocabulary.ts";
 
 /**
@@ -230,6 +231,13 @@ export interface LexicalRankerOptions {
    * @default {0}
    */
   serverBoostNameDiscount?: number;
+  /**
+   * A query run of at least this many characters without a space (base64, a hash, a minified
+   * line) is data, not words: it is left out of the search, so that the thousands of fragments it
+   * splits into neither rank tools nor cost time (0: off).
+   * @default {0}
+   */
+  dataRunChars?: number;
 }
 
 /** Every setting of the lexical ranker: {@linkcode LexicalRankerOptions} with none left out. */
@@ -288,6 +296,7 @@ export const LEXICAL_DEFAULTS: Readonly<LexicalSettings> = Object.freeze({
   nameCoverage: 0,
   nameCoverageSiblings: false,
   serverBoostNameDiscount: 0,
+  dataRunChars: 0,
 });
 
 /**
@@ -509,7 +518,10 @@ function rankerOver(
 
   return {
     search(query: string, limit: number): RankedTool[] {
-      const text = settings.stripMarkup ? stripMarkup(query) : query;
+      const text = withoutDataRuns(
+        settings.stripMarkup ? stripMarkup(query) : query,
+        settings.dataRunChars,
+      );
       const queryWords = terms.text(text);
       const base = expansionSources();
       // With vectors, for this search: the thesaurus goes on with the catalogue's words nearest
