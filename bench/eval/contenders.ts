@@ -15,6 +15,7 @@ import { McpCatalog, type RankerFactory } from "../../mod.ts";
 import { englishLexicon } from "../../src/ranking/lexicon.ts";
 import { englishVectors } from "../../src/ranking/vectors.ts";
 import { denoRankerOptions } from "../../src/ranking/deno_ranker.ts";
+import { indexNames } from "../../src/ranking/name_coverage.ts";
 import { minisearchRanker } from "../../src/ranking/minisearch.ts";
 import { plainMinisearchRanker } from "../../src/ranking/minisearch_ranker.ts";
 import { bm25Ranker } from "./bm25.ts";
@@ -95,10 +96,14 @@ export const ABLATION: readonly Contender[] = [
   unfold("no server boost", { serverBoost: 0 }),
   unfold("server boost 0.5", { serverBoost: 0.5 }),
   unfold("server boost without name-held words at 0.1 (serverBoostNameDiscount)", {
+    nameWords: indexNames,
     serverBoostNameDiscount: 0.1,
   }),
-  unfold("server boost without name-held words at 0.5", { serverBoostNameDiscount: 0.5 }),
-  unfold("name coverage 0.2 (nameCoverage)", { nameCoverage: 0.2 }),
+  unfold("server boost without name-held words at 0.5", {
+    nameWords: indexNames,
+    serverBoostNameDiscount: 0.5,
+  }),
+  unfold("name coverage 0.2 (nameCoverage)", { nameWords: indexNames, nameCoverage: 0.2 }),
   ...[64, 100, 200].map((chars) =>
     unfold(`query data runs of ${chars}+ characters left out (dataRunChars)`, {
       dataRunChars: chars,
@@ -106,10 +111,12 @@ export const ABLATION: readonly Contender[] = [
   ),
   unfold("data runs 100 + server boost without name-held words at 0.1", {
     dataRunChars: 100,
+    nameWords: indexNames,
     serverBoostNameDiscount: 0.1,
   }),
   unfold("data runs 100 + server boost without name-held words at 0.3", {
     dataRunChars: 100,
+    nameWords: indexNames,
     serverBoostNameDiscount: 0.3,
   }),
   unfold("with the WordNet thesaurus (englishLexicon())", { thesaurus: englishLexicon() }),
@@ -171,12 +178,14 @@ export const DENO_ABLATION: readonly Contender[] = [
   ...[0.1, 0.25, 0.5, 0.75, 1].map((discount) =>
     unfold(`server boost without name-held words at ${discount} (serverBoostNameDiscount)`, {
       ...denoRankerOptions(),
+      nameWords: indexNames,
       serverBoostNameDiscount: discount,
     })
   ),
   ...[0.1, 0.2, 0.4].map((weight) =>
     unfold(`name coverage ${weight} (nameCoverage)`, {
       ...denoRankerOptions(),
+      nameWords: indexNames,
       nameCoverage: weight,
     })
   ),
@@ -190,11 +199,13 @@ export const DENO_ABLATION: readonly Contender[] = [
     unfold(`data runs 100 + server boost without name-held words at ${discount}`, {
       ...denoRankerOptions(),
       dataRunChars: 100,
+      nameWords: indexNames,
       serverBoostNameDiscount: discount,
     })
   ),
   unfold("name coverage 0.2 among siblings (nameCoverageSiblings)", {
     ...denoRankerOptions(),
+    nameWords: indexNames,
     nameCoverage: 0.2,
     nameCoverageSiblings: true,
   }),

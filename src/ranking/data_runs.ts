@@ -24,13 +24,8 @@
  * ```
  */
 export function withoutDataRuns(query: string, chars: number): string {
-  if (!(chars > 0) || query.length < chars) return query;
-  let out = "";
-  let start = 0;
-  for (const match of query.matchAll(/\S+/g)) {
-    if (match[0].length < chars) continue;
-    out += query.slice(start, match.index) + " ";
-    start = match.index + match[0].length;
-  }
-  return start === 0 ? query : out + query.slice(start);
+  // Only at a run's start (the lookbehind), so each run is read once: linear in the query.
+  return chars > 0 && query.length >= chars
+    ? query.replace(new RegExp(`(?<!\\S)\\S{${Math.floor(chars)},}`, "g"), " ")
+    : query;
 }

@@ -46,7 +46,7 @@ import {
 } from "./lexical_snapshot.ts";
 import { clauses, fuseRanks } from "./segments.ts";
 import { ServerMatch } from "./server_match.ts";
-import { NameCoverage } from "./name_coverage.ts";
+import type { indexNames, NameCoverage } from "./name_coverage.ts";
 import { withoutDataRuns } from "./data_runs.ts";
 import { Vocabulary } from "./vocabulary.ts";
 
@@ -215,7 +215,7 @@ export interface LexicalRankerOptions {
   /**
    * A tool's score is multiplied by 1 + this × the share of its own name words (those not in its
    * server's name) that the query reaches, so that the tool whose whole name a request says
-   * outranks one that shares a word of it (0: off; see `./name_coverage`).
+   * outranks one that shares a word of it (0: off; needs `nameWords`).
    * @default {0}
    */
   nameCoverage?: number;
@@ -227,10 +227,17 @@ export interface LexicalRankerOptions {
   nameCoverageSiblings?: boolean;
   /**
    * How much less the server boost counts a query word that the tool's own name also holds (the
-   * name and server fields already count it): 0 alike, 1 not at all.
+   * name and server fields already count it): 0 alike, 1 not at all (needs `nameWords`).
    * @default {0}
    */
   serverBoostNameDiscount?: number;
+  /**
+   * What indexes the tools' name words for `nameCoverage` and `serverBoostNameDiscount`
+   * (`indexNames` from `./name_coverage`, as the Deno default passes it; opt-in so that a bundle
+   * whose ranker leaves both off does not carry it); `false` or absent: both are off.
+   * @default {false}
+   */
+  nameWords?: typeof indexNames | false;
   /**
    * A query run of at least this many characters without a space (base64, a hash, a minified
    * line) is data, not words: it is left out of the search, so that the thousands of fragments it
@@ -242,12 +249,21 @@ export interface LexicalRankerOptions {
 
 /** Every setting of the lexical ranker: {@linkcode LexicalRankerOptions} with none left out. */
 export type LexicalSettings =
-  & Required<Omit<LexicalRankerOptions, "fieldWeights" | "thesaurus" | "vectors">>
+  & Required<Omit<LexicalRankerOptions, "fieldWeights" | "thesaurus" | "vectors" | NameOptions>>
+  & Pick<LexicalRankerOptions, NameOptions>
   & {
     fieldWeights: Readonly<Record<LexicalField, number>>;
     thesaurus?: Lexicon | false;
     vectors?: WordVectors | false;
   };
+
+// The options read only with `nameWords` (their defaults are where they are read, in
+// `./name_coverage`, so that a bundle without it carries none of them).
+type NameOptions =
+  | "nameWords"
+  | "nameCoverage"
+  | "nameCoverageSiblings"
+  | "serverBoostNameDiscount";
 
 /** The defaults of {@linkcode LexicalRankerOptions}, measured with `deno task eval`. */
 export const LEXICAL_DEFAULTS: Readonly<LexicalSettings> = Object.freeze({
@@ -293,9 +309,6 @@ export const LEXICAL_DEFAULTS: Readonly<LexicalSettings> = Object.freeze({
   semanticWeight: 1.5,
   neighbourWeight: 0.2,
   commonWordPower: 0.75,
-  nameCoverage: 0,
-  nameCoverageSiblings: false,
-  serverBoostNameDiscount: 0,
   dataRunChars: 0,
 });
 
@@ -332,7 +345,7 @@ export function createLexicalRanker(options: LexicalRankerOptions = {}): RankerF
     // does not hold; an index expanded with a thesaurus depends on data its format does not name.
     if (
       snapshot.format !== format || settings.feedbackDocs > 0 || documentExpansion(settings) ||
-      settings.vectors || nameSignals(settings)
+      settings.vectors || settings.nameWords
     ) {
       return undefined;
     }
@@ -466,8 +479,8 @@ function buildRanker(
   };
   // Built by the vectors' own module, so that a bundle without vectors does not carry it.
   const meaning = settings.vectors ? settings.vectors.index(words) : undefined;
-  const names = nameSignals(settings)
-    ? new NameCoverage(words.map((w) => w.name), words.map((w) => w.server))
+  const names = settings.nameWords
+    ? settings.nameWords(words.map((w) => w.name), words.map((w) => w.server))
     : undefined;
   return rankerOver(parts, ids, settings, format, ownWords, meaning, names);
 }
@@ -576,11 +589,6 @@ function rankerOver(
     },
     snapshot: () => ({ format, bytes: encodeLexicalParts(parts, format) }),
   };
-}
-
-// Whether a setting reads the tools' name words (which a stored snapshot does not hold).
-function nameSignals(settings: LexicalSettings): boolean {
-  return settings.nameCoverage > 0 || settings.serverBoostNameDiscount > 0;
 }
 
 const EMPTY_LEXICON: Lexicon = { has: () => false, related: () => [] };

@@ -9,7 +9,7 @@
 import type { Postings } from "./field_scores.ts";
 import { coverageRerank } from "./coverage.ts";
 import { expandWord, type ExpansionSources } from "./expansion.ts";
-import { type NameCoverage, serverMatchBeyondNames } from "./name_coverage.ts";
+import type { NameCoverage } from "./name_coverage.ts";
 import type { ServerMatch } from "./server_match.ts";
 import type { ExpansionOptions, Vocabulary } from "./vocabulary.ts";
 
@@ -26,11 +26,11 @@ export interface SearchSettings extends ExpansionOptions {
   /** How many of the best tools the coverage re-ranking considers. */
   diversityDepth: number;
   /** A tool's score is multiplied by 1 + this × (the share of its own name the query reaches). */
-  nameCoverage: number;
+  nameCoverage?: number | undefined;
   /** Whether name coverage counts a tool's share less its server's best tool's. */
-  nameCoverageSiblings: boolean;
+  nameCoverageSiblings?: boolean | undefined;
   /** How much less the server boost counts the query words a tool's own name holds (0–1). */
-  serverBoostNameDiscount: number;
+  serverBoostNameDiscount?: number | undefined;
 }
 
 /** A scored tool: its number (position in id order) and score. */
@@ -205,27 +205,17 @@ export class LexicalIndex {
         }
       }
     }
-    // The server boost: one match per server, or, discounting the words a tool's name holds, per
-    // tool (`names` is absent from a restored index, which is rebuilt when it is needed).
-    const names = this.#names;
-    const discount = names !== undefined && settings.serverBoostNameDiscount > 0;
-    const serverMatch = settings.serverBoost > 0 && !discount
+    // With the tools' name words (`./name_coverage`), one factor per tool that holds the server
+    // boost too; otherwise the server boost, one match per server.
+    const named = this.#names?.factors(
+      reached,
+      counts.keys(),
+      settings,
+      this.#servers,
+      this.#serverOf,
+    );
+    const serverMatch = settings.serverBoost > 0 && named === undefined
       ? this.#servers.match(counts.keys())
-      : undefined;
-    const toolServerMatch = settings.serverBoost > 0 && discount
-      ? serverMatchBeyondNames(
-        counts.keys(),
-        this.#servers,
-        this.#serverOf,
-        names,
-        settings.serverBoostNameDiscount,
-      )
-      : undefined;
-    const nameShare = settings.nameCoverage > 0 && names !== undefined
-      ? names.coverage(
-        bestCovers(reached),
-        settings.nameCoverageSiblings ? this.#serverOf : undefined,
-      )
       : undefined;
     // The best `limit` tools, kept sorted (insertion, as limits are small); tools are numbered in
     // id order, so on equal scores the lower number stays ahead.
@@ -239,10 +229,7 @@ export class LexicalIndex {
       if (serverMatch !== undefined) {
         score *= 1 + settings.serverBoost * serverMatch[this.#serverOf[doc]!]!;
       }
-      if (toolServerMatch !== undefined) {
-        score *= 1 + settings.serverBoost * toolServerMatch[doc]!;
-      }
-      if (nameShare !== undefined) score *= 1 + settings.nameCoverage * nameShare[doc]!;
+      if (named !== undefined) score *= named[doc]!;
       if (!Number.isFinite(score) || score <= 0) continue;
       if (keep > SMALL_LIMIT) {
         top.push({ doc, score });
@@ -330,15 +317,4 @@ export class LexicalIndex {
     }
     return terms;
   }
-}
-
-// Each catalogue word a query reaches, with its best cover over the query's words.
-function bestCovers(reached: readonly { term: string; cover: number }[][]): Map<string, number> {
-  const best = new Map<string, number>();
-  for (const reach of reached) {
-    for (const { term, cover } of reach) {
-      if (cover > (best.get(term) ?? 0)) best.set(term, cover);
-    }
-  }
-  return best;
 }

@@ -105,31 +105,6 @@ export class ServerMatch {
     return match;
   }
 
-  /** The number of servers. */
-  get size(): number {
-    return this.#names.length;
-  }
-
-  /**
-   * The servers that hold a word, and its rarity among servers.
-   *
-   * @param word A word, normalised like the servers' words.
-   * @returns The servers' numbers and the word's rarity, or `undefined` when no server holds it.
-   */
-  holders(word: string): { servers: ArrayLike<number>; idf: number } | undefined {
-    const table = this.#table;
-    if (table === undefined) {
-      const servers = this.#holders.get(word);
-      return servers === undefined ? undefined : { servers, idf: this.#idf.get(word)! };
-    }
-    const i = indexInSorted(table.words, word);
-    if (i < 0) return undefined;
-    return {
-      servers: table.holders.subarray(table.starts[i]!, table.starts[i + 1]!),
-      idf: table.idf[i]!,
-    };
-  }
-
   /**
    * Scores every server for a query.
    *

@@ -1,5 +1,5 @@
 import { deepEqual, equal, ok } from "node:assert/strict";
-import { NameCoverage, serverMatchBeyondNames } from "../../src/ranking/name_coverage.ts";
+import { indexNames, NameCoverage } from "../../src/ranking/name_coverage.ts";
 import { ServerMatch } from "../../src/ranking/server_match.ts";
 import { createLexicalRanker } from "../../src/ranking/lexical_ranker.ts";
 import type { McpTool } from "../../mod.ts";
@@ -17,10 +17,15 @@ Deno.test("NameCoverage.coverage() counts the share of a tool's own name words t
     [["files"], ["files"], ["git"], ["git"]],
   );
   // Partly reached words (an inflection, a related word) count by how fully they are reached.
-  const share = names.coverage(new Map([["create", 0.5], ["directory", 1], ["git", 1]]));
+  // A word reached by two query words counts once, at its best.
+  const share = names.coverage([
+    [{ term: "create", cover: 0.5 }],
+    [{ term: "directory", cover: 1 }, { term: "git", cover: 1 }],
+    [{ term: "create", cover: 0.25 }],
+  ]);
   deepEqual([...share], [0.75, 0.5, 0, 1]); // git/status: "git" is its server's; git/git: all it has
   // A word no name holds changes nothing; no word reached, no share.
-  deepEqual([...names.coverage(new Map([["weather", 1]]))], [0, 0, 0, 0]);
+  deepEqual([...names.coverage([[{ term: "weather", cover: 1 }]])], [0, 0, 0, 0]);
 });
 
 Deno.test("NameCoverage.coverage() with servers: each share less its server's best", () => {
@@ -28,11 +33,12 @@ Deno.test("NameCoverage.coverage() with servers: each share less its server's be
     [["create", "directory"], ["list", "directory"], ["make", "folder"]],
     [["files"], ["files"], ["desk"]],
   );
-  const share = names.coverage(new Map([["create", 1], ["directory", 1]]), Int32Array.of(0, 0, 1));
+  const reached = [[{ term: "create", cover: 1 }], [{ term: "directory", cover: 1 }]];
+  const share = names.coverage(reached, Int32Array.of(0, 0, 1));
   deepEqual([...share], [0, -0.5, 0]);
 });
 
-Deno.test("serverMatchBeyondNames() discounts only the server words a tool's own name holds", () => {
+Deno.test("NameCoverage.serverMatch() discounts only the server words a tool's own name holds", () => {
   const servers = new ServerMatch(
     new Map([
       ["trending", ["trending", "repositories"]],
@@ -49,27 +55,33 @@ Deno.test("serverMatchBeyondNames() discounts only the server words a tool's own
   // Without a discount it is the server match itself.
   const plain = servers.match(words);
   deepEqual(
-    [...serverMatchBeyondNames(words, servers, serverOf, names, 0)],
+    [...names.serverMatch(words, servers, serverOf, 0)],
     [plain[0]!, plain[0]!, plain[1]!],
   );
   // With it, every tool here holds its server's matched word in its name: each loses that share.
-  const discounted = serverMatchBeyondNames(words, servers, serverOf, names, 0.5);
+  const discounted = names.serverMatch(words, servers, serverOf, 0.5);
   ok(Math.abs(discounted[0]! - 0.5 * plain[0]!) < 1e-12);
   ok(Math.abs(discounted[2]! - 0.5 * plain[1]!) < 1e-12);
   // Nothing matched: all 0.
-  deepEqual([...serverMatchBeyondNames(["zzz"], servers, serverOf, names, 1)], [0, 0, 0]);
+  deepEqual([...names.serverMatch(["zzz"], servers, serverOf, 1)], [0, 0, 0]);
 });
 
-Deno.test("serverMatchBeyondNames() reads a stored server table like a built one", () => {
+Deno.test("NameCoverage.serverMatch() reads a stored server table like a built one", () => {
   const built = new ServerMatch(new Map([["a", ["alpha", "beta"]], ["b", ["beta"]]]));
   const stored = ServerMatch.fromTable(built.table());
   const names = new NameCoverage([["alpha", "run"], ["beta"]], [["a"], ["b"]]);
   const serverOf = Int32Array.of(0, 1);
   deepEqual(
-    [...serverMatchBeyondNames(["alpha", "beta"], stored, serverOf, names, 0.5)],
-    [...serverMatchBeyondNames(["alpha", "beta"], built, serverOf, names, 0.5)],
+    [...names.serverMatch(["alpha", "beta"], stored, serverOf, 0.5)],
+    [
+      ...indexNames([["alpha", "run"], ["beta"]], [["a"], ["b"]]).serverMatch(
+        ["alpha", "beta"],
+        built,
+        serverOf,
+        0.5,
+      ),
+    ],
   );
-  equal(stored.size, 2);
 });
 
 // Each tool's score for a query with other settings (coverage re-ranking off: raw scores).
@@ -79,7 +91,9 @@ function scores(
   query: string,
   options: Parameters<typeof createLexicalRanker>[0],
 ): Record<string, number> {
-  const ranker = createLexicalRanker({ ...options, diversity: 0 })(tools, { servers });
+  const ranker = createLexicalRanker({ nameWords: indexNames, ...options, diversity: 0 })(tools, {
+    servers,
+  });
   return Object.fromEntries(ranker.search(query, tools.length).map((hit) => [hit.id, hit.score]));
 }
 
@@ -140,6 +154,9 @@ Deno.test("a ranker with the name signals is rebuilt rather than restored from a
   const snapshot = plain(tools, { servers: [] }).snapshot!();
   ok(plain.restore!(tools, { servers: [] }, snapshot) !== undefined);
   for (const options of [{ nameCoverage: 0.2 }, { serverBoostNameDiscount: 0.5 }]) {
-    equal(createLexicalRanker(options).restore!(tools, { servers: [] }, snapshot), undefined);
+    const ranker = createLexicalRanker({ ...options, nameWords: indexNames });
+    equal(ranker.restore!(tools, { servers: [] }, snapshot), undefined);
+    // Without the name words both are off: the snapshot serves.
+    ok(createLexicalRanker(options).restore!(tools, { servers: [] }, snapshot) !== undefined);
   }
 });
