@@ -46,7 +46,7 @@ import {
 } from "./lexical_snapshot.ts";
 import { clauses, fuseRanks } from "./segments.ts";
 import { ServerMatch } from "./server_match.ts";
-import type { indexNames, NameCoverage } from "./name_coverage.ts";
+import type { NameCoverage } from "./name_coverage.ts";
 import { withoutDataRuns } from "./data_runs.ts";
 import { Vocabulary } from "./vocabulary.ts";
 
@@ -237,7 +237,12 @@ export interface LexicalRankerOptions {
    * whose ranker leaves both off does not carry it); `false` or absent: both are off.
    * @default {false}
    */
-  nameWords?: typeof indexNames | false;
+  nameWords?:
+    | ((
+      names: readonly (readonly string[])[],
+      serverWords: readonly (readonly string[])[],
+    ) => object)
+    | false;
   /**
    * A query run of at least this many characters without a space (base64, a hash, a minified
    * line) is data, not words: it is left out of the search, so that the thousands of fragments it
@@ -479,8 +484,10 @@ function buildRanker(
   };
   // Built by the vectors' own module, so that a bundle without vectors does not carry it.
   const meaning = settings.vectors ? settings.vectors.index(words) : undefined;
+  // The option's type names no class of `./name_coverage`, so that the public options need not
+  // export it: what it returns is that module's index.
   const names = settings.nameWords
-    ? settings.nameWords(words.map((w) => w.name), words.map((w) => w.server))
+    ? settings.nameWords(words.map((w) => w.name), words.map((w) => w.server)) as NameCoverage
     : undefined;
   return rankerOver(parts, ids, settings, format, ownWords, meaning, names);
 }
