@@ -95,30 +95,21 @@ export const ABLATION: readonly Contender[] = [
   }),
   unfold("no server boost", { serverBoost: 0 }),
   unfold("server boost 0.5", { serverBoost: 0.5 }),
-  unfold("server boost without name-held words at 0.1 (serverBoostNameDiscount)", {
-    nameWords: indexNames,
-    serverBoostNameDiscount: 0.1,
+  unfold("no query data runs left out (dataRunChars 0, the previous default)", {
+    dataRunChars: 0,
   }),
-  unfold("server boost without name-held words at 0.5", {
-    nameWords: indexNames,
-    serverBoostNameDiscount: 0.5,
-  }),
-  unfold("name coverage 0.2 (nameCoverage)", { nameWords: indexNames, nameCoverage: 0.2 }),
-  ...[64, 100, 200].map((chars) =>
+  ...[64, 200].map((chars) =>
     unfold(`query data runs of ${chars}+ characters left out (dataRunChars)`, {
       dataRunChars: chars,
     })
   ),
-  unfold("data runs 100 + server boost without name-held words at 0.1", {
-    dataRunChars: 100,
-    nameWords: indexNames,
-    serverBoostNameDiscount: 0.1,
-  }),
-  unfold("data runs 100 + server boost without name-held words at 0.3", {
-    dataRunChars: 100,
-    nameWords: indexNames,
-    serverBoostNameDiscount: 0.3,
-  }),
+  ...[0.1, 0.3].map((discount) =>
+    unfold(`server boost without name-held words at ${discount} (serverBoostNameDiscount)`, {
+      nameWords: indexNames,
+      serverBoostNameDiscount: discount,
+    })
+  ),
+  unfold("name coverage 0.2 (nameCoverage)", { nameWords: indexNames, nameCoverage: 0.2 }),
   unfold("with the WordNet thesaurus (englishLexicon())", { thesaurus: englishLexicon() }),
   unfold("with word vectors (englishVectors(), the Deno default)", { vectors: englishVectors() }),
   unfold("with word vectors at the previous weight (semanticWeight 1)", {
@@ -156,7 +147,7 @@ export const ABLATION: readonly Contender[] = [
  */
 export const DENO_ABLATION: readonly Contender[] = [
   unfold("Deno default", denoRankerOptions()),
-  unfold("before: neither word weighing nor neighbours (the previous Deno default)", {
+  unfold("neither word weighing nor neighbours (the Deno default before them)", {
     ...denoRankerOptions(),
     commonWordPower: 0,
     neighbourWeight: 0,
@@ -175,37 +166,35 @@ export const DENO_ABLATION: readonly Contender[] = [
   unfold("semantic match at weight 2.5", { ...denoRankerOptions(), semanticWeight: 2.5 }),
   unfold("semantic match at weight 3", { ...denoRankerOptions(), semanticWeight: 3 }),
   unfold("with the thesaurus", { ...denoRankerOptions(), thesaurus: englishLexicon() }),
-  ...[0.1, 0.25, 0.5, 0.75, 1].map((discount) =>
+  unfold("before: neither the name-held discount nor data runs (the previous Deno default)", {
+    ...denoRankerOptions(),
+    serverBoostNameDiscount: 0,
+    dataRunChars: 0,
+  }),
+  unfold("no query data runs left out (dataRunChars 0)", {
+    ...denoRankerOptions(),
+    dataRunChars: 0,
+  }),
+  ...[64, 200].map((chars) =>
+    unfold(`query data runs of ${chars}+ characters left out (dataRunChars)`, {
+      ...denoRankerOptions(),
+      dataRunChars: chars,
+    })
+  ),
+  ...[0, 0.1, 0.2, 0.4, 0.5, 0.6, 1].map((discount) =>
     unfold(`server boost without name-held words at ${discount} (serverBoostNameDiscount)`, {
       ...denoRankerOptions(),
-      nameWords: indexNames,
       serverBoostNameDiscount: discount,
     })
   ),
   ...[0.1, 0.2, 0.4].map((weight) =>
     unfold(`name coverage ${weight} (nameCoverage)`, {
       ...denoRankerOptions(),
-      nameWords: indexNames,
       nameCoverage: weight,
-    })
-  ),
-  ...[64, 100, 200].map((chars) =>
-    unfold(`query data runs of ${chars}+ characters left out (dataRunChars)`, {
-      ...denoRankerOptions(),
-      dataRunChars: chars,
-    })
-  ),
-  ...[0.1, 0.2, 0.3, 0.4, 0.5, 0.6].map((discount) =>
-    unfold(`data runs 100 + server boost without name-held words at ${discount}`, {
-      ...denoRankerOptions(),
-      dataRunChars: 100,
-      nameWords: indexNames,
-      serverBoostNameDiscount: discount,
     })
   ),
   unfold("name coverage 0.2 among siblings (nameCoverageSiblings)", {
     ...denoRankerOptions(),
-    nameWords: indexNames,
     nameCoverage: 0.2,
     nameCoverageSiblings: true,
   }),

@@ -1,7 +1,8 @@
 /**
  * The ranker of long-lived Deno processes (the gateway, `unfold search`/`inspect`, `deno task
- * start`): the lexical ranker with the word vectors (`./vectors`), which hold or improve every half
- * of every development set (`docs/retrieval.md`; the thesaurus does not, so it stays opt-in). The
+ * start`): the lexical ranker with the word vectors (`./vectors`) and the server boost's discount
+ * of the words a tool's name holds (`./name_coverage`), which hold or improve every half of every
+ * development set (`docs/retrieval.md`; the thesaurus does not, so it stays opt-in). The
  * table takes tens of milliseconds to decode, so {@linkcode backgroundRanker} decodes it once,
  * after startup, and searches with the plain lexical ranker until it is ready. The API Worker does
  * not import this module: its bundle has no room for the table.
@@ -12,12 +13,14 @@
 import { createLexicalRanker, lexicalRanker, type LexicalRankerOptions } from "./lexical_ranker.ts";
 import type { Ranker, RankerFactory } from "./ranker.ts";
 import { englishVectors } from "./vectors.ts";
+import { indexNames } from "./name_coverage.ts";
 
 /**
  * The Deno default's settings beyond the lexical defaults. Reading it decodes the vectors (the
  * first time only; see {@linkcode backgroundRanker} to keep that off the request path).
  *
- * @returns The settings: the English word vectors.
+ * @returns The settings: the English word vectors, and the server boost's discount of the
+ * query words a tool's own name holds.
  *
  * @example Usage
  * ```ts
@@ -28,8 +31,17 @@ import { englishVectors } from "./vectors.ts";
  * ```
  */
 export function denoRankerOptions(): LexicalRankerOptions {
-  return { vectors: englishVectors() };
+  return {
+    vectors: englishVectors(),
+    nameWords: indexNames,
+    serverBoostNameDiscount: DENO_SERVER_BOOST_NAME_DISCOUNT,
+  };
 }
+
+// The Deno default's discount of the server boost for the query words a tool's own name holds
+// (chosen on the development sets' first halves; its index, like the vectors', is rebuilt rather
+// than restored, which only long-lived Deno processes can afford).
+const DENO_SERVER_BOOST_NAME_DISCOUNT = 0.3;
 
 /** A ranker factory that switches to a better ranker once it has loaded. */
 export interface BackgroundRanker extends RankerFactory {

@@ -247,7 +247,7 @@ export interface LexicalRankerOptions {
    * A query run of at least this many characters without a space (base64, a hash, a minified
    * line) is data, not words: it is left out of the search, so that the thousands of fragments it
    * splits into neither rank tools nor cost time (0: off).
-   * @default {0}
+   * @default {100}
    */
   dataRunChars?: number;
 }
@@ -314,7 +314,7 @@ export const LEXICAL_DEFAULTS: Readonly<LexicalSettings> = Object.freeze({
   semanticWeight: 1.5,
   neighbourWeight: 0.2,
   commonWordPower: 0.75,
-  dataRunChars: 0,
+  dataRunChars: 100,
 });
 
 /**

@@ -1,6 +1,7 @@
 import { deepEqual, equal, notDeepEqual } from "node:assert/strict";
 import { withoutDataRuns } from "../../src/ranking/data_runs.ts";
 import { createLexicalRanker } from "../../src/ranking/lexical_ranker.ts";
+import { queryWords } from "../../src/ranking/explain.ts";
 import type { McpTool } from "../../mod.ts";
 
 Deno.test("withoutDataRuns() leaves out each run of at least the given length, and only those", () => {
@@ -41,4 +42,10 @@ Deno.test("dataRunChars: a query with a blob ranks as the query without it", () 
   deepEqual(search(100, `${words} ${BLOB}`), clean);
   // Off, the blob's fragments rank other tools in.
   notDeepEqual(search(0, `${words} ${BLOB}`), clean);
+});
+
+Deno.test("explain's query words leave out data runs as the default ranker does", () => {
+  deepEqual(queryWords(`what does this base64 image mean? ${BLOB}`), [
+    ...queryWords("what does this base64 image mean?"),
+  ]);
 });
