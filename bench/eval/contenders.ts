@@ -15,6 +15,7 @@ import { McpCatalog, type RankerFactory } from "../../mod.ts";
 import { englishLexicon } from "../../src/ranking/lexicon.ts";
 import { englishVectors } from "../../src/ranking/vectors.ts";
 import { denoRankerOptions } from "../../src/ranking/deno_ranker.ts";
+import { indexNames } from "../../src/ranking/name_coverage.ts";
 import { minisearchRanker } from "../../src/ranking/minisearch.ts";
 import { plainMinisearchRanker } from "../../src/ranking/minisearch_ranker.ts";
 import { bm25Ranker } from "./bm25.ts";
@@ -94,6 +95,21 @@ export const ABLATION: readonly Contender[] = [
   }),
   unfold("no server boost", { serverBoost: 0 }),
   unfold("server boost 0.5", { serverBoost: 0.5 }),
+  unfold("no query data runs left out (dataRunChars 0, the previous default)", {
+    dataRunChars: 0,
+  }),
+  ...[64, 200].map((chars) =>
+    unfold(`query data runs of ${chars}+ characters left out (dataRunChars)`, {
+      dataRunChars: chars,
+    })
+  ),
+  ...[0.1, 0.3].map((discount) =>
+    unfold(`server boost without name-held words at ${discount} (serverBoostNameDiscount)`, {
+      nameWords: indexNames,
+      serverBoostNameDiscount: discount,
+    })
+  ),
+  unfold("name coverage 0.2 (nameCoverage)", { nameWords: indexNames, nameCoverage: 0.2 }),
   unfold("with the WordNet thesaurus (englishLexicon())", { thesaurus: englishLexicon() }),
   unfold("with word vectors (englishVectors(), the Deno default)", { vectors: englishVectors() }),
   unfold("with word vectors at the previous weight (semanticWeight 1)", {
@@ -168,4 +184,36 @@ export const DENO_ABLATION: readonly Contender[] = [
       thesaurusContext,
     })
   ),
+  unfold("before: neither the name-held discount nor data runs (the previous Deno default)", {
+    ...denoRankerOptions(),
+    serverBoostNameDiscount: 0,
+    dataRunChars: 0,
+  }),
+  unfold("no query data runs left out (dataRunChars 0)", {
+    ...denoRankerOptions(),
+    dataRunChars: 0,
+  }),
+  ...[64, 200].map((chars) =>
+    unfold(`query data runs of ${chars}+ characters left out (dataRunChars)`, {
+      ...denoRankerOptions(),
+      dataRunChars: chars,
+    })
+  ),
+  ...[0, 0.1, 0.2, 0.4, 0.5, 0.6, 1].map((discount) =>
+    unfold(`server boost without name-held words at ${discount} (serverBoostNameDiscount)`, {
+      ...denoRankerOptions(),
+      serverBoostNameDiscount: discount,
+    })
+  ),
+  ...[0.1, 0.2, 0.4].map((weight) =>
+    unfold(`name coverage ${weight} (nameCoverage)`, {
+      ...denoRankerOptions(),
+      nameCoverage: weight,
+    })
+  ),
+  unfold("name coverage 0.2 among siblings (nameCoverageSiblings)", {
+    ...denoRankerOptions(),
+    nameCoverage: 0.2,
+    nameCoverageSiblings: true,
+  }),
 ];

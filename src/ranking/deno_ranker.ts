@@ -1,11 +1,12 @@
 /**
  * The ranker of long-lived Deno processes (the gateway, `unfold search`/`inspect`, `deno task
- * start`): the lexical ranker with the word vectors (`./vectors`) and the WordNet thesaurus
- * (`./lexicon`) checked by the request's context (`./context`), which hold or improve every half
- * of every development set (`docs/retrieval.md`; the thesaurus unchecked does not). The tables
- * take tens of milliseconds to decode, so {@linkcode backgroundRanker} decodes them once, after
- * startup, and searches with the plain lexical ranker until they are ready. The API Worker does
- * not import this module: its bundle has no room for the tables.
+ * start`): the lexical ranker with the word vectors (`./vectors`), the WordNet thesaurus
+ * (`./lexicon`) checked by the request's context (`./context`) and the server boost's discount of
+ * the words a tool's name holds (`./name_coverage`), which hold or improve every half of every
+ * development set (`docs/retrieval.md`; the thesaurus unchecked does not). The tables take tens of
+ * milliseconds to decode, so {@linkcode backgroundRanker} decodes them once, after startup, and
+ * searches with the plain lexical ranker until they are ready. The API Worker does not import
+ * this module: its bundle has no room for the tables.
  *
  * @module
  */
@@ -14,6 +15,7 @@ import { createLexicalRanker, lexicalRanker, type LexicalRankerOptions } from ".
 import type { Ranker, RankerFactory } from "./ranker.ts";
 import { englishLexicon } from "./lexicon.ts";
 import { englishVectors } from "./vectors.ts";
+import { indexNames } from "./name_coverage.ts";
 
 /**
  * The lowest cosine between a related word and the request for the Deno default to follow the
@@ -27,8 +29,8 @@ export const DENO_THESAURUS_CONTEXT = 0.45;
  * thesaurus (the first time only; see {@linkcode backgroundRanker} to keep that off the request
  * path).
  *
- * @returns The settings: the English word vectors, and the English thesaurus checked by the
- * request's context.
+ * @returns The settings: the English word vectors, the English thesaurus checked by the
+ * request's context, and the server boost's discount of the query words a tool's own name holds.
  *
  * @example Usage
  * ```ts
@@ -45,8 +47,15 @@ export function denoRankerOptions(): LexicalRankerOptions {
     vectors: englishVectors(),
     thesaurus: englishLexicon(),
     thesaurusContext: DENO_THESAURUS_CONTEXT,
+    nameWords: indexNames,
+    serverBoostNameDiscount: DENO_SERVER_BOOST_NAME_DISCOUNT,
   };
 }
+
+// The Deno default's discount of the server boost for the query words a tool's own name holds
+// (chosen on the development sets' first halves; its index, like the vectors', is rebuilt rather
+// than restored, which only long-lived Deno processes can afford).
+const DENO_SERVER_BOOST_NAME_DISCOUNT = 0.3;
 
 /** A ranker factory that switches to a better ranker once it has loaded. */
 export interface BackgroundRanker extends RankerFactory {

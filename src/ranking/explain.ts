@@ -22,6 +22,7 @@ import {
   tokenizeIdentifiers,
 } from "./terms.ts";
 import { oneEdit } from "./vocabulary.ts";
+import { withoutDataRuns } from "./data_runs.ts";
 
 /** How a query word reached a tool's word, from the closest to the loosest. */
 export const MATCH_KINDS = [
@@ -230,7 +231,7 @@ function reason(tool: ExplainedTool, results: readonly ExplainedTool[], limit: n
  */
 export function queryWords(query: string): string[] {
   const text = RULES.stripMarkup ? stripMarkup(query) : query;
-  return tokenize(text).filter(keep);
+  return tokenize(withoutDataRuns(text, RULES.dataRunChars)).filter(keep);
 }
 
 function keep(word: string): boolean {

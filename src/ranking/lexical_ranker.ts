@@ -47,6 +47,8 @@ import {
 } from "./lexical_snapshot.ts";
 import { clauses, fuseRanks } from "./segments.ts";
 import { ServerMatch } from "./server_match.ts";
+import type { NameCoverage } from "./name_coverage.ts";
+import { withoutDataRuns } from "./data_runs.ts";
 import { Vocabulary } from "./vocabulary.ts";
 
 /**
@@ -221,16 +223,63 @@ export interface LexicalRankerOptions {
    * @default {0.75}
    */
   commonWordPower?: number;
+  /**
+   * A tool's score is multiplied by 1 + this × the share of its own name words (those not in its
+   * server's name) that the query reaches, so that the tool whose whole name a request says
+   * outranks one that shares a word of it (0: off; needs `nameWords`).
+   * @default {0}
+   */
+  nameCoverage?: number;
+  /**
+   * Whether name coverage counts each tool's share less the best share among its server's tools,
+   * so that it only orders siblings (and lowers them against other servers' tools).
+   * @default {false}
+   */
+  nameCoverageSiblings?: boolean;
+  /**
+   * How much less the server boost counts a query word that the tool's own name also holds (the
+   * name and server fields already count it): 0 alike, 1 not at all (needs `nameWords`).
+   * @default {0}
+   */
+  serverBoostNameDiscount?: number;
+  /**
+   * What indexes the tools' name words for `nameCoverage` and `serverBoostNameDiscount`
+   * (`indexNames` from `./name_coverage`, as the Deno default passes it; opt-in so that a bundle
+   * whose ranker leaves both off does not carry it); `false` or absent: both are off.
+   * @default {false}
+   */
+  nameWords?:
+    | ((
+      names: readonly (readonly string[])[],
+      serverWords: readonly (readonly string[])[],
+    ) => object)
+    | false;
+  /**
+   * A query run of at least this many characters without a space (base64, a hash, a minified
+   * line) is data, not words: it is left out of the search, so that the thousands of fragments it
+   * splits into neither rank tools nor cost time (0: off).
+   * @default {100}
+   */
+  dataRunChars?: number;
 }
 
 /** Every setting of the lexical ranker: {@linkcode LexicalRankerOptions} with none left out. */
 export type LexicalSettings =
-  & Required<Omit<LexicalRankerOptions, "fieldWeights" | "thesaurus" | "vectors">>
+  & Required<Omit<LexicalRankerOptions, "fieldWeights" | "thesaurus" | "vectors" | NameOptions>>
+  & Pick<LexicalRankerOptions, NameOptions>
   & {
     fieldWeights: Readonly<Record<LexicalField, number>>;
     thesaurus?: Lexicon | false;
     vectors?: WordVectors | false;
   };
+
+// The options read only with `nameWords` (their defaults are where they are read, in
+// `./name_coverage`, so that a bundle without it carries none of them).
+type NameOptions =
+  | "nameWords"
+  | "nameCoverage"
+  | "nameCoverageSiblings"
+  | "serverBoostNameDiscount";
 
 /** The defaults of {@linkcode LexicalRankerOptions}, measured with `deno task eval`. */
 export const LEXICAL_DEFAULTS: Readonly<LexicalSettings> = Object.freeze({
@@ -277,6 +326,7 @@ export const LEXICAL_DEFAULTS: Readonly<LexicalSettings> = Object.freeze({
   semanticWeight: 2.25,
   neighbourWeight: 0.2,
   commonWordPower: 0.75,
+  dataRunChars: 100,
 });
 
 /**
@@ -312,13 +362,13 @@ export function createLexicalRanker(options: LexicalRankerOptions = {}): RankerF
     // does not hold; an index expanded with a thesaurus depends on data its format does not name.
     if (
       snapshot.format !== format || settings.feedbackDocs > 0 || documentExpansion(settings) ||
-      settings.vectors
+      settings.vectors || settings.nameWords
     ) {
       return undefined;
     }
     const parts = decodeLexicalParts(snapshot.bytes, format);
     if (parts === undefined || parts.serverOf.length !== tools.length) return undefined;
-    return rankerOver(parts, sortedIds(tools), settings, format, undefined, undefined);
+    return rankerOver(parts, sortedIds(tools), settings, format, undefined, undefined, undefined);
   };
   return factory;
 }
@@ -446,7 +496,12 @@ function buildRanker(
   };
   // Built by the vectors' own module, so that a bundle without vectors does not carry it.
   const meaning = settings.vectors ? settings.vectors.index(words) : undefined;
-  return rankerOver(parts, ids, settings, format, ownWords, meaning);
+  // The option's type names no class of `./name_coverage`, so that the public options need not
+  // export it: what it returns is that module's index.
+  const names = settings.nameWords
+    ? settings.nameWords(words.map((w) => w.name), words.map((w) => w.server)) as NameCoverage
+    : undefined;
+  return rankerOver(parts, ids, settings, format, ownWords, meaning, names);
 }
 
 // The ranker over a built (or restored) index.
@@ -459,6 +514,8 @@ function rankerOver(
   ownWords: ((doc: number) => readonly string[]) | undefined,
   // The tools' meaning vectors, for the semantic match (none without word vectors).
   meaning: SemanticMatch | undefined,
+  // The tools' name words, for `./name_coverage` (a restored index has none: see restore).
+  names: NameCoverage | undefined,
 ): Ranker {
   const terms = termsOf(settings);
   const index = new LexicalIndex({
@@ -469,6 +526,7 @@ function rankerOver(
     nameBigrams: parts.nameBigrams,
     servers: parts.servers,
     serverOf: parts.serverOf,
+    names,
   });
   // The thesaurus is decoded on the first search that needs it, not when the index is built.
   const thesaurus = settings.thesaurus === false
@@ -500,7 +558,10 @@ function rankerOver(
 
   return {
     search(query: string, limit: number): RankedTool[] {
-      const text = settings.stripMarkup ? stripMarkup(query) : query;
+      const text = withoutDataRuns(
+        settings.stripMarkup ? stripMarkup(query) : query,
+        settings.dataRunChars,
+      );
       const queryWords = terms.text(text);
       let base = expansionSources();
       if (base && inContext) {

@@ -9,6 +9,7 @@
 import type { Postings } from "./field_scores.ts";
 import { coverageRerank } from "./coverage.ts";
 import { expandWord, type ExpansionSources } from "./expansion.ts";
+import type { NameCoverage } from "./name_coverage.ts";
 import type { ServerMatch } from "./server_match.ts";
 import type { ExpansionOptions, Vocabulary } from "./vocabulary.ts";
 
@@ -24,6 +25,12 @@ export interface SearchSettings extends ExpansionOptions {
   diversity: number;
   /** How many of the best tools the coverage re-ranking considers. */
   diversityDepth: number;
+  /** A tool's score is multiplied by 1 + this × (the share of its own name the query reaches). */
+  nameCoverage?: number | undefined;
+  /** Whether name coverage counts a tool's share less its server's best tool's. */
+  nameCoverageSiblings?: boolean | undefined;
+  /** How much less the server boost counts the query words a tool's own name holds (0–1). */
+  serverBoostNameDiscount?: number | undefined;
 }
 
 /** A scored tool: its number (position in id order) and score. */
@@ -70,6 +77,7 @@ export class LexicalIndex {
   readonly #nameBigrams: PairDocs;
   readonly #servers: ServerMatch;
   readonly #serverOf: Int32Array;
+  readonly #names: NameCoverage | undefined;
   // Per-search scratch, reused: a search runs to completion before the next starts, and fresh
   // arrays for every search showed up as garbage-collection pauses in the p99.
   readonly #scores: Float64Array;
@@ -81,8 +89,8 @@ export class LexicalIndex {
   /**
    * Wraps the parts of a built index.
    *
-   * @param parts Postings by term, the vocabulary, name word pairs, server scores and each
-   * tool's server number.
+   * @param parts Postings by term, the vocabulary, name word pairs, server scores, each
+   * tool's server number and, for the signals of `./name_coverage`, the tools' name words.
    */
   constructor(parts: {
     postings: TermPostings;
@@ -90,7 +98,9 @@ export class LexicalIndex {
     nameBigrams: PairDocs;
     servers: ServerMatch;
     serverOf: Int32Array;
+    names?: NameCoverage | undefined;
   }) {
+    this.#names = parts.names;
     this.#postings = parts.postings;
     this.#vocabulary = parts.vocabulary;
     this.#nameBigrams = parts.nameBigrams;
@@ -195,7 +205,18 @@ export class LexicalIndex {
         }
       }
     }
-    const serverMatch = settings.serverBoost > 0 ? this.#servers.match(counts.keys()) : undefined;
+    // With the tools' name words (`./name_coverage`), one factor per tool that holds the server
+    // boost too; otherwise the server boost, one match per server.
+    const named = this.#names?.factors(
+      reached,
+      counts.keys(),
+      settings,
+      this.#servers,
+      this.#serverOf,
+    );
+    const serverMatch = settings.serverBoost > 0 && named === undefined
+      ? this.#servers.match(counts.keys())
+      : undefined;
     // The best `limit` tools, kept sorted (insertion, as limits are small); tools are numbered in
     // id order, so on equal scores the lower number stays ahead.
     const top: Hit[] = [];
@@ -208,6 +229,7 @@ export class LexicalIndex {
       if (serverMatch !== undefined) {
         score *= 1 + settings.serverBoost * serverMatch[this.#serverOf[doc]!]!;
       }
+      if (named !== undefined) score *= named[doc]!;
       if (!Number.isFinite(score) || score <= 0) continue;
       if (keep > SMALL_LIMIT) {
         top.push({ doc, score });
