@@ -12,6 +12,7 @@
  */
 
 import type { Lexicon, RelatedWord, WordVectors } from "./word_sources.ts";
+import { unit } from "./vector_query.ts";
 
 /**
  * A thesaurus for one search whose relations fit the request: a word the catalogue has gets none,
@@ -84,12 +85,7 @@ function queryVector(
     if (v === undefined) continue;
     for (let d = 0; d < query.length; d++) query[d]! += v.weight * v.vector[d]!;
   }
-  let sum = 0;
-  for (const x of query) sum += x * x;
-  if (!(sum > 0)) return undefined;
-  const norm = Math.sqrt(sum);
-  for (let d = 0; d < query.length; d++) query[d]! /= norm;
-  return query;
+  return unit(query) ? query : undefined;
 }
 
 // A word's cosine with a unit vector, when it is a word of the table.

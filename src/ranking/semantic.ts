@@ -12,7 +12,7 @@
  */
 
 import { CatalogueNeighbours } from "./neighbours.ts";
-import { weighCommonWords, withNeighbours } from "./vector_query.ts";
+import { unit, weighCommonWords, withNeighbours } from "./vector_query.ts";
 import { inContext } from "./context.ts";
 import type {
   LexicalField,
@@ -242,14 +242,4 @@ export class SemanticIndex implements SemanticMatch {
     fused.sort((a, b) => b.score - a.score || a.doc - b.doc);
     return fused.slice(0, limit);
   }
-}
-
-// Scales a vector to unit length; false (and unchanged) when it is zero.
-function unit(vector: Float64Array): boolean {
-  let sum = 0;
-  for (const x of vector) sum += x * x;
-  if (!(sum > 0)) return false;
-  const norm = Math.sqrt(sum);
-  for (let d = 0; d < vector.length; d++) vector[d]! /= norm;
-  return true;
 }

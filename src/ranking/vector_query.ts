@@ -91,3 +91,29 @@ export function withNeighbours(
     },
   };
 }
+
+/**
+ * Scales a vector to unit length in place.
+ *
+ * @param vector The vector.
+ * @returns Whether it could be scaled: false (and the vector unchanged) when it is zero.
+ *
+ * @example Usage
+ * ```ts
+ * import { unit } from "./vector_query.ts";
+ * import { deepEqual, equal } from "node:assert/strict";
+ *
+ * const v = new Float64Array([3, 4]);
+ * equal(unit(v), true);
+ * deepEqual([...v], [0.6, 0.8]);
+ * equal(unit(new Float64Array(2)), false);
+ * ```
+ */
+export function unit(vector: Float64Array): boolean {
+  let sum = 0;
+  for (const x of vector) sum += x * x;
+  if (!(sum > 0)) return false;
+  const norm = Math.sqrt(sum);
+  for (let d = 0; d < vector.length; d++) vector[d]! /= norm;
+  return true;
+}

@@ -66,39 +66,25 @@ Deno.test("unfold search with no match prints the bridge's miss text and exits 1
   });
 });
 
-Deno.test("a pinned id that no ready server has is a config error naming the closest id, exit 1", async () => {
-  const config = {
-    mcpServers: { memory: npmServer("@modelcontextprotocol/server-memory") },
-    unfold: { pinned: ["memory/read_grap"] },
-  };
-  await withConfig(config, async (path) => {
-    const { code, stdout, stderr } = await run("inspect", "--config", path);
-    equal(code, 1, stderr);
-    equal(stdout, "");
-    match(
-      stderr,
-      /\nunfold: \S+mcp\.json: Invalid gateway config at "\/unfold\/pinned\/0": the server "memory" has no tool "read_grap"; the closest id is "memory\/read_graph"\n/,
-    );
+// Lazy without a snapshot lists each server once and stops it: that listing is live, so a wrong
+// pin is as sure as under eager (it used to pass in silence, the server being stopped).
+for (const start of ["eager", "lazy"] as const) {
+  Deno.test(`${start}: a pinned id that the server's listing lacks is a config error naming the closest id, exit 1`, async () => {
+    const config = {
+      mcpServers: { memory: npmServer("@modelcontextprotocol/server-memory") },
+      unfold: { start, pinned: ["memory/read_grap"] },
+    };
+    await withConfig(config, async (path) => {
+      const { code, stdout, stderr } = await run("inspect", "--config", path);
+      equal(code, 1, stderr);
+      equal(stdout, "");
+      match(
+        stderr,
+        /\nunfold: \S+mcp\.json: Invalid gateway config at "\/unfold\/pinned\/0": the server "memory" has no tool "read_grap"; the closest id is "memory\/read_graph"\n/,
+      );
+    });
   });
-});
-
-Deno.test("lazy: a pinned id that the server's first listing lacks is the same config error, exit 1", async () => {
-  // Lazy without a snapshot lists each server once and stops it: that listing is live, so a wrong
-  // pin is as sure as under eager (it used to pass in silence, the server being stopped).
-  const config = {
-    mcpServers: { memory: npmServer("@modelcontextprotocol/server-memory") },
-    unfold: { start: "lazy", pinned: ["memory/read_grap"] },
-  };
-  await withConfig(config, async (path) => {
-    const { code, stdout, stderr } = await run("inspect", "--config", path);
-    equal(code, 1, stderr);
-    equal(stdout, "");
-    match(
-      stderr,
-      /\nunfold: \S+mcp\.json: Invalid gateway config at "\/unfold\/pinned\/0": the server "memory" has no tool "read_grap"; the closest id is "memory\/read_graph"\n/,
-    );
-  });
-});
+}
 
 Deno.test("a profile's own pinned id that the server lacks is a config error at its place, exit 1", async () => {
   const config = {

@@ -4,7 +4,7 @@ import { createLexicalRanker } from "../../src/ranking/lexical_ranker.ts";
 import { englishLexicon } from "../../src/ranking/lexicon.ts";
 import { englishVectors } from "../../src/ranking/vectors.ts";
 import type { Lexicon, WordVectors } from "../../src/ranking/word_sources.ts";
-import type { McpTool } from "../../src/tool.ts";
+import { tool } from "../_data.ts";
 
 // Two directions of meaning: money (x) and water (y); "spelt" words have vectors but are not
 // words of the table.
@@ -82,12 +82,6 @@ Deno.test("inContext() asks the thesaurus once per word in a search", () => {
   deepEqual(lexicon.asked, ["current"]); // "river" is the catalogue's: the thesaurus is not asked
 });
 
-const tool = (server: string, name: string, description: string): McpTool => ({
-  server,
-  name,
-  description,
-  inputSchema: { type: "object" },
-});
 const TOOLS = [
   tool("press", "top_stories", "Show the latest stories of the day"),
   tool("market", "exchange_rate", "Show the rate of a currency against another"),

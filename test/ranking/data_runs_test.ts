@@ -2,7 +2,7 @@ import { deepEqual, equal, notDeepEqual } from "node:assert/strict";
 import { withoutDataRuns } from "../../src/ranking/data_runs.ts";
 import { createLexicalRanker } from "../../src/ranking/lexical_ranker.ts";
 import { queryWords } from "../../src/ranking/explain.ts";
-import type { McpTool } from "../../mod.ts";
+import { tool } from "../_data.ts";
 
 Deno.test("withoutDataRuns() leaves out each run of at least the given length, and only those", () => {
   const blob = "a".repeat(99) + "Z";
@@ -13,13 +13,6 @@ Deno.test("withoutDataRuns() leaves out each run of at least the given length, a
   equal(withoutDataRuns(`x ${"/é".repeat(60)}\ty`, 100), "x  \ty");
   // 0 turns it off.
   equal(withoutDataRuns(`one ${blob}`, 0), `one ${blob}`);
-});
-
-const tool = (server: string, name: string, description: string): McpTool => ({
-  server,
-  name,
-  description,
-  inputSchema: { type: "object" },
 });
 
 // Tools whose words the fragments of a base64 blob reach (prefixes, one typo away).

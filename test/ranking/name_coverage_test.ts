@@ -3,13 +3,7 @@ import { indexNames, NameCoverage } from "../../src/ranking/name_coverage.ts";
 import { ServerMatch } from "../../src/ranking/server_match.ts";
 import { createLexicalRanker } from "../../src/ranking/lexical_ranker.ts";
 import type { McpTool } from "../../mod.ts";
-
-const tool = (server: string, name: string, description = ""): McpTool => ({
-  server,
-  name,
-  description,
-  inputSchema: { type: "object" },
-});
+import { tool } from "../_data.ts";
 
 Deno.test("NameCoverage.coverage() counts the share of a tool's own name words the query reaches", () => {
   const names = new NameCoverage(
