@@ -216,4 +216,16 @@ export const DENO_ABLATION: readonly Contender[] = [
     nameCoverage: 0.2,
     nameCoverageSiblings: true,
   }),
+  ...[0, 0.05, 0.075, 0.15, 0.2, 0.4, 1].map((weight) =>
+    unfold(`siblings ordered by meaning at weight ${weight} (siblingWeight)`, {
+      ...denoRankerOptions(),
+      siblingWeight: weight,
+    })
+  ),
+  ...[5, 20, 30].map((depth) =>
+    unfold(`siblings ordered by meaning at depth ${depth} (siblingDepth)`, {
+      ...denoRankerOptions(),
+      siblingDepth: depth,
+    })
+  ),
 ];

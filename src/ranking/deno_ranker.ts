@@ -30,7 +30,8 @@ export const DENO_THESAURUS_CONTEXT = 0.45;
  * path).
  *
  * @returns The settings: the English word vectors, the English thesaurus checked by the
- * request's context, and the server boost's discount of the query words a tool's own name holds.
+ * request's context, the server boost's discount of the query words a tool's own name holds,
+ * and a server's tools ordered among their places by meaning.
  *
  * @example Usage
  * ```ts
@@ -49,8 +50,14 @@ export function denoRankerOptions(): LexicalRankerOptions {
     thesaurusContext: DENO_THESAURUS_CONTEXT,
     nameWords: indexNames,
     serverBoostNameDiscount: DENO_SERVER_BOOST_NAME_DISCOUNT,
+    siblingWeight: DENO_SIBLING_WEIGHT,
   };
 }
+
+// The Deno default's weight of the cosine that orders a server's tools among the places they
+// hold (chosen on the development sets' first halves: 0.05 to 0.15 hold, 0.2 fails on the second
+// halves; see `docs/retrieval.md`).
+const DENO_SIBLING_WEIGHT = 0.1;
 
 // The Deno default's discount of the server boost for the query words a tool's own name holds
 // (chosen on the development sets' first halves; its index, like the vectors', is rebuilt rather

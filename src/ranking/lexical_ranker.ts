@@ -189,6 +189,15 @@ export interface LexicalRankerOptions {
   /** How many of the best tools the coverage re-ranking considers. @default {60} */
   diversityDepth?: number;
   /**
+   * With vectors: among the first {@linkcode LexicalRankerOptions.siblingDepth} results, each
+   * server's tools swap the places they hold by their score relative to the best plus this × their
+   * cosine with the request (`./sibling_order`; 0: off).
+   * @default {0}
+   */
+  siblingWeight?: number;
+  /** How many of the best results the sibling order considers. @default {10} */
+  siblingDepth?: number;
+  /**
    * Pseudo-relevance feedback: the words of this many best tools of a first search feed a second
    * (0: off).
    * @default {0}
@@ -320,6 +329,8 @@ export const LEXICAL_DEFAULTS: Readonly<LexicalSettings> = Object.freeze({
   segmentFusionK: 1,
   diversity: 0.3,
   diversityDepth: 60,
+  siblingWeight: 0,
+  siblingDepth: 10,
   feedbackDocs: 0,
   feedbackWords: 8,
   feedbackWeight: 0.3,
@@ -616,6 +627,10 @@ function rankerOver(
         }
       }
       if (semanticWeight > 0) top = meaning!.fuse(top, queryWords, semanticWeight, limit);
+      // The code lives with the vectors, so a bundle without them does not carry it.
+      if (settings.siblingWeight > 0 && meaning?.orderSiblings) {
+        top = meaning.orderSiblings(top, queryWords, parts.serverOf, settings);
+      }
       return top.slice(0, limit).map(({ doc, score }) => ({ id: ids[doc]!, score }));
     },
     snapshot: () => ({ format, bytes: encodeLexicalParts(parts, format) }),

@@ -14,6 +14,7 @@
 import { CatalogueNeighbours } from "./neighbours.ts";
 import { unit, weighCommonWords, withNeighbours } from "./vector_query.ts";
 import { inContext } from "./context.ts";
+import { orderSiblings } from "./sibling_order.ts";
 import type {
   LexicalField,
   Lexicon,
@@ -208,15 +209,8 @@ export class SemanticIndex implements SemanticMatch {
     limit: number,
   ): ScoredDoc[] {
     const dimensions = this.#dimensions;
-    const query = new Float64Array(dimensions);
-    for (const word of queryWords) {
-      const v = this.#vectors.get(word);
-      if (v === undefined) continue;
-      for (let d = 0; d < dimensions; d++) query[d]! += v.weight * v.vector[d]!;
-    }
-    if (!unit(query)) return [...lexical];
-    for (let d = 0; d < dimensions; d++) query[d]! -= this.#mean[d]!;
-    if (!unit(query)) return [...lexical];
+    const query = this.#query(queryWords);
+    if (query === undefined) return [...lexical];
     const count = this.#count;
     const cosines = new Float64Array(count);
     for (let doc = 0; doc < count; doc++) {
@@ -241,5 +235,59 @@ export class SemanticIndex implements SemanticMatch {
     }
     fused.sort((a, b) => b.score - a.score || a.doc - b.doc);
     return fused.slice(0, limit);
+  }
+
+  /**
+   * Re-orders each server's tools among their places in a ranking's head by meaning (see
+   * {@linkcode orderSiblings}).
+   *
+   * @param top The ranking, best first.
+   * @param queryWords The query's words.
+   * @param serverOf Each tool's server number, by tool position.
+   * @param settings The depth and weight.
+   * @returns The ranking, best first.
+   */
+  orderSiblings(
+    top: readonly ScoredDoc[],
+    queryWords: readonly string[],
+    serverOf: Int32Array,
+    settings: { readonly siblingDepth: number; readonly siblingWeight: number },
+  ): ScoredDoc[] {
+    const { siblingDepth, siblingWeight } = settings;
+    const cosines = (docs: readonly number[]) => this.cosines(queryWords, docs);
+    return orderSiblings(top, serverOf, siblingDepth, siblingWeight, cosines);
+  }
+
+  /**
+   * Each given tool's cosine with a query, both centred on the catalogue's mean.
+   *
+   * @param queryWords The query's words.
+   * @param docs The tools' positions.
+   * @returns The cosines, in the order of `docs`; undefined when no query word has a vector.
+   */
+  cosines(queryWords: readonly string[], docs: readonly number[]): Float64Array | undefined {
+    const query = this.#query(queryWords);
+    if (query === undefined) return undefined;
+    const dimensions = this.#dimensions;
+    return Float64Array.from(docs, (doc) => {
+      let sum = 0;
+      const offset = doc * dimensions;
+      for (let d = 0; d < dimensions; d++) sum += this.#tools[offset + d]! * query[d]!;
+      return sum;
+    });
+  }
+
+  // A query's vector: its words' weighted mean, centred on the catalogue's mean, of unit length.
+  #query(queryWords: readonly string[]): Float64Array | undefined {
+    const dimensions = this.#dimensions;
+    const query = new Float64Array(dimensions);
+    for (const word of queryWords) {
+      const v = this.#vectors.get(word);
+      if (v === undefined) continue;
+      for (let d = 0; d < dimensions; d++) query[d]! += v.weight * v.vector[d]!;
+    }
+    if (!unit(query)) return undefined;
+    for (let d = 0; d < dimensions; d++) query[d]! -= this.#mean[d]!;
+    return unit(query) ? query : undefined;
   }
 }

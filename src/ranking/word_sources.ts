@@ -135,6 +135,23 @@ export interface SemanticMatch {
    */
   withNeighbours?(lexicon: Lexicon, weight: number): Lexicon;
   /**
+   * Re-orders each server's tools among the places they hold in a ranking's first
+   * `settings.siblingDepth`, by score plus `settings.siblingWeight` × their cosine with the query
+   * (absent: none; see `./sibling_order`).
+   *
+   * @param top The ranking, best first.
+   * @param queryWords The query's words.
+   * @param serverOf Each tool's server number, by tool position.
+   * @param settings The depth and weight.
+   * @returns The ranking, best first.
+   */
+  orderSiblings?(
+    top: readonly ScoredDoc[],
+    queryWords: readonly string[],
+    serverOf: Int32Array,
+    settings: { readonly siblingDepth: number; readonly siblingWeight: number },
+  ): ScoredDoc[];
+  /**
    * A thesaurus for one search whose relations fit the request: none for a word the catalogue
    * has, and for another word only the related words whose vectors are close to the query's
    * (absent: the thesaurus unchanged).
