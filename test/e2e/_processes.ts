@@ -61,6 +61,10 @@ export async function startWrangler(
   health = "/healthz",
 ): Promise<Running> {
   const persist = persistTo ?? await Deno.makeTempDir({ prefix: "unfold-wrangler-" });
+  // Each wrangler dev gets its own registry of running Workers: with the machine's shared one, a
+  // service binding resolves to whatever Worker of that name another test (or a developer) is
+  // running, and a Worker started without its API Worker on purpose found one.
+  const registry = await Deno.makeTempDir({ prefix: "unfold-wrangler-registry-" });
   const running = await start(
     [
       // The README's command: deno task dev runs wrangler dev on 127.0.0.1, with these arguments.
@@ -79,7 +83,7 @@ export async function startWrangler(
       ...Object.entries(vars).flatMap(([k, v]) => ["--var", `${k}:${v}`]),
       ...extra,
     ],
-    { WRANGLER_SEND_METRICS: "false", CI: "true" },
+    { WRANGLER_SEND_METRICS: "false", CI: "true", WRANGLER_REGISTRY_PATH: registry },
     (out) => /Ready on (http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1],
     ROOT,
     health,
@@ -88,6 +92,7 @@ export async function startWrangler(
     ...running,
     close: async () => {
       await running.close();
+      await Deno.remove(registry, { recursive: true }).catch(() => {});
       if (persistTo === undefined) await Deno.remove(persist, { recursive: true }).catch(() => {});
     },
   };
