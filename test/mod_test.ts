@@ -19,6 +19,7 @@ Deno.test("the package exports the core and one module per adapter", async () =>
     "./cli": "./src/cli/main.ts",
     "./lexicon": "./src/ranking/lexicon.ts",
     "./vectors": "./src/ranking/vectors.ts",
+    "./deno-ranker": "./src/ranking/deno_ranker.ts",
     "./native": "./src/native/mod.ts",
   });
   const mod: Record<string, unknown> = await import("../mod.ts");
