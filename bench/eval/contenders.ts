@@ -146,86 +146,63 @@ export const ABLATION: readonly Contender[] = [
  * the Deno default, the reference): the rule for defaults applies to it as to the default.
  */
 export const DENO_ABLATION: readonly Contender[] = [
-  unfold("Deno default", denoRankerOptions()),
-  unfold("neither word weighing nor neighbours", {
-    ...denoRankerOptions(),
-    commonWordPower: 0,
-    neighbourWeight: 0,
-  }),
-  unfold("no English word weighing (commonWordPower 0)", {
-    ...denoRankerOptions(),
-    commonWordPower: 0,
-  }),
-  unfold("word weighing at power 0.5", { ...denoRankerOptions(), commonWordPower: 0.5 }),
-  unfold("word weighing at power 1", { ...denoRankerOptions(), commonWordPower: 1 }),
-  unfold("word weighing at power 1.5", { ...denoRankerOptions(), commonWordPower: 1.5 }),
-  unfold("no neighbours (neighbourWeight 0)", { ...denoRankerOptions(), neighbourWeight: 0 }),
-  unfold("neighbours at weight 0.1", { ...denoRankerOptions(), neighbourWeight: 0.1 }),
-  unfold("neighbours at weight 0.3", { ...denoRankerOptions(), neighbourWeight: 0.3 }),
-  unfold("semantic match at weight 1.5 (the weight of the previous table)", {
-    ...denoRankerOptions(),
-    semanticWeight: 1.5,
-  }),
-  unfold("semantic match at weight 2", { ...denoRankerOptions(), semanticWeight: 2 }),
-  unfold("semantic match at weight 2.5", { ...denoRankerOptions(), semanticWeight: 2.5 }),
-  unfold("semantic match at weight 2.75", { ...denoRankerOptions(), semanticWeight: 2.75 }),
-  unfold("semantic match at weight 3", { ...denoRankerOptions(), semanticWeight: 3 }),
-  unfold("without the thesaurus (the previous Deno default)", {
-    ...denoRankerOptions(),
-    thesaurus: false,
-  }),
-  unfold("the thesaurus unchecked (thesaurusContext 0)", {
-    ...denoRankerOptions(),
-    thesaurusContext: 0,
-  }),
-  ...[0.35, 0.4, 0.5, 0.6].map((thesaurusContext) =>
-    unfold(`the thesaurus checked by context at cosine ${thesaurusContext}`, {
-      ...denoRankerOptions(),
-      thesaurusContext,
-    })
+  deno("Deno default", {}),
+  deno("neither word weighing nor neighbours", { commonWordPower: 0, neighbourWeight: 0 }),
+  deno("no English word weighing (commonWordPower 0)", { commonWordPower: 0 }),
+  ...sweep("commonWordPower", [0.5, 1, 1.5], (v) => `word weighing at power ${v}`),
+  deno("no neighbours (neighbourWeight 0)", { neighbourWeight: 0 }),
+  ...sweep("neighbourWeight", [0.1, 0.3], (v) => `neighbours at weight ${v}`),
+  deno("semantic match at weight 1.5 (the weight of the previous table)", { semanticWeight: 1.5 }),
+  ...sweep("semanticWeight", [2, 2.5, 2.75, 3], (v) => `semantic match at weight ${v}`),
+  deno("without the thesaurus (the previous Deno default)", { thesaurus: false }),
+  deno("the thesaurus unchecked (thesaurusContext 0)", { thesaurusContext: 0 }),
+  ...sweep(
+    "thesaurusContext",
+    [0.35, 0.4, 0.5, 0.6],
+    (v) => `the thesaurus checked by context at cosine ${v}`,
   ),
-  unfold("before: neither the name-held discount nor data runs (the previous Deno default)", {
-    ...denoRankerOptions(),
+  deno("before: neither the name-held discount nor data runs (the previous Deno default)", {
     serverBoostNameDiscount: 0,
     dataRunChars: 0,
   }),
-  unfold("no query data runs left out (dataRunChars 0)", {
-    ...denoRankerOptions(),
-    dataRunChars: 0,
-  }),
-  ...[64, 200].map((chars) =>
-    unfold(`query data runs of ${chars}+ characters left out (dataRunChars)`, {
-      ...denoRankerOptions(),
-      dataRunChars: chars,
-    })
+  deno("no query data runs left out (dataRunChars 0)", { dataRunChars: 0 }),
+  ...sweep(
+    "dataRunChars",
+    [64, 200],
+    (v) => `query data runs of ${v}+ characters left out (dataRunChars)`,
   ),
-  ...[0, 0.1, 0.2, 0.4, 0.5, 0.6, 1].map((discount) =>
-    unfold(`server boost without name-held words at ${discount} (serverBoostNameDiscount)`, {
-      ...denoRankerOptions(),
-      serverBoostNameDiscount: discount,
-    })
+  ...sweep(
+    "serverBoostNameDiscount",
+    [0, 0.1, 0.2, 0.4, 0.5, 0.6, 1],
+    (v) => `server boost without name-held words at ${v} (serverBoostNameDiscount)`,
   ),
-  ...[0.1, 0.2, 0.4].map((weight) =>
-    unfold(`name coverage ${weight} (nameCoverage)`, {
-      ...denoRankerOptions(),
-      nameCoverage: weight,
-    })
-  ),
-  unfold("name coverage 0.2 among siblings (nameCoverageSiblings)", {
-    ...denoRankerOptions(),
+  ...sweep("nameCoverage", [0.1, 0.2, 0.4], (v) => `name coverage ${v} (nameCoverage)`),
+  deno("name coverage 0.2 among siblings (nameCoverageSiblings)", {
     nameCoverage: 0.2,
     nameCoverageSiblings: true,
   }),
-  ...[0, 0.05, 0.075, 0.15, 0.2, 0.4, 1].map((weight) =>
-    unfold(`siblings ordered by meaning at weight ${weight} (siblingWeight)`, {
-      ...denoRankerOptions(),
-      siblingWeight: weight,
-    })
+  ...sweep(
+    "siblingWeight",
+    [0, 0.05, 0.075, 0.15, 0.2, 0.4, 1],
+    (v) => `siblings ordered by meaning at weight ${v} (siblingWeight)`,
   ),
-  ...[5, 20, 30].map((depth) =>
-    unfold(`siblings ordered by meaning at depth ${depth} (siblingDepth)`, {
-      ...denoRankerOptions(),
-      siblingDepth: depth,
-    })
+  ...sweep(
+    "siblingDepth",
+    [5, 20, 30],
+    (v) => `siblings ordered by meaning at depth ${v} (siblingDepth)`,
   ),
 ];
+
+// The Deno default with some settings changed.
+function deno(name: string, changes: LexicalRankerOptions): Contender {
+  return unfold(name, { ...denoRankerOptions(), ...changes });
+}
+
+// The Deno default with one numeric setting at each of these values.
+function sweep(
+  key: keyof LexicalRankerOptions,
+  values: readonly number[],
+  name: (value: number) => string,
+): Contender[] {
+  return values.map((value) => deno(name(value), { [key]: value }));
+}

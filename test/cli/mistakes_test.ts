@@ -22,31 +22,31 @@ async function withConfig(
   }
 }
 
-Deno.test("a server entry's mistyped key is answered with the key it meant, exit 1", async () => {
-  await withConfig({ mcpServers: { fs: { comand: "npx", args: [] } } }, async (path) => {
-    const { code, stdout, stderr } = await run("inspect", "--config", path);
-    equal(code, 1);
-    equal(stdout, "");
-    deepEqual(stderr.trim().split("\n").length, 1, stderr);
-    match(
-      stderr,
+// A mistyped key, in a server entry or in the unfold block, gets one line naming the key it meant.
+const MISTYPED = [
+  {
+    where: "a server entry",
+    config: { mcpServers: { fs: { comand: "npx", args: [] } } },
+    line:
       /Invalid gateway config at "\/mcpServers\/fs\/comand": unknown field: did you mean "command"\?/,
-    );
+  },
+  {
+    where: "an unfold block",
+    config: { mcpServers: {}, unfold: { strat: "lazy" } },
+    line: /Invalid gateway config at "\/unfold\/strat": unknown field: did you mean "start"\?\n$/,
+  },
+];
+for (const { where, config, line } of MISTYPED) {
+  Deno.test(`${where}'s mistyped key is answered with the key it meant, exit 1`, async () => {
+    await withConfig(config, async (path) => {
+      const { code, stdout, stderr } = await run("inspect", "--config", path);
+      equal(code, 1);
+      equal(stdout, "");
+      equal(stderr.trim().split("\n").length, 1, stderr);
+      match(stderr, line);
+    });
   });
-});
-
-Deno.test("an unfold block's mistyped key is answered with the key it meant, exit 1", async () => {
-  await withConfig({ mcpServers: {}, unfold: { strat: "lazy" } }, async (path) => {
-    const { code, stdout, stderr } = await run("inspect", "--config", path);
-    equal(code, 1);
-    equal(stdout, "");
-    equal(stderr.trim().split("\n").length, 1, stderr);
-    match(
-      stderr,
-      /Invalid gateway config at "\/unfold\/strat": unknown field: did you mean "start"\?\n$/,
-    );
-  });
-});
+}
 
 Deno.test("--port without --http is a usage error, exit 2", async () => {
   const { code, stdout, stderr } = await run("gateway", "--config", "x.json", "--port", "9000");

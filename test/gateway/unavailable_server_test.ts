@@ -1,9 +1,8 @@
 // A configured server that cannot start is not "a server that does not exist": the model that asks
 // for one of its tools is told the server is there but failed, and that it is tried again, so it
-// does not conclude the id is wrong. Real processes: server-memory and a command that is missing.
+// does not conclude the id is wrong. Real processes: the npm servers and a command that is missing.
 import { doesNotMatch, equal, match } from "node:assert/strict";
-import { npmServer } from "../mcp/_servers.ts";
-import { stdioClient } from "./_gateway.ts";
+import { stdioClient, writeConfig } from "./_gateway.ts";
 
 Deno.test({
   name:
@@ -11,21 +10,9 @@ Deno.test({
   sanitizeResources: false,
   sanitizeOps: false,
   fn: async () => {
-    const dir = await Deno.makeTempDir({ prefix: "unfold-unavailable-" });
-    const path = `${dir}/mcp.json`;
-    await Deno.writeTextFile(
-      path,
-      JSON.stringify({
-        mcpServers: {
-          memory: {
-            ...npmServer("@modelcontextprotocol/server-memory"),
-            env: { MEMORY_FILE_PATH: `${dir}/memory.jsonl` },
-          },
-          broken: { command: "/no/such/mcp-server" },
-        },
-        unfold: { restartDelayMs: 600_000, restartMaxDelayMs: 600_000, startupTimeoutMs: 30_000 },
-      }),
-    );
+    // The test config (the npm servers) with an upstream whose command does not exist, restarts
+    // held off for the test's length.
+    const { path, dir } = await writeConfig({ broken: true });
     const client = await stdioClient(path);
     try {
       for (const action of ["execute", "describe"]) {

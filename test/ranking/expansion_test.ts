@@ -1,5 +1,6 @@
 import { deepEqual, ok } from "node:assert/strict";
 import { baseForms, expandWord, inflections } from "../../src/ranking/expansion.ts";
+import type { Lexicon } from "../../src/ranking/word_sources.ts";
 
 const bases = new Set(["image", "upload", "news", "copy", "search", "picture"]);
 const isBase = (word: string) => bases.has(word);
@@ -21,19 +22,24 @@ Deno.test("inflections() lists the regular forms of a base", () => {
   ok(!inflections("search").includes("search"));
 });
 
-Deno.test("expandWord() reaches catalogue words through inflections and the thesaurus, best weight kept", () => {
-  const lexicon = {
-    has: isBase,
-    related: (w: string) => w === "picture" ? [{ word: "image", weight: 0.6 }] : [],
-  };
-  const catalogue = new Set(["image", "images", "pictured", "picture"]);
-  const sources = {
+// Expansion sources over a catalogue of these words, with the ranker's default weights.
+function sourcesOver(lexicon: Lexicon, words: readonly string[]) {
+  const catalogue = new Set(words);
+  return {
     known: (w: string) => catalogue.has(w),
     lexicon,
     inflectionWeight: 0.8,
     thesaurusWeight: 1,
     maxRelated: 10,
   };
+}
+
+Deno.test("expandWord() reaches catalogue words through inflections and the thesaurus, best weight kept", () => {
+  const lexicon = {
+    has: isBase,
+    related: (w: string) => w === "picture" ? [{ word: "image", weight: 0.6 }] : [],
+  };
+  const sources = sourcesOver(lexicon, ["image", "images", "pictured", "picture"]);
   deepEqual(expandWord("pictures", sources), [
     { term: "image", weight: 0.6 },
     { term: "images", weight: 0.6 },
@@ -50,14 +56,7 @@ Deno.test("expandWord() reaches catalogue words through inflections and the thes
 Deno.test("expandWord() with withCatalogueBases keeps the catalogue's own base forms beside the thesaurus's", () => {
   // The thesaurus takes "interesting" as a base form of its own; the catalogue has "interest".
   const lexicon = { has: (w: string) => w === "interesting", related: () => [] };
-  const catalogue = new Set(["interest", "interests"]);
-  const sources = {
-    known: (w: string) => catalogue.has(w),
-    lexicon,
-    inflectionWeight: 0.8,
-    thesaurusWeight: 1,
-    maxRelated: 10,
-  };
+  const sources = sourcesOver(lexicon, ["interest", "interests"]);
   deepEqual(expandWord("interesting", sources), []);
   deepEqual(expandWord("interesting", { ...sources, withCatalogueBases: true }), [
     { term: "interest", weight: 0.8 },

@@ -2,6 +2,7 @@
 // network call, no fallback warning offline), no usage-metrics notice.
 import { deepEqual, equal } from "node:assert/strict";
 import { startWrangler } from "../e2e/_processes.ts";
+import { tool } from "../_data.ts";
 
 // wrangler's lines that are warnings or notices, whatever their form ("[wrangler:warn]",
 // "▲ [WARNING]", a telemetry banner, a Request.cf fallback); deno task's echo of the command, which
@@ -25,12 +26,7 @@ Deno.test("deno task dev serves the API Worker without a wrangler warning on its
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify({
-        catalog: [{
-          server: "demo",
-          name: "echo",
-          description: "Echo",
-          inputSchema: { type: "object" },
-        }],
+        catalog: [tool("demo", "echo", "Echo")],
         arguments: { action: "search", query: "echo" },
         session: "quiet",
       }),
