@@ -1,13 +1,14 @@
 /**
- * Holds `deno task test` to its shape: one type check of everything, then the tests in parallel
- * without checking again, more files at once than cores and the longest first (so the suite's wall
- * time stays within what CI allows).
+ * Holds `deno task test` to its shape: one type check of everything, then the unit stage (no
+ * process, no socket) and the integration stage, each in parallel without checking again, the
+ * longest integration files first (so the suite's wall time stays within what CI allows).
  *
  * @module
  */
 
 import { deepEqual, equal, ok } from "node:assert/strict";
 import { ROOT } from "./_deno.ts";
+import { INTEGRATION, stageArgs, unitFiles } from "./_stages.ts";
 
 const CONFIG = JSON.parse(Deno.readTextFileSync(`${ROOT}deno.json`));
 const TASK: string = CONFIG.tasks.test;
@@ -21,15 +22,6 @@ function step(name: string): string[] {
     .find((words) => words[0] === "deno" && words[1] === name);
   ok(found, `deno task test has no deno ${name} step: ${TASK}`);
   return found;
-}
-
-function environmentOf(name: string): Record<string, string> {
-  const words = STEPS.find((words) => words.includes("deno") && words.includes(name)) ?? [];
-  return Object.fromEntries(
-    words.filter((w) => ASSIGNMENT.test(w)).map((
-      w,
-    ) => [w.slice(0, w.indexOf("=")), w.slice(w.indexOf("=") + 1)]),
-  );
 }
 
 // Markdown files whose code blocks `deno test --doc` runs: every one outside the excluded paths.
@@ -59,29 +51,37 @@ Deno.test("deno task test type-checks once: deno check covers what deno test wou
     markdownWithCode(ROOT, skip),
     "deno check names every Markdown file whose code blocks deno test --doc runs",
   );
-  ok(step("test").includes("--no-check"), "deno test does not check a second time");
-});
-
-Deno.test("deno task test runs the test files in parallel, the doc tests included", () => {
-  const test = step("test");
-  for (const flag of ["--parallel", "--doc", "-A"]) ok(test.includes(flag), `deno test ${flag}`);
-});
-
-Deno.test("deno task test keeps two cores busy: more files at once than cores, the longest first", () => {
-  // Many files mostly wait (on servers, workerd, Chromium): with one file per core a core idles.
-  const jobs = Number(environmentOf("test").DENO_JOBS);
-  ok(Number.isInteger(jobs) && jobs > 2, `DENO_JOBS=${jobs}`);
-  // deno test starts files in the order given and runs each once: the slow files named first
-  // start first, so none of them is left running alone at the end; "." then adds every other one.
-  const paths = step("test").filter((word) => !word.startsWith("-")).slice(2);
-  equal(paths.at(-1), ".", "the test step ends with . (every file)");
-  const first = paths.slice(0, -1);
-  ok(first.length > 0, "the test step names its slowest files first");
-  for (const path of first) {
-    ok(
-      path.endsWith("_test.ts") && Deno.statSync(`${ROOT}${path}`).isFile,
-      `${path} is a test file`,
-    );
+  for (const stage of ["unit", "integration"] as const) {
+    ok(stageArgs(stage).includes("--no-check"), `the ${stage} stage does not check again`);
   }
-  equal(new Set(first).size, first.length, "each file is named once");
+});
+
+Deno.test("deno task test runs the unit stage first, then the integration stage with the doc tests", () => {
+  const stages = STEPS.filter((words) => words[0] === "deno" && words[1] === "task")
+    .map((words) => words[2]);
+  deepEqual(stages, ["test:unit", "test:integration"]);
+  for (const stage of ["unit", "integration"] as const) {
+    ok(CONFIG.tasks[`test:${stage}`].endsWith(`test/_stages.ts ${stage}`), `test:${stage}`);
+    ok(stageArgs(stage).includes("--parallel"), `the ${stage} stage runs files in parallel`);
+  }
+  ok(stageArgs("integration").includes("--doc"), "the doc tests run in the integration stage");
+  ok(stageArgs("integration").includes("-A"));
+});
+
+Deno.test("the unit stage may start no process and open no socket", () => {
+  const args = stageArgs("unit");
+  ok(!args.includes("-A") && !args.some((word) => /^--allow-(run|net|ffi|all)/.test(word)));
+  const files = unitFiles(ROOT.replace(/\/$/, ""));
+  ok(files.length > 50, `${files.length} unit files`);
+  for (const file of files) ok(args.includes(file), file);
+});
+
+Deno.test("the integration stage names each of its files once, the slowest first, then every other", () => {
+  equal(new Set(INTEGRATION).size, INTEGRATION.length, "each file is named once");
+  for (const path of INTEGRATION) {
+    ok(path.endsWith("_test.ts") && Deno.statSync(`${ROOT}${path}`).isFile, `${path}`);
+  }
+  const args = stageArgs("integration");
+  equal(args.at(-1), ".", "the integration stage ends with . (the doc tests)");
+  ok(args.some((word) => word.startsWith("--ignore=test/")), "the unit files are not run twice");
 });

@@ -1,0 +1,129 @@
+/**
+ * The two stages of `deno task test`, declared once. The unit stage is every test file not listed
+ * here, run with no permission to start a process or open a socket (core, schema, ranking, HTTP
+ * in-process through `app.request()`): a file that needs either fails there with "Requires run
+ * access" or "Requires net access" until it is listed below. The integration stage is the listed
+ * files plus the doc tests, with every permission, the slowest first.
+ *
+ * Run as a script: `deno run --allow-read --allow-run --allow-env test/_stages.ts unit|integration`
+ * (what `deno task test:unit` and `deno task test:integration` do).
+ *
+ * @module
+ */
+
+/**
+ * The files that start processes, servers, workerd or a browser, in the order they start: the
+ * slowest first, so that none of them is left running alone at the end.
+ */
+export const INTEGRATION: readonly string[] = [
+  // The slowest (real servers from npm, wrangler dev, Chromium): started first.
+  "test/mcp/conformance_client_test.ts",
+  "test/readme_test.ts",
+  "test/gateway/worker_face_test.ts",
+  "test/gateway/conformance_test.ts",
+  "test/workers/catalog_store_test.ts",
+  "test/gateway/chaos/snapshots_test.ts",
+  "test/page/page_test.ts",
+  "test/page/gateway_page_test.ts",
+  "test/gateway/chaos/startup_test.ts",
+  "test/workers/durable_store_test.ts",
+  "test/gateway/chaos/trust_test.ts",
+  "test/gateway/worker_profiles_test.ts",
+  // The rest, by folder.
+  "test/cli/inspect_test.ts",
+  "test/cli/login_test.ts",
+  "test/cli/main_test.ts",
+  "test/cli/mistakes_test.ts",
+  "test/cli/quick_start_test.ts",
+  "test/deno/serve_test.ts",
+  "test/e2e/deno_server_test.ts",
+  "test/e2e/worker_test.ts",
+  "test/examples/deno_host_test.ts",
+  "test/examples/http_hosts_test.ts",
+  "test/examples/native_examples_test.ts",
+  "test/examples/quickstart_test.ts",
+  "test/external_project_test.ts",
+  "test/gateway/chaos/exit_test.ts",
+  "test/gateway/chaos/http_upstream_test.ts",
+  "test/gateway/chaos/lazy_pins_test.ts",
+  "test/gateway/chaos/lazy_test.ts",
+  "test/gateway/chaos/neighbours_test.ts",
+  "test/gateway/chaos/quarantine_test.ts",
+  "test/gateway/chaos/upstream_answers_test.ts",
+  "test/gateway/fresh_clone_test.ts",
+  "test/gateway/http_face_test.ts",
+  "test/gateway/inspector_cli_test.ts",
+  "test/gateway/profiles_test.ts",
+  "test/gateway/protocol_test.ts",
+  "test/gateway/quiet_test.ts",
+  "test/gateway/stdio_face_test.ts",
+  "test/gateway/unavailable_server_test.ts",
+  "test/http/openapi_client_test.ts",
+  "test/layers_test.ts",
+  "test/lean_start_test.ts",
+  "test/mcp/client_test.ts",
+  "test/mcp/http_client_test.ts",
+  "test/mcp/oauth_login_test.ts",
+  "test/mcp/stdio_test.ts",
+  "test/mcp/upstream_faults_test.ts",
+  "test/mod_test.ts",
+  "test/schema/cold_validate_test.ts",
+  "test/workers/api_binding_test.ts",
+  "test/workers/bundle_test.ts",
+  "test/workers/gateway_binding_test.ts",
+  "test/workers/mcp_core_test.ts",
+  "test/workers/quiet_dev_test.ts",
+];
+
+/** The permissions of the unit stage: read, environment, temporary files; no run, net or ffi. */
+export const UNIT_PERMISSIONS: readonly string[] = [
+  "--allow-read",
+  "--allow-env",
+  "--allow-sys",
+  "--allow-write",
+];
+
+const COMMON = ["test", "--node-modules-dir=auto", "--no-check", "--parallel"];
+
+/** Every test file under `test/` that is not an integration file. */
+export function unitFiles(root = "."): string[] {
+  const integration = new Set(INTEGRATION);
+  const found: string[] = [];
+  const walk = (dir: string) => {
+    for (const entry of Deno.readDirSync(`${root}/${dir}`)) {
+      const path = `${dir}/${entry.name}`;
+      if (entry.isDirectory) walk(path);
+      else if (entry.name.endsWith("_test.ts") && !integration.has(path)) found.push(path);
+    }
+  };
+  walk("test");
+  return found.sort();
+}
+
+/**
+ * The `deno test` arguments of a stage (after `deno`): the unit stage ignores the integration
+ * files; the integration stage names them, the slowest first, and adds the doc tests.
+ *
+ * @param stage Which stage.
+ * @returns The words to pass to `deno`.
+ */
+export function stageArgs(stage: "unit" | "integration"): string[] {
+  if (stage === "unit") return [...COMMON, ...UNIT_PERMISSIONS, ...unitFiles()];
+  // Doc tests (JSDoc examples and Markdown code blocks) run here: some start servers.
+  return [...COMMON, "-A", "--doc", ...INTEGRATION, `--ignore=${unitFiles().join(",")}`, "."];
+}
+
+if (import.meta.main) {
+  const stage = Deno.args[0];
+  if (stage !== "unit" && stage !== "integration") {
+    // deno-lint-ignore no-console
+    console.error("usage: test/_stages.ts unit|integration");
+    Deno.exit(2);
+  }
+  const env: Record<string, string> = {};
+  // More files at once than cores: many integration files mostly wait on servers and workerd.
+  if (stage === "integration" && Deno.env.get("DENO_JOBS") === undefined) env.DENO_JOBS = "4";
+  const { code } = await new Deno.Command(Deno.execPath(), { args: stageArgs(stage), env })
+    .spawn().status;
+  Deno.exit(code);
+}
