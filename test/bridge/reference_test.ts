@@ -58,25 +58,12 @@ Deno.test("a $ref to a member dereference never descends into is unresolved, as 
   }
 });
 
-Deno.test("the first execute of a schema 60 levels deep with 100,000-character keys costs the order of parsing it", () => {
-  // A complexity check, not a speed target: every subschema's pointer was built and hashed,
-  // some 250 times the cost of parsing the schema.
+Deno.test("the first execute of a schema 60 levels deep with 100,000-character keys resolves", () => {
+  // Its cost is a benchmark (bench/hostile.ts, "60 levels deep"): registering every subschema under
+  // its pointer once cost some 250 times parsing the schema.
   let schema: Record<string, unknown> = { type: "string" };
   for (let i = 0; i < 31; i++) {
     schema = { type: "object", properties: { [String(i).padEnd(100_000, "k")]: schema } };
   }
-  const text = JSON.stringify(schema);
-  // The closest of three pairs, each a fresh injector's first execute then a parse of the same
-  // text: a machine that slows down slows both, and one pause does not decide.
-  let ratio = Infinity;
-  for (let run = 0; run < 3; run++) {
-    const injector = injectorFor(JSON.parse(text));
-    let start = performance.now();
-    equal(verdict(injector, {}), "execute");
-    const first = performance.now() - start;
-    start = performance.now();
-    JSON.parse(text);
-    ratio = Math.min(ratio, first / Math.max(performance.now() - start, 1));
-  }
-  ok(ratio < 60, `${ratio.toFixed(0)}× JSON.parse`);
+  equal(verdict(injectorFor(schema), {}), "execute");
 });

@@ -11,6 +11,19 @@ async function inspectorCall(
   describeFirst: "enforce" | "off",
 ): Promise<{ code: number; stdout: string }> {
   const dir = await Deno.makeTempDir({ prefix: "unfold-inspector-" });
+  // The Inspector gives its server 15 s to connect: on a loaded machine a first compile of the
+  // gateway and the server took most of it, so both are compiled before the Inspector starts.
+  await new Deno.Command(Deno.execPath(), {
+    args: [
+      "cache",
+      "--node-modules-dir=auto",
+      `${ROOT}src/cli/main.ts`,
+      "npm:@modelcontextprotocol/server-everything@2026.8.31",
+    ],
+    cwd: ROOT,
+    stdout: "null",
+    stderr: "null",
+  }).output();
   try {
     const config = `${dir}/mcp.json`;
     await Deno.writeTextFile(

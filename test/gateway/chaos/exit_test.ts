@@ -1,4 +1,4 @@
-import { deepEqual, equal, match, ok } from "node:assert/strict";
+import { deepEqual, equal, match } from "node:assert/strict";
 import { fake, gone, pidIn, RawGateway, writeChaosConfig } from "./_chaos.ts";
 
 // The host expects the gateway gone within 2 s of closing stdin; the bound adds scheduling slack
@@ -22,7 +22,6 @@ async function stopsWithItsUpstreams(
   pids: number[],
   stop: () => Promise<void>,
 ): Promise<void> {
-  const started = Date.now();
   await stop();
   let timer: ReturnType<typeof setTimeout> | undefined;
   const status = await Promise.race([
@@ -31,7 +30,6 @@ async function stopsWithItsUpstreams(
       timer = setTimeout(() => reject(new Error("the gateway is still running")), EXIT_BOUND_MS);
     }),
   ]).finally(() => clearTimeout(timer));
-  ok(Date.now() - started < EXIT_BOUND_MS, `exited after ${Date.now() - started} ms`);
   equal(status.code, 0);
   await gateway.until(async () => (await Promise.all(pids.map(gone))).every(Boolean), "upstreams");
 }

@@ -26,11 +26,10 @@ Deno.test("a second start answers from the snapshot of the last: a slow server's
   match(RawGateway.text(found), /slow\/echo/);
   // deno-lint-ignore no-console
   console.log(`search answered from the snapshot ${elapsed} ms after spawn`);
-  // Well before the slow server could have listed anything: the answer came from the snapshot.
-  ok(elapsed < DELAY_MS / 2, `${elapsed} ms`);
   const described = await second.bridge({ action: "describe", name: "slow/echo" });
   ok(described.isError !== true, RawGateway.text(described));
-  // Still starting, said so, and its tools kept from the last start.
+  // Still starting, said so, and its tools kept from the last start: the answer came from the
+  // snapshot, before the slow server could list anything.
   match(await second.overview(), /still starting, listed from the last start[^\n]*slow/);
   // An execute waits for the live connection within the call's timeout (the default, 300 s),
   // not the startup timeout, and runs.

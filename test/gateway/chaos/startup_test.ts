@@ -11,10 +11,8 @@ Deno.test("initialize is answered within the startup timeout whatever the upstre
     late: fake("slow-start", "--delay-ms", "4000"),
   }), { ...FAST, startupTimeoutMs: 1_500 });
   await using gateway = new RawGateway(path);
-  const sent = Date.now();
   // Far below the 60 s a silent upstream used to cost (the SDK's request timeout).
   const init = await gateway.initialize(15_000);
-  ok(Date.now() - sent < 15_000);
   match(String(init.instructions), /still starting[^\n]*silent/);
   ok(!/late\/echo/.test(String(init.instructions)), "the late server has not joined yet");
   const tools = await gateway.request("tools/list");
