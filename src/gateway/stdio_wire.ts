@@ -1,8 +1,9 @@
 /**
  * The stdio wire of the gateway's server face: newline-delimited JSON-RPC over two byte streams,
  * read from the moment it is opened, so that the host closing stdin is seen at once (before any
- * message, in either protocol era). No line is buffered beyond a bound: a longer one is skipped
- * up to its newline and answered with an error, and the connection stays up.
+ * message, in either protocol era). No line is buffered beyond a bound (the one line splitter,
+ * `src/_line_splitter.ts`): a longer one is skipped up to its newline and answered with an error,
+ * and the connection stays up.
  *
  * @module
  */
@@ -13,13 +14,13 @@ import {
   STDIO_DEFAULT_MAX_BUFFER_SIZE,
   type Transport,
 } from "@modelcontextprotocol/server";
+import { LineSplitter } from "../_line_splitter.ts";
 
 /** The longest host message the stdio face reads, in bytes (the SDK's own stdio limit). */
 export const MAX_HOST_MESSAGE_BYTES: number = STDIO_DEFAULT_MAX_BUFFER_SIZE;
 
 // The request id of a skipped line is looked for only in its first bytes.
 const ID_PREFIX_BYTES = 4_096;
-const NEWLINE = 0x0a;
 // Messages held while the gateway is still opening (bounded: it opens within its startup timeout).
 const MAX_WAITING = 1_000;
 
@@ -135,43 +136,22 @@ export function openStdioWire(
     wire.onclose?.();
   };
 
+  const splitter = new LineSplitter(max, {
+    line,
+    // Skipped up to its newline: the memory held never exceeds the bound.
+    oversized: (_bytes, head) =>
+      answerError(
+        idOf(decoder.decode(head)),
+        -32_600,
+        `Invalid request: the message is over ${max} bytes, the most this server reads; it was skipped`,
+      ),
+  }, ID_PREFIX_BYTES);
   const pump = async () => {
-    let parts: Uint8Array[] = [];
-    let size = 0;
-    let skipping = false;
     try {
       while (!closed) {
         const { value, done } = await reader.read();
         if (done) break;
-        let from = 0;
-        while (from <= value.length) {
-          const newline = value.indexOf(NEWLINE, from);
-          const end = newline < 0 ? value.length : newline;
-          const piece = value.subarray(from, end);
-          if (!skipping) {
-            if (size + piece.length > max) {
-              // Skipped up to its newline: the memory held never exceeds the bound.
-              const head = joined([...parts, piece], ID_PREFIX_BYTES);
-              answerError(
-                idOf(decoder.decode(head)),
-                -32_600,
-                `Invalid request: the message is over ${max} bytes, the most this server reads; it was skipped`,
-              );
-              parts = [];
-              size = 0;
-              skipping = true;
-            } else if (piece.length > 0) {
-              parts.push(piece.slice());
-              size += piece.length;
-            }
-          }
-          if (newline < 0) break;
-          if (!skipping) line(joined(parts, Infinity));
-          parts = [];
-          size = 0;
-          skipping = false;
-          from = newline + 1;
-        }
+        splitter.push(value);
       }
     } catch (error) {
       wire.onerror?.(error instanceof Error ? error : new Error(String(error)));
@@ -203,19 +183,6 @@ export function openStdioWire(
   const opened: StdioWire = { ended: ended.promise, close: () => wire.close() };
   TRANSPORTS.set(opened, wire);
   return opened;
-}
-
-function joined(parts: readonly Uint8Array[], limit: number): Uint8Array {
-  const size = Math.min(limit, parts.reduce((sum, part) => sum + part.length, 0));
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const part of parts) {
-    if (at >= size) break;
-    const take = part.subarray(0, size - at);
-    out.set(take, at);
-    at += take.length;
-  }
-  return out;
 }
 
 // The id of a request that could not be read whole, when its first bytes show one.

@@ -1,7 +1,8 @@
 /**
- * The stdio transport's reader of newline-delimited JSON-RPC, bounded: a message over the limit is
- * skipped as it streams (never held whole), and the request it answered fails alone with its size
- * and the limit, instead of the SDK's reader closing the connection. Linear in the bytes read.
+ * The stdio client's reader of newline-delimited JSON-RPC, bounded (on the one line splitter,
+ * `src/_line_splitter.ts`): a message over the limit is skipped as it streams (never held whole),
+ * and the request it answered fails alone with its size and the limit, instead of the connection
+ * closing. Linear in the bytes read.
  *
  * @module
  */
@@ -10,6 +11,7 @@ import { type JSONRPCMessage, parseJSONRPCMessage } from "@modelcontextprotocol/
 import { isRecord } from "../_record.ts";
 import { isProgressParams } from "./_progress.ts";
 import type { Buffer } from "node:buffer";
+import { LineSplitter } from "../_line_splitter.ts";
 
 /** The JSON-RPC error code of the answer that stands in for an oversized one. */
 export const OVERSIZED_CODE = -32_099;
@@ -47,12 +49,7 @@ type Entry = { message: JSONRPCMessage } | { error: unknown };
 export class LineReader {
   #max: number;
   #unattributed: (why: string) => void;
-  #chunks: Uint8Array[] = [];
-  #size = 0;
-  // While skipping an oversized message: its bytes so far, its start and its last bytes.
-  #skipped = -1;
-  #head: Uint8Array = new Uint8Array(0);
-  #tail: Uint8Array = new Uint8Array(0);
+  #splitter: LineSplitter;
   #queue: Entry[] = [];
   #next = 0;
 
@@ -65,6 +62,10 @@ export class LineReader {
   constructor(maxBytes: number, unattributed: (why: string) => void) {
     this.#max = maxBytes;
     this.#unattributed = unattributed;
+    this.#splitter = new LineSplitter(maxBytes, {
+      line: (bytes) => this.#line(bytes),
+      oversized: (bytes, head, tail) => this.#oversized(bytes, head, tail),
+    }, EDGE_BYTES);
   }
 
   /**
@@ -73,14 +74,7 @@ export class LineReader {
    * @param chunk The bytes.
    */
   append(chunk: Buffer | Uint8Array): void {
-    let start = 0;
-    while (start < chunk.length) {
-      const newline = chunk.indexOf(10, start);
-      this.#take(chunk.subarray(start, newline === -1 ? chunk.length : newline));
-      if (newline === -1) return;
-      this.#endLine();
-      start = newline + 1;
-    }
+    this.#splitter.push(chunk);
   }
 
   /**
@@ -102,45 +96,13 @@ export class LineReader {
 
   /** Drops everything buffered. */
   clear(): void {
-    this.#chunks = [];
-    this.#size = 0;
-    this.#skipped = -1;
+    this.#splitter.clear();
     this.#queue = [];
     this.#next = 0;
   }
 
-  #take(piece: Uint8Array): void {
-    if (piece.length === 0) return;
-    if (this.#skipped >= 0) {
-      this.#skipped += piece.length;
-      this.#tail = lastBytes(this.#tail, piece);
-      return;
-    }
-    if (this.#size + piece.length <= this.#max) {
-      this.#chunks.push(piece);
-      this.#size += piece.length;
-      return;
-    }
-    // Over the limit: keep the start and the end, let the rest go by.
-    this.#head = firstBytes([...this.#chunks, piece]);
-    this.#tail = lastBytes(this.#chunks.at(-1) ?? new Uint8Array(0), piece);
-    this.#skipped = this.#size + piece.length;
-    this.#chunks = [];
-    this.#size = 0;
-  }
-
-  #endLine(): void {
-    if (this.#skipped >= 0) {
-      const bytes = this.#skipped;
-      this.#skipped = -1;
-      this.#oversized(bytes);
-      return;
-    }
-    if (this.#size === 0) return;
-    const bytes = this.#chunks.length === 1 ? this.#chunks[0]! : concat(this.#chunks);
+  #line(bytes: Uint8Array): void {
     const line = DECODER.decode(bytes).replace(/\r$/, "");
-    this.#chunks = [];
-    this.#size = 0;
     if (line.trim() === "") return;
     let value: unknown;
     try {
@@ -158,13 +120,11 @@ export class LineReader {
     }
   }
 
-  #oversized(bytes: number): void {
-    const id = DECODER.decode(this.#head).match(ID_FIRST)?.[1] ??
-      DECODER.decode(this.#tail).match(ID_LAST)?.[1];
+  #oversized(bytes: number, head: Uint8Array, tail: Uint8Array): void {
+    const id = DECODER.decode(head).match(ID_FIRST)?.[1] ??
+      DECODER.decode(tail).match(ID_LAST)?.[1];
     const why = `the server's answer is ${bytes} bytes, over the limit of ${this.#max} bytes ` +
       "for one message: ask for less at a time";
-    this.#head = new Uint8Array(0);
-    this.#tail = new Uint8Array(0);
     if (id === undefined) {
       this.#unattributed(why);
       return;
@@ -182,34 +142,4 @@ export class LineReader {
 function isProgress(value: unknown): value is JSONRPCMessage {
   return isRecord(value) && value.jsonrpc === "2.0" && value.method === "notifications/progress" &&
     !("id" in value) && isProgressParams(value.params);
-}
-
-function concat(parts: readonly Uint8Array[]): Uint8Array {
-  let length = 0;
-  for (const part of parts) length += part.length;
-  const joined = new Uint8Array(length);
-  let offset = 0;
-  for (const part of parts) {
-    joined.set(part, offset);
-    offset += part.length;
-  }
-  return joined;
-}
-
-// The first EDGE_BYTES of runs of bytes, copying no more than that.
-function firstBytes(parts: readonly Uint8Array[]): Uint8Array {
-  const taken: Uint8Array[] = [];
-  let length = 0;
-  for (const part of parts) {
-    if (length >= EDGE_BYTES) break;
-    taken.push(part.subarray(0, EDGE_BYTES - length));
-    length += taken.at(-1)!.length;
-  }
-  return concat(taken);
-}
-
-// The last EDGE_BYTES of two runs of bytes, copying no more than that.
-function lastBytes(before: Uint8Array, after: Uint8Array): Uint8Array {
-  if (after.length >= EDGE_BYTES) return after.slice(after.length - EDGE_BYTES);
-  return concat([before.subarray(Math.max(0, before.length - (EDGE_BYTES - after.length))), after]);
 }
