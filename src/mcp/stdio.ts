@@ -5,9 +5,7 @@
  * @module
  */
 
-import { STDIO_DEFAULT_MAX_BUFFER_SIZE } from "@modelcontextprotocol/client";
-import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
-import { LineReader } from "./_line_reader.ts";
+import { StdioProcessTransport } from "./_stdio_transport.ts";
 import { checkServerName, openConnection } from "./_connection.ts";
 import type { ConnectOptions, McpConnection } from "./types.ts";
 
@@ -37,12 +35,6 @@ export interface StdioConnectOptions extends ConnectOptions {
    */
   onStderr?: (text: string) => void;
 }
-
-// How long a server may take to exit once its stdin is closed, then once asked with SIGTERM,
-// before it is made to. The SDK waits 2 s before its SIGTERM: longer than a host gives the
-// gateway to exit, so a server that outlives its stdin would outlive the gateway.
-const EXIT_GRACE_MS = 250;
-const TERM_GRACE_MS = 350;
 
 // How much of the server's error output errors quote.
 const STDERR_TAIL_CHARS = 2_000;
@@ -84,45 +76,23 @@ export async function connectStdio(
     );
   }
   const { onStderr, ...rest } = options;
-  const transport = new StdioClientTransport({
+  // The SDK's reader would close the connection on a message over its limit; ours fails only the
+  // request that message answered. The server is given 250 ms to exit once its stdin is closed,
+  // then 350 ms after SIGTERM: the SDK waits 2 s before its SIGTERM, longer than a host gives the
+  // gateway to exit, so a server that outlives its stdin would outlive the gateway.
+  let failPending = (_why: string) => {};
+  let tail = "";
+  const transport = new StdioProcessTransport({
     command: config.command,
-    args: [...(config.args ?? [])],
-    stderr: "pipe",
+    args: config.args ?? [],
     ...(config.env === undefined ? {} : { env: config.env }),
     ...(config.cwd === undefined ? {} : { cwd: config.cwd }),
-  });
-  // The SDK's reader closes the connection on a message over its limit; ours fails only the
-  // request that message answered (and reads in linear time). The SDK reads through this field.
-  let failPending = (_why: string) => {};
-  (transport as unknown as { _readBuffer: LineReader })._readBuffer = new LineReader(
-    STDIO_DEFAULT_MAX_BUFFER_SIZE,
-    (why) => failPending(why),
-  );
-  const sdkClose = transport.close.bind(transport);
-  // One close, however many ask: a later call (the handshake's failure closing what an abandon
-  // already closes) waits for the process too, instead of finding nothing left to close.
-  let closing: Promise<void> | undefined;
-  transport.close = () =>
-    closing ??= (async () => {
-      // The SDK's own handle on the process (it forgets it at close): signals through it never
-      // reach a process that has exited, nor another that got its number since.
-      const child = (transport as unknown as { _process?: ChildHandle })._process;
-      const timers = child === undefined ? [] : [
-        setTimeout(() => signalProcess(child, "SIGTERM"), EXIT_GRACE_MS),
-        setTimeout(() => signalProcess(child, "SIGKILL"), EXIT_GRACE_MS + TERM_GRACE_MS),
-      ];
-      try {
-        await sdkClose();
-      } finally {
-        for (const timer of timers) clearTimeout(timer);
-      }
-    })();
-  let tail = "";
-  const decoder = new TextDecoder();
-  transport.stderr?.on("data", (chunk: Uint8Array | string) => {
-    const text = typeof chunk === "string" ? chunk : decoder.decode(chunk, { stream: true });
-    tail = (tail + text).slice(-STDERR_TAIL_CHARS);
-    onStderr?.(text);
+    graceMs: { exit: 250, term: 350 },
+    onUnattributed: (why) => failPending(why),
+    onStderr: (text) => {
+      tail = (tail + text).slice(-STDERR_TAIL_CHARS);
+      onStderr?.(text);
+    },
   });
   return await openConnection(config.server, transport, rest, {
     onConnected: (fail) => failPending = fail,
@@ -131,20 +101,4 @@ export async function connectStdio(
       return last === "" ? "" : `its error output ends with: ${JSON.stringify(last)}`;
     },
   });
-}
-
-// What of Node's ChildProcess the signals need.
-interface ChildHandle {
-  exitCode: number | null;
-  signalCode: string | null;
-  kill(signal: "SIGTERM" | "SIGKILL"): boolean;
-}
-
-function signalProcess(child: ChildHandle, signal: "SIGTERM" | "SIGKILL"): void {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  try {
-    child.kill(signal);
-  } catch {
-    // gone meanwhile
-  }
 }
