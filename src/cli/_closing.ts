@@ -5,6 +5,8 @@
  * @module
  */
 
+import { within } from "../_deadline.ts";
+
 /**
  * How long closing may take before the process exits anyway: the host expects the gateway gone
  * within 2 s of closing its stdin, upstreams included.
@@ -26,10 +28,5 @@ export const CLOSE_BUDGET_MS = 750;
  * ```
  */
 export async function bounded(work: Promise<unknown>, ms: number): Promise<void> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  await Promise.race([
-    work.catch(() => {}),
-    new Promise((resolve) => timer = setTimeout(resolve, ms)),
-  ]);
-  clearTimeout(timer);
+  await within(work.catch(() => {}), ms);
 }

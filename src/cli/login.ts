@@ -7,6 +7,7 @@
  * @module
  */
 
+import { within } from "../_deadline.ts";
 import type { GatewayConfig, HttpUpstream } from "../gateway/config.ts";
 import { connectOAuth } from "../mcp/oauth/connect.ts";
 import { fileOAuthStore, oauthRecordPath, unfoldConfigDir } from "../mcp/oauth/file_store.ts";
@@ -118,20 +119,9 @@ export async function login(
       ) {
         options.print("Could not open a browser: open the URL above yourself");
       }
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      try {
-        return await Promise.race([
-          callback.promise,
-          new Promise<never>((_, reject) =>
-            timer = setTimeout(
-              () => reject(new LoginError(`no sign-in came back within ${timeoutMs / 1000} s`)),
-              timeoutMs,
-            )
-          ),
-        ]);
-      } finally {
-        clearTimeout(timer);
-      }
+      const waited = await within(callback.promise, timeoutMs);
+      if (!waited.ok) throw new LoginError(`no sign-in came back within ${timeoutMs / 1000} s`);
+      return waited.value;
     };
     const result = await signIn(upstream, provider, authorize, timeoutMs);
     if (!result.ok) return fail(result.error);

@@ -9,6 +9,7 @@
  * @module
  */
 
+import { within } from "../_deadline.ts";
 import type { ForwardOptions, McpConnection } from "../mcp/types.ts";
 import { DEFAULT_CALL_TIMEOUT_MS } from "../mcp/_settings.ts";
 import type { McpTool } from "../tool.ts";
@@ -268,18 +269,7 @@ export async function openLivePool(
   );
   // Only the servers without a snapshot are waited for: the others are answered from it already.
   const started = Promise.all(attempts.filter((_, i) => entries[i]!.fromSnapshot !== true));
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const signal = options.signal;
-  const aborted = () => signal?.aborted === true;
-  await Promise.race([
-    started,
-    new Promise<void>((resolve) => {
-      timer = setTimeout(resolve, startupMs);
-      if (aborted()) resolve();
-      signal?.addEventListener("abort", () => resolve(), { once: true });
-    }),
-  ]);
-  clearTimeout(timer);
+  await within(started, startupMs, options.signal);
 
   return {
     tools: () => entries.flatMap((entry) => entry.tools),

@@ -6,6 +6,7 @@
  * @module
  */
 
+import { within } from "../_deadline.ts";
 import { McpError } from "../tool_error.ts";
 import { type McpTool, toolId } from "../tool.ts";
 
@@ -36,20 +37,7 @@ export function settled(
   ms: number | null,
   signal: AbortSignal | undefined,
 ): Promise<StartWait> {
-  if (signal?.aborted === true) return Promise.resolve("aborted");
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let onAbort: (() => void) | undefined;
-  return Promise.race([
-    start.then(() => "started" as const),
-    new Promise<"timeout" | "aborted">((resolve) => {
-      if (ms !== null) timer = setTimeout(() => resolve("timeout"), ms);
-      onAbort = () => resolve("aborted");
-      signal?.addEventListener("abort", onAbort, { once: true });
-    }),
-  ]).finally(() => {
-    clearTimeout(timer);
-    if (onAbort !== undefined) signal?.removeEventListener("abort", onAbort);
-  });
+  return within(start, ms, signal).then((waited) => waited.ok ? "started" : waited.reason);
 }
 
 /**

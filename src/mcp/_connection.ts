@@ -5,6 +5,7 @@
  * @module
  */
 
+import { deadline } from "../_deadline.ts";
 import {
   Client,
   ProtocolError,
@@ -327,11 +328,11 @@ class Connection implements McpConnection {
     const abandon = new AbortController();
     return new Promise<T>((resolve, reject) => {
       let settled = false;
-      let timer: ReturnType<typeof setTimeout> | undefined;
+      const timeout = timeoutMs === null ? undefined : deadline(timeoutMs);
       const settle = (outcome: () => void, abandoned: boolean) => {
         if (settled) return;
         settled = true;
-        clearTimeout(timer);
+        timeout?.removeEventListener("abort", onTimeout);
         signal?.removeEventListener("abort", onAbort);
         this.#pending.delete(pending);
         outcome();
@@ -343,12 +344,11 @@ class Connection implements McpConnection {
         failure: codes.failure,
         fail: (error) => settle(() => reject(error), true),
       };
-      if (timeoutMs !== null) {
-        timer = setTimeout(() => {
-          const error = new McpError(codes.timeout, `${what}: no answer within ${timeoutMs} ms`);
-          settle(() => reject(error), true);
-        }, timeoutMs);
-      }
+      const onTimeout = () => {
+        const error = new McpError(codes.timeout, `${what}: no answer within ${timeoutMs} ms`);
+        settle(() => reject(error), true);
+      };
+      timeout?.addEventListener("abort", onTimeout, { once: true });
       signal?.addEventListener("abort", onAbort, { once: true });
       this.#pending.add(pending);
       run(abandon.signal).then(

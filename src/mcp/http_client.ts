@@ -5,6 +5,7 @@
  * @module
  */
 
+import { within } from "../_deadline.ts";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { checkServerName, openConnection } from "./_connection.ts";
 import type { ConnectOptions, McpConnection } from "./types.ts";
@@ -106,13 +107,5 @@ export async function connectHttp(
 // Asks the server to end the session, but never waits long: closing must not hang on a server
 // that does not answer (closing the transport then aborts the request).
 async function endSession(transport: StreamableHTTPClientTransport): Promise<void> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  try {
-    await Promise.race([
-      transport.terminateSession(),
-      new Promise<void>((resolve) => timer = setTimeout(resolve, END_SESSION_MS)),
-    ]);
-  } finally {
-    clearTimeout(timer);
-  }
+  await within(transport.terminateSession(), END_SESSION_MS);
 }
