@@ -22,7 +22,7 @@ import { Gateway } from "../gateway/gateway.ts";
 import { backgroundRanker } from "../ranking/deno_ranker.ts";
 import { openLivePool } from "../gateway/live_pool.ts";
 import type { UpstreamStatus } from "../gateway/upstreams.ts";
-import { closest, narrowOptions } from "../gateway/profiles.ts";
+import { closest, narrowOptions, profileSeesServer } from "../gateway/profiles.ts";
 import { approveCommand, openTrust, watchLock } from "./trust.ts";
 import { configEnvironment, withPassedEnvironment } from "../gateway/environment.ts";
 import { pinError, pinNotice } from "../gateway/pinned_check.ts";
@@ -143,8 +143,12 @@ async function main(argv: readonly string[]): Promise<number> {
   void wire?.ended.then(() => stop.resolve());
   // The word vectors load in the background while the upstreams connect.
   const ranker = backgroundRanker();
+  // A profile's command starts the profile's servers only: the others are not its to run.
+  const servers = profile === undefined
+    ? config.servers
+    : config.servers.filter((server) => profileSeesServer(profile, server.server));
   const pool = await openLivePool(
-    withPassedEnvironment(config.servers, env),
+    withPassedEnvironment(servers, env),
     denoConnector((server, line) => quiet ? undefined : log(`[${server}] ${line}`), {
       env,
       configPath: args.config,

@@ -87,6 +87,9 @@ export function borrowPool(pool: UpstreamPool): UpstreamPool {
   return {
     tools: () => pool.tools(),
     statuses: () => pool.statuses(),
+    // The servers' notes and live listings too, so a profile's overview is the one stdio shows.
+    ...(pool.instructions === undefined ? {} : { instructions: () => pool.instructions!() }),
+    ...(pool.listedLive === undefined ? {} : { listedLive: () => pool.listedLive!() }),
     forward: (tool, args, options) => pool.forward(tool, args, options),
     onChange: (listener) => pool.onChange(listener),
     close: () => Promise.resolve(),
