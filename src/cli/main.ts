@@ -40,6 +40,7 @@ import { CountingStore } from "../gateway/status.ts";
 import { parseArgs, USAGE } from "./args.ts";
 import { bounded, CLOSE_BUDGET_MS } from "./_closing.ts";
 import { serveHttp } from "./serve_http.ts";
+import { profileTokenProblem } from "../gateway/gateway_routes.ts";
 
 // The upstreams' last listings, kept where the environment says; none when it names no place.
 function snapshotOption(env: Readonly<Record<string, string | undefined>>) {
@@ -108,6 +109,15 @@ async function main(argv: readonly string[]): Promise<number> {
   const profile = args.profile === undefined ? undefined : profiles[args.profile];
   if (args.profile !== undefined && profile === undefined) {
     console.error(`unfold: ${args.config}: ${unknownProfile(args.profile, Object.keys(profiles))}`);
+    return 1;
+  }
+  // Over HTTP the profiles served are the one named, or all; a token must open one of them only.
+  const httpProfiles = profile === undefined ? Object.values(profiles) : [profile];
+  const clash = args.http
+    ? profileTokenProblem(checkedSettings.value.tokens, httpProfiles)
+    : undefined;
+  if (clash !== undefined) {
+    console.error(`unfold: ${args.config}: ${clash}`);
     return 1;
   }
   const opened = await openTrust(args.config, config.options, args.command);
@@ -261,25 +271,28 @@ async function main(argv: readonly string[]): Promise<number> {
     await bounded(served.close(), CLOSE_BUDGET_MS);
     return await finish();
   }
-  const served = await serveHttp({
+  const serving = await serveHttp({
     host,
     gateway,
     pool,
-    profiles: args.profile === undefined ? Object.values(profiles) : [],
+    profiles: profile === undefined ? httpProfiles : [],
     deps: { options: config.options, store, log, ranker, trust },
     counters: store.counters,
-    settings,
+    // Served alone, the profile is all there is: its tokens open what the command serves.
+    settings: profile?.tokens === undefined
+      ? settings
+      : { ...settings, tokens: [...settings.tokens, ...profile.tokens] },
     listen: { hostname: args.host, port: args.port },
     log,
   });
-  if (!served.ok) {
-    console.error(`unfold: ${served.error}`);
+  if (!serving.ok) {
+    console.error(`unfold: ${serving.error}`);
     await finish();
     return 1;
   }
-  refreshAlso.push(served.value.refresh);
+  refreshAlso.push(serving.value.refresh);
   await stop.promise;
-  await served.value.close();
+  await serving.value.close();
   return await finish();
 }
 
