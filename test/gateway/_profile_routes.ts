@@ -7,8 +7,9 @@
  * @module
  */
 
+import { equal, ok } from "node:assert/strict";
 import { STATUS_PATHS } from "../../src/gateway/status.ts";
-import { PAGE_FILES } from "../../src/http/page.ts";
+import { PAGE_FILES, PAGE_FOLDER } from "../../src/http/page.ts";
 import { httpClient } from "./_gateway.ts";
 
 /**
@@ -145,4 +146,27 @@ export async function profileBodies(
     await client.close();
   }
   return { bodies, asked };
+}
+
+/**
+ * Asserts that no answer names what is hidden, beyond the words the client sent in it. The page's
+ * own files are the same for every config (its sample catalogue is no gateway's): each is checked
+ * to be the file as it is on disk instead.
+ *
+ * @param bodies The answers of {@linkcode profileBodies}.
+ * @param hidden What the profile's client must never be told.
+ */
+export async function assertNothingHidden(
+  bodies: readonly Answer[],
+  hidden: RegExp,
+): Promise<void> {
+  for (const [request, code, body, said] of bodies) {
+    const page = PAGE_FILES[request.replace(/^GET /, "")];
+    if (page !== undefined && code === 200) {
+      equal(body, await Deno.readTextFile(new URL(page.file, PAGE_FOLDER)), request);
+      continue;
+    }
+    const told = withoutSaid(body, said);
+    ok(!hidden.test(told), `${request} (${code}) names ${hidden.exec(told)?.[0]}: ${told}`);
+  }
 }

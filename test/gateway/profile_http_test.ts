@@ -7,8 +7,7 @@
 
 import { deepEqual, equal, ok } from "node:assert/strict";
 import { httpClient, startHttpGateway, writeConfig } from "./_gateway.ts";
-import { GATEWAY_ROUTES, postPing, profileBodies, withoutSaid } from "./_profile_routes.ts";
-import { PAGE_FILES, PAGE_FOLDER } from "../../src/http/page.ts";
+import { assertNothingHidden, GATEWAY_ROUTES, postPing, profileBodies } from "./_profile_routes.ts";
 
 const WIDE = "wide-token";
 const CODING = "coding-token";
@@ -57,17 +56,7 @@ Deno.test("over HTTP a profile's token opens its profile only, and learns nothin
   });
   deepEqual([...asked].sort(), [...GATEWAY_ROUTES].sort());
   const hidden = new RegExp(`everything|(?<![\\w-])(${hiddenTools.join("|")})(?![\\w-])`, "i");
-  const page = new Set(Object.keys(PAGE_FILES).map((path) => `GET ${path}`));
-  for (const [request, code, body, said] of bodies) {
-    if (page.has(request)) {
-      // The page's own files, the same for every config (its sample catalogue is no gateway's).
-      const file = PAGE_FILES[request.slice(4)]!.file;
-      equal(body, await Deno.readTextFile(new URL(file, PAGE_FOLDER)), request);
-      continue;
-    }
-    const told = withoutSaid(body, said);
-    ok(!hidden.test(told), `${request} (${code}) names ${hidden.exec(told)?.[0]}: ${told}`);
-  }
+  await assertNothingHidden(bodies, hidden);
   const statusOf = (request: string) => bodies.find(([r]) => r === request)?.[1];
   // Its token opens its own profile only; the whole gateway and the other profile refuse it.
   deepEqual([statusOf("POST /mcp"), statusOf("POST /mcp/other")], [401, 401]);
