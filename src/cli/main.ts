@@ -276,7 +276,14 @@ async function main(argv: readonly string[]): Promise<number> {
     gateway,
     pool,
     profiles: profile === undefined ? httpProfiles : [],
-    deps: { options: config.options, store, log, ranker, trust },
+    // Served alone, a profile's /view shows its own context size and pins.
+    deps: {
+      options: profile === undefined ? config.options : narrowOptions(config.options, profile),
+      store,
+      log,
+      ranker,
+      trust,
+    },
     counters: store.counters,
     // Served alone, the profile is all there is: its tokens open what the command serves.
     settings: profile?.tokens === undefined

@@ -5,10 +5,11 @@
  * hidden one, whose own instructions the overview would quote), server-filesystem, server-memory.
  */
 
-import { deepEqual, equal, ok } from "node:assert/strict";
+import { deepEqual, equal, ok, throws } from "node:assert/strict";
 import { childPids, RawGateway } from "./chaos/_chaos.ts";
 import { cliCommand, writeConfig } from "./_gateway.ts";
 import { denoEnv } from "../mcp/_servers.ts";
+import { parsedConfig } from "./_config.ts";
 
 // "coding" sees filesystem and memory; "everything" is outside it.
 const CODING = { coding: { servers: ["filesystem", "memory"] } };
@@ -86,4 +87,20 @@ Deno.test("inspect --profile starts only the profile's servers and reports only 
   const started = [...seen.values()];
   ok(!started.some((line) => line.includes("server-everything")), started.join("\n"));
   equal(started.filter((line) => line.includes("@modelcontextprotocol/server-")).length, 2);
+});
+
+Deno.test("a profile's tokens: an array of tokens, ${VAR} read from the environment, each checked", () => {
+  const config = (tokens: unknown, env: Record<string, string> = {}) =>
+    parsedConfig({ mcpServers: {}, unfold: { profiles: { p: { tokens } } } }, env);
+  deepEqual(config(["${P_TOKEN}", "b", "b"], { P_TOKEN: "a" }).options.profiles?.p?.tokens, [
+    "a",
+    "b",
+  ]);
+  throws(
+    () => config(["${NOPE}"]),
+    /at "\/unfold\/profiles\/p\/tokens\/0": the environment variable NOPE is not set/,
+  );
+  throws(() => config("a"), /at "\/unfold\/profiles\/p\/tokens": must be an array of strings/);
+  throws(() => config(["a", "with space"]), /tokens\/1": must be a non-empty token/);
+  throws(() => config([""]), /tokens\/0": must be a non-empty token/);
 });

@@ -119,3 +119,26 @@ Deno.test("a token two profiles share is refused at start, naming the profiles a
   ok(error !== undefined && /"b" has a token that the profile "a" has/.test(error), error);
   ok(!error.includes("same-secret"), error);
 });
+
+Deno.test("gateway --profile over HTTP: the profile is all that is served, and its token opens it", async () => {
+  const { path } = await writeConfig({
+    unfold: { profiles: { coding: { servers: ["memory"], tokens: [CODING] } } },
+  });
+  await using gateway = await startHttpGateway(path, { UNFOLD_API_TOKEN: WIDE }, [
+    "--profile",
+    "coding",
+  ]);
+  const origin = new URL(gateway.url).origin;
+  equal((await postPing(gateway.url)).status, 401);
+  for (const token of [CODING, WIDE]) {
+    const headers = { authorization: `Bearer ${token}` };
+    const status = await (await fetch(`${origin}/status`, { headers })).json();
+    deepEqual(status.servers.map((s: { server: string }) => s.server), ["memory"]);
+    const client = await httpClient(gateway.url, headers);
+    try {
+      ok(!/everything|filesystem/i.test(client.getInstructions() ?? ""));
+    } finally {
+      await client.close();
+    }
+  }
+});
