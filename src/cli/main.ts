@@ -22,7 +22,7 @@ import { Gateway } from "../gateway/gateway.ts";
 import { backgroundRanker } from "../ranking/deno_ranker.ts";
 import { openLivePool } from "../gateway/live_pool.ts";
 import type { UpstreamStatus } from "../gateway/upstreams.ts";
-import { closest, narrowOptions } from "../gateway/profiles.ts";
+import { closest, narrowOptions, profileSeesServer } from "../gateway/profiles.ts";
 import { approveCommand, openTrust, watchLock } from "./trust.ts";
 import { configEnvironment, withPassedEnvironment } from "../gateway/environment.ts";
 import { pinError, pinNotice } from "../gateway/pinned_check.ts";
@@ -40,6 +40,7 @@ import { CountingStore } from "../gateway/status.ts";
 import { parseArgs, USAGE } from "./args.ts";
 import { bounded, CLOSE_BUDGET_MS } from "./_closing.ts";
 import { serveHttp } from "./serve_http.ts";
+import { profileTokenProblem } from "../gateway/gateway_routes.ts";
 
 // The upstreams' last listings, kept where the environment says; none when it names no place.
 function snapshotOption(env: Readonly<Record<string, string | undefined>>) {
@@ -110,6 +111,15 @@ async function main(argv: readonly string[]): Promise<number> {
     console.error(`unfold: ${args.config}: ${unknownProfile(args.profile, Object.keys(profiles))}`);
     return 1;
   }
+  // Over HTTP the profiles served are the one named, or all; a token must open one of them only.
+  const httpProfiles = profile === undefined ? Object.values(profiles) : [profile];
+  const clash = args.http
+    ? profileTokenProblem(checkedSettings.value.tokens, httpProfiles)
+    : undefined;
+  if (clash !== undefined) {
+    console.error(`unfold: ${args.config}: ${clash}`);
+    return 1;
+  }
   const opened = await openTrust(args.config, config.options, args.command);
   if (!opened.ok) {
     console.error(`unfold: ${args.config}: ${opened.error}`);
@@ -143,8 +153,12 @@ async function main(argv: readonly string[]): Promise<number> {
   void wire?.ended.then(() => stop.resolve());
   // The word vectors load in the background while the upstreams connect.
   const ranker = backgroundRanker();
+  // A profile's command starts the profile's servers only: the others are not its to run.
+  const servers = profile === undefined
+    ? config.servers
+    : config.servers.filter((server) => profileSeesServer(profile, server.server));
   const pool = await openLivePool(
-    withPassedEnvironment(config.servers, env),
+    withPassedEnvironment(servers, env),
     denoConnector((server, line) => quiet ? undefined : log(`[${server}] ${line}`), {
       env,
       configPath: args.config,
@@ -257,25 +271,35 @@ async function main(argv: readonly string[]): Promise<number> {
     await bounded(served.close(), CLOSE_BUDGET_MS);
     return await finish();
   }
-  const served = await serveHttp({
+  const serving = await serveHttp({
     host,
     gateway,
     pool,
-    profiles: args.profile === undefined ? Object.values(profiles) : [],
-    deps: { options: config.options, store, log, ranker, trust },
+    profiles: profile === undefined ? httpProfiles : [],
+    // Served alone, a profile's /view shows its own context size and pins.
+    deps: {
+      options: profile === undefined ? config.options : narrowOptions(config.options, profile),
+      store,
+      log,
+      ranker,
+      trust,
+    },
     counters: store.counters,
-    settings,
+    // Served alone, the profile is all there is: its tokens open what the command serves.
+    settings: profile?.tokens === undefined
+      ? settings
+      : { ...settings, tokens: [...settings.tokens, ...profile.tokens] },
     listen: { hostname: args.host, port: args.port },
     log,
   });
-  if (!served.ok) {
-    console.error(`unfold: ${served.error}`);
+  if (!serving.ok) {
+    console.error(`unfold: ${serving.error}`);
     await finish();
     return 1;
   }
-  refreshAlso.push(served.value.refresh);
+  refreshAlso.push(serving.value.refresh);
   await stop.promise;
-  await served.value.close();
+  await serving.value.close();
   return await finish();
 }
 

@@ -1,7 +1,7 @@
 /**
  * `unfold gateway --http`: the gateway served as Streamable HTTP on one address. `/mcp` is the
- * gateway, `/mcp/NAME` each profile's own, and the page (`/`) with what it reads (`/status`,
- * `/view`, `/explain`) sits behind `/mcp`'s own origin and token checks.
+ * gateway, `/mcp/NAME` each profile's own, and what the page (`/`) reads (`/status`, `/view`,
+ * `/explain`) sits behind the same origin and token checks (`gateway_routes.ts`).
  *
  * @module
  */
@@ -9,10 +9,9 @@
 import { serveWithDeliverySignal } from "../gateway/delivery_signal.ts";
 import { createMcpHttpHandler, type ToolHost } from "../gateway/face.ts";
 import type { Gateway, GatewayDeps } from "../gateway/gateway.ts";
-import { guardMcp } from "../gateway/guard.ts";
-import { openProfileFaces } from "../gateway/profile_faces.ts";
+import { openGatewayRoutes } from "../gateway/gateway_routes.ts";
 import type { Profile } from "../gateway/profiles.ts";
-import { type LiveCounters, STATUS_PATHS, statusHandler } from "../gateway/status.ts";
+import type { LiveCounters } from "../gateway/status.ts";
 import type { UpstreamPool } from "../gateway/upstreams.ts";
 import { isLoopbackName } from "../http/guard.ts";
 import { pageHandler } from "../http/page.ts";
@@ -101,32 +100,23 @@ export async function serveHttp(
     sessions: { kind: "memory" as const, maxSessions: settings.maxSessions },
     onError: (e: Error) => log(e.message),
   };
-  const { handle, close } = createMcpHttpHandler(sources.host, sessions);
-  const guard = {
-    tokens: settings.tokens,
-    allowedOrigins: settings.allowedOrigins,
-    loopbackOnly: isLoopbackName(address.hostname),
-  };
-  const guarded = guardMcp(handle, guard);
-  // /mcp/NAME: one gateway per profile over the same upstreams; a name that is no profile is 404.
-  const profileFaces = await openProfileFaces(
-    sources.pool,
-    sources.profiles,
-    sources.deps,
-    (host) => createMcpHttpHandler(host, sessions),
-    guard,
-  );
-  // The page (GET /) and what it reads (/status, /view, /explain), behind /mcp's own checks.
+  // /mcp, /mcp/NAME (one gateway per profile over the same upstreams) and the page's reads.
+  const routes = await openGatewayRoutes({
+    gateway,
+    host: sources.host,
+    pool: sources.pool,
+    profiles: sources.profiles,
+    deps: sources.deps,
+    serve: (host) => createMcpHttpHandler(host, sessions),
+    guard: {
+      tokens: settings.tokens,
+      allowedOrigins: settings.allowedOrigins,
+      loopbackOnly: isLoopbackName(address.hostname),
+    },
+    counters: sources.counters,
+    maxQueryChars: settings.maxQueryChars,
+  });
   const page = pageHandler();
-  const status = guardMcp(
-    statusHandler({
-      gateway,
-      options: sources.deps.options,
-      counters: sources.counters,
-      maxQueryChars: settings.maxQueryChars,
-    }),
-    guard,
-  );
   let server;
   try {
     server = serveWithDeliverySignal({
@@ -137,18 +127,14 @@ export async function serveHttp(
         log(`serving ${gateway.catalog.size} tools at http://${shown}:${port}/mcp (page: /)`);
       },
     }, async (request) => {
-      const path = new URL(request.url).pathname;
-      if (path === "/mcp") return guarded(request);
-      if (path.startsWith("/mcp/")) return await profileFaces.route(path.slice(5), request);
-      if (STATUS_PATHS.has(path)) return status(request);
-      return (await page(request)) ??
+      return (await routes.handle(request)) ?? (await page(request)) ??
         new Response("Not found: the MCP endpoint is /mcp, the page is /\n", { status: 404 });
     });
   } catch (error) {
     // A port taken or refused is the user's to change: one line, and the faces closed.
     const taken = error instanceof Deno.errors.AddrInUse;
     if (!taken && !(error instanceof Deno.errors.PermissionDenied)) throw error;
-    await bounded(Promise.all([close(), profileFaces.close()]), CLOSE_BUDGET_MS);
+    await bounded(routes.close(), CLOSE_BUDGET_MS);
     return {
       ok: false,
       error: `cannot serve on ${address.hostname}:${address.port}: ${
@@ -160,12 +146,8 @@ export async function serveHttp(
   return {
     ok: true,
     value: {
-      refresh: profileFaces.refresh,
-      close: () =>
-        bounded(
-          Promise.all([close(), running.shutdown(), profileFaces.close()]),
-          CLOSE_BUDGET_MS,
-        ),
+      refresh: routes.refresh,
+      close: () => bounded(Promise.all([routes.close(), running.shutdown()]), CLOSE_BUDGET_MS),
     },
   };
 }

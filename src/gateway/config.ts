@@ -284,7 +284,7 @@ function readConfig(
     const upstream = parseServer(name, entry, env);
     if (upstream !== undefined) upstreams.push(upstream);
   }
-  return { servers: upstreams, options: parseOptions(value.unfold, upstreams) };
+  return { servers: upstreams, options: parseOptions(value.unfold, upstreams, env) };
 }
 
 function parseServer(
@@ -387,7 +387,11 @@ function parseServer(
   return upstream;
 }
 
-function parseOptions(raw: unknown, servers: readonly UpstreamConfig[]): GatewayOptions {
+function parseOptions(
+  raw: unknown,
+  servers: readonly UpstreamConfig[],
+  env: Readonly<Record<string, string | undefined>>,
+): GatewayOptions {
   const options: GatewayOptions = { pinned: [] };
   if (raw === undefined) return options;
   if (!isRecord(raw)) throw new GatewayConfigError("/unfold", "must be an object");
@@ -507,7 +511,7 @@ function parseOptions(raw: unknown, servers: readonly UpstreamConfig[]): Gateway
     options.pinned = [...new Set(raw.pinned as string[])];
     checkPinnedNames(options.pinned);
   }
-  parseTrustFields(raw, servers, options);
+  parseTrustFields(raw, servers, options, env);
   return options;
 }
 
@@ -516,6 +520,7 @@ function parseTrustFields(
   raw: Record<string, unknown>,
   servers: readonly UpstreamConfig[],
   options: GatewayOptions,
+  env: Readonly<Record<string, string | undefined>>,
 ): void {
   if (raw.trust !== undefined) {
     if (!(TRUST_MODES as readonly unknown[]).includes(raw.trust)) {
@@ -539,10 +544,11 @@ function parseTrustFields(
   const names = servers.map((s) => s.server);
   const profiles: Record<string, Profile> = {};
   for (const [name, entry] of Object.entries(raw.profiles)) {
-    const parsed = parseProfile(name, entry, names);
+    const at = (path: string[]) => pointer(["unfold", "profiles", name, ...path]);
+    const parsed = parseProfile(name, entry, names, (text, path) => expand(text, env, at(path)));
     if (!parsed.ok) {
       throw new GatewayConfigError(
-        pointer(["unfold", "profiles", name, ...parsed.error.path]),
+        at(parsed.error.path),
         parsed.error.problem,
       );
     }

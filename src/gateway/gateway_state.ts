@@ -128,7 +128,12 @@ export async function buildState(
         ...(flagged.length === 0 ? {} : { unapproved: flagged }),
       };
     });
-  const presentation = present(catalog, options, statuses, pool.instructions?.(), note);
+  // A server's own notes name it: a profile quotes only those of the servers it sees.
+  const notes = pool.instructions?.();
+  const seenNotes = profile === undefined || notes === undefined
+    ? notes
+    : new Map([...notes].filter(([server]) => profileSeesServer(profile, server)));
+  const presentation = present(catalog, options, statuses, seenNotes, note);
   return {
     unapproved,
     catalog,

@@ -28,9 +28,11 @@ export interface Profile {
   pinned?: string[];
   /** Its own context size, in tokens. */
   availableContextTokens?: number;
+  /** Its own bearer tokens over HTTP: each opens this profile only (`/mcp/NAME`, its `/status`). */
+  tokens?: string[];
 }
 
-const PROFILE_FIELDS = new Set(["servers", "tools", "pinned", "availableContextTokens"]);
+const PROFILE_FIELDS = new Set(["servers", "tools", "pinned", "availableContextTokens", "tokens"]);
 
 /** A profile's problem: the place (relative to the profile) and what is wrong. */
 export interface ProfileProblem {
@@ -46,6 +48,8 @@ export interface ProfileProblem {
  * @param name The profile's name.
  * @param raw Its entry.
  * @param servers The names of the configured servers.
+ * @param expand Replaces `${VAR}` in a token (the config's own expansion), given the token and its
+ * path in the profile; it throws the config's error for a variable that is not set.
  * @returns The profile, or the first problem.
  *
  * @example Usage
@@ -63,6 +67,7 @@ export function parseProfile(
   name: string,
   raw: unknown,
   servers: readonly string[],
+  expand: (text: string, path: string[]) => string = (text) => text,
 ): { ok: true; value: Profile } | { ok: false; error: ProfileProblem } {
   const fail = (path: string[], problem: string) => ({
     ok: false as const,
@@ -113,6 +118,16 @@ export function parseProfile(
       return fail(["availableContextTokens"], "must be a positive integer");
     }
     profile.availableContextTokens = tokens;
+  }
+  if (raw.tokens !== undefined) {
+    const list = raw.tokens;
+    if (!Array.isArray(list) || list.some((item) => typeof item !== "string")) {
+      return fail(["tokens"], "must be an array of strings (${VAR} reads the environment)");
+    }
+    const tokens = (list as string[]).map((token, i) => expand(token, ["tokens", String(i)]));
+    const bad = tokens.findIndex((token) => !/^\S+$/.test(token));
+    if (bad >= 0) return fail(["tokens", String(bad)], "must be a non-empty token without spaces");
+    profile.tokens = [...new Set(tokens)];
   }
   return { ok: true, value: profile };
 }

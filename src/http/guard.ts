@@ -17,7 +17,7 @@
 
 import type { Hasher } from "../canonical_json.ts";
 import { sha256Hex } from "../canonical_json.ts";
-import { bearerAuthenticator } from "./auth.ts";
+import { type Caller, scopedAuthenticator } from "./auth.ts";
 import { problem } from "./problems.ts";
 import { SETTING_VARIABLES } from "./settings.ts";
 
@@ -26,8 +26,14 @@ export const BEARER_CHALLENGE = 'Bearer realm="unfold"';
 
 /** Who may call a face. */
 export interface GuardPolicy {
-  /** Accepted bearer tokens (`UNFOLD_API_TOKEN`); none leaves the face open. */
+  /** Accepted bearer tokens (`UNFOLD_API_TOKEN`); none (and no scoped one) leaves the face open. */
   tokens: readonly string[];
+  /**
+   * Tokens that open one scope only, by scope (a gateway profile's `tokens`): {@linkcode
+   * RequestGuard.admit} refuses them; {@linkcode RequestGuard.caller} says their scope.
+   * @default {none}
+   */
+  scopes?: ReadonlyMap<string, readonly string[]>;
   /**
    * Browser origins allowed besides the server's own page, or `*` (`UNFOLD_ALLOWED_ORIGINS`).
    * @default {[]}
@@ -59,12 +65,39 @@ export interface RequestGuard {
    */
   refuse(request: Request): Response | undefined;
   /**
-   * Every check: origin, host, then token.
+   * Every check: origin, host, then token; a token limited to a scope is refused.
    *
    * @param request The request.
    * @returns The tenant, or the refusal.
    */
   admit(request: Request): Promise<Admission>;
+  /**
+   * Every check, as {@linkcode RequestGuard.admit}, but a scoped token passes with its scope.
+   *
+   * @param request The request.
+   * @returns The caller, or the refusal.
+   */
+  caller(request: Request): Promise<{ ok: true; value: Caller } | { ok: false; error: Response }>;
+}
+
+/**
+ * The refusal of a request without a valid token: one body for every route, so it says nothing
+ * of what the route would have been.
+ *
+ * @returns The 401 problem with its bearer challenge.
+ *
+ * @example Usage
+ * ```ts
+ * import { unauthorized } from "./guard.ts";
+ * import { equal } from "node:assert/strict";
+ *
+ * equal(unauthorized().status, 401);
+ * ```
+ */
+export function unauthorized(): Response {
+  return problem("unauthorized", "Send Authorization: Bearer <token>", undefined, {
+    "www-authenticate": BEARER_CHALLENGE,
+  });
 }
 
 const LOOPBACK_NAMES = new Set(["localhost", "127.0.0.1", "[::1]", "::1"]);
@@ -108,7 +141,11 @@ export function isLoopbackName(name: string): boolean {
  * ```
  */
 export function requestGuard(policy: GuardPolicy): RequestGuard {
-  const auth = bearerAuthenticator(policy.tokens, policy.hash ?? sha256Hex);
+  const auth = scopedAuthenticator(
+    policy.tokens,
+    policy.scopes ?? new Map(),
+    policy.hash ?? sha256Hex,
+  );
   const allowed = policy.allowedOrigins ?? [];
   const refuse = (request: Request): Response | undefined => {
     const origin = request.headers.get("origin");
@@ -132,19 +169,23 @@ export function requestGuard(policy: GuardPolicy): RequestGuard {
     }
     return undefined;
   };
+  const caller = async (request: Request) => {
+    const refused = refuse(request);
+    if (refused !== undefined) return { ok: false as const, error: refused };
+    const found = await auth.caller(request.headers.get("authorization") ?? undefined);
+    return found === null
+      ? { ok: false as const, error: unauthorized() }
+      : { ok: true as const, value: found };
+  };
   return {
     refuse,
+    caller,
     async admit(request) {
-      const refused = refuse(request);
-      if (refused !== undefined) return { ok: false, error: refused };
-      const tenant = await auth.tenant(request.headers.get("authorization") ?? undefined);
-      if (tenant !== null) return { ok: true, value: tenant };
-      return {
-        ok: false,
-        error: problem("unauthorized", "Send Authorization: Bearer <token>", undefined, {
-          "www-authenticate": BEARER_CHALLENGE,
-        }),
-      };
+      const admitted = await caller(request);
+      if (!admitted.ok) return admitted;
+      return admitted.value.scope === undefined
+        ? { ok: true, value: admitted.value.tenant }
+        : { ok: false, error: unauthorized() };
     },
   };
 }

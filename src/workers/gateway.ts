@@ -12,9 +12,7 @@
 import { parseGatewayConfig } from "../gateway/config.ts";
 import { Gateway } from "../gateway/gateway.ts";
 import { gatewayHost } from "../gateway/host.ts";
-import { guardMcp } from "../gateway/guard.ts";
-import { STATUS_PATHS, statusHandler } from "../gateway/status.ts";
-import { openProfileFaces } from "../gateway/profile_faces.ts";
+import { openGatewayRoutes, profileTokenProblem } from "../gateway/gateway_routes.ts";
 import { type OnDemandPool, openOnDemandPool } from "../gateway/upstreams.ts";
 import type { HttpSettings } from "../http/settings.ts";
 import { connectHttp } from "../mcp/http_client.ts";
@@ -66,6 +64,9 @@ export function workerMcp(
       } is a stdio server; a Worker reaches only Streamable HTTP servers ("url")`,
     );
   }
+  const profiles = Object.values(config.options.profiles ?? {});
+  const clash = profileTokenProblem(settings.tokens, profiles);
+  if (clash !== undefined) throw new TypeError(`UNFOLD_UPSTREAMS: ${clash}`);
   let ready: Promise<{ pool: OnDemandPool; handle: WorkerMcp }> | undefined;
   const start = async () => {
     const pool = await openOnDemandPool(config.servers, (upstream, options) => {
@@ -73,30 +74,25 @@ export function workerMcp(
       return connectHttp(upstream, options);
     });
     const gateway = await Gateway.open(pool, { options: config.options, store });
-    const { handle } = createMcpHttpHandler(gatewayHost(gateway, VERSION), {
-      sessions: { kind: "registry", registry: registryOf(store) },
-    });
-    const guard = { tokens: settings.tokens, allowedOrigins: settings.allowedOrigins };
-    const guarded = guardMcp(handle, guard);
-    // The page's reads (/status, /view, /explain) under the same checks; an isolate's counters
-    // would be a fraction of the deployment's, so the Worker shows none.
-    const status = guardMcp(statusHandler({ gateway, options: config.options }), guard);
-    // /mcp/NAME: a gateway per profile over the same upstreams, its sessions under its own tenant.
-    const faces = await openProfileFaces(
+    // /mcp, /mcp/NAME (a gateway per profile over the same upstreams, its sessions under its own
+    // tenant) and the page's reads, under the same checks; an isolate's counters would be a
+    // fraction of the deployment's, so the Worker shows none.
+    const routes = await openGatewayRoutes({
+      gateway,
+      host: gatewayHost(gateway, VERSION),
       pool,
-      Object.values(config.options.profiles ?? {}),
-      { options: config.options, store },
-      (host) =>
+      profiles,
+      deps: { options: config.options, store },
+      serve: (host) =>
         createMcpHttpHandler(host, { sessions: { kind: "registry", registry: registryOf(store) } }),
-      guard,
-    );
+      guard: { tokens: settings.tokens, allowedOrigins: settings.allowedOrigins },
+    });
     return {
       pool,
-      handle: (request: Request) => {
-        const path = new URL(request.url).pathname;
-        if (STATUS_PATHS.has(path)) return status(request);
-        return path.startsWith("/mcp/") ? faces.route(path.slice(5), request) : guarded(request);
-      },
+      // The entry sends only /mcp, /mcp/NAME and the page's reads here.
+      handle: (request: Request) =>
+        routes.handle(request) ??
+          Promise.resolve(new Response("Not found: the MCP endpoint is /mcp\n", { status: 404 })),
     };
   };
   return async (request) => {

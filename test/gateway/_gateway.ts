@@ -138,13 +138,23 @@ export interface HttpGateway extends AsyncDisposable {
  *
  * @param config The config's path.
  * @param env Extra environment (`UNFOLD_API_TOKEN`).
+ * @param extra Extra arguments (`--profile NAME`).
  * @returns The running gateway.
  */
 export async function startHttpGateway(
   config: string,
   env: Record<string, string> = {},
+  extra: readonly string[] = [],
 ): Promise<HttpGateway> {
-  const { command, args } = cliCommand("gateway", "--config", config, "--http", "--port", "0");
+  const { command, args } = cliCommand(
+    "gateway",
+    "--config",
+    config,
+    "--http",
+    "--port",
+    "0",
+    ...extra,
+  );
   const { child, lines } = spawnLogged(command, args, { ...denoEnv(), ...env });
   let seen = "";
   let url: string | undefined;
