@@ -53,6 +53,8 @@ export const INTEGRATION: readonly string[] = [
   "test/gateway/fresh_clone_test.ts",
   "test/gateway/http_face_test.ts",
   "test/gateway/inspector_cli_test.ts",
+  "test/gateway/profile_boundary_test.ts",
+  "test/gateway/profile_http_test.ts",
   "test/gateway/profiles_test.ts",
   "test/gateway/protocol_test.ts",
   "test/gateway/quiet_test.ts",
