@@ -65,7 +65,7 @@ function reference(source: string, text: string, native: RegExp): boolean {
 // Whether a schema names a property "__proto__": Ajv drops such a key from `properties` (and the
 // keywords that read property names) by design, so it never checks that property's subschema,
 // while JSON Schema (and unfold) does: an own "__proto__" member of the arguments is a property
-// like any other. There Ajv is no reference for a refusal.
+// like any other. There Ajv is no reference (test/schema/validate_test.ts checks such a property).
 function namesProto(schema: unknown): boolean {
   return JSON.stringify(schema).includes('"__proto__"');
 }
@@ -81,6 +81,14 @@ Deno.test("argument validation agrees with Ajv on random schemas and arguments, 
     fc.property(schema, argumentsObject, (inputSchema, args) => {
       const compiled = compileSchema(inputSchema);
       ok(compiled.ok, JSON.stringify(compiled));
+      if (namesProto(inputSchema)) {
+        // Ajv is no reference here (below), and compiling such a schema assigns to "__proto__",
+        // which makes Deno end any later failure of the whole run with a misleading
+        // "--unsafe-proto" hint.
+        validateArguments({ server: "s", name: "t", description: "", inputSchema }, args);
+        tally.noReference++;
+        return;
+      }
       let check;
       try {
         check = ajv.compile(inputSchema);
@@ -100,10 +108,6 @@ Deno.test("argument validation agrees with Ajv on random schemas and arguments, 
       const ours = problems.length === 0;
       if (ours && theirs === false && hugeQuotient(args)) {
         theirs = rounding.compile(inputSchema)(args) === true;
-      }
-      if (!ours && theirs === true && namesProto(inputSchema)) {
-        tally.noReference++;
-        return;
       }
       if (ours) {
         equal(theirs, true, "unfold allowed what Ajv refuses");
