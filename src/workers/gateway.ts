@@ -9,7 +9,7 @@
  * @module
  */
 
-import { parseGatewayConfig } from "../gateway/config.ts";
+import { parseGatewayConfig, poolOptions } from "../gateway/config.ts";
 import { Gateway } from "../gateway/gateway.ts";
 import { gatewayHost } from "../gateway/host.ts";
 import { guardMcp } from "../gateway/guard.ts";
@@ -71,7 +71,7 @@ export function workerMcp(
     const pool = await openOnDemandPool(config.servers, (upstream, options) => {
       if (!("url" in upstream)) throw new TypeError("Unreachable: a stdio upstream on a Worker");
       return connectHttp(upstream, options);
-    });
+    }, poolOptions(config.options));
     const gateway = await Gateway.open(pool, { options: config.options, store });
     const { handle } = createMcpHttpHandler(gatewayHost(gateway, VERSION), {
       sessions: { kind: "registry", registry: registryOf(store) },
