@@ -94,7 +94,8 @@ export const STDIO = {
 } as const satisfies Record<string, Field<unknown>>;
 
 const SCOPE = /^[\x21\x23-\x5B\x5D-\x7E]+$/;
-const OAUTH_KEYS = {
+/** The keys of a Streamable HTTP server's `oauth` block (`unfold login`). */
+export const OAUTH_KEYS = {
   clientId: text(),
   clientSecret: text(),
   scopes: list<string>({
@@ -134,7 +135,7 @@ const OAUTH: Field<OAuthSettings> = {
 /** The keys of a Streamable HTTP server entry. */
 export const HTTP = {
   url: {
-    ...text(true, { format: "uri", pattern: "^https?://" }),
+    ...text(),
     required: true,
     read(raw: unknown, at: Place): string {
       const url = text().read(raw, at);
@@ -336,6 +337,17 @@ export const UNFOLD = {
   startupTimeoutMs: delay(),
   restartDelayMs: delay(),
   restartMaxDelayMs: delay(),
+  start: choice(START_MODES),
+  idleTimeoutMs: delay(true),
+  describeFirst: choice(DESCRIBE_FIRST_MODES),
+  overviewIn: choice(OVERVIEW_PLACES),
+  upstreamInstructions: choice(UPSTREAM_INSTRUCTIONS_MODES),
+  trust: choice(TRUST_MODES),
+  lockFile: {
+    schema: { type: "string", minLength: 1 },
+    read: (raw: unknown, at: Place): string =>
+      typeof raw === "string" && raw !== "" ? raw : fail(at, "must be a non-empty path"),
+  },
   profiles: record<Profile>(
     {
       schema: PROFILE_OBJECT.schema,
@@ -347,17 +359,6 @@ export const UNFOLD = {
       problem: "a profile name is 1 to 128 of A-Z a-z 0-9 . _ : - (it becomes /mcp/NAME)",
     },
   ),
-  trust: choice(TRUST_MODES),
-  lockFile: {
-    schema: { type: "string", minLength: 1 },
-    read: (raw: unknown, at: Place): string =>
-      typeof raw === "string" && raw !== "" ? raw : fail(at, "must be a non-empty path"),
-  },
-  describeFirst: choice(DESCRIBE_FIRST_MODES),
-  overviewIn: choice(OVERVIEW_PLACES),
-  upstreamInstructions: choice(UPSTREAM_INSTRUCTIONS_MODES),
-  start: choice(START_MODES),
-  idleTimeoutMs: delay(true),
 } as const satisfies Record<string, Field<unknown>>;
 
 /** The `unfold` block as parsed: `pinned` is always there (none: `[]`), the rest when given. */
