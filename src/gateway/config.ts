@@ -1,7 +1,7 @@
 /**
  * The gateway's configuration: the `mcpServers` JSON that MCP hosts already use (stdio servers
  * with `command`/`args`/`env`, Streamable HTTP servers with `url`/`headers`), `${VAR}` expanded
- * from the environment, plus an `unfold` block. Every key is declared in `config_model.ts`; this
+ * from the environment, plus an `unfold` block. Every key is declared in `config_model.ts` and `config_servers.ts`; this
  * reads a file's worth by it, and says what the gateway's pool takes from it. Pure: the
  * environment comes in as a parameter.
  *
@@ -16,25 +16,19 @@ import {
   knownKeys,
   type Place,
   readShape,
-} from "./config_fields.ts";
+} from "./_config_fields.ts";
 import {
   CONFIG,
   type GatewayOptions,
   RESTART_DEFAULTS,
   type StartMode,
   UNFOLD,
-  type UpstreamConfig,
 } from "./config_model.ts";
+import type { UpstreamConfig } from "./config_servers.ts";
 
-export { GatewayConfigError } from "./config_fields.ts";
-export type {
-  GatewayOptions,
-  HttpUpstream,
-  Profile,
-  StartMode,
-  StdioUpstream,
-  UpstreamConfig,
-} from "./config_model.ts";
+export { GatewayConfigError } from "./_config_fields.ts";
+export type { GatewayOptions, Profile, StartMode } from "./config_model.ts";
+export type { HttpUpstream, StdioUpstream, UpstreamConfig } from "./config_servers.ts";
 export {
   IDLE_TIMEOUT_MS,
   OVERVIEW_PLACES,

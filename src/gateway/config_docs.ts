@@ -1,5 +1,5 @@
 /**
- * The words of each config key of `config_model.ts`: what it takes and its default, for the docs'
+ * The words of each config key of `config_model.ts` and `config_servers.ts`: what it takes and its default, for the docs'
  * key table and the JSON Schema's descriptions. Apart from the model so that the Workers, which
  * parse the config, do not carry the docs; typed by the model's keys, so a key without its words
  * does not compile.
@@ -7,7 +7,8 @@
  * @module
  */
 
-import type { CONFIG, HTTP, OAUTH_KEYS, PROFILE, STDIO, UNFOLD } from "./config_model.ts";
+import type { CONFIG, PROFILE, UNFOLD } from "./config_model.ts";
+import type { HTTP, OAUTH_KEYS, STDIO } from "./config_servers.ts";
 
 /** What a key takes, and its default when it has one. */
 export type KeyWords = readonly [values: string, fallback?: string];

@@ -1,10 +1,10 @@
 /**
- * The gateway's configuration, declared once: every key of a server entry (stdio or Streamable
- * HTTP, with its `oauth` block), of the `unfold` block and of a profile, as a field (its JSON
- * Schema and its reader, `config_fields.ts`). The types below are inferred from it; the parser
- * (`config.ts`), the JSON Schema for editors and the docs' key table (`config_schema.ts`, with
- * the words of `config_docs.ts`) read it. A new key is one line here, its words there, and its
- * behaviour.
+ * The gateway's configuration, declared once: every key of the `unfold` block and of a
+ * profile, and the whole file (its server entries are `config_servers.ts`'), as fields (the JSON
+ * Schema of a value and its reader, `_config_fields.ts`). The types are inferred from them; the
+ * parser (`config.ts`), the JSON Schema for editors and the docs' key table (`config_schema.ts`,
+ * with the words of `config_docs.ts`) read them. A new key is one line here, its words there,
+ * and its behaviour.
  *
  * @module
  */
@@ -16,13 +16,11 @@ import {
   MAX_AVAILABLE_CONTEXT_TOKENS,
 } from "../config.ts";
 import type { ProgressiveConfig } from "../config.ts";
-import type { OAuthSettings } from "../mcp/oauth/provider.ts";
 import { DESCRIBE_FIRST_MODES } from "../session/session_route.ts";
 import { SESSION_NAME } from "../session/store.ts";
 import {
   choice,
   down,
-  expand,
   fail,
   type Field,
   type JsonSchema,
@@ -30,13 +28,11 @@ import {
   object,
   type Parsed,
   type Place,
-  readShape,
   record,
-  shapeSchema,
+  refine,
   text,
-} from "./config_fields.ts";
-import { closestKey } from "../_edit_distance.ts";
-import { isRecord } from "../_record.ts";
+} from "./_config_fields.ts";
+import { SERVER, SERVER_NAME } from "./config_servers.ts";
 import { closest, globMatch } from "./_name_match.ts";
 import { TRUST_MODES } from "./trust.ts";
 
@@ -63,96 +59,6 @@ export const RESTART_DEFAULTS: Readonly<{ initialDelayMs: number; maxDelayMs: nu
   .freeze({ initialDelayMs: 1_000, maxDelayMs: 60_000 });
 /** The longest delay the config may set: what a timer can hold. */
 export const MAX_DELAY_MS = 2 ** 31 - 1;
-/** What a server's name may be: it becomes the first part of its tools' ids. */
-export const SERVER_NAME = /^[A-Za-z0-9_.-]{1,64}$/;
-
-// A key checked but not kept: hosts write `type` ("stdio", "http"…), and `disabled` skips an entry.
-const ANY: Field<unknown> & { ignored: true } = { schema: {}, read: (raw) => raw, ignored: true };
-const STRING: Field<string> = {
-  schema: { type: "string" },
-  read: (raw, at) => typeof raw === "string" ? expand(raw, at) : fail(at, "must be a string"),
-};
-const STRINGS = { ...record(STRING, "must be an object of strings"), fill: () => ({}) };
-
-// A URL, or undefined (URL.parse is not in every runtime the Worker may meet).
-function urlOf(text: string): URL | undefined {
-  try {
-    return new URL(text);
-  } catch {
-    return undefined;
-  }
-}
-
-/** The keys of a stdio server entry. */
-export const STDIO = {
-  command: { ...text(), required: true },
-  args: { ...list(STRING, "must be an array of strings"), fill: (): string[] => [] },
-  env: STRINGS,
-  cwd: text(),
-  type: ANY,
-  disabled: ANY,
-} as const satisfies Record<string, Field<unknown>>;
-
-const SCOPE = /^[\x21\x23-\x5B\x5D-\x7E]+$/;
-/** The keys of a Streamable HTTP server's `oauth` block (`unfold login`). */
-export const OAUTH_KEYS = {
-  clientId: text(),
-  clientSecret: text(),
-  scopes: list<string>({
-    schema: { type: "string", pattern: SCOPE.source },
-    read: (raw, at) =>
-      typeof raw === "string" && SCOPE.test(raw)
-        ? raw
-        : fail(at, "must be a scope: a non-empty string without spaces"),
-  }, "must be an array of scopes"),
-  clientMetadataUrl: {
-    ...text(),
-    read(raw: unknown, at: Place): string {
-      const value = text().read(raw, at);
-      const url = urlOf(value);
-      return url?.protocol === "https:" && url.pathname !== "/"
-        ? value
-        : fail(at, "must be an https: URL with a path (a metadata document)");
-    },
-  },
-};
-const OAUTH_OBJECT = object(
-  OAUTH_KEYS,
-  "the oauth block takes",
-  `must be an object with ${Object.keys(OAUTH_KEYS).join(", ")} (each optional)`,
-);
-const OAUTH: Field<OAuthSettings> = {
-  ...OAUTH_OBJECT,
-  read(raw, at) {
-    const value = OAUTH_OBJECT.read(raw, at);
-    if (value.clientSecret !== undefined && value.clientId === undefined) {
-      fail(at, 'needs "clientId": a secret belongs to a pre-registered client', "clientSecret");
-    }
-    return value;
-  },
-};
-
-/** The keys of a Streamable HTTP server entry. */
-export const HTTP = {
-  url: {
-    ...text(),
-    required: true,
-    read(raw: unknown, at: Place): string {
-      const url = text().read(raw, at);
-      const parsed = urlOf(url);
-      if (parsed === undefined) return fail(at, `${JSON.stringify(url)} is not a URL`);
-      if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
-        fail(at, "must be an http: or https: URL");
-      }
-      return url;
-    },
-  },
-  headers: STRINGS,
-  oauth: OAUTH,
-  type: ANY,
-  disabled: ANY,
-} as const satisfies Record<string, Field<unknown>>;
-
 const unknownServer = (server: string, at: Place): never =>
   fail(
     at,
@@ -210,22 +116,13 @@ function checkPinnedNames(pinned: readonly string[], at: Place): void {
   });
 }
 
-const PROFILE_PINNED = names(toolPattern(true));
-
 /** The keys of a profile (`unfold.profiles.NAME`). */
 export const PROFILE = {
   servers: names((server, at) => {
     if (!at.servers.includes(server)) unknownServer(server, at);
   }),
   tools: names(toolPattern(false)),
-  pinned: {
-    ...PROFILE_PINNED,
-    read(raw: unknown, at: Place): string[] {
-      const ids = PROFILE_PINNED.read(raw, at);
-      checkPinnedNames(ids, at);
-      return ids;
-    },
-  },
+  pinned: refine(names(toolPattern(true)), checkPinnedNames),
   availableContextTokens: {
     schema: { type: "integer", minimum: 1 },
     read: (raw: unknown, at: Place): number =>
@@ -310,10 +207,11 @@ export const UNFOLD = {
         if (typeof id !== "string" || slash < 1 || slash === id.length - 1) {
           fail(at, 'must be a tool id "server/tool"', String(i));
         }
-        if (!servers.has(id.slice(0, slash))) {
+        const server = id.slice(0, slash);
+        if (!servers.has(server)) {
           fail(
             at,
-            `names the server ${JSON.stringify(id.slice(0, slash))}, which is not in mcpServers`,
+            `names the server ${JSON.stringify(server)}, which is not in mcpServers`,
             String(i),
           );
         }
@@ -363,48 +261,6 @@ export const UNFOLD = {
 
 /** The `unfold` block as parsed: `pinned` is always there (none: `[]`), the rest when given. */
 export type GatewayOptions = Parsed<typeof UNFOLD>;
-
-/** An upstream started as a child process, spoken to over stdio (`connectStdio`'s config). */
-export type StdioUpstream = { server: string } & Parsed<typeof STDIO>;
-/** An upstream reached over Streamable HTTP (`connectHttp`'s config, and its OAuth settings). */
-export type HttpUpstream = { server: string } & Parsed<typeof HTTP>;
-/** One upstream server. */
-export type UpstreamConfig = StdioUpstream | HttpUpstream;
-
-/** A server entry of `mcpServers`: stdio or Streamable HTTP by its keys, or `"disabled": true`. */
-export const SERVER: Field<UpstreamConfig | undefined> = {
-  schema: {
-    anyOf: [
-      shapeSchema(STDIO),
-      shapeSchema(HTTP),
-      { type: "object", properties: { disabled: { const: true } }, required: ["disabled"] },
-    ],
-  },
-  read(raw, at) {
-    if (!isRecord(raw)) return fail(at, "must be an object");
-    if (raw.disabled === true) return undefined;
-    // A mistyped key ("comand") is named with the key it meant before anything else is judged.
-    const keys = [...new Set([...Object.keys(STDIO), ...Object.keys(HTTP)])];
-    for (const key of Object.keys(raw)) {
-      const meant = keys.includes(key) ? undefined : closestKey(key, keys);
-      if (meant !== undefined) {
-        fail(at, `unknown field: did you mean ${JSON.stringify(meant)}?`, key);
-      }
-    }
-    const stdio = Object.hasOwn(raw, "command");
-    if (stdio === Object.hasOwn(raw, "url")) {
-      fail(at, 'needs either "command" (a stdio server) or "url" (a Streamable HTTP server)');
-    }
-    const unknown = Object.keys(raw).find((key) => !Object.hasOwn(stdio ? STDIO : HTTP, key));
-    if (unknown !== undefined) {
-      fail(at, `unknown field for a ${stdio ? "stdio" : "Streamable HTTP"} server`, unknown);
-    }
-    const server = at.path[at.path.length - 1]!;
-    return stdio
-      ? { server, ...readShape(STDIO, raw, at) }
-      : { server, ...readShape(HTTP, raw, at) };
-  },
-};
 
 /** The keys of a whole config: the host's `mcpServers`, unfold's block, and a schema for editors. */
 export const CONFIG = {

@@ -8,10 +8,11 @@
  * @module
  */
 
-import type { JsonSchema, Shape } from "./config_fields.ts";
-import { shapeSchema } from "./config_fields.ts";
+import type { JsonSchema, Shape } from "./_config_fields.ts";
+import { shapeSchema } from "./_config_fields.ts";
 import { CONFIG_WORDS, type KeyWords } from "./config_docs.ts";
-import { CONFIG, HTTP, OAUTH_KEYS, PROFILE, SERVER, STDIO, UNFOLD } from "./config_model.ts";
+import { CONFIG, PROFILE, UNFOLD } from "./config_model.ts";
+import { HTTP, OAUTH_KEYS, SERVER, STDIO } from "./config_servers.ts";
 
 // Editors show descriptions as plain text: no code marks, links as their text.
 function plain(text: string): string {

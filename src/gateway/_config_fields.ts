@@ -19,7 +19,7 @@ export interface Place {
   path: readonly string[];
   /** The environment variables `${VAR}` reads. */
   env: Readonly<Record<string, string | undefined>>;
-  /** The names of the configured servers (in `mcpServers`, enabled). */
+  /** The names of the configured servers (enabled ones). */
   servers: readonly string[];
 }
 
@@ -40,22 +40,22 @@ export interface Field<T> {
 /** The keys of an object and their fields. */
 export type Shape = { readonly [key: string]: Field<unknown> };
 
-type Always = { fill: () => unknown } | { required: true };
-type Simplify<T> = { [K in keyof T]: T[K] } & unknown;
+/** What a field reads. */
+export type Read<F> = F extends Field<infer T> ? T : never;
 
-/** An object as read by its shape: filled and required keys always present, ignored ones gone. */
-export type Parsed<S extends Shape> = Simplify<
-  & { -readonly [K in keyof S as S[K] extends { ignored: true } | Always ? never : K]?: Read<S[K]> }
+type Always = { fill: () => unknown } | { required: true };
+
+/** An object as read by its shape: filled and required keys always there, ignored ones gone. */
+export type Parsed<S extends Shape> =
+  & {
+    -readonly [K in keyof S as S[K] extends { ignored: true } | Always ? never : K]?: Read<S[K]>;
+  }
   & {
     -readonly [
       K in keyof S as S[K] extends { ignored: true } ? never : S[K] extends Always ? K
       : never
     ]: Read<S[K]>;
-  }
->;
-
-/** What a field reads. */
-export type Read<F> = F extends Field<infer T> ? T : never;
+  } extends infer O ? { [K in keyof O]: O[K] } : never;
 
 /**
  * A configuration that cannot be used: one message naming the place (a JSON pointer into the
@@ -63,7 +63,7 @@ export type Read<F> = F extends Field<infer T> ? T : never;
  *
  * @example Usage
  * ```ts
- * import { GatewayConfigError } from "./config_fields.ts";
+ * import { GatewayConfigError } from "./_config_fields.ts";
  * import { equal } from "node:assert/strict";
  *
  * const error = new GatewayConfigError("/mcpServers/a/command", "must be a non-empty string");
@@ -87,15 +87,7 @@ export class GatewayConfigError extends TypeError {
   }
 }
 
-/**
- * Stops reading at a problem.
- *
- * @param at The place of the value (or of its parent, with `below`).
- * @param problem What is wrong, in a phrase that follows the place.
- * @param below Keys below the place.
- * @returns Never: it throws.
- * @throws {GatewayConfigError} Always.
- */
+/** Stops reading: throws the problem at the place (or at keys `below` it). */
 export function fail(at: Place, problem: string, ...below: string[]): never {
   const path = [...at.path, ...below];
   throw new GatewayConfigError(
@@ -104,28 +96,14 @@ export function fail(at: Place, problem: string, ...below: string[]): never {
   );
 }
 
-/**
- * The place of a value below another.
- *
- * @param at The parent's place.
- * @param keys The keys down to the value.
- * @returns Its place.
- */
+/** The place of a value below another. */
 export function down(at: Place, ...keys: string[]): Place {
   return { ...at, path: [...at.path, ...keys] };
 }
 
 const VARIABLE = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
 
-/**
- * Replaces `${VAR}` and `${VAR:-default}` from the environment, in one pass (a value is never
- * expanded again); a variable that is not set (or empty) and has no default is a problem.
- *
- * @param text The string from the config.
- * @param at Its place.
- * @returns The string expanded.
- * @throws {GatewayConfigError} When a variable is not set.
- */
+/** Replaces `${VAR}` and `${VAR:-default}`; one pass, so values are never expanded again. */
 export function expand(text: string, at: Place): string {
   return text.replace(VARIABLE, (_, name: string, fallback: string | undefined) => {
     const value = at.env[name];
@@ -135,16 +113,25 @@ export function expand(text: string, at: Place): string {
   });
 }
 
-/**
- * A string, `${VAR}` expanded.
- *
- * @param nonEmpty Whether `""` is refused.
- * @param schema More of its schema.
- * @returns The field.
- */
-export function text(nonEmpty = true, schema: JsonSchema = {}): Field<string> {
+/** A field whose value is also checked by `check` once read. */
+export function refine<F extends Field<unknown>>(
+  field: F,
+  check: (value: Read<F>, at: Place) => void,
+): F {
   return {
-    schema: { type: "string", ...(nonEmpty ? { minLength: 1 } : {}), ...schema },
+    ...field,
+    read(raw: unknown, at: Place) {
+      const value = field.read(raw, at) as Read<F>;
+      check(value, at);
+      return value;
+    },
+  };
+}
+
+/** A string, `${VAR}` expanded; `""` refused unless `nonEmpty` is false. */
+export function text(nonEmpty = true): Field<string> {
+  return {
+    schema: { type: "string", ...(nonEmpty ? { minLength: 1 } : {}) },
     read: (raw, at) =>
       typeof raw === "string" && (raw !== "" || !nonEmpty)
         ? expand(raw, at)
@@ -152,12 +139,7 @@ export function text(nonEmpty = true, schema: JsonSchema = {}): Field<string> {
   };
 }
 
-/**
- * One of a few strings.
- *
- * @param values The strings, the default first.
- * @returns The field.
- */
+/** One of a few strings. */
 export function choice<T extends string>(values: readonly T[]): Field<T> {
   return {
     schema: { enum: values },
@@ -168,14 +150,7 @@ export function choice<T extends string>(values: readonly T[]): Field<T> {
   };
 }
 
-/**
- * An array, each item read by a field at its index.
- *
- * @param item The items' field.
- * @param problem What a value that is no array is told.
- * @param schema More of its schema.
- * @returns The field.
- */
+/** An array, each item read at its index; `problem` is what a value that is no array is told. */
 export function list<T>(item: Field<T>, problem: string, schema: JsonSchema = {}): Field<T[]> {
   return {
     schema: { type: "array", items: item.schema, ...schema },
@@ -184,14 +159,7 @@ export function list<T>(item: Field<T>, problem: string, schema: JsonSchema = {}
   };
 }
 
-/**
- * An object whose own keys are names, each value read by one field.
- *
- * @param item The values' field.
- * @param problem What a value that is no object is told.
- * @param names The names' pattern and what a name that does not match is told.
- * @returns The field.
- */
+/** An object of values by name, each read by one field; names may have to match a pattern. */
 export function record<T>(
   item: Field<T>,
   problem: string,
@@ -216,14 +184,8 @@ export function record<T>(
 }
 
 /**
- * Refuses the first key a shape does not have: a near miss is named as the key it meant, any
- * other with the keys there are.
- *
- * @param raw The object.
- * @param keys The keys it may have.
- * @param at Its place.
- * @param takes What the list of keys follows, such as `"a profile takes"`.
- * @throws {GatewayConfigError} At the first unknown key.
+ * Refuses the first key not in `keys`: a near miss is named as the key it meant, any other with
+ * the keys there are, after `takes` (`"a profile takes"`).
  */
 export function knownKeys(
   raw: Record<string, unknown>,
@@ -244,12 +206,7 @@ export function knownKeys(
   }
 }
 
-/**
- * The JSON Schema of an object of a shape (no other keys).
- *
- * @param shape The keys and their fields.
- * @returns The schema.
- */
+/** The JSON Schema of an object of a shape (no other keys). */
 export function shapeSchema(shape: Shape): JsonSchema {
   const required = Object.keys(shape).filter((key) => shape[key]!.required);
   return {
@@ -260,14 +217,7 @@ export function shapeSchema(shape: Shape): JsonSchema {
   };
 }
 
-/**
- * Reads the keys of a shape from an object whose keys are known, in the shape's order.
- *
- * @param shape The keys and their fields.
- * @param raw The object.
- * @param at Its place.
- * @returns The parsed object.
- */
+/** Reads the keys of a shape, in its order, from an object whose keys were checked. */
 export function readShape<S extends Shape>(
   shape: S,
   raw: Record<string, unknown>,
@@ -286,14 +236,7 @@ export function readShape<S extends Shape>(
   return out as Parsed<S>;
 }
 
-/**
- * An object of a shape: another key is refused (see {@linkcode knownKeys}).
- *
- * @param shape The keys and their fields.
- * @param takes What the list of keys follows in a refusal, such as `"a profile takes"`.
- * @param problem What a value that is no object is told.
- * @returns The field.
- */
+/** An object of a shape; another key is refused (see {@linkcode knownKeys}). */
 export function object<S extends Shape>(
   shape: S,
   takes: string,
