@@ -32,7 +32,11 @@ const STRING: Field<string> = {
   schema: { type: "string" },
   read: (raw, at) => typeof raw === "string" ? expand(raw, at) : fail(at, "must be a string"),
 };
-const STRINGS = { ...record(STRING, "must be an object of strings"), fill: () => ({}) };
+// Hosts write `null` for no arguments or no variables: it reads as the key's absence.
+function orNull<T>(field: Field<T>, fill: () => T): Field<T> & { fill: () => T } {
+  return { ...field, fill, read: (raw, at) => raw === null ? fill() : field.read(raw, at) };
+}
+const STRINGS = orNull(record(STRING, "must be an object of strings"), () => ({}));
 
 // A URL, or undefined (URL.parse is not in every runtime the Worker may meet).
 function urlOf(text: string): URL | undefined {
@@ -46,7 +50,7 @@ function urlOf(text: string): URL | undefined {
 /** The keys of a stdio server entry. */
 export const STDIO = {
   command: { ...text(), required: true },
-  args: { ...list(STRING, "must be an array of strings"), fill: (): string[] => [] },
+  args: orNull(list(STRING, "must be an array of strings"), (): string[] => []),
   env: STRINGS,
   cwd: text(),
   type: ANY,

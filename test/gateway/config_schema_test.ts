@@ -126,3 +126,16 @@ Deno.test("poolOptions() gives the pool the block's timings under the pool's nam
   });
   deepEqual(poolOptions(parsedConfig({ mcpServers: SERVERS }).options), { restart: {} });
 });
+
+Deno.test("null args, env and headers read as absent, as hosts write them", () => {
+  const { servers } = parsedConfig({
+    mcpServers: {
+      a: { command: "x", args: null, env: null },
+      b: { url: "https://h/mcp", headers: null },
+    },
+  });
+  deepEqual(servers, [
+    { server: "a", command: "x", args: [], env: {} },
+    { server: "b", url: "https://h/mcp", headers: {} },
+  ]);
+});
