@@ -39,13 +39,7 @@ export function denoConnector(
 ): Connector {
   return (config: UpstreamConfig, options) => {
     if ("url" in config) return connectRemote(config, options, oauth);
-    return connectStdio({
-      server: config.server,
-      command: config.command,
-      args: config.args,
-      env: config.env,
-      ...(config.cwd === undefined ? {} : { cwd: config.cwd }),
-    }, {
+    return connectStdio(config, {
       ...options,
       onStderr: (text) => {
         for (const line of text.split("\n")) if (line.trim() !== "") log(config.server, line);
@@ -62,7 +56,7 @@ function connectRemote(
   const { server, url, headers } = config;
   // Credentials the user put in the config are theirs to manage: no OAuth on top of them.
   if (Object.keys(headers).some((name) => name.toLowerCase() === "authorization")) {
-    return connectHttp({ server, url, headers }, options);
+    return connectHttp(config, options);
   }
   let store = memoryOAuthStore();
   try {
@@ -81,7 +75,7 @@ function connectRemote(
   const login = oauth.configPath === undefined
     ? `unfold login ${server}`
     : `unfold login --config ${oauth.configPath} ${server}`;
-  return connectOAuth({ server, url, headers }, {
+  return connectOAuth(config, {
     provider,
     eager: config.oauth !== undefined,
     loginCommand: login,

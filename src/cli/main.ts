@@ -17,7 +17,7 @@
  */
 // deno-lint-ignore-file no-console
 
-import { parseGatewayConfig } from "../gateway/config.ts";
+import { parseGatewayConfig, poolOptions } from "../gateway/config.ts";
 import { Gateway } from "../gateway/gateway.ts";
 import { backgroundRanker } from "../ranking/deno_ranker.ts";
 import { openLivePool } from "../gateway/live_pool.ts";
@@ -168,21 +168,7 @@ async function main(argv: readonly string[]): Promise<number> {
       onProgress: (status) => log(describe(status)),
       signal: stopping.signal,
       ...(args.command === "gateway" ? snapshotOption(env) : {}),
-      ...(config.options.startupTimeoutMs === undefined
-        ? {}
-        : { startupTimeoutMs: config.options.startupTimeoutMs }),
-      ...(config.options.start === undefined ? {} : { start: config.options.start }),
-      ...(config.options.idleTimeoutMs === undefined
-        ? {}
-        : { idleTimeoutMs: config.options.idleTimeoutMs }),
-      restart: {
-        ...(config.options.restartDelayMs === undefined
-          ? {}
-          : { initialDelayMs: config.options.restartDelayMs }),
-        ...(config.options.restartMaxDelayMs === undefined
-          ? {}
-          : { maxDelayMs: config.options.restartMaxDelayMs }),
-      },
+      ...poolOptions(config.options),
     },
   );
   const settings = checkedSettings.value;

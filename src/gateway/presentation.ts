@@ -13,6 +13,7 @@ import { type Injection, Injector } from "../injector.ts";
 import { type McpTool, toolId } from "../tool.ts";
 import { oneLine, quote } from "../untrusted.ts";
 import { type GatewayOptions, UPSTREAM_INSTRUCTIONS_CHARS } from "./config.ts";
+import { INJECTOR_KEYS } from "./config_model.ts";
 import type { UpstreamStatus } from "./upstreams.ts";
 
 /** An MCP `tools/list` entry: a catalogue entry without its server. */
@@ -327,7 +328,7 @@ function trustNotes(statuses: readonly UpstreamStatus[]): string {
 }
 
 /**
- * The injector configuration of an `unfold` block.
+ * The injector configuration of an `unfold` block: its keys that are the injector's own.
  *
  * @param options The `unfold` block.
  * @returns The configuration changes.
@@ -341,15 +342,7 @@ function trustNotes(statuses: readonly UpstreamStatus[]): string {
  * ```
  */
 export function injectorConfig(options: GatewayOptions): Partial<ProgressiveConfig> {
-  const config: Partial<ProgressiveConfig> = {};
-  if (options.availableContextTokens !== undefined) {
-    config.availableContextTokens = options.availableContextTokens;
-  }
-  if (options.inventoryThresholdPercent !== undefined) {
-    config.inventoryThresholdPercent = options.inventoryThresholdPercent;
-  }
-  if (options.disclosure !== undefined) config.disclosure = options.disclosure;
-  if (options.bridgeName !== undefined) config.bridgeName = options.bridgeName;
-  config.toolFormat = "mcp";
-  return config;
+  const config: Record<string, unknown> = {};
+  for (const key of INJECTOR_KEYS) if (options[key] !== undefined) config[key] = options[key];
+  return { ...config, toolFormat: "mcp" };
 }

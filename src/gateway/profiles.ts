@@ -11,126 +11,13 @@
  * @module
  */
 
-import { editDistance } from "../_edit_distance.ts";
-import { isRecord } from "../_record.ts";
-import { SESSION_NAME } from "../session/store.ts";
 import type { McpTool } from "../tool.ts";
+import { closest, globMatch } from "./_name_match.ts";
+import { type Profile, PROFILE_OVERRIDES } from "./config_model.ts";
 
-/** One profile, as parsed. */
-export interface Profile {
-  /** Its name: what `--profile` and `/mcp/NAME` use. */
-  name: string;
-  /** The servers it may use; absent: every server. */
-  servers?: string[];
-  /** Tool patterns (`server/glob`, `!server/glob`); absent: every tool of its servers. */
-  tools?: string[];
-  /** Its own pinned tools; absent: the config's pinned tools that are in the profile. */
-  pinned?: string[];
-  /** Its own context size, in tokens. */
-  availableContextTokens?: number;
-  /** Its own bearer tokens over HTTP: each opens this profile only (`/mcp/NAME`, its `/status`). */
-  tokens?: string[];
-}
-
-const PROFILE_FIELDS = new Set(["servers", "tools", "pinned", "availableContextTokens", "tokens"]);
-
-/** A profile's problem: the place (relative to the profile) and what is wrong. */
-export interface ProfileProblem {
-  /** The path inside `/unfold/profiles/NAME`. */
-  path: string[];
-  /** What is wrong. */
-  problem: string;
-}
-
-/**
- * Checks one profile entry against the configured servers.
- *
- * @param name The profile's name.
- * @param raw Its entry.
- * @param servers The names of the configured servers.
- * @param expand Replaces `${VAR}` in a token (the config's own expansion), given the token and its
- * path in the profile; it throws the config's error for a variable that is not set.
- * @returns The profile, or the first problem.
- *
- * @example Usage
- * ```ts
- * import { parseProfile } from "./profiles.ts";
- * import { equal, match } from "node:assert/strict";
- *
- * const ok = parseProfile("work", { servers: ["github"] }, ["github", "memory"]);
- * equal(ok.ok && ok.value.servers?.[0], "github");
- * const bad = parseProfile("work", { servers: ["githb"] }, ["github", "memory"]);
- * match(bad.ok ? "" : bad.error.problem, /did you mean "github"/);
- * ```
- */
-export function parseProfile(
-  name: string,
-  raw: unknown,
-  servers: readonly string[],
-  expand: (text: string, path: string[]) => string = (text) => text,
-): { ok: true; value: Profile } | { ok: false; error: ProfileProblem } {
-  const fail = (path: string[], problem: string) => ({
-    ok: false as const,
-    error: { path, problem },
-  });
-  if (!SESSION_NAME.test(name)) {
-    return fail([], `a profile name is 1 to 128 of A-Z a-z 0-9 . _ : - (it becomes /mcp/NAME)`);
-  }
-  if (!isRecord(raw)) return fail([], "must be an object");
-  for (const key of Object.keys(raw)) {
-    if (!PROFILE_FIELDS.has(key)) {
-      return fail([key], `unknown field: a profile takes ${[...PROFILE_FIELDS].join(", ")}`);
-    }
-  }
-  const profile: Profile = { name };
-  const known = (server: string) => servers.includes(server);
-  const unknownServer = (server: string) =>
-    `names the server ${JSON.stringify(server)}, which is not in mcpServers${
-      closest(server, servers)
-    }`;
-  for (const field of ["servers", "tools", "pinned"] as const) {
-    const list = raw[field];
-    if (list === undefined) continue;
-    if (!Array.isArray(list) || list.some((item) => typeof item !== "string" || item === "")) {
-      return fail([field], "must be an array of non-empty strings");
-    }
-    for (const [i, item] of (list as string[]).entries()) {
-      if (field === "servers" && !known(item)) return fail([field, String(i)], unknownServer(item));
-      if (field === "servers") continue;
-      const pattern = field === "tools" && item.startsWith("!") ? item.slice(1) : item;
-      const slash = pattern.indexOf("/");
-      if (slash < 1 || slash === pattern.length - 1) {
-        return fail([field, String(i)], 'must be "server/tool" (tools: "*" globs, "!" excludes)');
-      }
-      const server = pattern.slice(0, slash);
-      if (field === "pinned" && pattern.includes("*")) {
-        return fail([field, String(i)], "must be a tool id, not a pattern");
-      }
-      if (!servers.some((s) => globMatch(server, s))) {
-        return fail([field, String(i)], unknownServer(server));
-      }
-    }
-    profile[field] = [...new Set(list as string[])];
-  }
-  if (raw.availableContextTokens !== undefined) {
-    const tokens = raw.availableContextTokens;
-    if (!(typeof tokens === "number" && Number.isSafeInteger(tokens) && tokens > 0)) {
-      return fail(["availableContextTokens"], "must be a positive integer");
-    }
-    profile.availableContextTokens = tokens;
-  }
-  if (raw.tokens !== undefined) {
-    const list = raw.tokens;
-    if (!Array.isArray(list) || list.some((item) => typeof item !== "string")) {
-      return fail(["tokens"], "must be an array of strings (${VAR} reads the environment)");
-    }
-    const tokens = (list as string[]).map((token, i) => expand(token, ["tokens", String(i)]));
-    const bad = tokens.findIndex((token) => !/^\S+$/.test(token));
-    if (bad >= 0) return fail(["tokens", String(bad)], "must be a non-empty token without spaces");
-    profile.tokens = [...new Set(tokens)];
-  }
-  return { ok: true, value: profile };
-}
+// A profile's keys are declared with the rest of the config; these are read here from before.
+export type { Profile } from "./config_model.ts";
+export { closest, globMatch } from "./_name_match.ts";
 
 /**
  * Whether a tool is in a profile: its server allowed, some include pattern matching it (or
@@ -191,76 +78,8 @@ function idMatch(pattern: string, tool: Pick<McpTool, "server" | "name">): boole
 }
 
 /**
- * Matches text against a pattern where `*` is any run of characters; linear in practice and at
- * worst the product of both lengths (no regular expression, so no backtracking blow-up on the
- * names an upstream chooses).
- *
- * @param pattern The pattern.
- * @param text The text.
- * @returns Whether the whole text matches.
- *
- * @example Usage
- * ```ts
- * import { globMatch } from "./profiles.ts";
- * import { equal } from "node:assert/strict";
- *
- * equal(globMatch("get_*", "get_issue"), true);
- * equal(globMatch("*_issue", "get_pull"), false);
- * ```
- */
-export function globMatch(pattern: string, text: string): boolean {
-  let p = 0;
-  let t = 0;
-  let star = -1;
-  let resume = 0;
-  while (t < text.length) {
-    if (p < pattern.length && pattern[p] !== "*" && pattern[p] === text[t]) {
-      p++;
-      t++;
-    } else if (p < pattern.length && pattern[p] === "*") {
-      star = p++;
-      resume = t;
-    } else if (star >= 0) {
-      p = star + 1;
-      t = ++resume;
-    } else {
-      return false;
-    }
-  }
-  while (p < pattern.length && pattern[p] === "*") p++;
-  return p === pattern.length;
-}
-
-/**
- * The closest of some names to one, as a suggestion (empty when none is close).
- *
- * @param name The name given.
- * @param names The names that exist.
- * @returns `; did you mean "x"?`, or `""`.
- *
- * @example Usage
- * ```ts
- * import { closest } from "./profiles.ts";
- * import { equal } from "node:assert/strict";
- *
- * equal(closest("wrok", ["work", "home"]), '; did you mean "work"?');
- * equal(closest("zzzzzz", ["work"]), "");
- * ```
- */
-export function closest(name: string, names: readonly string[]): string {
-  let best: string | undefined;
-  let distance = Infinity;
-  for (const candidate of names) {
-    const d = editDistance(name, candidate);
-    if (d < distance) [best, distance] = [candidate, d];
-  }
-  return best !== undefined && distance <= Math.max(2, Math.floor(name.length / 3))
-    ? `; did you mean ${JSON.stringify(best)}?`
-    : "";
-}
-
-/**
- * The `unfold` block as a profile narrows it: its own context size and pinned tools.
+ * The `unfold` block as a profile narrows it: each key a profile has too (its own context size
+ * and pinned tools) in place of the block's.
  *
  * @param options The whole config's block.
  * @param profile The profile.
@@ -277,13 +96,11 @@ export function closest(name: string, names: readonly string[]): string {
 export function narrowOptions<
   T extends { pinned: string[]; availableContextTokens?: number },
 >(options: T, profile: Profile): T {
-  return {
-    ...options,
-    pinned: profile.pinned ?? options.pinned,
-    ...(profile.availableContextTokens === undefined
-      ? {}
-      : { availableContextTokens: profile.availableContextTokens }),
-  };
+  const narrowed: Record<string, unknown> = { ...options };
+  for (const key of PROFILE_OVERRIDES) {
+    if (profile[key] !== undefined) narrowed[key] = profile[key];
+  }
+  return narrowed as T;
 }
 
 /**

@@ -9,7 +9,7 @@
  * @module
  */
 
-import { parseGatewayConfig } from "../gateway/config.ts";
+import { parseGatewayConfig, poolOptions } from "../gateway/config.ts";
 import { Gateway } from "../gateway/gateway.ts";
 import { gatewayHost } from "../gateway/host.ts";
 import { openGatewayRoutes, profileTokenProblem } from "../gateway/gateway_routes.ts";
@@ -72,7 +72,7 @@ export function workerMcp(
     const pool = await openOnDemandPool(config.servers, (upstream, options) => {
       if (!("url" in upstream)) throw new TypeError("Unreachable: a stdio upstream on a Worker");
       return connectHttp(upstream, options);
-    });
+    }, poolOptions(config.options));
     const gateway = await Gateway.open(pool, { options: config.options, store });
     // /mcp, /mcp/NAME (a gateway per profile over the same upstreams, its sessions under its own
     // tenant) and the page's reads, under the same checks; an isolate's counters would be a

@@ -1,0 +1,253 @@
+/**
+ * The pieces the gateway's configuration is declared with (`config_model.ts`): a field is the
+ * JSON Schema of one key's value and the reader that checks it, so the parser, the schema for
+ * editors and the types cannot say different things. Readers throw a {@linkcode GatewayConfigError}
+ * at the value's JSON pointer; `parseGatewayConfig` turns it into a value.
+ *
+ * @module
+ */
+
+import { closestKey } from "../_edit_distance.ts";
+import { isRecord } from "../_record.ts";
+
+/** A JSON Schema (draft-07) fragment. */
+export type JsonSchema = { [keyword: string]: unknown };
+
+/** Where a value is read: its path in the config, the environment and the configured servers. */
+export interface Place {
+  /** The keys from the config's root to the value. */
+  path: readonly string[];
+  /** The environment variables `${VAR}` reads. */
+  env: Readonly<Record<string, string | undefined>>;
+  /** The names of the configured servers (enabled ones). */
+  servers: readonly string[];
+}
+
+/** One key's value: its JSON Schema and how it is read. */
+export interface Field<T> {
+  /** The value's JSON Schema (for editors; the reader is what decides). */
+  readonly schema: JsonSchema;
+  /** Checks a value that is present and returns it as parsed; throws a `GatewayConfigError`. */
+  readonly read: (raw: unknown, at: Place) => T;
+  /** The value the parser gives an absent key; without it the key stays absent. */
+  readonly fill?: () => T;
+  /** A key the entry must have (the schema's `required`). */
+  readonly required?: true;
+  /** A key that is checked but kept out of the parsed value (what other hosts write). */
+  readonly ignored?: true;
+}
+
+/** The keys of an object and their fields. */
+export type Shape = { readonly [key: string]: Field<unknown> };
+
+/** What a field reads. */
+export type Read<F> = F extends Field<infer T> ? T : never;
+
+type Always = { fill: () => unknown } | { required: true };
+
+/** An object as read by its shape: filled and required keys always there, ignored ones gone. */
+export type Parsed<S extends Shape> =
+  & {
+    -readonly [K in keyof S as S[K] extends { ignored: true } | Always ? never : K]?: Read<S[K]>;
+  }
+  & {
+    -readonly [
+      K in keyof S as S[K] extends { ignored: true } ? never : S[K] extends Always ? K
+      : never
+    ]: Read<S[K]>;
+  } extends infer O ? { [K in keyof O]: O[K] } : never;
+
+/**
+ * A configuration that cannot be used: one message naming the place (a JSON pointer into the
+ * file) and what is wrong there.
+ *
+ * @example Usage
+ * ```ts
+ * import { GatewayConfigError } from "./_config_fields.ts";
+ * import { equal } from "node:assert/strict";
+ *
+ * const error = new GatewayConfigError("/mcpServers/a/command", "must be a non-empty string");
+ * equal(error.message, 'Invalid gateway config at "/mcpServers/a/command": must be a non-empty string');
+ * ```
+ */
+export class GatewayConfigError extends TypeError {
+  /** Where the problem is: a JSON pointer into the configuration (`""` for the whole). */
+  readonly pointer: string;
+
+  /**
+   * Makes the error.
+   *
+   * @param pointer The JSON pointer of the bad value.
+   * @param problem What is wrong with it.
+   */
+  constructor(pointer: string, problem: string) {
+    super(`Invalid gateway config at ${JSON.stringify(pointer)}: ${problem}`);
+    this.name = "GatewayConfigError";
+    this.pointer = pointer;
+  }
+}
+
+/** Stops reading: throws the problem at the place (or at keys `below` it). */
+export function fail(at: Place, problem: string, ...below: string[]): never {
+  const path = [...at.path, ...below];
+  throw new GatewayConfigError(
+    path.map((part) => `/${part.replaceAll("~", "~0").replaceAll("/", "~1")}`).join(""),
+    problem,
+  );
+}
+
+/** The place of a value below another. */
+export function down(at: Place, ...keys: string[]): Place {
+  return { ...at, path: [...at.path, ...keys] };
+}
+
+const VARIABLE = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
+
+/** Replaces `${VAR}` and `${VAR:-default}`; one pass, so values are never expanded again. */
+export function expand(text: string, at: Place): string {
+  return text.replace(VARIABLE, (_, name: string, fallback: string | undefined) => {
+    const value = at.env[name];
+    if (value !== undefined && value !== "") return value;
+    if (fallback !== undefined) return fallback;
+    return fail(at, `the environment variable ${name} is not set`);
+  });
+}
+
+/** A field whose value is also checked by `check` once read. */
+export function refine<F extends Field<unknown>>(
+  field: F,
+  check: (value: Read<F>, at: Place) => void,
+): F {
+  return {
+    ...field,
+    read(raw: unknown, at: Place) {
+      const value = field.read(raw, at) as Read<F>;
+      check(value, at);
+      return value;
+    },
+  };
+}
+
+/** A string, `${VAR}` expanded; `""` refused unless `nonEmpty` is false. */
+export function text(nonEmpty = true): Field<string> {
+  return {
+    schema: { type: "string", ...(nonEmpty ? { minLength: 1 } : {}) },
+    read: (raw, at) =>
+      typeof raw === "string" && (raw !== "" || !nonEmpty)
+        ? expand(raw, at)
+        : fail(at, `must be a ${nonEmpty ? "non-empty " : ""}string`),
+  };
+}
+
+/** One of a few strings. */
+export function choice<T extends string>(values: readonly T[]): Field<T> {
+  return {
+    schema: { enum: values },
+    read: (raw, at) =>
+      (values as readonly unknown[]).includes(raw)
+        ? raw as T
+        : fail(at, `must be one of ${values.map((v) => JSON.stringify(v)).join(", ")}`),
+  };
+}
+
+/** An array, each item read at its index; `problem` is what a value that is no array is told. */
+export function list<T>(item: Field<T>, problem: string, schema: JsonSchema = {}): Field<T[]> {
+  return {
+    schema: { type: "array", items: item.schema, ...schema },
+    read: (raw, at) =>
+      Array.isArray(raw) ? raw.map((v, i) => item.read(v, down(at, String(i)))) : fail(at, problem),
+  };
+}
+
+/** An object of values by name, each read by one field; names may have to match a pattern. */
+export function record<T>(
+  item: Field<T>,
+  problem: string,
+  names?: { pattern: RegExp; problem: string },
+): Field<Record<string, T>> {
+  return {
+    schema: {
+      type: "object",
+      ...(names === undefined ? {} : { propertyNames: { pattern: names.pattern.source } }),
+      additionalProperties: item.schema,
+    },
+    read(raw, at) {
+      if (!isRecord(raw)) return fail(at, problem);
+      const out: Record<string, T> = {};
+      for (const [name, value] of Object.entries(raw)) {
+        if (names !== undefined && !names.pattern.test(name)) fail(at, names.problem, name);
+        out[name] = item.read(value, down(at, name));
+      }
+      return out;
+    },
+  };
+}
+
+/**
+ * Refuses the first key not in `keys`: a near miss is named as the key it meant, any other with
+ * the keys there are, after `takes` (`"a profile takes"`).
+ */
+export function knownKeys(
+  raw: Record<string, unknown>,
+  keys: readonly string[],
+  at: Place,
+  takes: string,
+): void {
+  for (const key of Object.keys(raw)) {
+    if (keys.includes(key)) continue;
+    const meant = closestKey(key, keys);
+    fail(
+      at,
+      meant === undefined
+        ? `unknown field: ${takes} ${keys.join(", ")}`
+        : `unknown field: did you mean ${JSON.stringify(meant)}?`,
+      key,
+    );
+  }
+}
+
+/** The JSON Schema of an object of a shape (no other keys). */
+export function shapeSchema(shape: Shape): JsonSchema {
+  const required = Object.keys(shape).filter((key) => shape[key]!.required);
+  return {
+    type: "object",
+    properties: Object.fromEntries(Object.entries(shape).map(([key, f]) => [key, f.schema])),
+    ...(required.length === 0 ? {} : { required }),
+    additionalProperties: false,
+  };
+}
+
+/** Reads the keys of a shape, in its order, from an object whose keys were checked. */
+export function readShape<S extends Shape>(
+  shape: S,
+  raw: Record<string, unknown>,
+  at: Place,
+): Parsed<S> {
+  const out: Record<string, unknown> = {};
+  for (const [key, f] of Object.entries(shape)) {
+    if (!Object.hasOwn(raw, key) || raw[key] === undefined) {
+      if (f.required) fail(at, `needs ${JSON.stringify(key)}`);
+      if (f.fill !== undefined) out[key] = f.fill();
+      continue;
+    }
+    const value = f.read(raw[key], down(at, key));
+    if (!f.ignored) out[key] = value;
+  }
+  return out as Parsed<S>;
+}
+
+/** An object of a shape; another key is refused (see {@linkcode knownKeys}). */
+export function object<S extends Shape>(
+  shape: S,
+  takes: string,
+  problem = "must be an object",
+): Field<Parsed<S>> {
+  return {
+    schema: shapeSchema(shape),
+    read(raw, at) {
+      if (!isRecord(raw)) return fail(at, problem);
+      knownKeys(raw, Object.keys(shape), at, takes);
+      return readShape(shape, raw, at);
+    },
+  };
+}
