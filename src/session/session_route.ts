@@ -6,7 +6,7 @@
  * @module
  */
 
-import type { BridgeAction } from "../bridge/action.ts";
+import { type BridgeAction, errorAction } from "../bridge/action.ts";
 import {
   describeFirstMessage,
   renderDescribe,
@@ -146,13 +146,12 @@ export async function routeInSession(
       const verdict = decision.kind === "execute" ? decision.verdict : "execute";
       if (verdict === "describe_first") {
         const message = describeFirstMessage(action.id);
-        return done(decision, key.session, {
-          action: "error",
-          code: "describe_first",
-          message,
-          id: action.id,
-          toolResult: renderWithSchema(renderError("describe_first", message), body),
-        });
+        const toolResult = renderWithSchema(renderError("describe_first", message), body);
+        return done(
+          decision,
+          key.session,
+          errorAction("describe_first", message, toolResult, { id: action.id }),
+        );
       }
       return done(decision, key.session, verdict === "invalid_arguments" ? checked : action);
     }
