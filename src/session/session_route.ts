@@ -68,7 +68,8 @@ export interface SessionRouteOptions {
  *
  * @example Usage
  * ```ts
- * import { Injector, McpCatalog, MemorySessionStore, routeInSession } from "../../mod.ts";
+ * import { Injector, McpCatalog } from "../../mod.ts";
+ * import { MemorySessionStore, routeInSession } from "./mod.ts";
  * import { equal } from "node:assert/strict";
  *
  * const injector = new Injector(new McpCatalog([
