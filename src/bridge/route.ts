@@ -66,8 +66,8 @@ const EXAMPLE = BRIDGE_EXAMPLE;
  */
 export function route(catalog: McpCatalog, args: unknown, options: RouteOptions): BridgeAction {
   const parsed = parseBridgeCall(args, options);
-  if (!parsed.ok) return error(parsed.code, parsed.message);
-  const call = parsed.call;
+  if (!parsed.ok) return error(parsed.error.code, parsed.error.message);
+  const call = parsed.value;
   switch (call.action) {
     case "search":
       return search(catalog, call.query ?? call.name ?? "", call.limit, options);

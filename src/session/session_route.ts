@@ -19,6 +19,7 @@ import { canonicalJson, sha256Hex } from "../canonical_json.ts";
 import type { Injector } from "../injector.ts";
 import type { SessionDecision } from "./state.ts";
 import { SessionFullError, type SessionKey, type SessionStore } from "./store.ts";
+import type { Result } from "../result.ts";
 
 /** Every describe-first mode: `enforce` refuses an execute of a tool not yet described, `off` does not. */
 export const DESCRIBE_FIRST_MODES: readonly NonNullable<SessionRouteOptions["describeFirst"]>[] =
@@ -86,7 +87,7 @@ export async function routeInSession(
   injector: Injector,
   args: unknown,
   options: SessionRouteOptions,
-): Promise<{ ok: true; value: BridgeAction } | { ok: false; error: SessionFullError }> {
+): Promise<Result<BridgeAction, SessionFullError>> {
   const { store, key, catalogHash } = options;
   const action = injector.route(args, { validateArguments: false });
   switch (action.action) {
@@ -176,7 +177,7 @@ function done(
   decision: SessionDecision,
   session: string,
   action: BridgeAction,
-): { ok: true; value: BridgeAction } | { ok: false; error: SessionFullError } {
+): Result<BridgeAction, SessionFullError> {
   return decision.kind === "full"
     ? { ok: false, error: new SessionFullError(session, decision.bytes, decision.limit) }
     : { ok: true, value: action };
