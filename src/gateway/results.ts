@@ -7,6 +7,7 @@
  */
 
 import { type BridgeAction, errorAction } from "../bridge/action.ts";
+import type { BridgeOutput } from "../bridge/output_schema.ts";
 import { renderDescribe, renderToolFailure, renderWithSchema } from "../bridge/render.ts";
 import type { Injector } from "../injector.ts";
 import type { CallToolResultLike } from "../tool_result.ts";
@@ -170,13 +171,9 @@ export function failureResult(
     isError: true,
     ...(bridged
       ? {
-        structuredContent: visible({
-          action: "error",
-          code,
-          message,
-          error: { code, message },
-          id,
-        }) as never,
+        structuredContent: visible(
+          { action: "error", code, message, error: { code, message }, id } satisfies BridgeOutput,
+        ) as never,
       }
       : {}),
   };
@@ -207,11 +204,11 @@ export function executeResult(id: string, result: CallToolResultLike): CallToolR
       action: "execute",
       id,
       ...(structuredContent === undefined ? {} : { result: structuredContent }),
-    },
+    } satisfies BridgeOutput,
   };
 }
 
-function text(body: string, structured: Record<string, unknown>): CallToolResultLike {
+function text(body: string, structured: BridgeOutput): CallToolResultLike {
   return {
     content: [{ type: "text", text: body }],
     structuredContent: visible(structured) as Record<string, unknown>,
