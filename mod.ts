@@ -35,26 +35,9 @@ export { InvalidConfigError } from "./src/config.ts";
 export type { Inventory } from "./src/disclosure.ts";
 export type { HandledAction, Injection, McpInvoker } from "./src/injector.ts";
 export { Injector } from "./src/injector.ts";
-export type {
-  BridgeAction,
-  BridgeErrorCode,
-  DescribeAction,
-  ErrorAction,
-  ExecuteAction,
-  SearchAction,
-} from "./src/bridge/action.ts";
+export type { BridgeAction, BridgeErrorCode } from "./src/bridge/action.ts";
 export type { BridgeTool } from "./src/bridge/tool.ts";
 export type { ArgumentProblem } from "./src/schema/validate.ts";
 export type { RankedTool, Ranker, RankerFactory } from "./src/ranking/ranker.ts";
-export {
-  createLexicalRanker,
-  type LexicalField,
-  lexicalRanker,
-  type LexicalRankerOptions,
-} from "./src/ranking/lexical_ranker.ts";
-export type { SessionDecision, SessionInput, SessionState } from "./src/session/state.ts";
-export type { SessionKey, SessionStore } from "./src/session/store.ts";
-export type { MemorySessionStoreOptions } from "./src/session/memory_store.ts";
-export { MemorySessionStore } from "./src/session/memory_store.ts";
-export type { SessionRouteOptions } from "./src/session/session_route.ts";
-export { routeInSession } from "./src/session/session_route.ts";
+export { lexicalRanker } from "./src/ranking/lexical_ranker.ts";
+export type { Result } from "./src/result.ts";

@@ -15,6 +15,7 @@ import type { RankerFactory } from "./ranking/ranker.ts";
 import { lexicalRanker } from "./ranking/lexical_ranker.ts";
 import type { Ranker } from "./ranking/ranker.ts";
 import { type McpTool, type ServerInfo, toolId } from "./tool.ts";
+import type { Result } from "./result.ts";
 
 /** A search result: the tool's id, server, name and description, and its relevance score. */
 export interface ToolMatch {
@@ -233,7 +234,7 @@ export class McpCatalog {
   static create(
     tools: readonly McpTool[],
     options: McpCatalogOptions = {},
-  ): { ok: true; value: McpCatalog } | { ok: false; error: InvalidCatalogError } {
+  ): Result<McpCatalog, InvalidCatalogError> {
     try {
       return { ok: true, value: new McpCatalog(tools, options) };
     } catch (error) {

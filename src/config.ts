@@ -6,6 +6,7 @@
  */
 
 import { estimateTokens } from "./tokens.ts";
+import type { Result } from "./result.ts";
 
 /**
  * How much of the catalogue the prompt lists:
@@ -148,9 +149,7 @@ export class InvalidConfigError extends RangeError {
 }
 
 /** A checked configuration, or the first field out of range. */
-export type ConfigResult =
-  | { ok: true; value: ProgressiveConfig }
-  | { ok: false; error: InvalidConfigError };
+export type ConfigResult = Result<ProgressiveConfig, InvalidConfigError>;
 
 /**
  * Merges a partial configuration over the defaults and validates the result, answering a field

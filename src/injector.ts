@@ -5,7 +5,7 @@
  * @module
  */
 
-import type { BridgeAction, ExecuteAction } from "./bridge/action.ts";
+import type { BridgeAction } from "./bridge/action.ts";
 import { renderToolFailure } from "./bridge/render.ts";
 import { route } from "./bridge/route.ts";
 import { type BridgeTool, bridgeTool } from "./bridge/tool.ts";
@@ -55,13 +55,13 @@ export interface McpInvoker {
 
 /**
  * What {@linkcode Injector.prototype.handle} returns: every result carries its `toolResult`. An
- * execute that ran carries the invoker's `result`, or `isError: true` and the failure's code and
- * message.
+ * execute that ran carries the invoker's `result`, or `isError: true` and the failure as
+ * `error: {code, message}`, the place where a model mistake (`action: "error"`) has its own.
  */
 export type HandledAction =
-  | Exclude<BridgeAction, ExecuteAction>
+  | Exclude<BridgeAction, { action: "execute" }>
   | (
-    & ExecuteAction
+    & Extract<BridgeAction, { action: "execute" }>
     & (
       | { isError: false; result: unknown; toolResult: unknown }
       | { isError: true; error: { code: string; message: string }; toolResult: string }

@@ -7,6 +7,7 @@
 
 import { isRecord } from "./_record.ts";
 import { McpError } from "./tool_error.ts";
+import type { Result } from "./result.ts";
 
 /**
  * An MCP `CallToolResult` as a server sends it: content blocks, optional structured content, and
@@ -127,7 +128,7 @@ export function mapContent(result: CallToolResultLike): MappedResult {
 }
 
 /** What {@linkcode readResult} gives: the mapped result, or why it is not one. */
-export type ReadResult = { ok: true; value: MappedResult } | { ok: false; error: McpError };
+export type ReadResult = Result<MappedResult, McpError>;
 
 /**
  * {@linkcode mapResult} with the expected failures as values: a result the tool flagged with

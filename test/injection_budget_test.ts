@@ -1,5 +1,6 @@
 import { equal, match, ok } from "node:assert/strict";
-import { Injector, McpCatalog, MemorySessionStore } from "../mod.ts";
+import { Injector, McpCatalog } from "../mod.ts";
+import { MemorySessionStore } from "../src/session/mod.ts";
 import { createApp } from "../src/http/mod.ts";
 import { realServerTools } from "./_data.ts";
 

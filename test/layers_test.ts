@@ -9,7 +9,7 @@ import { importCircles, srcImportGraph, upwardImports } from "./_graph.ts";
 const LAYERS: readonly (readonly [string, RegExp])[] = [
   [
     "core pieces",
-    /^src\/(_[a-z_]+|tool|tool_error|tool_result|limits|json_depth|canonical_json|tokens|config|untrusted|version|prompt)\.ts$/,
+    /^src\/(_[a-z_]+|tool|tool_error|tool_result|limits|json_depth|canonical_json|tokens|config|untrusted|version|prompt|result)\.ts$/,
   ],
   ["validator and rankers", /^src\/(schema|ranking)\/(?!explain\.ts$)/],
   ["catalogue", /^src\/(catalog|validate_tools|ranking\/explain)\.ts$/],

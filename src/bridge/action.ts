@@ -45,66 +45,117 @@ export const SEARCH_MISS_REASONS: readonly [SearchMiss["why"], ...SearchMiss["wh
 /** Why a search found nothing, and the one step that helps. */
 export type SearchMiss = NonNullable<SearchAction["miss"]>;
 
+/**
+ * What the bridge makes of one call of the model, by `action`: search results, one tool's exact
+ * input schema, a resolved tool call for the host to authorise and run, or a mistake of the model
+ * with what to do next. A mistake carries its code and message twice: at the top level (as
+ * before) and as `error: {code, message}`, the place where `/v1/route` and
+ * `Injector.handle()`'s failed executes put them too.
+ */
+export type BridgeAction =
+  | {
+    /** Search results. */
+    action: "search";
+    /** The query, trimmed. */
+    query: string;
+    /** The number of results asked for, after defaults and caps. */
+    limit: number;
+    /** The matches, best first. */
+    matches: ToolMatch[];
+    /**
+     * When there are no matches: why (`empty_query`: no searchable words; `no_match`: no tool
+     * matches them) and the next step, in words for the model.
+     */
+    miss?: { why: "empty_query" | "no_match"; next: string };
+    /** The text for the model. */
+    toolResult: string;
+  }
+  | {
+    /** One tool's exact input schema. */
+    action: "describe";
+    /** The resolved id. */
+    id: string;
+    /** The tool, unmodified. */
+    tool: McpTool;
+    /** True when the session already has this schema and `toolResult` only says so. */
+    elided?: boolean;
+    /** The text for the model: description and schema as compact JSON. */
+    toolResult: string;
+  }
+  | {
+    /** A resolved tool call, for the host to authorise and run. */
+    action: "execute";
+    /** The resolved id. */
+    id: string;
+    /** The tool, from the catalogue. */
+    tool: McpTool;
+    /** The arguments for the tool. */
+    arguments: Record<string, unknown>;
+  }
+  | {
+    /** A mistake of the model, with what to do next. */
+    action: "error";
+    /** The stable code (the same as `error.code`). */
+    code: BridgeErrorCode;
+    /** What went wrong and how to recover (the same as `error.message`). */
+    message: string;
+    /**
+     * The mistake as every face gives it: `/v1/route`'s `error` and a failed execute's `error` in
+     * `Injector.handle()` are in the same place; `problems` as below.
+     */
+    error: { code: BridgeErrorCode; message: string; problems?: ArgumentProblem[] };
+    /** The resolved id, when the mistake concerns a known tool. */
+    id?: string;
+    /** For `invalid_arguments` against a tool's schema: each problem with its JSON pointer. */
+    problems?: ArgumentProblem[];
+    /** The text for the model. */
+    toolResult: string;
+  };
+
+// The members by action, for the modules that build or take one kind: derived from the one
+// declaration above, so the root exports BridgeAction alone.
 /** Search results. */
-export interface SearchAction {
-  /** The action. */
-  action: "search";
-  /** The query, trimmed. */
-  query: string;
-  /** The number of results asked for, after defaults and caps. */
-  limit: number;
-  /** The matches, best first. */
-  matches: ToolMatch[];
-  /**
-   * When there are no matches: why (`empty_query`: no searchable words; `no_match`: no tool
-   * matches them) and the next step, in words for the model.
-   */
-  miss?: { why: "empty_query" | "no_match"; next: string };
-  /** The text for the model. */
-  toolResult: string;
-}
-
+export type SearchAction = Extract<BridgeAction, { action: "search" }>;
 /** One tool's exact input schema. */
-export interface DescribeAction {
-  /** The action. */
-  action: "describe";
-  /** The resolved id. */
-  id: string;
-  /** The tool, unmodified. */
-  tool: McpTool;
-  /** True when the session already has this schema and `toolResult` only says so. */
-  elided?: boolean;
-  /** The text for the model: description and schema as compact JSON. */
-  toolResult: string;
-}
-
+export type DescribeAction = Extract<BridgeAction, { action: "describe" }>;
 /** A resolved tool call, for the host to authorise and run. */
-export interface ExecuteAction {
-  /** The action. */
-  action: "execute";
-  /** The resolved id. */
-  id: string;
-  /** The tool, from the catalogue. */
-  tool: McpTool;
-  /** The arguments for the tool. */
-  arguments: Record<string, unknown>;
-}
-
+export type ExecuteAction = Extract<BridgeAction, { action: "execute" }>;
 /** A mistake of the model, with what to do next. */
-export interface ErrorAction {
-  /** The action. */
-  action: "error";
-  /** The stable code. */
-  code: BridgeErrorCode;
-  /** What went wrong and how to recover. */
-  message: string;
-  /** The resolved id, when the mistake concerns a known tool. */
-  id?: string;
-  /** For `invalid_arguments` against a tool's schema: each problem with its JSON pointer. */
-  problems?: ArgumentProblem[];
-  /** The text for the model. */
-  toolResult: string;
-}
+export type ErrorAction = Extract<BridgeAction, { action: "error" }>;
 
-/** What the bridge makes of one call of the model. */
-export type BridgeAction = SearchAction | DescribeAction | ExecuteAction | ErrorAction;
+/**
+ * A mistake of the model, its code and message at the top level and in `error` (one builder, so
+ * the two places cannot disagree).
+ *
+ * @param code The stable code.
+ * @param message What went wrong and how to recover.
+ * @param toolResult The text for the model.
+ * @param about The resolved id and, for `invalid_arguments`, each problem.
+ * @returns The error action.
+ *
+ * @example Usage
+ * ```ts
+ * import { errorAction } from "./action.ts";
+ * import { equal } from "node:assert/strict";
+ *
+ * const action = errorAction("unknown_tool", "no such tool", "Error unknown_tool: no such tool");
+ * equal(action.error.code, action.code);
+ * ```
+ */
+export function errorAction(
+  code: BridgeErrorCode,
+  message: string,
+  toolResult: string,
+  about: { id?: string; problems?: ArgumentProblem[] } = {},
+): ErrorAction {
+  const { id, problems } = about;
+  return {
+    action: "error",
+    code,
+    message,
+    error: { code, message, ...(problems === undefined ? {} : { problems }) },
+    ...(id === undefined ? {} : { id }),
+    ...(problems === undefined ? {} : { problems }),
+    toolResult,
+  };
+}

@@ -8,6 +8,7 @@
  */
 
 import { isRecord } from "../_record.ts";
+import type { Result } from "../result.ts";
 import { editDistance } from "../_edit_distance.ts";
 import { oneLine, quote } from "../untrusted.ts";
 import { BRIDGE_ACTIONS, bridgeParameters } from "./tool.ts";
@@ -27,9 +28,10 @@ export interface BridgeCall {
 }
 
 /** A parse: the call, or the problems that refuse it, in words for the model. */
-export type ParsedCall =
-  | { ok: true; call: BridgeCall }
-  | { ok: false; code: "invalid_json" | "invalid_arguments"; message: string };
+export type ParsedCall = Result<
+  BridgeCall,
+  { code: "invalid_json" | "invalid_arguments"; message: string }
+>;
 
 /** A JSON object of the right shape, shown in every refusal that has no better hint. */
 export const BRIDGE_EXAMPLE = `{"action":"search","query":"what you need"}`;
@@ -64,10 +66,10 @@ const MAX_UNKNOWN_SHOWN = 5;
  * const limits = { maxSearchLimit: 20, searchDefaultLimit: 5 };
  * deepEqual(parseBridgeCall('{"action":"search","query":"issues","limit":"3"}', limits), {
  *   ok: true,
- *   call: { action: "search", query: "issues", limit: 3 },
+ *   value: { action: "search", query: "issues", limit: 3 },
  * });
  * const refused = parseBridgeCall({ action: "search", quer: "issues" }, limits);
- * equal(refused.ok === false && refused.message.includes('did you mean "query"'), true);
+ * equal(refused.ok === false && refused.error.message.includes('did you mean "query"'), true);
  * ```
  */
 export function parseBridgeCall(
@@ -80,10 +82,12 @@ export function parseBridgeCall(
     if (parsed instanceof SyntaxError) {
       return {
         ok: false,
-        code: "invalid_json",
-        message: `the arguments are not valid JSON (${
-          oneLine(parsed.message, 120)
-        }). Send a JSON object such as ${BRIDGE_EXAMPLE}`,
+        error: {
+          code: "invalid_json",
+          message: `the arguments are not valid JSON (${
+            oneLine(parsed.message, 120)
+          }). Send a JSON object such as ${BRIDGE_EXAMPLE}`,
+        },
       };
     }
     input = parsed.value;
@@ -114,7 +118,7 @@ export function parseBridgeCall(
   }
   if (unknown.length > 0) problems.push(unknownFields(unknown, Object.keys(schema.properties)));
   if (problems.length > 0) return refuse(problems);
-  return { ok: true, call: call as unknown as BridgeCall };
+  return { ok: true, value: call as unknown as BridgeCall };
 }
 
 interface FieldSchema {
@@ -238,7 +242,10 @@ function isSubsequence(short: string, long: string): boolean {
 }
 
 function refuse(problems: readonly string[]): ParsedCall {
-  return { ok: false, code: "invalid_arguments", message: [...new Set(problems)].join("; ") };
+  return {
+    ok: false,
+    error: { code: "invalid_arguments", message: [...new Set(problems)].join("; ") },
+  };
 }
 
 // The parsed value, or the SyntaxError for text that is not JSON.

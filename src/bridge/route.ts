@@ -8,12 +8,13 @@
 import type { McpCatalog } from "../catalog.ts";
 import { toolId } from "../tool.ts";
 import { quote, quoteId } from "../untrusted.ts";
-import type {
-  BridgeAction,
-  BridgeErrorCode,
-  ErrorAction,
-  ExecuteAction,
-  SearchMiss,
+import {
+  type BridgeAction,
+  type BridgeErrorCode,
+  type ErrorAction,
+  errorAction,
+  type ExecuteAction,
+  type SearchMiss,
 } from "./action.ts";
 import { renderDescribe, renderError, renderMiss, renderSearch } from "./render.ts";
 import { BRIDGE_EXAMPLE, parseBridgeCall } from "./parse.ts";
@@ -65,8 +66,8 @@ const EXAMPLE = BRIDGE_EXAMPLE;
  */
 export function route(catalog: McpCatalog, args: unknown, options: RouteOptions): BridgeAction {
   const parsed = parseBridgeCall(args, options);
-  if (!parsed.ok) return error(parsed.code, parsed.message);
-  const call = parsed.call;
+  if (!parsed.ok) return error(parsed.error.code, parsed.error.message);
+  const call = parsed.value;
   switch (call.action) {
     case "search":
       return search(catalog, call.query ?? call.name ?? "", call.limit, options);
@@ -165,7 +166,10 @@ export function checkArguments(execute: ExecuteAction): ExecuteAction | ErrorAct
     )
       .join("; ")
   }. Fix them and execute again; describe the tool if you need its schema`;
-  return { ...error("invalid_arguments", message), id: execute.id, problems };
+  return errorAction("invalid_arguments", message, renderError("invalid_arguments", message), {
+    id: execute.id,
+    problems,
+  });
 }
 
 // Explains a name that is not an id of this catalogue, suggesting ids of this catalogue only, from
@@ -210,5 +214,5 @@ function closest(catalog: McpCatalog, name: string): string[] {
 }
 
 function error(code: BridgeErrorCode, message: string): ErrorAction {
-  return { action: "error", code, message, toolResult: renderError(code, message) };
+  return errorAction(code, message, renderError(code, message));
 }

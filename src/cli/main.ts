@@ -13,6 +13,9 @@
  * deno task unfold login --config mcp.json github [--no-browser]
  * ```
  *
+ * No names: the CLI is a program (`deno task unfold`, `deno run …/cli`), not a library; the
+ * gateway it serves is `./gateway`.
+ *
  * @module
  */
 // deno-lint-ignore-file no-console

@@ -7,7 +7,7 @@
  *
  * ```ts ignore
  * import { Gateway, gatewayHost, openLivePool, parseGatewayConfig, createMcpHttpHandler } from "./mod.ts";
- * import { MemorySessionStore } from "../../mod.ts";
+ * import { MemorySessionStore } from "../session/mod.ts";
  *
  * const parsed = parseGatewayConfig(await Deno.readTextFile("mcp.json"), Deno.env.toObject());
  * if (!parsed.ok) throw new Error(parsed.error.message);
@@ -17,6 +17,18 @@
  * const { handle } = createMcpHttpHandler(gatewayHost(gateway, "0.1.0"), { sessions: { kind: "memory" } });
  * Deno.serve((request) => handle(request, ""));
  * ```
+ *
+ * Why these names: an embedder does exactly the steps above, so the export list is those
+ * functions (`parseGatewayConfig`, `openLivePool`, `Gateway`, `gatewayHost`,
+ * `createMcpHttpHandler`, `serveHostStdio`, `guardMcp` for the HTTP face's guard) and the types
+ * their parameters and results name (`deno doc --lint` fails on a public type that names an
+ * unexported one): the configuration (`GatewayConfig`, `GatewayOptions`, the upstream entries,
+ * `Profile`, `TrustMode`, the lock), the pool (`Connector`, `PoolOptions`, `UpstreamPool`,
+ * `UpstreamStatus`, snapshots), the gateway (`GatewayDeps`, `CallContext`, `CallOutcome`,
+ * `Presentation`, `MissingPin`) and the faces (`ToolHost`, `McpHttpOptions`, `SessionMode`,
+ * `HostStdioOptions`). Defaults (`STARTUP_TIMEOUT_MS`, …), the lazy pool, the stdio wire's
+ * builder and the bridge's output schema are the CLI's and the Worker's internals: each
+ * option documents its default.
  *
  * @module
  */
@@ -30,30 +42,19 @@ export type {
   StdioUpstream,
   UpstreamConfig,
 } from "./config.ts";
-export type { OAuthSettings } from "../mcp/oauth/provider.ts";
-export {
-  GatewayConfigError,
-  IDLE_TIMEOUT_MS,
-  parseGatewayConfig,
-  RESTART_DEFAULTS,
-  START_MODES,
-  STARTUP_TIMEOUT_MS,
-} from "./config.ts";
+export { GatewayConfigError, parseGatewayConfig } from "./config.ts";
 export type { CallContext, CallOutcome, GatewayDeps } from "./gateway.ts";
-export type { MissingPin } from "./pinned_check.ts";
-export type { Profile } from "./profiles.ts";
-export type { Lock, LockEntry, TrustMode, TrustSource, Unapproved } from "./trust.ts";
-export { DEFAULT_TRUST, LOCK_FILE_NAME, TRUST_MODES } from "./trust.ts";
 export { Gateway } from "./gateway.ts";
 export { gatewayHost } from "./host.ts";
 export type { GuardOptions } from "./guard.ts";
 export { guardMcp } from "./guard.ts";
+export type { MissingPin } from "./pinned_check.ts";
 export type { Presentation, ToolDefinition } from "./presentation.ts";
-export { ALWAYS_LOAD, BRIDGE_OUTPUT_SCHEMA, pinnedName, present } from "./presentation.ts";
+export type { Profile } from "./profiles.ts";
+export type { OAuthSettings } from "../mcp/oauth/provider.ts";
+export type { Lock, LockEntry, TrustMode, TrustSource } from "./trust.ts";
 export type {
   Connector,
-  OnDemandPool,
-  OnDemandPoolOptions,
   PoolOptions,
   Snapshot,
   SnapshotStore,
@@ -61,7 +62,6 @@ export type {
   UpstreamStatus,
 } from "./upstreams.ts";
 export { openLivePool } from "./live_pool.ts";
-export { openOnDemandPool } from "./upstreams.ts";
 export type {
   HostedCall,
   HostedTool,
@@ -74,5 +74,4 @@ export type {
 export { createMcpHttpHandler } from "./face.ts";
 export type { HostStdioOptions } from "./stdio_face.ts";
 export { serveHostStdio } from "./stdio_face.ts";
-export type { StdioWire, StdioWireOptions } from "./stdio_wire.ts";
-export { MAX_HOST_MESSAGE_BYTES, openStdioWire } from "./stdio_wire.ts";
+export type { StdioWire } from "./stdio_wire.ts";

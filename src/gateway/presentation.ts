@@ -6,6 +6,7 @@
  * @module
  */
 
+import { BRIDGE_OUTPUT_SCHEMA } from "../bridge/output_schema.ts";
 import { bridgeParameters, bridgeTool, type McpToolDefinition } from "../bridge/tool.ts";
 import type { McpCatalog } from "../catalog.ts";
 import type { ProgressiveConfig } from "../config.ts";
@@ -24,37 +25,6 @@ export const ALWAYS_LOAD = "anthropic/alwaysLoad";
 
 /** The metadata key of a pinned tool's id (`server/tool`). */
 export const TOOL_ID_META = "unfold/id";
-
-/** The structured result of every bridge call: search matches, a schema, a result, an error. */
-export const BRIDGE_OUTPUT_SCHEMA: Readonly<Record<string, unknown>> = Object.freeze({
-  type: "object",
-  properties: {
-    action: { type: "string", enum: ["search", "describe", "execute", "error"] },
-    id: { type: "string", description: "the tool id server/tool" },
-    query: { type: "string" },
-    matches: {
-      type: "array",
-      items: {
-        type: "object",
-        properties: {
-          id: { type: "string" },
-          description: { type: "string" },
-          score: { type: "number" },
-        },
-        required: ["id"],
-      },
-    },
-    tool: {
-      type: "object",
-      description: "describe: the tool's name, description and input schema",
-    },
-    elided: { type: "boolean", description: "describe: the schema was sent earlier" },
-    result: { type: "object", description: "execute: the tool's own structured content" },
-    code: { type: "string", description: "error: the stable code" },
-    message: { type: "string" },
-  },
-  required: ["action"],
-});
 
 /** Everything the host sees, and its cost. */
 export interface Presentation {

@@ -6,7 +6,8 @@
  * @module
  */
 
-import type { BridgeAction } from "../bridge/action.ts";
+import { type BridgeAction, errorAction } from "../bridge/action.ts";
+import type { BridgeOutput } from "../bridge/output_schema.ts";
 import { renderDescribe, renderToolFailure, renderWithSchema } from "../bridge/render.ts";
 import type { Injector } from "../injector.ts";
 import type { CallToolResultLike } from "../tool_result.ts";
@@ -57,11 +58,12 @@ export function stateless(injector: Injector, args: unknown): BridgeAction {
  * @example Usage
  * ```ts
  * import { explainConfiguredServer } from "./results.ts";
+ * import { errorAction } from "../bridge/action.ts";
  * import { match } from "node:assert/strict";
  *
  * const message = 'there is no tool "gh/x" in this catalogue. The server "gh" does not exist here.';
  * const action = explainConfiguredServer(
- *   { action: "error", code: "unknown_tool", message, toolResult: `Error unknown_tool: ${message}` },
+ *   errorAction("unknown_tool", message, `Error unknown_tool: ${message}`),
  *   [{ server: "gh", state: "failed", detail: "spawn gh ENOENT", tools: 0 }],
  * );
  * match(action.action === "error" ? action.message : "", /"gh" is configured but its tools cannot be listed now \(failed: "spawn gh ENOENT"\)/);
@@ -81,11 +83,12 @@ export function explainConfiguredServer(
     const instead = ` The server ${
       quote(status.server)
     } is configured but its tools cannot be listed now (${why}); it is tried again in the background: try again later, or use another server's tool.`;
-    return {
-      ...action,
-      message: action.message.replace(said, instead),
-      toolResult: action.toolResult.replace(said, instead),
-    };
+    return errorAction(
+      action.code,
+      action.message.replace(said, instead),
+      action.toolResult.replace(said, instead),
+      action,
+    );
   }
   return action;
 }
@@ -99,9 +102,10 @@ export function explainConfiguredServer(
  * @example Usage
  * ```ts
  * import { actionResult } from "./results.ts";
+ * import { errorAction } from "../bridge/action.ts";
  * import { equal } from "node:assert/strict";
  *
- * const result = actionResult({ action: "error", code: "unknown_tool", message: "No", toolResult: "Error: no" });
+ * const result = actionResult(errorAction("unknown_tool", "No", "Error: no"));
  * equal(result.isError, true);
  * ```
  */
@@ -131,6 +135,7 @@ export function actionResult(
           action: "error",
           code: action.code,
           message: action.message,
+          error: { code: action.code, message: action.message },
           ...(action.id === undefined ? {} : { id: action.id }),
         }),
         isError: true,
@@ -165,7 +170,11 @@ export function failureResult(
     content: [{ type: "text", text: renderToolFailure(id, code, message) }],
     isError: true,
     ...(bridged
-      ? { structuredContent: visible({ action: "error", code, message, id }) as never }
+      ? {
+        structuredContent: visible(
+          { action: "error", code, message, error: { code, message }, id } satisfies BridgeOutput,
+        ) as never,
+      }
       : {}),
   };
 }
@@ -195,11 +204,11 @@ export function executeResult(id: string, result: CallToolResultLike): CallToolR
       action: "execute",
       id,
       ...(structuredContent === undefined ? {} : { result: structuredContent }),
-    },
+    } satisfies BridgeOutput,
   };
 }
 
-function text(body: string, structured: Record<string, unknown>): CallToolResultLike {
+function text(body: string, structured: BridgeOutput): CallToolResultLike {
   return {
     content: [{ type: "text", text: body }],
     structuredContent: visible(structured) as Record<string, unknown>,

@@ -203,10 +203,10 @@ function executesPinned(state: GatewayState, args: unknown): boolean {
   const pinned = state.presentation.pinned;
   if (pinned.size === 0) return false;
   const parsed = parseBridgeCall(args, state.injector.config);
-  if (!parsed.ok || parsed.call.action !== "execute" || parsed.call.name === undefined) {
+  if (!parsed.ok || parsed.value.action !== "execute" || parsed.value.name === undefined) {
     return false;
   }
-  const tool = state.catalog.get(parsed.call.name.trim());
+  const tool = state.catalog.get(parsed.value.name.trim());
   return tool !== undefined && pinned.get(pinnedName(tool)) === tool;
 }
 

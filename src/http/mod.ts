@@ -5,13 +5,19 @@
  *
  * ```ts
  * import { createApp, settingsFromEnv } from "./mod.ts";
- * import { MemorySessionStore } from "../../mod.ts";
+ * import { MemorySessionStore } from "../session/mod.ts";
  * import { equal } from "node:assert/strict";
  *
  * const app = createApp({ store: new MemorySessionStore(), settings: settingsFromEnv({}) });
  * equal((await app.request("/healthz")).status, 200);
  * // Deno.serve(app.fetch), or `export default app` from a Worker
  * ```
+ *
+ * Why these names: `createApp` and its `AppDeps` (with `UnfoldApp`, what it returns) are the
+ * adapter; `HttpSettings`, `DEFAULT_SETTINGS` and `settingsFromEnv` are its limits and how the
+ * environment sets them; `CatalogStore`, `StoredCatalog` and `RankerSnapshot` are the catalogue
+ * cache a host may supply (the Workers' Durable Object store is one); `Hasher` is the hash a host
+ * may inject; `VERSION` is what `/healthz` reports. Session types are `./session`'s.
  *
  * @module
  */
@@ -22,5 +28,4 @@ export { createApp } from "./app.ts";
 export type { HttpSettings } from "./settings.ts";
 export { DEFAULT_SETTINGS, settingsFromEnv } from "./settings.ts";
 export type { Hasher } from "../canonical_json.ts";
-export { SessionFullError, SessionStoreError } from "../session/store.ts";
 export { VERSION } from "../version.ts";

@@ -8,6 +8,7 @@
 
 import * as z from "zod/mini";
 import { BRIDGE_ERROR_CODES, SEARCH_MISS_REASONS } from "../bridge/action.ts";
+import type { ToolMatch as CoreToolMatch } from "../catalog.ts";
 import { DISCLOSURE_LEVELS } from "../config.ts";
 import { EXPLAINED_FIELDS, MATCH_KINDS } from "../ranking/explain.ts";
 import { PROBLEM_CODES } from "./problems.ts";
@@ -16,6 +17,18 @@ import { PROBLEM_CODES } from "./problems.ts";
 export const RESULT_ERROR_CODES = ["tool_error", "unsupported_content"] as const;
 
 const JsonObject = z.record(z.string(), z.unknown());
+
+const ToolMatch = z.object({
+  id: z.string(),
+  server: z.string(),
+  name: z.string(),
+  description: z.string(),
+  score: z.number(),
+});
+// The core's ToolMatch is the declaration (its JSON Schema is src/bridge/output_schema.ts's
+// TOOL_MATCH_SCHEMA): this line stops compiling when the zod schema says otherwise.
+const _toolMatchIsTheCoreType: Same<z.infer<typeof ToolMatch>, CoreToolMatch> = true;
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const text = (description: string) => z.string().check(z.describe(description));
 const int = () => z.int();
 
@@ -64,14 +77,6 @@ export function responseSchemas<T extends z.ZodMiniType>(McpTool: T) {
     )),
     isError: z.boolean(),
     error: z.optional(z.object({ code: z.enum(RESULT_ERROR_CODES), message: z.string() })),
-  });
-
-  const ToolMatch = z.object({
-    id: z.string(),
-    server: z.string(),
-    name: z.string(),
-    description: z.string(),
-    score: z.number(),
   });
 
   const InventoryServer = z.object({

@@ -8,7 +8,8 @@
 import type { BridgeAction } from "../bridge/action.ts";
 
 /**
- * The response body of `/v1/route` for an action: model errors as `error: {code, message}`.
+ * The response body of `/v1/route` for an action: a model error keeps its `error: {code,
+ * message, problems?}` and drops the core's top-level copies of them.
  *
  * @param action The routed action.
  * @returns The `RouteResult`.
@@ -19,13 +20,16 @@ import type { BridgeAction } from "../bridge/action.ts";
  * import { deepEqual } from "node:assert/strict";
  *
  * deepEqual(
- *   routeResult({ action: "error", code: "unknown_tool", message: "m", toolResult: "Error unknown_tool: m" }),
+ *   routeResult({
+ *     action: "error", code: "unknown_tool", message: "m",
+ *     error: { code: "unknown_tool", message: "m" }, toolResult: "Error unknown_tool: m",
+ *   }),
  *   { action: "error", toolResult: "Error unknown_tool: m", error: { code: "unknown_tool", message: "m" } },
  * );
  * ```
  */
 export function routeResult(action: BridgeAction): Record<string, unknown> {
   if (action.action !== "error") return { ...action };
-  const { code, message, problems, ...rest } = action;
-  return { ...rest, error: { code, message, ...(problems ? { problems } : {}) } };
+  const { code: _code, message: _message, problems: _problems, ...rest } = action;
+  return rest;
 }

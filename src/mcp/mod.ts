@@ -12,6 +12,12 @@
  * // new Injector(servers.catalog) … injector.handle(args, servers.invoker)
  * ```
  *
+ * Why these names: one function per way to connect (`connectHttp`, `connectTransport`,
+ * `connectServers` for several at once) with its options and the connection it gives
+ * (`McpConnection`, `McpServers`, `CallOptions`, `ForwardOptions`, `ServerIdentity`, `ToolIssue`);
+ * `McpError` with `MCP_ERROR_CODES` is the one failure type; `mapContent` and its content types are
+ * the mapping of a result for the model, which a host that calls tools itself needs too.
+ *
  * @module
  */
 

@@ -2,6 +2,9 @@
  * Connecting to an MCP server that runs as a child process over stdio. Deno and Node only (it
  * spawns processes), so it is its own export, `./stdio`, and never reached from `mod.ts`.
  *
+ * Why these names: `connectStdio`, its server entry (`StdioServerConfig`) and its options
+ * (`StdioConnectOptions`); the connection it returns is `./mcp`'s.
+ *
  * @module
  */
 

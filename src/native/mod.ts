@@ -19,6 +19,12 @@
  * equal(result.content[0]!.type, "tool_reference");
  * ```
  *
+ * Why these names: per provider, the tool definitions (`claudeTools`, `openAiTools`), the answer to
+ * the model's search (`claudeSearch`, `openAiSearch`) and the resolution of its call back to a
+ * `server/tool` (`claudeResolve`, `openAiResolve`), with the options they take and the provider
+ * shapes they read and write (`Claude*`, `OpenAi*`, `JsonSchema`); `nativeNames` and
+ * `NATIVE_NAME` are the reversible name mapping; `NativeSession` adds session memory.
+ *
  * @module
  */
 

@@ -7,7 +7,7 @@
  * @module
  */
 
-import type { BridgeAction } from "../bridge/action.ts";
+import { type BridgeAction, errorAction } from "../bridge/action.ts";
 import type { ArgumentProblem } from "../schema/validate.ts";
 import type { Injector } from "../injector.ts";
 import { routeInSession } from "../session/session_route.ts";
@@ -79,7 +79,7 @@ export async function nativeSearch(
   const { session } = options;
   const parsed = searchInput(input, injector.config.maxSearchLimit);
   const action: BridgeAction = typeof parsed === "string"
-    ? { action: "error", code: "invalid_arguments", message: parsed, toolResult: parsed }
+    ? errorAction("invalid_arguments", parsed, parsed)
     : injector.route({ action: "search", ...parsed });
   if (session !== undefined) {
     await session.store.apply(session.key, {

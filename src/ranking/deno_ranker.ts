@@ -8,6 +8,11 @@
  * searches with the plain lexical ranker until they are ready. The API Worker does not import
  * this module: its bundle has no room for the tables.
  *
+ * Why these names: `backgroundRanker` (with its options and the factory it returns) is what a
+ * long-lived Deno host passes as `ranker`; `denoRankerOptions` gives the same settings for
+ * `createLexicalRanker` (`./lexical`) when the host loads the tables itself;
+ * `DENO_THESAURUS_CONTEXT` is the one setting the measurements fixed.
+ *
  * @module
  */
 

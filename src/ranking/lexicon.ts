@@ -5,6 +5,11 @@
  * (`scripts/build_lexicon.ts`): 14,502 words, 19,935 relations, ~95 KiB gzipped; decoded once, on
  * first use (~15–18 ms).
  *
+ * Why these names: `englishLexicon()` is the table a host hands to `createLexicalRanker`
+ * (`./lexical`) as its `thesaurus`; `Lexicon`, `RelatedWord` and `RelationKind` are its shape (a host
+ * may bring its own); `relationWeight`, `RELATION_WEIGHTS` and `SENSE_DECAY` say how a relation is
+ * weighed, for a host that builds its own table to match.
+ *
  * @module
  */
 

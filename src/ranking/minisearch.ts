@@ -14,6 +14,8 @@
  * equal(catalog.search("slack message")[0]?.id, "slack/post_message");
  * ```
  *
+ * Why this one name: the ranker factory is all a host passes to `McpCatalog`.
+ *
  * @module
  */
 

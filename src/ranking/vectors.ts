@@ -8,6 +8,12 @@
  * letters and digits is spelt in pieces and gets their mean.
  * A word's weight falls with its frequency (frequent words say little about a need).
  *
+ * Why these names: `englishVectors()` is the table a host hands to `createLexicalRanker`
+ * (`./lexical`) as its `vectors`, `vectorsOf` builds one from a host's own `VectorTable`;
+ * `WordVectors`, `WordVector`, `SemanticMatch` and `ScoredDoc` are the shape a ranker uses;
+ * `WORD_WEIGHT_SMOOTHING` and `MAX_SPELT_CHARS` are the two constants a table of one's own must
+ * follow.
+ *
  * @module
  */
 

@@ -6,7 +6,7 @@
  * @module
  */
 
-import type { BridgeAction } from "../bridge/action.ts";
+import { type BridgeAction, errorAction } from "../bridge/action.ts";
 import {
   describeFirstMessage,
   renderDescribe,
@@ -19,6 +19,7 @@ import { canonicalJson, sha256Hex } from "../canonical_json.ts";
 import type { Injector } from "../injector.ts";
 import type { SessionDecision } from "./state.ts";
 import { SessionFullError, type SessionKey, type SessionStore } from "./store.ts";
+import type { Result } from "../result.ts";
 
 /** Every describe-first mode: `enforce` refuses an execute of a tool not yet described, `off` does not. */
 export const DESCRIBE_FIRST_MODES: readonly NonNullable<SessionRouteOptions["describeFirst"]>[] =
@@ -68,7 +69,8 @@ export interface SessionRouteOptions {
  *
  * @example Usage
  * ```ts
- * import { Injector, McpCatalog, MemorySessionStore, routeInSession } from "../../mod.ts";
+ * import { Injector, McpCatalog } from "../../mod.ts";
+ * import { MemorySessionStore, routeInSession } from "./mod.ts";
  * import { equal } from "node:assert/strict";
  *
  * const injector = new Injector(new McpCatalog([
@@ -85,7 +87,7 @@ export async function routeInSession(
   injector: Injector,
   args: unknown,
   options: SessionRouteOptions,
-): Promise<{ ok: true; value: BridgeAction } | { ok: false; error: SessionFullError }> {
+): Promise<Result<BridgeAction, SessionFullError>> {
   const { store, key, catalogHash } = options;
   const action = injector.route(args, { validateArguments: false });
   switch (action.action) {
@@ -146,13 +148,12 @@ export async function routeInSession(
       const verdict = decision.kind === "execute" ? decision.verdict : "execute";
       if (verdict === "describe_first") {
         const message = describeFirstMessage(action.id);
-        return done(decision, key.session, {
-          action: "error",
-          code: "describe_first",
-          message,
-          id: action.id,
-          toolResult: renderWithSchema(renderError("describe_first", message), body),
-        });
+        const toolResult = renderWithSchema(renderError("describe_first", message), body);
+        return done(
+          decision,
+          key.session,
+          errorAction("describe_first", message, toolResult, { id: action.id }),
+        );
       }
       return done(decision, key.session, verdict === "invalid_arguments" ? checked : action);
     }
@@ -176,7 +177,7 @@ function done(
   decision: SessionDecision,
   session: string,
   action: BridgeAction,
-): { ok: true; value: BridgeAction } | { ok: false; error: SessionFullError } {
+): Result<BridgeAction, SessionFullError> {
   return decision.kind === "full"
     ? { ok: false, error: new SessionFullError(session, decision.bytes, decision.limit) }
     : { ok: true, value: action };

@@ -7,8 +7,8 @@ const limits = { maxSearchLimit: 20, searchDefaultLimit: 5 };
 function refusal(args: unknown): string {
   const parsed = parseBridgeCall(args, limits);
   if (parsed.ok) throw new Error(`accepted ${JSON.stringify(args)}`);
-  equal(parsed.code, "invalid_arguments");
-  return parsed.message;
+  equal(parsed.error.code, "invalid_arguments");
+  return parsed.error.message;
 }
 
 // A valid and an invalid value for each JSON Schema type the bridge tool announces.
@@ -29,14 +29,14 @@ Deno.test("parseBridgeCall() accepts and checks every field the model is shown, 
     const sample = SAMPLES[rule.type ?? ""];
     ok(sample, `no sample for the type of "${field}"`);
     const parsed = parseBridgeCall({ action: "search", [field]: sample.valid }, limits);
-    deepEqual(parsed, { ok: true, call: { action: "search", [field]: sample.valid } }, field);
+    deepEqual(parsed, { ok: true, value: { action: "search", [field]: sample.valid } }, field);
     match(
       refusal({ action: "search", [field]: sample.invalid }),
       new RegExp(`^"${field}" must be`),
     );
   }
   for (const action of schema.properties.action!.enum!) {
-    deepEqual(parseBridgeCall({ action }, limits), { ok: true, call: { action } });
+    deepEqual(parseBridgeCall({ action }, limits), { ok: true, value: { action } });
   }
   match(refusal({ action: "run" }), /^"action" must be one of "search", "describe", "execute"$/);
   match(refusal({}), /^"action" is required: one of "search", "describe", "execute"$/);
@@ -56,11 +56,11 @@ Deno.test("parseBridgeCall() quotes the field's description from the tool defini
 Deno.test("parseBridgeCall() forgives nulls, a numeric string limit and arguments as a JSON string", () => {
   deepEqual(parseBridgeCall({ action: "search", query: "x", limit: " 7 ", name: null }, limits), {
     ok: true,
-    call: { action: "search", query: "x", limit: 7 },
+    value: { action: "search", query: "x", limit: 7 },
   });
   deepEqual(
     parseBridgeCall({ action: "execute", name: "a/b", arguments: '{"q":1}' }, limits),
-    { ok: true, call: { action: "execute", name: "a/b", arguments: { q: 1 } } },
+    { ok: true, value: { action: "execute", name: "a/b", arguments: { q: 1 } } },
   );
   match(
     refusal({ action: "execute", name: "a/b", arguments: "[1]" }),
@@ -70,7 +70,7 @@ Deno.test("parseBridgeCall() forgives nulls, a numeric string limit and argument
   // The announced maximum is a cap applied by the search, not a refusal.
   deepEqual(parseBridgeCall({ action: "search", limit: 99 }, limits), {
     ok: true,
-    call: { action: "search", limit: 99 },
+    value: { action: "search", limit: 99 },
   });
 });
 
@@ -103,5 +103,5 @@ Deno.test("parseBridgeCall() answers what is not a JSON object with an example t
     );
   }
   const parsed = parseBridgeCall('{"action": ', limits);
-  equal(parsed.ok === false && parsed.code, "invalid_json");
+  equal(parsed.ok === false && parsed.error.code, "invalid_json");
 });

@@ -1,5 +1,6 @@
 import { deepEqual, equal, match, ok } from "node:assert/strict";
-import { type BridgeAction, type ErrorAction, Injector, McpCatalog } from "../../mod.ts";
+import { type BridgeAction, Injector, McpCatalog } from "../../mod.ts";
+import type { ErrorAction } from "../../src/bridge/action.ts";
 import { realServerTools, tool } from "../_data.ts";
 
 const catalog = new McpCatalog([

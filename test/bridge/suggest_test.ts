@@ -1,7 +1,8 @@
 // "Closest ids" for an unknown name from a bounded candidate set, so that a long name against a
 // large catalogue cannot cost quadratic time.
 import { deepEqual, equal, match, ok } from "node:assert/strict";
-import { type ErrorAction, Injector, InvalidCatalogError, McpCatalog } from "../../mod.ts";
+import { Injector, InvalidCatalogError, McpCatalog } from "../../mod.ts";
+import type { ErrorAction } from "../../src/bridge/action.ts";
 import { closestIds } from "../../src/bridge/suggest.ts";
 import { MAX_NAME_CHARS, MAX_SUGGESTION_COMPARISONS } from "../../src/limits.ts";
 

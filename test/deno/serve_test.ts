@@ -1,6 +1,6 @@
 import { deepEqual, equal, match } from "node:assert/strict";
 import { createApp } from "../../src/http/app.ts";
-import { MemorySessionStore } from "../../mod.ts";
+import { MemorySessionStore } from "../../src/session/mod.ts";
 
 import { runDeno } from "../_deno.ts";
 

@@ -2,7 +2,7 @@ import { equal, match } from "node:assert/strict";
 import { pathToFileURL } from "node:url";
 import openapiTS, { astToString } from "openapi-typescript";
 import { createApp } from "../../src/http/app.ts";
-import { MemorySessionStore } from "../../mod.ts";
+import { MemorySessionStore } from "../../src/session/mod.ts";
 
 // A host's code against the generated types: it narrows on `action` (the @ts-expect-error line
 // fails the check if the union were one flat object) and on the codes a 422 can carry.

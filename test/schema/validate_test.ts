@@ -2,7 +2,8 @@
 // backtracking one hangs on crafted strings), failing closed on what cannot be checked, depth
 // limits, and broken schemas as the catalogue's fault rather than the model's.
 import { equal, match, ok } from "node:assert/strict";
-import { type ErrorAction, Injector, InvalidCatalogError, McpCatalog } from "../../mod.ts";
+import { Injector, InvalidCatalogError, McpCatalog } from "../../mod.ts";
+import type { ErrorAction } from "../../src/bridge/action.ts";
 import { MAX_FORMAT_CHARS, MAX_JSON_DEPTH } from "../../src/limits.ts";
 
 function injectorFor(inputSchema: Record<string, unknown>): Injector {

@@ -1,14 +1,12 @@
 import { deepEqual, equal, match, ok } from "node:assert/strict";
+import { type BridgeAction, Injector, McpCatalog } from "../../mod.ts";
+import { sha256Hex } from "../../src/canonical_json.ts";
 import {
-  type BridgeAction,
-  Injector,
-  McpCatalog,
   MemorySessionStore,
   routeInSession,
+  SessionFullError,
   type SessionStore,
-} from "../../mod.ts";
-import { sha256Hex } from "../../src/canonical_json.ts";
-import { SessionFullError } from "../../src/session/store.ts";
+} from "../../src/session/mod.ts";
 import { tool } from "../_data.ts";
 
 const catalog = new McpCatalog([

@@ -2,7 +2,8 @@
 // cannot grow it (names are capped), and a session that reaches MAX_SESSION_BYTES forgets the
 // schemas it sent longest ago instead of refusing every later describe (sessions never dead-end).
 import { deepEqual, equal, ok } from "node:assert/strict";
-import { Injector, McpCatalog, MemorySessionStore, routeInSession } from "../../mod.ts";
+import { Injector, McpCatalog } from "../../mod.ts";
+import { MemorySessionStore, routeInSession } from "../../src/session/mod.ts";
 import { createApp } from "../../src/http/app.ts";
 import { MAX_NAME_CHARS, MAX_SESSION_BYTES } from "../../src/limits.ts";
 import { sessionBytes, transition } from "../../src/session/state.ts";

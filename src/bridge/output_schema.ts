@@ -1,0 +1,124 @@
+/**
+ * The bridge's shapes as JSON Schema, each derived from its one TypeScript declaration: a search
+ * match (`ToolMatch`) and the structured result the gateway's bridge tool declares as its MCP
+ * `outputSchema` (`BridgeOutput`). The compiler checks that every schema names exactly the
+ * declaration's fields, and `test/bridge/output_schema_test.ts` validates real results against
+ * them and against the HTTP API's zod schemas.
+ *
+ * @module
+ */
+
+import type { ToolMatch } from "../catalog.ts";
+import { type BridgeAction, SEARCH_MISS_REASONS, type SearchMiss } from "./action.ts";
+
+/** A search match as the gateway's structured result gives it: the id, description and score. */
+export type OutputMatch = Pick<ToolMatch, "id" | "description" | "score">;
+
+/**
+ * The structured result of every bridge call at the gateway (`structuredContent`): which action,
+ * and the fields of that action.
+ */
+export interface BridgeOutput {
+  /** What the call came to. */
+  action: BridgeAction["action"];
+  /** The tool id `server/tool`: describe, execute, and errors about a known tool. */
+  id?: string;
+  /** search: the query, trimmed. */
+  query?: string;
+  /** search: the matches, best first. */
+  matches?: OutputMatch[];
+  /** search: why there are no matches, and the next step. */
+  miss?: SearchMiss;
+  /** describe: the tool's name, description and input schema. */
+  tool?: Record<string, unknown>;
+  /** describe: the schema was sent earlier in this session. */
+  elided?: boolean;
+  /** execute: the tool's own structured content. */
+  result?: Record<string, unknown>;
+  /** error: the stable code (the same as `error.code`). */
+  code?: string;
+  /** error: what went wrong and what to do next (the same as `error.message`). */
+  message?: string;
+  /** error: the code and message, where every face puts them. */
+  error?: { code: string; message: string };
+}
+
+/** A JSON Schema, as plain data. */
+type Schema = Readonly<Record<string, unknown>>;
+
+// Every action, checked complete by the compiler (the object literal must name each one).
+const ACTIONS = Object.keys(
+  { search: 0, describe: 0, execute: 0, error: 0 } satisfies Record<BridgeAction["action"], 0>,
+);
+
+const TOOL_MATCH_PROPERTIES = {
+  id: { type: "string", description: "the tool id server/tool" },
+  server: { type: "string" },
+  name: { type: "string" },
+  description: { type: "string" },
+  score: { type: "number" },
+} as const satisfies Record<keyof ToolMatch, Schema>;
+
+/** The JSON Schema of a {@linkcode ToolMatch}: every field, every field required. */
+export const TOOL_MATCH_SCHEMA: Schema = deepFreeze({
+  type: "object",
+  properties: TOOL_MATCH_PROPERTIES,
+  required: Object.keys(TOOL_MATCH_PROPERTIES),
+});
+
+const OUTPUT_MATCH_PROPERTIES = {
+  id: TOOL_MATCH_PROPERTIES.id,
+  description: TOOL_MATCH_PROPERTIES.description,
+  score: TOOL_MATCH_PROPERTIES.score,
+} as const satisfies Record<keyof OutputMatch, Schema>;
+
+const MESSAGE = { type: "string" } as const;
+
+const OUTPUT_PROPERTIES = {
+  action: { type: "string", enum: ACTIONS },
+  id: { type: "string", description: "the tool id server/tool" },
+  query: { type: "string" },
+  matches: {
+    type: "array",
+    items: {
+      type: "object",
+      properties: OUTPUT_MATCH_PROPERTIES,
+      required: Object.keys(OUTPUT_MATCH_PROPERTIES),
+    },
+  },
+  miss: {
+    type: "object",
+    description: "search: why nothing matched, and the next step",
+    properties: { why: { type: "string", enum: [...SEARCH_MISS_REASONS] }, next: MESSAGE },
+    required: ["why", "next"],
+  },
+  tool: { type: "object", description: "describe: the tool's name, description and input schema" },
+  elided: { type: "boolean", description: "describe: the schema was sent earlier" },
+  result: { type: "object", description: "execute: the tool's own structured content" },
+  code: { type: "string", description: "error: the stable code" },
+  message: MESSAGE,
+  error: {
+    type: "object",
+    description: "error: the code and message, as /v1/route gives them",
+    properties: { code: { type: "string" }, message: MESSAGE },
+    required: ["code", "message"],
+  },
+} as const satisfies Record<keyof BridgeOutput, Schema>;
+
+/**
+ * The JSON Schema of {@linkcode BridgeOutput}: the gateway's bridge tool declares it as its
+ * `outputSchema`, and every `structuredContent` of the bridge follows it.
+ */
+export const BRIDGE_OUTPUT_SCHEMA: Schema = deepFreeze({
+  type: "object",
+  properties: OUTPUT_PROPERTIES,
+  required: ["action"] satisfies (keyof BridgeOutput)[],
+});
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
+    for (const inner of Object.values(value)) deepFreeze(inner);
+    Object.freeze(value);
+  }
+  return value;
+}
