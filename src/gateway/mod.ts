@@ -42,7 +42,8 @@ export {
 export type { CallContext, CallOutcome, GatewayDeps } from "./gateway.ts";
 export type { MissingPin } from "./pinned_check.ts";
 export type { Profile } from "./profiles.ts";
-export type { Lock, LockEntry, TrustMode, TrustSource, Unapproved } from "./trust.ts";
+export type { TrustMode, TrustSource } from "./trust.ts";
+export type { FieldChange, LegacyLockEntry, Lock, LockEntry, Unapproved } from "./trust_lock.ts";
 export { DEFAULT_TRUST, LOCK_FILE_NAME, TRUST_MODES } from "./trust.ts";
 export { Gateway } from "./gateway.ts";
 export { gatewayHost } from "./host.ts";

@@ -171,6 +171,37 @@ export function failureResult(
 }
 
 /**
+ * The answer to a describe or an execute of a tool that awaits the user's approval (trust
+ * `pin`): an error result with the code `awaiting_approval`, whose text names the command.
+ *
+ * @param id The tool's id.
+ * @param message Why it is held and what the user runs (see `heldMessage` in `trust.ts`).
+ * @param bridged Whether the call came through the bridge (which adds a structured copy).
+ * @returns The tool result, with `isError`.
+ *
+ * @example Usage
+ * ```ts
+ * import { heldResult } from "./results.ts";
+ * import { equal } from "node:assert/strict";
+ *
+ * const result = heldResult("a/b", "it awaits the user's approval", true);
+ * equal((result.content?.[0] as { text: string }).text, "Error awaiting_approval: it awaits the user's approval");
+ * ```
+ */
+export function heldResult(id: string, message: string, bridged: boolean): CallToolResultLike {
+  return {
+    content: [{ type: "text", text: `Error ${HELD_CODE}: ${message}` }],
+    isError: true,
+    ...(bridged
+      ? { structuredContent: visible({ action: "error", code: HELD_CODE, message, id }) as never }
+      : {}),
+  };
+}
+
+// The code of a call refused because its tool awaits the user's approval.
+const HELD_CODE = "awaiting_approval";
+
+/**
  * An upstream result as the bridge hands it on: its content as it came, its structured content
  * wrapped so that it follows the bridge's output schema.
  *
