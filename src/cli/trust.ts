@@ -76,7 +76,7 @@ export async function readLock(
     return {
       ok: false,
       error:
-        `the lock file ${path} is ${parsed.error}: fix it, or delete it and approve the tools again`,
+        `the lock file ${path} is ${parsed.error}: fix it, or delete it and run unfold approve`,
     };
   }
   return parsed;
