@@ -78,9 +78,17 @@ export function explainConfiguredServer(
     const why = status.detail === undefined
       ? status.state
       : `${status.state}: ${quote(status.detail.slice(0, MAX_DETAIL_CHARS))}`;
-    const instead = ` The server ${
-      quote(status.server)
-    } is configured but its tools cannot be listed now (${why}); it is tried again in the background: try again later, or use another server's tool.`;
+    // Under trust "pin" a server whose tools all await approval is up: waiting would not help.
+    const held = status.unapproved?.find((tool) => tool.held);
+    const instead = held !== undefined
+      ? ` The server ${
+        quote(status.server)
+      } is configured but its tools await the user's approval; describe ${
+        quote(`${status.server}/${held.name}`)
+      } to get the command the user runs to approve it.`
+      : ` The server ${
+        quote(status.server)
+      } is configured but its tools cannot be listed now (${why}); it is tried again in the background: try again later, or use another server's tool.`;
     return {
       ...action,
       message: action.message.replace(said, instead),

@@ -98,6 +98,9 @@ Deno.test("trust without a lock file: notify says so once, pin holds every tool"
   const init = await gateway.initialize();
   match(String(init.instructions), /No tool definition is approved yet \(trust: pin\)/);
   equal(await describes(gateway, "rug/echo"), false);
+  // A name the server lacks: the server is up, its tools await approval (not "try again later").
+  const other = RawGateway.text(await gateway.bridge({ action: "describe", name: "rug/ech" }));
+  match(other, /"rug" is configured but its tools await the user's approval; describe "rug\//);
   await gateway.until(
     () => gateway.log.some((line) => /no tool definition is approved yet .*"pin"/.test(line)),
     "the pin line on stderr",
