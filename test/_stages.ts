@@ -28,6 +28,7 @@ export const INTEGRATION: readonly string[] = [
   "test/gateway/chaos/startup_test.ts",
   "test/workers/durable_store_test.ts",
   "test/gateway/chaos/trust_test.ts",
+  "test/gateway/chaos/trust_rug_test.ts",
   "test/gateway/worker_profiles_test.ts",
   // The rest, by folder.
   "test/cli/inspect_test.ts",

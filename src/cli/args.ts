@@ -9,7 +9,7 @@
 export const USAGE = `Usage:
   unfold gateway --config FILE [--profile NAME] [--http [--port N] [--host H]]
   unfold inspect --config FILE [--profile NAME] [--json]
-  unfold approve --config FILE (server/tool ... | --all)
+  unfold approve --config FILE (server/tool ... | --all) [--dry-run]
   unfold search --config FILE [--limit N] [--json] "words"
   unfold login --config FILE SERVER [--no-browser] [--timeout SECONDS]`;
 
@@ -39,6 +39,8 @@ export interface Args {
   profile?: string;
   /** `--all` of `approve`. */
   all: boolean;
+  /** `--dry-run` of `approve`: print what would be approved, write nothing. */
+  dryRun?: boolean;
 }
 
 /**
@@ -103,6 +105,7 @@ function parse(argv: readonly string[]): Args {
     else if (arg === "--timeout") args.timeoutSeconds = integer(arg, value(), 1);
     else if (arg === "--profile") args.profile = value();
     else if (arg === "--all") args.all = true;
+    else if (arg === "--dry-run") args.dryRun = true;
     else if (arg.startsWith("--")) throw new UsageError(`unknown option ${arg}`);
     else args.words.push(arg);
   }

@@ -10,6 +10,7 @@ import type { DisclosureLevel } from "../config.ts";
 import type { GatewayOptions } from "../gateway/config.ts";
 import { definitionOf, present } from "../gateway/presentation.ts";
 import type { UpstreamStatus } from "../gateway/upstreams.ts";
+import { type FieldChange, fieldChanges, type Unapproved } from "../gateway/trust_lock.ts";
 import { estimateTokens } from "../tokens.ts";
 
 /** The context sizes `inspect` reports on. */
@@ -116,6 +117,7 @@ export function inspectCatalog(
  * The report as text tables.
  *
  * @param report The report.
+ * @param approve The command that approves, without the ids (`unfold approve --config …`).
  * @returns The text.
  *
  * @example Usage
@@ -128,7 +130,7 @@ export function inspectCatalog(
  * match(formatReport(inspectCatalog(catalog, [{ server: "a", state: "ready", tools: 1 }], { pinned: [] })), /^server/);
  * ```
  */
-export function formatReport(report: InspectReport): string {
+export function formatReport(report: InspectReport, approve?: string): string {
   const n = (value: number) => value.toLocaleString("en-US");
   const servers = report.servers.map((s) => [
     s.server,
@@ -155,11 +157,12 @@ export function formatReport(report: InspectReport): string {
     (s.quarantined ?? []).map((tool) => `  ${s.server}/${tool.name}: ${tool.reason}`)
   );
   const unapproved = report.servers.flatMap((s) =>
-    (s.unapproved ?? []).map((tool) =>
+    (s.unapproved ?? []).flatMap((tool) => [
       `  ${s.server}/${tool.name}: ${
         tool.change === "new" ? "new" : `changed (${tool.fields.join(", ")})`
-      }${tool.held ? ", held until approved" : ""}`
-    )
+      }${tool.held ? ", held until approved" : ""}`,
+      ...changeLines(tool.changes ?? [], "    "),
+    ])
   );
   const pins = report.servers.flatMap((s) =>
     (s.missingPins ?? []).map((pin) =>
@@ -180,13 +183,88 @@ export function formatReport(report: InspectReport): string {
       : ["", "quarantined tools (left out of the catalogue):", ...quarantined]),
     ...(unapproved.length === 0 ? [] : [
       "",
-      "tool definitions not approved (review them, then run unfold approve):",
+      `tool definitions not approved (review them, then approve each with ${
+        approve ?? "unfold approve --config FILE"
+      } followed by its id, or all of them with ${
+        approve ?? "unfold approve --config FILE"
+      } --all):`,
       ...unapproved,
     ]),
     ...(pins.length === 0
       ? []
       : ["", "pinned tools not listed (left out of tools/list):", ...pins]),
   ].join("\n");
+}
+
+/**
+ * Puts the whole approved and live value of each changed field on the report's tools not
+ * approved (the statuses carry the first few, cut), for review.
+ *
+ * @param report The report.
+ * @param unapproved The tools not approved, as the gateway found them.
+ * @returns The report, changed in place.
+ *
+ * @example Usage
+ * ```ts
+ * import { inspectCatalog, withChanges } from "./inspect.ts";
+ * import { McpCatalog } from "../catalog.ts";
+ * import { equal } from "node:assert/strict";
+ *
+ * const live = { server: "a", name: "b", description: "Does B", inputSchema: { type: "object" } };
+ * const statuses = [{ server: "a", state: "ready" as const, tools: 0, unapproved: [{ name: "b", change: "new" as const, fields: ["description"], held: true }] }];
+ * const report = inspectCatalog(new McpCatalog([]), statuses, { pinned: [] });
+ * withChanges(report, [{ server: "a", name: "b", change: "new", fields: ["description"], live }]);
+ * equal(report.servers[0]?.unapproved?.[0]?.changes?.[0]?.live, '"Does B"');
+ * ```
+ */
+export function withChanges(
+  report: InspectReport,
+  unapproved: readonly Unapproved[],
+): InspectReport {
+  const byId = new Map(unapproved.map((tool) => [`${tool.server}/${tool.name}`, tool]));
+  for (const server of report.servers) {
+    for (const tool of server.unapproved ?? []) {
+      const found = byId.get(`${server.server}/${tool.name}`);
+      if (found !== undefined) tool.changes = fieldChanges(found);
+    }
+  }
+  return report;
+}
+
+/**
+ * The lines that show each changed field: its name, then the approved and the live value (JSON,
+ * invisible characters escaped), each line of a value indented under its label.
+ *
+ * @param changes The changes.
+ * @param indent What each line starts with.
+ * @returns The lines.
+ *
+ * @example Usage
+ * ```ts
+ * import { changeLines } from "./inspect.ts";
+ * import { deepEqual } from "node:assert/strict";
+ *
+ * deepEqual(changeLines([{ field: "description", approved: '"A"', live: '"A\\u200b"' }], ""), [
+ *   "description",
+ *   '  approved: "A"',
+ *   '  live:     "A\\u200b"',
+ * ]);
+ * ```
+ */
+export function changeLines(changes: readonly FieldChange[], indent: string): string[] {
+  const value = (label: string, text: string | null | undefined) => {
+    const shown = text === undefined
+      ? "(not recorded: approved under a version 1 lock, which kept hashes only)"
+      : text === null
+      ? "(absent)"
+      : text;
+    return `${indent}  ${label.padEnd(9)} ${shown.replaceAll("\n", `\n${indent}            `)}`;
+  };
+  return changes.flatMap((change) => [
+    `${indent}${change.field}`,
+    value("approved:", change.approved),
+    value("live:", change.live),
+  ]);
 }
 
 function table(head: string[], rows: string[][]): string {

@@ -8,7 +8,7 @@
  * deno task unfold gateway --config mcp.json --http --port 8788
  * deno task unfold gateway --config mcp.json --profile work
  * deno task unfold inspect --config mcp.json [--json] [--profile work]
- * deno task unfold approve --config mcp.json [server/tool …| --all]
+ * deno task unfold approve --config mcp.json (server/tool …| --all) [--dry-run]
  * deno task unfold search --config mcp.json "create an issue" [--limit 10] [--json]
  * deno task unfold login --config mcp.json github [--no-browser]
  * ```
@@ -36,7 +36,7 @@ import { MemorySessionStore } from "../session/memory_store.ts";
 import { VERSION } from "../version.ts";
 import { denoConnector } from "./connector.ts";
 import { fileSnapshotStore, unfoldCacheDir } from "./snapshots.ts";
-import { formatReport, inspectCatalog } from "./inspect.ts";
+import { formatReport, inspectCatalog, withChanges } from "./inspect.ts";
 import { login } from "./login.ts";
 import { gatewayHost } from "../gateway/host.ts";
 import { CountingStore } from "../gateway/status.ts";
@@ -221,17 +221,16 @@ async function main(argv: readonly string[]): Promise<number> {
   }
   if (args.command === "inspect") {
     const options = profile === undefined ? config.options : narrowOptions(config.options, profile);
-    const report = inspectCatalog(
-      gateway.catalog,
-      gateway.statuses(),
-      options,
-      pool.instructions?.(),
+    const report = withChanges(
+      inspectCatalog(gateway.catalog, gateway.statuses(), options, pool.instructions?.()),
+      gateway.unapproved(),
     );
-    console.log(args.json ? JSON.stringify(report, null, 2) : formatReport(report));
+    console.log(args.json ? JSON.stringify(report, null, 2) : formatReport(report, trust.approve));
     return await finish();
   }
   if (args.command === "approve") {
-    const code = await approveCommand(locked, pool.tools(), args.all ? "all" : args.words);
+    const ids = args.all ? "all" : args.words;
+    const code = await approveCommand(locked, pool.tools(), ids, args.dryRun === true);
     await finish();
     return code;
   }

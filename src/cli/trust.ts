@@ -14,14 +14,16 @@ import type { TrustSource } from "../gateway/gateway.ts";
 import type { McpTool } from "../tool.ts";
 import { toolId } from "../tool.ts";
 import { closest } from "../gateway/profiles.ts";
+import { DEFAULT_TRUST, LOCK_FILE_NAME, shellWord } from "../gateway/trust.ts";
 import {
-  DEFAULT_TRUST,
-  fingerprint,
+  fieldChanges,
   type Lock,
-  LOCK_FILE_NAME,
+  lockEntry,
   parseLock,
+  review,
   serializeLock,
-} from "../gateway/trust.ts";
+} from "../gateway/trust_lock.ts";
+import { changeLines } from "./inspect.ts";
 
 /**
  * The lock file's path: `unfold.lockFile` (relative to the config's directory), else
@@ -95,17 +97,17 @@ export async function readLock(
  * import { deepEqual, equal } from "node:assert/strict";
  *
  * const tools = [{ server: "s", name: "t", description: "Does T", inputSchema: { type: "object" } }];
- * const done = await approveTools(undefined, tools, "all");
+ * const done = approveTools(undefined, tools, "all");
  * deepEqual(done.ok && done.approved, ["s/t"]);
- * const bad = await approveTools(undefined, tools, ["s/x"]);
+ * const bad = approveTools(undefined, tools, ["s/x"]);
  * equal(bad.ok, false);
  * ```
  */
-export async function approveTools(
+export function approveTools(
   lock: Lock | undefined,
   tools: readonly McpTool[],
   ids: readonly string[] | "all",
-): Promise<{ ok: true; lock: Lock; approved: string[] } | { ok: false; error: string }> {
+): { ok: true; lock: Lock; approved: string[] } | { ok: false; error: string } {
   const byId = new Map(tools.map((tool) => [toolId(tool), tool]));
   const wanted = ids === "all" ? [...byId.keys()] : [...new Set(ids)];
   const missing = wanted.filter((id) => !byId.has(id));
@@ -118,8 +120,9 @@ export async function approveTools(
       }`,
     };
   }
-  const next: Lock = { version: 1, tools: { ...(lock?.tools ?? {}) } };
-  for (const id of wanted) next.tools[id] = await fingerprint(byId.get(id)!);
+  // Entries of a version 1 lock that are not approved again stay as they were (hashes only).
+  const next: Lock = { version: 2, tools: { ...(lock?.tools ?? {}) } };
+  for (const id of wanted) next.tools[id] = lockEntry(byId.get(id)!);
   return { ok: true, lock: next, approved: wanted };
 }
 
@@ -137,9 +140,9 @@ export async function approveTools(
  * import { equal } from "node:assert/strict";
  *
  * const dir = await Deno.makeTempDir();
- * await writeLock(`${dir}/unfold.lock.json`, { version: 1, tools: {} });
+ * await writeLock(`${dir}/unfold.lock.json`, { version: 2, tools: {} });
  * const read = await readLock(`${dir}/unfold.lock.json`);
- * equal(read.ok && read.value?.version, 1);
+ * equal(read.ok && read.value?.version, 2);
  * await Deno.remove(dir, { recursive: true });
  * ```
  */
@@ -228,13 +231,16 @@ export async function openTrust(
   const first = await readLock(lockFile);
   if (!first.ok) return first;
   let lock = first.value;
-  const approve = `unfold approve --config ${configPath}`;
+  // Every command printed runs as printed, from any directory.
+  const config = shellWord(resolve(configPath));
+  const approve = `unfold approve --config ${config}`;
   const pin = mode === "pin" ? ' and trust is "pin": every tool awaits approval' : "";
   const value: LockedTrust = {
     source: {
       mode: command === "approve" ? "off" : mode,
-      lock: () => lock ?? (command === "inspect" ? { version: 1, tools: {} } : undefined),
+      lock: () => lock ?? (command === "inspect" ? { version: 2, tools: {} } : undefined),
       approve,
+      inspect: `unfold inspect --config ${config}`,
     },
     lockFile,
     async reload() {
@@ -246,37 +252,64 @@ export async function openTrust(
   };
   if (lock === undefined && mode !== "off") {
     value.notice = `no tool definition is approved yet (${lockFile} does not exist)${pin}; ` +
-      `review them with unfold inspect, then run ${approve} --all`;
+      `review them with unfold inspect --config ${config}, then run ${approve} --all`;
   }
   return { ok: true, value };
 }
 
 /**
- * `unfold approve`: writes the current definitions of the tools named (or all) to the lock file
- * and prints each id approved.
+ * `unfold approve`: writes the current definitions of the tools named (or all) to the lock file,
+ * and prints each id approved with, for a new or changed one, the approved and the live value of
+ * each field that differs (what the user approved). With `dryRun` it prints the same and writes
+ * nothing.
  *
  * @param locked The run's trust (its lock file).
  * @param tools Every listed tool.
  * @param ids The ids, or `"all"`.
+ * @param dryRun Whether to print only.
  * @returns The exit code: 0, or 1 when an id names no listed tool.
  *
  * @example Usage
  * ```ts ignore
- * Deno.exit(await approveCommand(locked, pool.tools(), "all"));
+ * Deno.exit(await approveCommand(locked, pool.tools(), "all", false));
  * ```
  */
 export async function approveCommand(
   locked: LockedTrust,
   tools: readonly McpTool[],
   ids: readonly string[] | "all",
+  dryRun = false,
 ): Promise<number> {
-  const done = await approveTools(locked.source.lock(), tools, ids);
+  const lock = locked.source.lock();
+  const done = approveTools(lock, tools, ids);
   if (!done.ok) {
     console.error(`unfold: ${done.error}`);
     return 1;
   }
+  const wanted = new Set(done.approved);
+  const changed = new Map(
+    (await review(tools.filter((tool) => wanted.has(toolId(tool))), lock ?? EMPTY))
+      .map((tool) => [toolId(tool), tool]),
+  );
+  const verb = dryRun ? "would approve" : "approved";
+  for (const id of done.approved) {
+    const tool = changed.get(id);
+    if (tool === undefined) {
+      console.log(`${verb} ${id} (unchanged)`);
+      continue;
+    }
+    console.log(
+      `${verb} ${id} (${tool.change === "new" ? "new" : `changed: ${tool.fields.join(", ")}`})`,
+    );
+    for (const line of changeLines(fieldChanges(tool), "  ")) console.log(line);
+  }
+  if (dryRun) {
+    console.error(`unfold: dry run: ${done.approved.length} tool definitions not written`);
+    return 0;
+  }
   await writeLock(locked.lockFile, done.lock);
-  for (const id of done.approved) console.log(`approved ${id}`);
   console.error(`unfold: ${done.approved.length} tool definitions approved in ${locked.lockFile}`);
   return 0;
 }
+
+const EMPTY: Lock = { version: 2, tools: {} };

@@ -23,6 +23,7 @@ import type { Presentation, ToolDefinition } from "./presentation.ts";
 import type { Profile } from "./profiles.ts";
 import { type CallContext, ToolCalls } from "./tool_calls.ts";
 import type { TrustSource } from "./trust.ts";
+import type { Unapproved } from "./trust_lock.ts";
 import type { UpstreamPool, UpstreamStatus } from "./upstreams.ts";
 
 export type { CallContext } from "./tool_calls.ts";
@@ -122,6 +123,8 @@ export class Gateway {
       options: deps.options,
       hash: this.#hash,
       ...(deps.log === undefined ? {} : { log: deps.log }),
+      ...(deps.trust === undefined ? {} : { trust: deps.trust }),
+      settled: () => this.settled(),
     });
     this.#state = state;
     this.#log = deps.log === undefined ? undefined : new GatewayLog({ ...deps, log: deps.log });
@@ -181,6 +184,11 @@ export class Gateway {
    */
   missingPins(): MissingPin[] {
     return this.#state.missingPins.map((pin) => ({ ...pin }));
+  }
+
+  /** The tools whose definitions the user has not approved, as they are now. */
+  unapproved(): Unapproved[] {
+    return [...this.#state.unapproved];
   }
 
   /** The upstreams' states. */

@@ -10,7 +10,7 @@ import type { McpTool } from "../tool.ts";
 import type { GatewayState } from "./gateway_state.ts";
 import { pinNotice } from "./pinned_check.ts";
 import { type Profile, unmatchedPatterns } from "./profiles.ts";
-import { describeUnapproved, type TrustSource } from "./trust.ts";
+import { approveHint, describeUnapproved, type TrustSource } from "./trust.ts";
 
 // How many lines are remembered so a re-list does not log them again.
 const MAX_LOGGED = 10_000;
@@ -113,14 +113,19 @@ export class GatewayLog {
       }
     }
     for (const tool of this.#sources.logUnapproved === false ? [] : state.unapproved) {
+      const id = [`${tool.server}/${tool.name}`];
       const line = `${describeUnapproved(tool)}: ${
         trust?.mode === "pin" ? "held until approved" : "still usable, flagged"
-      }; review it, then run ${trust?.approve ?? "unfold approve"}`;
+      }; review it${trust?.inspect === undefined ? "" : ` (${trust.inspect})`}, then run ${
+        trust === undefined ? "unfold approve" : approveHint(trust, id)
+      }`;
       if (this.#once(line) && ++fresh <= MAX_LOGGED_AT_ONCE) log(line);
     }
     if (fresh > MAX_LOGGED_AT_ONCE) {
       log(
-        `${fresh - MAX_LOGGED_AT_ONCE} more tools quarantined or not approved: see unfold inspect`,
+        `${fresh - MAX_LOGGED_AT_ONCE} more tools quarantined or not approved: see ${
+          trust?.inspect ?? "unfold inspect"
+        }`,
       );
     }
   }

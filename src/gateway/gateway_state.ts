@@ -16,8 +16,14 @@ import { type MissingPin, missingPins } from "./pinned_check.ts";
 import { present, type Presentation } from "./presentation.ts";
 import { inProfile, narrowOptions, type Profile, profileSeesServer } from "./profiles.ts";
 import { admitTools } from "./quarantine.ts";
-import { checkTrust, type TrustSource, type Unapproved } from "./trust.ts";
+import { checkTrust, type TrustSource } from "./trust.ts";
+import { fieldChanges, type Unapproved } from "./trust_lock.ts";
 import type { UpstreamPool, UpstreamStatus } from "./upstreams.ts";
+
+// The statuses (and so /status and the page) carry the values of the first tools' changed fields,
+// each cut: a server listing thousands of new tools must not make every status that big.
+const STATUS_CHANGES = 20;
+const STATUS_CHANGE_CHARS = 4_000;
 
 /** What a build reads besides the pool: the gateway's options, ranker, profile and trust. */
 export interface StateSources {
@@ -35,6 +41,8 @@ export interface StateSources {
 export interface GatewayState {
   /** The tools whose definitions are not approved. */
   unapproved: Unapproved[];
+  /** Those held back until approved (trust `pin`), by id. */
+  held: ReadonlyMap<string, Unapproved>;
   /** The catalogue. */
   catalog: McpCatalog;
   /** The injector over it, with the gateway's configuration. */
@@ -113,8 +121,13 @@ export async function buildState(
       const earlier = (status.quarantined ?? []).filter((tool) =>
         profile === undefined || inProfile(profile, { server: status.server, name: tool.name })
       );
-      const flagged = (flaggedBy.get(status.server) ?? [])
-        .map(({ name, change, fields }) => ({ name, change, fields, held: held.size > 0 }));
+      const flagged = (flaggedBy.get(status.server) ?? []).map((tool, i) => ({
+        name: tool.name,
+        change: tool.change,
+        fields: tool.fields,
+        held: held.size > 0,
+        ...(i < STATUS_CHANGES ? { changes: fieldChanges(tool, STATUS_CHANGE_CHARS) } : {}),
+      }));
       const missing = (pinsBy.get(status.server) ?? []).map(({ server: _, ...pin }) => pin);
       const withPins = missing.length === 0 ? status : { ...status, missingPins: missing };
       if (refused.length === 0 && flagged.length === 0 && profile === undefined) return withPins;
@@ -136,6 +149,7 @@ export async function buildState(
   const presentation = present(catalog, options, statuses, seenNotes, note);
   return {
     unapproved,
+    held,
     catalog,
     injector: presentation.injector,
     catalogHash: await hash(`[${catalog.tools.map(canonicalJson).join(",")}]`),

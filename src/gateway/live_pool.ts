@@ -10,7 +10,7 @@
  */
 
 import { within } from "../_deadline.ts";
-import type { ForwardOptions, McpConnection } from "../mcp/types.ts";
+import type { McpConnection } from "../mcp/types.ts";
 import { DEFAULT_CALL_TIMEOUT_MS } from "../mcp/_settings.ts";
 import type { McpTool } from "../tool.ts";
 import { McpError } from "../tool_error.ts";
@@ -24,7 +24,16 @@ import { type Entry, listed, MAX_ISSUES, snapshotOf } from "./_pool_entry.ts";
 import { idleTimer } from "./idle_timer.ts";
 import { notStarted, settled } from "./start_wait.ts";
 import { snapshotKeeper } from "./snapshot_keeper.ts";
-import { type Connector, type PoolOptions, unavailable, type UpstreamPool } from "./upstreams.ts";
+import {
+  type Connector,
+  type PoolForwardOptions,
+  type PoolOptions,
+  unavailable,
+  type UpstreamPool,
+} from "./upstreams.ts";
+
+// How often a call is judged again when its server's listing changes while it is judged.
+const MAX_ADMITS = 3;
 
 /**
  * Connects to every upstream at once and keeps the connections. Returns once every upstream has
@@ -219,8 +228,9 @@ export async function openLivePool(
     entry: Entry,
     tool: McpTool,
     args: Record<string, unknown>,
-    forwardOptions: ForwardOptions,
+    forwardOptions: PoolForwardOptions,
   ) => {
+    const { admit, ...options } = forwardOptions;
     const timeoutMs = forwardOptions.timeoutMs === undefined
       ? callTimeoutMs
       : forwardOptions.timeoutMs;
@@ -231,19 +241,33 @@ export async function openLivePool(
       if (entry.connecting === undefined && now() >= entry.retryAt) void start(entry);
       if (entry.connecting !== undefined) {
         waited = true;
-        const outcome = await settled(entry.connecting, timeoutMs, forwardOptions.signal);
-        if (outcome === "aborted") throw forwardOptions.signal?.reason;
+        const outcome = await settled(entry.connecting, timeoutMs, options.signal);
+        if (outcome === "aborted") throw options.signal?.reason;
         if (outcome === "timeout") throw notStarted(tool, timeoutMs!);
       }
     }
-    if (entry.connection === undefined || entry.status.state !== "ready") {
-      throw unavailable(tool, entry.status, Math.max(0, entry.retryAt - now()));
+    const up = () => {
+      if (entry.connection === undefined || entry.status.state !== "ready") {
+        throw unavailable(tool, entry.status, Math.max(0, entry.retryAt - now()));
+      }
+      return entry.connection;
+    };
+    let connection = up();
+    // Once ready, the entry's tools are its live listing: the call is judged on that, and again
+    // when a re-list came in while it was judged, so what goes out is what was judged.
+    for (let admits = 0; admit !== undefined; admits++) {
+      if (admits === MAX_ADMITS) throw relisting(tool);
+      const judged = entry.tools;
+      await admit(judged.find((live) => live.name === tool.name));
+      connection = up();
+      waited = true;
+      if (entry.tools === judged) break;
     }
     const left = timeoutMs === null ? null : Math.max(1, timeoutMs - (now() - began));
-    return await entry.connection.forward(
+    return await connection.forward(
       tool.name,
       args,
-      waited ? { ...forwardOptions, timeoutMs: left } : forwardOptions,
+      waited ? { ...options, timeoutMs: left } : options,
     );
   };
 
@@ -317,6 +341,15 @@ export async function openLivePool(
       ]);
     },
   };
+}
+
+function relisting(tool: McpTool): McpError {
+  return new McpError(
+    "tool_error",
+    `Cannot call ${
+      JSON.stringify(`${tool.server}/${tool.name}`)
+    }: its server changed its tools again and again while the call was checked; try again in a moment`,
+  );
 }
 
 function message(error: unknown): string {

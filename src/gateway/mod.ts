@@ -52,7 +52,8 @@ export type { MissingPin } from "./pinned_check.ts";
 export type { Presentation, ToolDefinition } from "./presentation.ts";
 export type { Profile } from "./profiles.ts";
 export type { OAuthSettings } from "../mcp/oauth/provider.ts";
-export type { Lock, LockEntry, TrustMode, TrustSource } from "./trust.ts";
+export type { TrustMode, TrustSource } from "./trust.ts";
+export type { Lock, LockEntry } from "./trust_lock.ts";
 export type {
   Connector,
   PoolOptions,

@@ -285,7 +285,7 @@ function trustNotes(statuses: readonly UpstreamStatus[]): string {
   let notes = "";
   if (held.length > 0) {
     notes +=
-      `\nTools awaiting the user's approval (new or changed definitions; they cannot be searched, described or executed until the user runs unfold approve): ${
+      `\nTools awaiting the user's approval (new or changed definitions; they cannot be searched or executed until the user approves them, and describing one tells you the command the user runs): ${
         held.join("; ")
       }.`;
   }

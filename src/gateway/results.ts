@@ -80,9 +80,17 @@ export function explainConfiguredServer(
     const why = status.detail === undefined
       ? status.state
       : `${status.state}: ${quote(status.detail.slice(0, MAX_DETAIL_CHARS))}`;
-    const instead = ` The server ${
-      quote(status.server)
-    } is configured but its tools cannot be listed now (${why}); it is tried again in the background: try again later, or use another server's tool.`;
+    // Under trust "pin" a server whose tools all await approval is up: waiting would not help.
+    const held = status.unapproved?.find((tool) => tool.held);
+    const instead = held !== undefined
+      ? ` The server ${
+        quote(status.server)
+      } is configured but its tools await the user's approval; describe ${
+        quote(`${status.server}/${held.name}`)
+      } to get the command the user runs to approve it.`
+      : ` The server ${
+        quote(status.server)
+      } is configured but its tools cannot be listed now (${why}); it is tried again in the background: try again later, or use another server's tool.`;
     return errorAction(
       action.code,
       action.message.replace(said, instead),
@@ -178,6 +186,37 @@ export function failureResult(
       : {}),
   };
 }
+
+/**
+ * The answer to a describe or an execute of a tool that awaits the user's approval (trust
+ * `pin`): an error result with the code `awaiting_approval`, whose text names the command.
+ *
+ * @param id The tool's id.
+ * @param message Why it is held and what the user runs (see `heldMessage` in `trust.ts`).
+ * @param bridged Whether the call came through the bridge (which adds a structured copy).
+ * @returns The tool result, with `isError`.
+ *
+ * @example Usage
+ * ```ts
+ * import { heldResult } from "./results.ts";
+ * import { equal } from "node:assert/strict";
+ *
+ * const result = heldResult("a/b", "it awaits the user's approval", true);
+ * equal((result.content?.[0] as { text: string }).text, "Error awaiting_approval: it awaits the user's approval");
+ * ```
+ */
+export function heldResult(id: string, message: string, bridged: boolean): CallToolResultLike {
+  return {
+    content: [{ type: "text", text: `Error ${HELD_CODE}: ${message}` }],
+    isError: true,
+    ...(bridged
+      ? { structuredContent: visible({ action: "error", code: HELD_CODE, message, id }) as never }
+      : {}),
+  };
+}
+
+// The code of a call refused because its tool awaits the user's approval.
+const HELD_CODE = "awaiting_approval";
 
 /**
  * An upstream result as the bridge hands it on: its content as it came, its structured content

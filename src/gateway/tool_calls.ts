@@ -1,7 +1,9 @@
 /**
  * One `tools/call` answered: a bridge call routed within its session (or by the stateless rules
  * when it has none, or when its session cannot record), and an execute or a pinned tool forwarded
- * to its upstream, whose failures become results naming the tool and its server.
+ * to its upstream, whose failures become results naming the tool and its server. Under trust, a
+ * forwarded call goes out only once its tool's live definition has been checked against the lock
+ * (`admit`): a snapshot never stands in for that check.
  *
  * @module
  */
@@ -23,8 +25,10 @@ import {
   executeResult,
   explainConfiguredServer,
   failureResult,
+  heldResult,
   stateless,
 } from "./results.ts";
+import { checkTrust, heldMessage, HeldToolError, type TrustSource } from "./trust.ts";
 import type { UpstreamPool } from "./upstreams.ts";
 
 /** What one `tools/call` brings besides its name and arguments. */
@@ -49,6 +53,10 @@ export interface CallSources {
   hash: Hasher;
   /** Told once when a session cannot record. */
   log?: (line: string) => void;
+  /** The approved definitions: each forwarded call is checked against them (none: trust off). */
+  trust?: TrustSource;
+  /** Resolves once the gateway's state follows every upstream change seen so far. */
+  settled?: () => Promise<void>;
 }
 
 /**
@@ -102,6 +110,8 @@ export class ToolCalls {
     args: unknown,
     context: CallContext,
   ): Promise<CallToolResultLike> {
+    const held = this.#held(state, args);
+    if (held !== undefined) return held;
     const action = explainConfiguredServer(
       context.session === undefined
         ? stateless(state.injector, args)
@@ -157,9 +167,11 @@ export class ToolCalls {
     bridged: boolean,
   ): Promise<CallToolResultLike> {
     const id = toolId(tool);
+    const admit = this.#admitter(tool);
     let result: CallToolResultLike;
     try {
       result = await this.#sources.pool.forward(tool, args, {
+        ...(admit === undefined ? {} : { admit }),
         ...(context.signal ? { signal: context.signal } : {}),
         ...(context.onProgress ? { onProgress: context.onProgress } : {}),
         ...(this.#sources.options.callTimeoutMs === undefined
@@ -175,6 +187,7 @@ export class ToolCalls {
         );
       }
     } catch (error) {
+      if (error instanceof HeldToolError) return heldResult(id, error.message, bridged);
       // Whatever went wrong upstream is the model's to read, never a protocol error.
       const code = error instanceof McpError ? error.code : "tool_error";
       const text = message(error);
@@ -183,6 +196,39 @@ export class ToolCalls {
     }
     await this.#record(context, result.isError === true);
     return bridged ? executeResult(id, result) : result;
+  }
+
+  // A describe or an execute of a tool held back is answered with why and the command that
+  // approves it: the catalogue lacks the tool, so the bridge alone would say it does not exist.
+  #held(state: GatewayState, args: unknown): CallToolResultLike | undefined {
+    const trust = this.#sources.trust;
+    if (state.held.size === 0 || trust === undefined) return undefined;
+    const id = calledName(state, args)?.name;
+    const tool = id === undefined ? undefined : state.held.get(id);
+    if (id === undefined || tool === undefined) return undefined;
+    return heldResult(id, heldMessage(tool, trust), true);
+  }
+
+  // Judges the live definition right before the call goes out (see PoolForwardOptions.admit).
+  // Whatever it finds not approved, the gateway's state (overview, /status, the log) says first.
+  #admitter(tool: McpTool): ((live: McpTool | undefined) => Promise<void>) | undefined {
+    const { trust, hash, settled } = this.#sources;
+    if (trust === undefined || trust.mode === "off") return undefined;
+    return async (live) => {
+      if (live === undefined) {
+        throw new McpError(
+          "tool_error",
+          `Cannot call ${
+            JSON.stringify(toolId(tool))
+          }: its server's live listing no longer has it; search again`,
+        );
+      }
+      const checked = await checkTrust([live], trust, hash);
+      if (checked.unapproved.length === 0) return;
+      await settled?.();
+      const held = checked.held.get(toolId(live));
+      if (held !== undefined) throw new HeldToolError(heldMessage(held, trust));
+    };
   }
 
   // Counting a result is bookkeeping: a store that fails must not turn the result into an error.
@@ -202,12 +248,22 @@ export class ToolCalls {
 function executesPinned(state: GatewayState, args: unknown): boolean {
   const pinned = state.presentation.pinned;
   if (pinned.size === 0) return false;
-  const parsed = parseBridgeCall(args, state.injector.config);
-  if (!parsed.ok || parsed.value.action !== "execute" || parsed.value.name === undefined) {
-    return false;
-  }
-  const tool = state.catalog.get(parsed.value.name.trim());
+  const called = calledName(state, args);
+  if (called?.action !== "execute") return false;
+  const tool = state.catalog.get(called.name);
   return tool !== undefined && pinned.get(pinnedName(tool)) === tool;
+}
+
+// The tool a describe or an execute names, trimmed; parsed without ranking.
+function calledName(
+  state: GatewayState,
+  args: unknown,
+): { action: "describe" | "execute"; name: string } | undefined {
+  const parsed = parseBridgeCall(args, state.injector.config);
+  if (!parsed.ok || parsed.value.name === undefined) return undefined;
+  const action = parsed.value.action;
+  if (action !== "describe" && action !== "execute") return undefined;
+  return { action, name: parsed.value.name.trim() };
 }
 
 function message(error: unknown): string {

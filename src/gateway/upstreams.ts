@@ -13,6 +13,7 @@ import type { McpTool } from "../tool.ts";
 import type { StartMode, UpstreamConfig } from "./config.ts";
 import { McpError } from "../tool_error.ts";
 import { toolId } from "../tool.ts";
+import type { FieldChange } from "./trust_lock.ts";
 
 /** Opens a connection to one upstream (`connectStdio` or `connectHttp` behind a config). */
 export type Connector = (
@@ -48,8 +49,28 @@ export interface UpstreamStatus {
   /**
    * Its tools whose definitions the user has not approved (absent when there are none or trust
    * is off): `held` ones are left out until approved (`pin`), the others work and are flagged.
+   * `changes` gives the approved and the live value of each field that differs, for review (the
+   * first tools of each server, each value cut; `unfold inspect` shows them whole).
    */
-  unapproved?: { name: string; change: "new" | "changed"; fields: string[]; held: boolean }[];
+  unapproved?: {
+    name: string;
+    change: "new" | "changed";
+    fields: string[];
+    held: boolean;
+    changes?: FieldChange[];
+  }[];
+}
+
+/** Options of {@linkcode UpstreamPool.forward}. */
+export interface PoolForwardOptions extends ForwardOptions {
+  /**
+   * Judges the tool's definition in its server's live listing (`undefined`: that listing lacks
+   * the tool) right before the call goes out, once the server is up; it throws to refuse the
+   * call. A pool calls it again when the listing changed while it judged, so what runs is what
+   * was judged. Never given a snapshot's definition.
+   * @default {no check}
+   */
+  admit?: (live: McpTool | undefined) => Promise<void>;
 }
 
 /** The upstreams as one: what the gateway reads and calls. */
@@ -73,15 +94,15 @@ export interface UpstreamPool {
    *
    * @param tool The tool.
    * @param args Its arguments.
-   * @param options Cancellation, timeout, progress.
+   * @param options Cancellation, timeout, progress, and the check of the live definition.
    * @returns The upstream's `CallToolResult`.
    * @throws {McpError} `connect` for an upstream that failed to start, `disconnected` for a lost
-   * one, and what the connection throws (`tool_error`, `call_timeout`).
+   * one, and what the connection throws (`tool_error`, `call_timeout`); what `admit` throws.
    */
   forward(
     tool: McpTool,
     args: Record<string, unknown>,
-    options: ForwardOptions,
+    options: PoolForwardOptions,
   ): Promise<CallToolResultLike>;
   /**
    * Listens for changes of tools or states.
@@ -270,7 +291,12 @@ export async function openOnDemandPool(
       if (config === undefined) throw unavailable(tool, undefined);
       const connection = await connector(config, options.connect ?? {});
       try {
-        return await connection.forward(tool.name, args, forwardOptions);
+        // A listing up to listingTtlMs old never stands in for the definition this connection has.
+        const { admit, ...rest } = forwardOptions;
+        if (admit !== undefined) {
+          await admit((await connection.tools()).find((live) => live.name === tool.name));
+        }
+        return await connection.forward(tool.name, args, rest);
       } finally {
         await connection.close();
       }

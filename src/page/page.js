@@ -430,7 +430,7 @@ function showStatus(status) {
     return row([
       s.server,
       badge,
-      notes.filter(Boolean).join("; "),
+      withChanges(notes.filter(Boolean).join("; "), unapproved),
       fmt(s.tools),
       fmt(s.definitionTokens),
     ], [3, 4]);
@@ -451,6 +451,31 @@ function showStatus(status) {
   $("catalog-summary").textContent = `Live catalogue: ${
     fmt(status.tools)
   } tools from ${status.servers.length} upstreams.`;
+}
+
+// What the user would approve: the approved and the live value of each changed field, as the
+// gateway sends them (JSON text, invisible characters already escaped), under a disclosure.
+function withChanges(text, unapproved) {
+  const shown = (value) => value === undefined ? "(not recorded)" : value ?? "(absent)";
+  const lines = unapproved.filter((u) => Array.isArray(u.changes) && u.changes.length > 0)
+    .flatMap((u) => [
+      `${u.name} (${u.change})`,
+      ...u.changes.flatMap((c) => [
+        `  ${c.field}`,
+        `    approved: ${shown(c.approved)}`,
+        `    live:     ${shown(c.live)}`,
+      ]),
+    ]);
+  if (lines.length === 0) return text;
+  const details = document.createElement("details");
+  const summary = document.createElement("summary");
+  summary.textContent = "approved and live definitions";
+  const pre = document.createElement("pre");
+  pre.textContent = lines.join("\n");
+  details.append(summary, pre);
+  const cell = document.createElement("span");
+  cell.append(text, details);
+  return cell;
 }
 
 async function pollStatus() {

@@ -1,7 +1,7 @@
 import { deepEqual, equal, match, throws } from "node:assert/strict";
 import { parsedConfig } from "./_config.ts";
 import { globMatch, inProfile } from "../../src/gateway/profiles.ts";
-import { fingerprint, parseLock, review } from "../../src/gateway/trust.ts";
+import { lockEntry, parseLock, review } from "../../src/gateway/trust_lock.ts";
 
 const SERVERS = { github: { url: "https://example.com/mcp" }, memory: { command: "mem" } };
 const parse = (unfold: unknown) => parsedConfig({ mcpServers: SERVERS, unfold });
@@ -61,7 +61,7 @@ Deno.test("review names the fields that changed, and a broken lock is refused", 
     inputSchema: { type: "object" },
     annotations: { readOnlyHint: true },
   };
-  const lock = { version: 1 as const, tools: { "s/t": await fingerprint(tool) } };
+  const lock = { version: 2 as const, tools: { "s/t": lockEntry(tool) } };
   deepEqual(await review([tool], lock), []);
   const pulled = {
     ...tool,
@@ -70,6 +70,6 @@ Deno.test("review names the fields that changed, and a broken lock is refused", 
   };
   deepEqual((await review([pulled], lock))[0]?.fields, ["inputSchema", "annotations"]);
   deepEqual((await review([{ ...tool, name: "u" }], lock))[0]?.change, "new");
-  match((parseLock('{"version":2,"tools":{}}') as { error: string }).error, /not an unfold lock/);
+  match((parseLock('{"version":3,"tools":{}}') as { error: string }).error, /not an unfold lock/);
   match((parseLock('{"version":1,"tools":{"a/b":1}}') as { error: string }).error, /"a\/b"/);
 });

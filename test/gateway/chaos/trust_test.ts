@@ -26,7 +26,8 @@ Deno.test("trust pin: a definition changed after start is held until unfold appr
   equal(approved.code, 0, approved.stderr);
   match(approved.stdout, /approved rug\/echo/);
   const lock = JSON.parse(await Deno.readTextFile(`${dir}/unfold.lock.json`));
-  ok(typeof lock.tools["rug/echo"].sha256 === "string");
+  equal(lock.version, 2);
+  match(lock.tools["rug/echo"].definition.description, /^Echoes its text/);
 
   await using gateway = new RawGateway(path);
   await gateway.initialize();
@@ -97,6 +98,9 @@ Deno.test("trust without a lock file: notify says so once, pin holds every tool"
   const init = await gateway.initialize();
   match(String(init.instructions), /No tool definition is approved yet \(trust: pin\)/);
   equal(await describes(gateway, "rug/echo"), false);
+  // A name the server lacks: the server is up, its tools await approval (not "try again later").
+  const other = RawGateway.text(await gateway.bridge({ action: "describe", name: "rug/ech" }));
+  match(other, /"rug" is configured but its tools await the user's approval; describe "rug\//);
   await gateway.until(
     () => gateway.log.some((line) => /no tool definition is approved yet .*"pin"/.test(line)),
     "the pin line on stderr",
@@ -128,5 +132,8 @@ Deno.test("/status lists each upstream's tools awaiting approval", async () => {
   const rug = status.servers.find((s: { server: string }) => s.server === "rug");
   const echo = rug.unapproved.find((u: { name: string }) => u.name === "echo");
   deepEqual([echo.change, echo.held], ["new", true]);
+  // The page shows what would be approved: the live value of each field (nothing approved yet).
+  const description = echo.changes.find((c: { field: string }) => c.field === "description");
+  deepEqual([description.approved, description.live], [null, '"Echoes its text (definition 0)"']);
   equal(rug.tools, 0);
 });
