@@ -116,6 +116,7 @@ export function inspectCatalog(
  * The report as text tables.
  *
  * @param report The report.
+ * @param approve The command that approves, as the user runs it.
  * @returns The text.
  *
  * @example Usage
@@ -128,7 +129,7 @@ export function inspectCatalog(
  * match(formatReport(inspectCatalog(catalog, [{ server: "a", state: "ready", tools: 1 }], { pinned: [] })), /^server/);
  * ```
  */
-export function formatReport(report: InspectReport): string {
+export function formatReport(report: InspectReport, approve = "unfold approve"): string {
   const n = (value: number) => value.toLocaleString("en-US");
   const servers = report.servers.map((s) => [
     s.server,
@@ -180,7 +181,7 @@ export function formatReport(report: InspectReport): string {
       : ["", "quarantined tools (left out of the catalogue):", ...quarantined]),
     ...(unapproved.length === 0 ? [] : [
       "",
-      "tool definitions not approved (review them, then run unfold approve):",
+      `tool definitions not approved (review them, then run ${approve} --all, or name each):`,
       ...unapproved,
     ]),
     ...(pins.length === 0

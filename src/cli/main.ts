@@ -1,16 +1,16 @@
 /**
- * The `unfold` command (Deno): `gateway` serves the upstreams of an `mcpServers` config as one MCP
- * server (stdio, or Streamable HTTP with `--http`), `inspect` reports what they cost and what
- * unfold saves, `search` shows what the model would find. Logs go to stderr only.
+ * The `unfold` command (Deno): `setup` moves a host's servers behind unfold, `gateway` serves the
+ * upstreams of an `mcpServers` config as one MCP server (stdio, or Streamable HTTP with `--http`),
+ * `inspect` reports what they cost and what unfold saves, `search` shows what the model would
+ * find. Logs go to stderr only. `unfold --help` lists every command and option.
  *
  * ```sh
- * deno task unfold gateway --config mcp.json
- * deno task unfold gateway --config mcp.json --http --port 8788
- * deno task unfold gateway --config mcp.json --profile work
- * deno task unfold inspect --config mcp.json [--json] [--profile work]
- * deno task unfold approve --config mcp.json [server/tool …| --all]
- * deno task unfold search --config mcp.json "create an issue" [--limit 10] [--json]
- * deno task unfold login --config mcp.json github [--no-browser]
+ * unfold setup claude-desktop
+ * unfold gateway --config mcp.json [--profile work] [--http --port 8788]
+ * unfold inspect --config mcp.json [--json] [--profile work]
+ * unfold approve --config mcp.json [server/tool …| --all]
+ * unfold search --config mcp.json "create an issue" [--limit 10] [--json]
+ * unfold login --config mcp.json github [--no-browser]
  * ```
  *
  * @module
@@ -37,7 +37,9 @@ import { formatReport, inspectCatalog } from "./inspect.ts";
 import { login } from "./login.ts";
 import { gatewayHost } from "../gateway/host.ts";
 import { CountingStore } from "../gateway/status.ts";
-import { parseArgs, USAGE } from "./args.ts";
+import { parseArgs } from "./args.ts";
+import { unfoldCommand } from "./hints.ts";
+import { defaultConfigPath } from "./unfold_config.ts";
 import { bounded, CLOSE_BUDGET_MS } from "./_closing.ts";
 import { serveHttp } from "./serve_http.ts";
 
@@ -61,19 +63,27 @@ function describe(status: UpstreamStatus): string {
 }
 
 async function main(argv: readonly string[]): Promise<number> {
-  const parsedArgs = parseArgs(argv);
+  const env = Deno.env.toObject();
+  const parsedArgs = parseArgs(argv, defaultConfigPath(env));
   if (!parsedArgs.ok) {
-    console.error(`unfold: ${parsedArgs.error}\n${USAGE}`);
+    console.error(`unfold: ${parsedArgs.error}\n${parsedArgs.usage}`);
     return 2;
   }
   const args = parsedArgs.value;
-  const env = Deno.env.toObject();
+  if (args.text !== undefined) {
+    console.log(args.text);
+    return 0;
+  }
   let text;
   try {
     text = await Deno.readTextFile(args.config);
   } catch (e) {
     if (e instanceof Deno.errors.NotFound) {
-      console.error(`unfold: cannot read the config ${JSON.stringify(args.config)}: no such file`);
+      console.error(
+        `unfold: cannot read the config ${JSON.stringify(args.config)}: no such file${
+          args.configGiven ? "" : `; run ${unfoldCommand("setup", "HOST")} or give --config FILE`
+        }`,
+      );
       return 1;
     }
     throw e;
@@ -224,7 +234,9 @@ async function main(argv: readonly string[]): Promise<number> {
       options,
       pool.instructions?.(),
     );
-    console.log(args.json ? JSON.stringify(report, null, 2) : formatReport(report));
+    console.log(
+      args.json ? JSON.stringify(report, null, 2) : formatReport(report, locked.source.approve),
+    );
     return await finish();
   }
   if (args.command === "approve") {

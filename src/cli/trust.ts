@@ -14,6 +14,7 @@ import type { TrustSource } from "../gateway/gateway.ts";
 import type { McpTool } from "../tool.ts";
 import { toolId } from "../tool.ts";
 import { closest } from "../gateway/profiles.ts";
+import { unfoldCommand } from "./hints.ts";
 import {
   DEFAULT_TRUST,
   fingerprint,
@@ -228,7 +229,7 @@ export async function openTrust(
   const first = await readLock(lockFile);
   if (!first.ok) return first;
   let lock = first.value;
-  const approve = `unfold approve --config ${configPath}`;
+  const approve = unfoldCommand("approve", "--config", configPath);
   const pin = mode === "pin" ? ' and trust is "pin": every tool awaits approval' : "";
   const value: LockedTrust = {
     source: {
@@ -246,7 +247,9 @@ export async function openTrust(
   };
   if (lock === undefined && mode !== "off") {
     value.notice = `no tool definition is approved yet (${lockFile} does not exist)${pin}; ` +
-      `review them with unfold inspect, then run ${approve} --all`;
+      `review them with ${
+        unfoldCommand("inspect", "--config", configPath)
+      }, then run ${approve} --all`;
   }
   return { ok: true, value };
 }
