@@ -9,16 +9,9 @@
 
 import { delimiter, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { RUN_FLAGS } from "../src/cli/run_flags.ts";
 
 const ROOT = dirname(dirname(fileURLToPath(import.meta.url)));
-
-/** The flags the command runs with: those of `deno task unfold`, so both behave the same. */
-export const RUN_FLAGS = [
-  "-A",
-  "--quiet",
-  "--node-modules-dir=auto",
-  "--unstable-npm-lazy-caching",
-];
 
 function binDir(env: Record<string, string>): string {
   const root = env.DENO_INSTALL_ROOT ??

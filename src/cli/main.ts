@@ -18,6 +18,7 @@
 // deno-lint-ignore-file no-console
 
 import { parseGatewayConfig } from "../gateway/config.ts";
+import { readHostFile } from "../gateway/host_files.ts";
 import { Gateway } from "../gateway/gateway.ts";
 import { backgroundRanker } from "../ranking/deno_ranker.ts";
 import { openLivePool } from "../gateway/live_pool.ts";
@@ -39,6 +40,7 @@ import { gatewayHost } from "../gateway/host.ts";
 import { CountingStore } from "../gateway/status.ts";
 import { parseArgs } from "./args.ts";
 import { unfoldCommand } from "./hints.ts";
+import { setup } from "./setup.ts";
 import { defaultConfigPath } from "./unfold_config.ts";
 import { bounded, CLOSE_BUDGET_MS } from "./_closing.ts";
 import { serveHttp } from "./serve_http.ts";
@@ -74,6 +76,18 @@ async function main(argv: readonly string[]): Promise<number> {
     console.log(args.text);
     return 0;
   }
+  if (args.command === "setup") {
+    return await setup({
+      host: args.words[0]!,
+      ...(args.file === undefined ? {} : { file: args.file }),
+      config: args.config,
+      dryRun: args.dryRun,
+      undo: args.undo,
+      env,
+      print: (line) => console.log(line),
+      error: (line) => console.error(line),
+    });
+  }
   let text;
   try {
     text = await Deno.readTextFile(args.config);
@@ -88,7 +102,19 @@ async function main(argv: readonly string[]): Promise<number> {
     }
     throw e;
   }
-  const parsed = parseGatewayConfig(text, configEnvironment(env, args.config, Deno.cwd()));
+  // A host's own file is read as it is: its other keys are left out, and said once.
+  const hostFile = readHostFile(text, args.config);
+  if (!hostFile.ok) {
+    console.error(`unfold: ${args.config}: ${hostFile.error}`);
+    return 1;
+  }
+  if (hostFile.value.ignored.length > 0) {
+    log(`${args.config}: leaving out ${hostFile.value.ignored.join(", ")} (not unfold's)`);
+  }
+  const parsed = parseGatewayConfig(
+    hostFile.value.config,
+    configEnvironment(env, args.config, Deno.cwd()),
+  );
   if (!parsed.ok) {
     console.error(`unfold: ${args.config}: ${parsed.error.message}`);
     return 1;
