@@ -17,15 +17,13 @@
  */
 // deno-lint-ignore-file no-console
 
-import { parseGatewayConfig } from "../gateway/config.ts";
-import { readHostFile } from "../gateway/host_files.ts";
 import { Gateway } from "../gateway/gateway.ts";
 import { backgroundRanker } from "../ranking/deno_ranker.ts";
 import { openLivePool } from "../gateway/live_pool.ts";
 import type { UpstreamStatus } from "../gateway/upstreams.ts";
 import { closest, narrowOptions } from "../gateway/profiles.ts";
 import { approveCommand, openTrust, watchLock } from "./trust.ts";
-import { configEnvironment, withPassedEnvironment } from "../gateway/environment.ts";
+import { withPassedEnvironment } from "../gateway/environment.ts";
 import { pinError, pinNotice } from "../gateway/pinned_check.ts";
 import { checkSettings } from "../http/settings.ts";
 import { serveHostStdio } from "../gateway/stdio_face.ts";
@@ -39,7 +37,7 @@ import { login } from "./login.ts";
 import { gatewayHost } from "../gateway/host.ts";
 import { CountingStore } from "../gateway/status.ts";
 import { parseArgs } from "./args.ts";
-import { unfoldCommand } from "./hints.ts";
+import { readConfigFile } from "./config_file.ts";
 import { setup } from "./setup.ts";
 import { defaultConfigPath } from "./unfold_config.ts";
 import { bounded, CLOSE_BUDGET_MS } from "./_closing.ts";
@@ -88,35 +86,9 @@ async function main(argv: readonly string[]): Promise<number> {
       error: (line) => console.error(line),
     });
   }
-  let text;
-  try {
-    text = await Deno.readTextFile(args.config);
-  } catch (e) {
-    if (e instanceof Deno.errors.NotFound) {
-      console.error(
-        `unfold: cannot read the config ${JSON.stringify(args.config)}: no such file${
-          args.configGiven ? "" : `; run ${unfoldCommand("setup", "HOST")} or give --config FILE`
-        }`,
-      );
-      return 1;
-    }
-    throw e;
-  }
-  // A host's own file is read as it is: its other keys are left out, and said once.
-  const hostFile = readHostFile(text, args.config);
-  if (!hostFile.ok) {
-    console.error(`unfold: ${args.config}: ${hostFile.error}`);
-    return 1;
-  }
-  if (hostFile.value.ignored.length > 0) {
-    log(`${args.config}: leaving out ${hostFile.value.ignored.join(", ")} (not unfold's)`);
-  }
-  const parsed = parseGatewayConfig(
-    hostFile.value.config,
-    configEnvironment(env, args.config, Deno.cwd()),
-  );
+  const parsed = await readConfigFile(args, env, log);
   if (!parsed.ok) {
-    console.error(`unfold: ${args.config}: ${parsed.error.message}`);
+    console.error(`unfold: ${parsed.error}`);
     return 1;
   }
   const config = parsed.value;

@@ -66,3 +66,17 @@ Deno.test("without --config and without unfold's own config, the command says ho
     await Deno.remove(dir);
   }
 });
+
+Deno.test("a --config naming a folder is one line, exit 1, not a stack trace", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "unfold-args-" });
+  try {
+    const run = await runCli(["inspect", "--config", dir]);
+    equal(run.code, 1);
+    equal(
+      run.stderr,
+      `unfold: cannot read the config "${dir}": it is a folder; give the config file in it\n`,
+    );
+  } finally {
+    await Deno.remove(dir);
+  }
+});
