@@ -10,6 +10,7 @@ import type { BridgeAction } from "../bridge/action.ts";
 import { renderDescribe, renderToolFailure, renderWithSchema } from "../bridge/render.ts";
 import type { Injector } from "../injector.ts";
 import type { CallToolResultLike } from "../tool_result.ts";
+import { COMMAND_NOT_FOUND } from "../tool_error.ts";
 import { escapeInvisible, quote } from "../untrusted.ts";
 import type { UpstreamStatus } from "./upstreams.ts";
 
@@ -78,9 +79,13 @@ export function explainConfiguredServer(
     const why = status.detail === undefined
       ? status.state
       : `${status.state}: ${quote(status.detail.slice(0, MAX_DETAIL_CHARS))}`;
+    // A command that is not installed will not appear by waiting: the server is unavailable.
+    const next = status.detail?.includes(`${COMMAND_NOT_FOUND}: `)
+      ? "it is unavailable until the user installs that command or changes the config: use another server's tool, or tell the user."
+      : "it is tried again in the background: try again later, or use another server's tool.";
     const instead = ` The server ${
       quote(status.server)
-    } is configured but its tools cannot be listed now (${why}); it is tried again in the background: try again later, or use another server's tool.`;
+    } is configured but its tools cannot be listed now (${why}); ${next}`;
     return {
       ...action,
       message: action.message.replace(said, instead),
