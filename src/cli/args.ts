@@ -47,6 +47,8 @@ export interface Args {
   browser: boolean;
   /** `--timeout SECONDS` of `login`. */
   timeoutSeconds?: number;
+  /** `--callback-port N` of `login`. */
+  callbackPort?: number;
   /** `--profile NAME`. */
   profile?: string;
   /** `--all` of `approve`. */
@@ -137,6 +139,9 @@ function parse(argv: readonly string[], defaultConfig: string): Args {
   args.browser = values["no-browser"] !== true;
   if (text("timeout") !== undefined) {
     args.timeoutSeconds = integer("--timeout", text("timeout")!, 1);
+  }
+  if (text("callback-port") !== undefined) {
+    args.callbackPort = integer("--callback-port", text("callback-port")!, 0, MAX_PORT);
   }
   if (text("profile") !== undefined) args.profile = text("profile")!;
   args.all = values.all === true;

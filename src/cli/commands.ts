@@ -33,6 +33,11 @@ export const OPTIONS = {
   all: { type: "boolean", help: "approve every tool listed now" },
   "no-browser": { type: "boolean", help: "print the sign-in URL instead of opening a browser" },
   timeout: { type: "string", value: "SECONDS", help: "how long to wait for the sign-in" },
+  "callback-port": {
+    type: "string",
+    value: "N",
+    help: "the loopback port the browser comes back to (default: any free one)",
+  },
   file: {
     type: "string",
     value: "PATH",
@@ -81,9 +86,10 @@ export const COMMANDS = {
     options: ["config", "limit", "json"],
   },
   login: {
-    usage: "unfold login [--config FILE] SERVER [--no-browser] [--timeout SECONDS]",
+    usage:
+      "unfold login [--config FILE] SERVER [--no-browser] [--timeout SECONDS] [--callback-port N]",
     summary: "sign in to a remote server that asks for OAuth",
-    options: ["config", "no-browser", "timeout"],
+    options: ["config", "no-browser", "timeout", "callback-port"],
   },
   help: {
     usage: "unfold help [COMMAND]",

@@ -99,6 +99,7 @@ async function main(argv: readonly string[]): Promise<number> {
       server: args.words[0]!,
       browser: args.browser,
       ...(args.timeoutSeconds === undefined ? {} : { timeoutMs: args.timeoutSeconds * 1000 }),
+      ...(args.callbackPort === undefined ? {} : { callbackPort: args.callbackPort }),
       env,
       print: (line) => console.error(line),
     });
