@@ -79,6 +79,7 @@ async function main(argv: readonly string[]): Promise<number> {
       host: args.words[0]!,
       ...(args.file === undefined ? {} : { file: args.file }),
       config: args.config,
+      configGiven: args.configGiven,
       dryRun: args.dryRun,
       undo: args.undo,
       env,

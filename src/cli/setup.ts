@@ -12,7 +12,7 @@ import { isDeepStrictEqual } from "node:util";
 import { dirname, join, resolve } from "node:path";
 import { createTwoFilesPatch } from "diff";
 import { parseGatewayConfig } from "../gateway/config.ts";
-import { readHostFile } from "../gateway/host_files.ts";
+import { hostFormat, readHostFile } from "../gateway/host_files.ts";
 import { closest } from "../gateway/profiles.ts";
 import { HOST_NAMES, HOSTS, type HostSpec } from "./hosts.ts";
 import { withOnlyEntry } from "./host_edit.ts";
@@ -27,6 +27,8 @@ export interface SetupOptions {
   file?: string;
   /** unfold's own config. */
   config: string;
+  /** Whether the config was named (`--config`), so the undo hint names it too. */
+  configGiven?: boolean;
   /** `--dry-run`. */
   dryRun: boolean;
   /** `--undo`. */
@@ -64,7 +66,9 @@ export async function setup(options: SetupOptions): Promise<number> {
   const fail = (line: string) => (error(`unfold: ${line}`), 1);
   if (options.undo) return await undo(host, config, backup, options);
   const hostText = await readOrEmpty(file);
-  const read = readHostFile(hostText, file);
+  // No file yet (or an empty one): a host with no servers.
+  const empty = hostText.trim() === "" && hostFormat(file) === "json";
+  const read = readHostFile(empty ? "{}" : hostText, file);
   if (!read.ok) return fail(`${file}: ${read.error}`);
   const found = read.value.config as { mcpServers?: Record<string, Record<string, unknown>> };
   if (typeof found !== "object") {
@@ -113,7 +117,9 @@ export async function setup(options: SetupOptions): Promise<number> {
     `Moved ${names.length} server${names.length === 1 ? "" : "s"}${
       names.length === 0 ? "" : ` (${names.join(", ")})`
     } from ${file} into ${config}, profile ${host}; ${spec.label} now starts unfold. ` +
-      `Restart ${spec.label}. To undo: ${unfoldCommand("setup", host, "--undo")}`,
+      `Restart ${spec.label}. To undo: ${
+        unfoldCommand("setup", host, ...(options.configGiven ? ["--config", config] : []), "--undo")
+      }`,
   );
   return 0;
 }

@@ -95,3 +95,20 @@ Deno.test("the sign-in hint of a server that needs one runs as printed", async (
     ok(/secure\s+ready/.test(after.stdout), after.stdout + after.stderr);
   });
 });
+
+Deno.test("the undo hint of unfold setup runs as printed", async () => {
+  await withConfig({ mcpServers: {} }, async (_path, env, dir) => {
+    const file = `${dir}/cursor.json`;
+    await Deno.writeTextFile(file, '{"mcpServers": {}}\n');
+    const done = await runCli(
+      ["setup", "cursor", "--file", file, "--config", `${dir}/unfold/mcp.json`],
+      env,
+    );
+    equal(done.code, 0, done.stderr);
+    const hints = hintsIn(done.stdout);
+    deepEqual(hints.map((words) => words.at(-1)), ["--undo"], done.stdout);
+    const undone = await runHint(hints[0]!, env);
+    equal(undone.code, 0, undone.stderr);
+    equal(await Deno.readTextFile(file), '{"mcpServers": {}}\n');
+  });
+});

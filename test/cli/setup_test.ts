@@ -152,9 +152,11 @@ Deno.test({
         vscode: { memory, filesystem: stdio("@modelcontextprotocol/server-filesystem", dir) },
       };
       const entries: Record<string, { command: string; args: string[] }> = {};
+      const files: string[] = [];
       for (const [host, servers] of Object.entries(hosts)) {
         const fixture = hostFixture(host, { stdio: servers, http: HTTP });
         const file = `${dir}/${host}-${fixture.file}`;
+        files.push(file);
         await Deno.writeTextFile(file, fixture.text);
         const done = await runCli(["setup", host, "--file", file], env);
         equal(done.code, 0, done.stderr);
@@ -172,8 +174,54 @@ Deno.test({
         "memory/read_graph",
         "filesystem/read_text_file",
       ]);
+      // Undoing one host keeps what the other still uses.
+      const undone = await runCli(["setup", "claude-desktop", "--file", files[0]!, "--undo"], env);
+      equal(undone.code, 0, undone.stderr);
+      const unfold = JSON.parse(await Deno.readTextFile(`${dir}/unfold/mcp.json`));
+      deepEqual(Object.keys(unfold.mcpServers), ["memory", "filesystem", "vscode-remote"]);
+      deepEqual(Object.keys(unfold.unfold.profiles), ["vscode"]);
     } finally {
       await Deno.remove(dir, { recursive: true });
     }
   },
+});
+
+Deno.test("setup on a host that has no file yet writes one with the entry, and --undo removes it", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "unfold-setup-new-" });
+  try {
+    const env = { ...denoEnv(), UNFOLD_CONFIG_DIR: `${dir}/unfold` };
+    const file = `${dir}/cursor/mcp.json`;
+    const done = await runCli(["setup", "cursor", "--file", file], env);
+    equal(done.code, 0, done.stderr);
+    match(done.stdout, /^Moved 0 servers from /);
+    deepEqual(Object.keys(JSON.parse(await Deno.readTextFile(file)).mcpServers), ["unfold"]);
+    const undone = await runCli(["setup", "cursor", "--file", file, "--undo"], env);
+    equal(undone.code, 0, undone.stderr);
+    equal(await read(file), undefined);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("the entry starts the installed unfold when it is on the PATH", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "unfold-setup-path-" });
+  try {
+    await Deno.mkdir(`${dir}/bin`);
+    await Deno.writeTextFile(`${dir}/bin/unfold`, "#!/bin/sh\n");
+    await Deno.chmod(`${dir}/bin/unfold`, 0o755);
+    const env = {
+      ...denoEnv(),
+      UNFOLD_CONFIG_DIR: `${dir}/unfold`,
+      PATH: `${dir}/bin:${Deno.env.get("PATH")}`,
+    };
+    const file = `${dir}/settings.json`;
+    const done = await runCli(["setup", "gemini", "--file", file], env);
+    equal(done.code, 0, done.stderr);
+    deepEqual(JSON.parse(await Deno.readTextFile(file)).mcpServers.unfold, {
+      command: `${dir}/bin/unfold`,
+      args: ["gateway", "--config", `${dir}/unfold/mcp.json`, "--profile", "gemini"],
+    });
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });
