@@ -6,9 +6,7 @@
  * @module
  */
 
-import { applyEdits, modify } from "jsonc-parser";
-import { stringify as stringifyToml } from "smol-toml";
-import { hostFormat, parseHostText } from "../gateway/host_files.ts";
+import { hostFormat, parseHostText, tomlText, withJsonKey } from "../gateway/host_files.ts";
 
 /**
  * The host file with `serversKey` holding only `{name: entry}`.
@@ -48,10 +46,7 @@ export function withOnlyEntry(
   if (!before.ok || typeof before.value !== "object" || before.value === null) {
     return { ok: false, error: "is not a JSON object: fix it or give another file with --file" };
   }
-  const edits = modify(text, [serversKey], servers, {
-    formattingOptions: { insertSpaces: !text.includes("\n\t"), tabSize: 2, eol: "\n" },
-  });
-  return { ok: true, value: applyEdits(text, edits) };
+  return { ok: true, value: withJsonKey(text, serversKey, servers) };
 }
 
 // A TOML table header: `[a.b]` or `[[a.b]]`, with what it names.
@@ -84,7 +79,7 @@ function tomlWithOnly(
   }
   if (dropping) kept.push(...held);
   let body = kept.join("\n").replace(/\n*$/, "");
-  body = `${body}${body === "" ? "" : "\n\n"}${stringifyToml({ [key]: servers })}\n`;
+  body = `${body}${body === "" ? "" : "\n\n"}${tomlText({ [key]: servers })}\n`;
   const after = parseHostText(body, "x.toml");
   const rest = (value: unknown) => {
     const copy = { ...(value as Record<string, unknown>) };

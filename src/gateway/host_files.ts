@@ -9,8 +9,8 @@
  * @module
  */
 
-import { parse as parseJsonc, type ParseError } from "jsonc-parser";
-import { parse as parseToml } from "smol-toml";
+import { applyEdits, modify, parse as parseJsonc, type ParseError } from "jsonc-parser";
+import { parse as parseToml, stringify as stringifyToml } from "smol-toml";
 
 /** A host file's format: JSON (comments and trailing commas allowed) or TOML. */
 export type HostFormat = "json" | "toml";
@@ -155,6 +155,32 @@ export function parseHostText(
   const errors: ParseError[] = [];
   const value = parseJsonc(text, errors, { allowTrailingComma: true, disallowComments: false });
   return { ok: true, value: errors.length > 0 ? undefined : value };
+}
+
+/**
+ * A JSON (or JSONC) text with one top-level key set to a value, everything else in it (comments,
+ * order, indentation) as it was.
+ *
+ * @param text The text: a JSON object.
+ * @param key The key.
+ * @param value Its new value.
+ * @returns The new text.
+ */
+export function withJsonKey(text: string, key: string, value: unknown): string {
+  const edits = modify(text, [key], value, {
+    formattingOptions: { insertSpaces: !text.includes("\n\t"), tabSize: 2, eol: "\n" },
+  });
+  return applyEdits(text, edits);
+}
+
+/**
+ * TOML for a value (one importer of the TOML library: this module).
+ *
+ * @param value A table.
+ * @returns Its TOML text.
+ */
+export function tomlText(value: Record<string, unknown>): string {
+  return stringifyToml(value);
 }
 
 // One server entry in unfold's words.

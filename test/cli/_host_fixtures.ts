@@ -7,7 +7,7 @@
  * @module
  */
 
-import { stringify } from "smol-toml";
+import { tomlText as stringify } from "../../src/gateway/host_files.ts";
 
 /** A stdio server. */
 export interface StdioServer {
