@@ -51,7 +51,7 @@ export const HOSTS: Readonly<Record<string, HostSpec>> = {
     serversKey: "mcpServers",
   },
   "claude-code": {
-    label: "Claude Code (user scope)",
+    label: "Claude Code",
     path: (env) => underHome(env, ".claude.json"),
     serversKey: "mcpServers",
     stdioType: "stdio",
@@ -62,7 +62,7 @@ export const HOSTS: Readonly<Record<string, HostSpec>> = {
     serversKey: "mcpServers",
   },
   vscode: {
-    label: "VS Code (user profile)",
+    label: "VS Code",
     path: (env, os) => appData(env, os, "Code", "User", "mcp.json"),
     serversKey: "servers",
     stdioType: "stdio",
