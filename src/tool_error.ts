@@ -79,3 +79,9 @@ export class McpError extends Error {
     this.code = code;
   }
 }
+
+/**
+ * How a stdio server whose command is not on the PATH is said (in its state, on stderr, to the
+ * model): `command not found: npxx`, instead of Node's `spawn npxx ENOENT`.
+ */
+export const COMMAND_NOT_FOUND = "command not found";

@@ -5,7 +5,9 @@ import { startDenoServer, startWrangler } from "./e2e/_processes.ts";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 
+import { dirname } from "node:path";
 import { ROOT, runDeno } from "./_deno.ts";
+import { HOSTS } from "../src/cli/hosts.ts";
 
 // The README and the docs that took over most of its text: what they show is run and checked here,
 // whichever of them it now lives in.
@@ -76,9 +78,11 @@ const RUNNERS: [RegExp, Runner][] = [
   [/^deno task test$/, runByCi],
   [/^deno task dev( .*)?$/, runDev],
   [/^deno task deploy --dry-run( .*)?$/, runDeployDryRun],
-  [/^deno task unfold (inspect|search) /, runUnfold],
-  [/^deno task unfold gateway --config \S+$/, runGatewayStdio],
-  [/^deno task unfold gateway --config \S+ --http --port \d+$/, runGatewayHttp],
+  [/^deno task install$/, runQuickStart],
+  [/^unfold (setup \S+|inspect)$/, runQuickStart],
+  [/^(deno task )?unfold (inspect|search) /, runUnfold],
+  [/^(deno task )?unfold gateway --config \S+$/, runGatewayStdio],
+  [/^(deno task )?unfold gateway --config \S+ --http --port \d+$/, runGatewayHttp],
 ];
 
 function runnerOf(command: string): Runner | undefined {
@@ -156,12 +160,74 @@ function words(command: string): string[] {
   return [...command.matchAll(/"([^"]*)"|(\S+)/g)].map((m) => m[1] ?? m[2]!);
 }
 
+// The arguments of deno that run a command: `unfold …` (the installed command) is `deno task
+// unfold …` inside the clone.
+function denoArgs(command: string): string[] {
+  const all = words(command);
+  return all[0] === "unfold" ? ["task", "unfold", ...all.slice(1)] : all.slice(1);
+}
+
+// The README's quick start, run once in order whichever of its lines a test asks for: `deno task
+// install` into a folder of its own, `unfold setup HOST` on a host file that holds the example's
+// servers beside a setting of the host's, `unfold inspect` through the installed command.
+let quickStart: Promise<void> | undefined;
+function runQuickStart(): Promise<void> {
+  return quickStart ??= quickStartOnce();
+}
+
+async function quickStartOnce(): Promise<void> {
+  const block = /## Quick start: the gateway\n\n```sh\n([\s\S]*?)```/.exec(TEXTS.get("README.md")!);
+  ok(block, "the README has no quick start block");
+  const lines = block[1]!.trim().split("\n").map((line) => line.replace(/\s+#.*$/, ""));
+  const dir = await Deno.makeTempDir({ prefix: "unfold-readme-quick-start-" });
+  try {
+    const env = { ...Deno.env.toObject(), DENO_INSTALL_ROOT: dir, XDG_CONFIG_HOME: `${dir}/xdg` };
+    delete (env as Record<string, string | undefined>).UNFOLD_CONFIG_DIR;
+    const run = async (command: string, args: string[]) => {
+      const out = await new Deno.Command(command, { args, cwd: ROOT, env, stdin: "null" }).output();
+      const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+      equal(out.code, 0, `${command} ${args.join(" ")}: ${text(out.stderr)}`);
+      return text(out.stdout);
+    };
+    for (const line of lines) {
+      const [first, ...args] = words(line);
+      if (first === "deno") {
+        ok((await run(Deno.execPath(), args)).startsWith(`Installed unfold: ${dir}/bin/unfold`));
+        continue;
+      }
+      if (args[0] === "setup") {
+        const example = JSON.parse(await Deno.readTextFile(`${ROOT}examples/gateway/mcp.json`));
+        const file = HOSTS[args[1]!]!.path(env, Deno.build.os);
+        await Deno.mkdir(dirname(file), { recursive: true });
+        const host = { globalShortcut: "Alt+Space", mcpServers: example.mcpServers };
+        await Deno.writeTextFile(file, JSON.stringify(host));
+      }
+      const stdout = await run(`${dir}/bin/unfold`, args);
+      if (args[0] === "setup") {
+        ok(stdout.startsWith("Moved 3 servers (everything, filesystem, memory)"), stdout);
+        // A minute for each server to start, as runUnfold gives, on two busy cores.
+        const config = `${dir}/xdg/unfold/mcp.json`;
+        const unfold = JSON.parse(await Deno.readTextFile(config));
+        unfold.unfold.startupTimeoutMs = 60_000;
+        await Deno.writeTextFile(config, JSON.stringify(unfold));
+      } else {
+        ok(stdout.startsWith("server ") && stdout.includes("1,000,000"), stdout);
+        for (const server of ["everything", "filesystem", "memory"]) {
+          ok(new RegExp(`\n${server}\\s+ready`).test(stdout), stdout);
+        }
+      }
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
 // deno task unfold inspect|search: it exits 0 and prints what the README says it prints. The
 // example config keeps the default five-second startup wait, and a command rightly goes on without
 // a server that misses it; with other test files starting processes on two busy cores, one did.
 // So the command runs on a copy of the example, in a temporary directory, that waits a minute.
 async function runUnfold(command: string): Promise<void> {
-  const args = words(command).slice(1);
+  const args = denoArgs(command);
   const at = args.indexOf("--config") + 1;
   const example = JSON.parse(await Deno.readTextFile(`${ROOT}${args[at]}`));
   example.unfold = { ...example.unfold, startupTimeoutMs: 60_000 };
@@ -188,7 +254,7 @@ async function runGatewayStdio(command: string): Promise<void> {
   await client.connect(
     new StdioClientTransport({
       command: Deno.execPath(),
-      args: words(command).slice(1),
+      args: denoArgs(command),
       cwd: ROOT,
       stderr: "ignore",
     }),
@@ -202,7 +268,7 @@ async function runGatewayStdio(command: string): Promise<void> {
 
 // deno task unfold gateway --http, on the port the system chooses: /mcp answers initialize.
 async function runGatewayHttp(command: string): Promise<void> {
-  const args = words(command).slice(1).map((w, i, all) => all[i - 1] === "--port" ? "0" : w);
+  const args = denoArgs(command).map((w, i, all) => all[i - 1] === "--port" ? "0" : w);
   const child = new Deno.Command(Deno.execPath(), {
     args,
     cwd: ROOT,

@@ -1,24 +1,35 @@
 /**
- * The `unfold` command line read into its command and options; a mistake is one line that says
- * what to give instead.
+ * The `unfold` command line read into its command and options by `node:util`'s `parseArgs`; a
+ * mistake is one line that says what to give instead. The commands and their options are the
+ * table in `commands.ts`.
  *
  * @module
  */
 
-/** How each command is called: printed after a usage error. */
-export const USAGE = `Usage:
-  unfold gateway --config FILE [--profile NAME] [--http [--port N] [--host H]]
-  unfold inspect --config FILE [--profile NAME] [--json]
-  unfold approve --config FILE (server/tool ... | --all) [--dry-run]
-  unfold search --config FILE [--limit N] [--json] "words"
-  unfold login --config FILE SERVER [--no-browser] [--timeout SECONDS]`;
+import { parseArgs as parseNodeArgs } from "node:util";
+import { closest } from "../gateway/profiles.ts";
+import { VERSION } from "../version.ts";
+import {
+  commandHelp,
+  type CommandName,
+  COMMANDS,
+  type CommandSpec,
+  HELP,
+  type OptionName,
+  OPTIONS,
+} from "./commands.ts";
 
 /** Parsed command-line arguments. */
 export interface Args {
-  /** `gateway`, `inspect`, `approve`, `search` or `login`. */
+  /** `gateway`, `inspect`, `approve`, `search`, `login`, `setup`, or `help` and `version` (print
+   * {@linkcode Args.text} and exit 0). */
   command: string;
-  /** `--config FILE`. */
+  /** What `help` and `version` print. */
+  text?: string;
+  /** `--config FILE`, else the default given to {@linkcode parseArgs}. */
   config: string;
+  /** Whether `--config` was given (else {@linkcode Args.config} is the default). */
+  configGiven: boolean;
   /** `--http`: serve Streamable HTTP instead of stdio. */
   http: boolean;
   /** `--port N`. @default {8788} */
@@ -29,25 +40,34 @@ export interface Args {
   json: boolean;
   /** `--limit N` of `search`. @default {10} */
   limit: number;
-  /** The words after the options: `search`'s query, `login`'s server, `approve`'s ids. */
+  /** The words after the options: `search`'s query, `login`'s server, `approve`'s ids, `setup`'s
+   * host. */
   words: string[];
   /** Not `--no-browser`. */
   browser: boolean;
   /** `--timeout SECONDS` of `login`. */
   timeoutSeconds?: number;
+  /** `--callback-port N` of `login`. */
+  callbackPort?: number;
   /** `--profile NAME`. */
   profile?: string;
   /** `--all` of `approve`. */
   all: boolean;
-  /** `--dry-run` of `approve`: print what would be approved, write nothing. */
-  dryRun?: boolean;
+  /** `--file PATH` of `setup`: the host's file. */
+  file?: string;
+  /** `--dry-run` of `setup`. */
+  dryRun: boolean;
+  /** `--undo` of `setup`. */
+  undo: boolean;
 }
 
 /**
  * Parses the command line.
  *
  * @param argv The arguments after the program.
- * @returns The arguments, or the usage mistake in one line (the caller adds {@linkcode USAGE}).
+ * @param defaultConfig The config when `--config` is not given (unfold's own); `""` when there is
+ *   none, which makes `--config` required.
+ * @returns The arguments, or the usage mistake in one line and the command's usage line.
  *
  * @example Usage
  * ```ts
@@ -58,24 +78,31 @@ export interface Args {
  * deepEqual(parseArgs(["gateway", "--config", "mcp.json", "--port", "9000"]), {
  *   ok: false,
  *   error: "--port needs --http (without it the gateway serves stdio)",
+ *   usage: "Usage: unfold gateway [--config FILE] [--profile NAME] [--http [--port N] [--host H]]",
  * });
  * ```
  */
 export function parseArgs(
   argv: readonly string[],
-): { ok: true; value: Args } | { ok: false; error: string } {
+  defaultConfig = "",
+): { ok: true; value: Args } | { ok: false; error: string; usage: string } {
   try {
-    return { ok: true, value: parse(argv) };
+    return { ok: true, value: parse(argv, defaultConfig) };
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
-    return { ok: false, error: error.message };
+    const command = argv[0] ?? "";
+    const usage = Object.hasOwn(COMMANDS, command)
+      ? `Usage: ${COMMANDS[command as CommandName].usage}`
+      : "Run unfold --help for the commands.";
+    return { ok: false, error: error.message, usage };
   }
 }
 
-function parse(argv: readonly string[]): Args {
+function parse(argv: readonly string[], defaultConfig: string): Args {
   const args: Args = {
     command: argv[0] ?? "",
-    config: "",
+    config: defaultConfig,
+    configGiven: false,
     http: false,
     port: 8788,
     host: "127.0.0.1",
@@ -84,49 +111,128 @@ function parse(argv: readonly string[]): Args {
     words: [],
     browser: true,
     all: false,
+    dryRun: false,
+    undo: false,
   };
-  let portGiven = false;
-  for (let i = 1; i < argv.length; i++) {
-    const arg = argv[i]!;
-    const value = () => {
-      const next = argv[++i];
-      if (next === undefined) throw new UsageError(`${arg} needs a value`);
-      return next;
-    };
-    if (arg === "--config") args.config = value();
-    else if (arg === "--http") args.http = true;
-    else if (arg === "--port") {
-      args.port = integer(arg, value(), 0, MAX_PORT);
-      portGiven = true;
-    } else if (arg === "--host") args.host = value();
-    else if (arg === "--json") args.json = true;
-    else if (arg === "--limit") args.limit = integer(arg, value(), 1);
-    else if (arg === "--no-browser") args.browser = false;
-    else if (arg === "--timeout") args.timeoutSeconds = integer(arg, value(), 1);
-    else if (arg === "--profile") args.profile = value();
-    else if (arg === "--all") args.all = true;
-    else if (arg === "--dry-run") args.dryRun = true;
-    else if (arg.startsWith("--")) throw new UsageError(`unknown option ${arg}`);
-    else args.words.push(arg);
+  const first = argv[0] ?? "";
+  if (first === "--version" || first === "-V") {
+    return { ...args, command: "version", text: VERSION };
   }
-  if (!["gateway", "inspect", "search", "login", "approve"].includes(args.command)) {
-    throw new UsageError(args.command === "" ? "no command" : `unknown command ${args.command}`);
+  if (first === "--help" || first === "-h") return { ...args, command: "help", text: HELP };
+  if (!Object.hasOwn(COMMANDS, first)) {
+    throw new UsageError(
+      first === "" ? "no command" : `unknown command ${first}${closest(first, commandNames())}`,
+    );
   }
-  if (args.config === "") throw new UsageError("--config FILE is required");
+  const name = first as CommandName;
+  const spec: CommandSpec = COMMANDS[name];
+  const values = readOptions(name, spec, argv.slice(1), args.words);
+  if (values.help === true) return { ...args, command: "help", text: commandHelp(name) };
+  if (name === "help") return helpOf(args);
+  const text = (option: OptionName) => values[option] as string | undefined;
+  if (text("config") !== undefined) [args.config, args.configGiven] = [text("config")!, true];
+  args.http = values.http === true;
+  if (text("port") !== undefined) args.port = integer("--port", text("port")!, 0, MAX_PORT);
+  if (text("host") !== undefined) args.host = text("host")!;
+  args.json = values.json === true;
+  if (text("limit") !== undefined) args.limit = integer("--limit", text("limit")!, 1);
+  args.browser = values["no-browser"] !== true;
+  if (text("timeout") !== undefined) {
+    args.timeoutSeconds = integer("--timeout", text("timeout")!, 1);
+  }
+  if (text("callback-port") !== undefined) {
+    args.callbackPort = integer("--callback-port", text("callback-port")!, 0, MAX_PORT);
+  }
+  if (text("profile") !== undefined) args.profile = text("profile")!;
+  args.all = values.all === true;
+  if (text("file") !== undefined) args.file = text("file")!;
+  args.dryRun = values["dry-run"] === true;
+  args.undo = values.undo === true;
+  if (args.config === "") {
+    throw new UsageError(
+      "--config FILE is required (no default: set UNFOLD_CONFIG_DIR, XDG_CONFIG_HOME or HOME)",
+    );
+  }
   // Without --http the gateway speaks stdio: a port would be ignored, so it is refused.
-  if (portGiven && !(args.command === "gateway" && args.http)) {
+  if (text("port") !== undefined && !(name === "gateway" && args.http)) {
     throw new UsageError("--port needs --http (without it the gateway serves stdio)");
   }
-  if (args.command === "search" && args.words.join(" ").trim() === "") {
+  if (name === "search" && args.words.join(" ").trim() === "") {
     throw new UsageError("search needs the words to search for");
   }
-  if (args.command === "login" && args.words.length !== 1) {
+  if (name === "login" && args.words.length !== 1) {
     throw new UsageError("login needs one server name");
   }
-  if (args.command === "approve" && args.all === (args.words.length > 0)) {
+  if (name === "approve" && args.all === (args.words.length > 0)) {
     throw new UsageError("approve needs the tool ids to approve, or --all (not both)");
   }
+  if (name === "setup" && args.words.length !== 1) {
+    throw new UsageError("setup needs one host name (unfold setup --help lists them)");
+  }
+  if (name === "setup" && args.dryRun && args.undo) {
+    throw new UsageError("setup takes --dry-run or --undo, not both");
+  }
   return args;
+}
+
+// `unfold help` and `unfold help COMMAND`.
+function helpOf(args: Args): Args {
+  const [topic, ...rest] = args.words;
+  if (rest.length > 0) throw new UsageError("help takes one command name");
+  if (topic === undefined) return { ...args, command: "help", text: HELP };
+  if (!Object.hasOwn(COMMANDS, topic)) {
+    throw new UsageError(`unknown command ${topic}${closest(topic, commandNames())}`);
+  }
+  return { ...args, command: "help", text: commandHelp(topic as CommandName) };
+}
+
+function commandNames(): string[] {
+  return Object.keys(COMMANDS);
+}
+
+// The command's own options through node:util; its errors become one line of ours.
+function readOptions(
+  name: CommandName,
+  spec: CommandSpec,
+  argv: readonly string[],
+  words: string[],
+): Record<string, string | boolean | undefined> {
+  const options = Object.fromEntries(
+    [...spec.options, "help" as const].map((option) => [option, { type: OPTIONS[option].type }]),
+  );
+  try {
+    const parsed = parseNodeArgs({
+      args: [...argv],
+      options,
+      allowPositionals: true,
+      strict: true,
+    });
+    words.push(...parsed.positionals);
+    return parsed.values as Record<string, string | boolean | undefined>;
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    const message = error instanceof Error ? error.message : String(error);
+    const option = /'(--?[^' <]+)/.exec(message)?.[1] ?? "";
+    if (code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") {
+      const known = Object.keys(OPTIONS).filter((o) => Object.hasOwn(options, o));
+      const other = Object.keys(OPTIONS).includes(option.replace(/^--/, ""));
+      throw new UsageError(
+        other
+          ? `unfold ${name} takes no ${option}`
+          : `unknown option ${option}${
+            closest(option.replace(/^--/, ""), known).replace(/"([^"]+)"\?$/, '"--$1"?')
+          }`,
+      );
+    }
+    if (code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE") {
+      throw new UsageError(
+        /does not take an argument/.test(message)
+          ? `${option} takes no value`
+          : `${option} needs a value`,
+      );
+    }
+    throw new UsageError(message.split("\n")[0]!);
+  }
 }
 
 class UsageError extends Error {}

@@ -14,6 +14,7 @@ import { fileOAuthStore, unfoldConfigDir } from "../mcp/oauth/file_store.ts";
 import { StoredOAuthProvider } from "../mcp/oauth/provider.ts";
 import { memoryOAuthStore } from "../mcp/oauth/store.ts";
 import { connectStdio } from "../mcp/stdio.ts";
+import { unfoldCommand } from "./hints.ts";
 
 /**
  * A connector for Deno: stdio and Streamable HTTP upstreams. An HTTP upstream without its own
@@ -73,8 +74,8 @@ function connectRemote(
     ...(config.oauth === undefined ? {} : { settings: config.oauth }),
   });
   const login = oauth.configPath === undefined
-    ? `unfold login ${server}`
-    : `unfold login --config ${oauth.configPath} ${server}`;
+    ? unfoldCommand("login", server)
+    : unfoldCommand("login", "--config", oauth.configPath, server);
   return connectOAuth(config, {
     provider,
     eager: config.oauth !== undefined,

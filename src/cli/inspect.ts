@@ -130,7 +130,7 @@ export function inspectCatalog(
  * match(formatReport(inspectCatalog(catalog, [{ server: "a", state: "ready", tools: 1 }], { pinned: [] })), /^server/);
  * ```
  */
-export function formatReport(report: InspectReport, approve?: string): string {
+export function formatReport(report: InspectReport, approve = "unfold approve"): string {
   const n = (value: number) => value.toLocaleString("en-US");
   const servers = report.servers.map((s) => [
     s.server,
@@ -183,11 +183,8 @@ export function formatReport(report: InspectReport, approve?: string): string {
       : ["", "quarantined tools (left out of the catalogue):", ...quarantined]),
     ...(unapproved.length === 0 ? [] : [
       "",
-      `tool definitions not approved (review them, then approve each with ${
-        approve ?? "unfold approve --config FILE"
-      } followed by its id, or all of them with ${
-        approve ?? "unfold approve --config FILE"
-      } --all):`,
+      `tool definitions not approved (review them, then run ${approve} --all, or name the ids ` +
+      "to approve in place of --all):",
       ...unapproved,
     ]),
     ...(pins.length === 0

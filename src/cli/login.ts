@@ -32,6 +32,12 @@ export interface LoginOptions {
    * @default {LOGIN_TIMEOUT_MS}
    */
   timeoutMs?: number;
+  /**
+   * The loopback port the browser comes back to (for a server that registers a fixed redirect
+   * URL); 0 takes any free one.
+   * @default {0}
+   */
+  callbackPort?: number;
   /** The environment (where the config directory is). */
   env: Readonly<Record<string, string | undefined>>;
   /** Shows a line to the user (the URL to open; stderr in the CLI). */
@@ -86,7 +92,17 @@ export async function login(
   }
   const callback = Promise.withResolvers<URL>();
   let expectedState: () => string | undefined = () => undefined;
-  const loopback = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, (request) => {
+  const port = options.callbackPort ?? 0;
+  let loopback: Deno.HttpServer<Deno.NetAddr>;
+  try {
+    loopback = Deno.serve({ hostname: "127.0.0.1", port, onListen: () => {} }, answer);
+  } catch (error) {
+    if (!(error instanceof Deno.errors.AddrInUse)) throw error;
+    return fail(
+      `cannot wait for the sign-in on 127.0.0.1:${port}: the port is in use; choose another with --callback-port (0 takes any free one)`,
+    );
+  }
+  function answer(request: Request): Response {
     const url = new URL(request.url);
     if (url.pathname !== "/callback") return new Response("Not found\n", { status: 404 });
     // A page that guesses the port must not end the sign-in: only our own state counts.
@@ -100,7 +116,7 @@ export async function login(
         headers: { "content-type": "text/html; charset=utf-8" },
       },
     );
-  });
+  }
   try {
     const memory = memoryOAuthStore();
     const provider = new StoredOAuthProvider({

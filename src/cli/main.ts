@@ -1,16 +1,16 @@
 /**
- * The `unfold` command (Deno): `gateway` serves the upstreams of an `mcpServers` config as one MCP
- * server (stdio, or Streamable HTTP with `--http`), `inspect` reports what they cost and what
- * unfold saves, `search` shows what the model would find. Logs go to stderr only.
+ * The `unfold` command (Deno): `setup` moves a host's servers behind unfold, `gateway` serves the
+ * upstreams of an `mcpServers` config as one MCP server (stdio, or Streamable HTTP with `--http`),
+ * `inspect` reports what they cost and what unfold saves, `search` shows what the model would
+ * find. Logs go to stderr only. `unfold --help` lists every command and option.
  *
  * ```sh
- * deno task unfold gateway --config mcp.json
- * deno task unfold gateway --config mcp.json --http --port 8788
- * deno task unfold gateway --config mcp.json --profile work
- * deno task unfold inspect --config mcp.json [--json] [--profile work]
- * deno task unfold approve --config mcp.json (server/tool …| --all) [--dry-run]
- * deno task unfold search --config mcp.json "create an issue" [--limit 10] [--json]
- * deno task unfold login --config mcp.json github [--no-browser]
+ * unfold setup claude-desktop
+ * unfold gateway --config mcp.json [--profile work] [--http --port 8788]
+ * unfold inspect --config mcp.json [--json] [--profile work]
+ * unfold approve --config mcp.json (server/tool …| --all) [--dry-run]
+ * unfold search --config mcp.json "create an issue" [--limit 10] [--json]
+ * unfold login --config mcp.json github [--no-browser]
  * ```
  *
  * No names: the CLI is a program (`deno task unfold`, `deno run …/cli`), not a library; the
@@ -20,14 +20,14 @@
  */
 // deno-lint-ignore-file no-console
 
-import { parseGatewayConfig, poolOptions } from "../gateway/config.ts";
+import { poolOptions } from "../gateway/config.ts";
 import { Gateway } from "../gateway/gateway.ts";
 import { backgroundRanker } from "../ranking/deno_ranker.ts";
 import { openLivePool } from "../gateway/live_pool.ts";
 import type { UpstreamStatus } from "../gateway/upstreams.ts";
 import { closest, narrowOptions, profileSeesServer } from "../gateway/profiles.ts";
 import { approveCommand, openTrust, watchLock } from "./trust.ts";
-import { configEnvironment, withPassedEnvironment } from "../gateway/environment.ts";
+import { withPassedEnvironment } from "../gateway/environment.ts";
 import { pinError, pinNotice } from "../gateway/pinned_check.ts";
 import { checkSettings } from "../http/settings.ts";
 import { serveHostStdio } from "../gateway/stdio_face.ts";
@@ -40,7 +40,10 @@ import { formatReport, inspectCatalog, withChanges } from "./inspect.ts";
 import { login } from "./login.ts";
 import { gatewayHost } from "../gateway/host.ts";
 import { CountingStore } from "../gateway/status.ts";
-import { parseArgs, USAGE } from "./args.ts";
+import { parseArgs } from "./args.ts";
+import { readConfigFile } from "./config_file.ts";
+import { setup } from "./setup.ts";
+import { defaultConfigPath } from "./unfold_config.ts";
 import { bounded, CLOSE_BUDGET_MS } from "./_closing.ts";
 import { serveHttp } from "./serve_http.ts";
 import { profileTokenProblem } from "../gateway/gateway_routes.ts";
@@ -65,26 +68,33 @@ function describe(status: UpstreamStatus): string {
 }
 
 async function main(argv: readonly string[]): Promise<number> {
-  const parsedArgs = parseArgs(argv);
+  const env = Deno.env.toObject();
+  const parsedArgs = parseArgs(argv, defaultConfigPath(env));
   if (!parsedArgs.ok) {
-    console.error(`unfold: ${parsedArgs.error}\n${USAGE}`);
+    console.error(`unfold: ${parsedArgs.error}\n${parsedArgs.usage}`);
     return 2;
   }
   const args = parsedArgs.value;
-  const env = Deno.env.toObject();
-  let text;
-  try {
-    text = await Deno.readTextFile(args.config);
-  } catch (e) {
-    if (e instanceof Deno.errors.NotFound) {
-      console.error(`unfold: cannot read the config ${JSON.stringify(args.config)}: no such file`);
-      return 1;
-    }
-    throw e;
+  if (args.text !== undefined) {
+    console.log(args.text);
+    return 0;
   }
-  const parsed = parseGatewayConfig(text, configEnvironment(env, args.config, Deno.cwd()));
+  if (args.command === "setup") {
+    return await setup({
+      host: args.words[0]!,
+      ...(args.file === undefined ? {} : { file: args.file }),
+      config: args.config,
+      configGiven: args.configGiven,
+      dryRun: args.dryRun,
+      undo: args.undo,
+      env,
+      print: (line) => console.log(line),
+      error: (line) => console.error(line),
+    });
+  }
+  const parsed = await readConfigFile(args, env, log);
   if (!parsed.ok) {
-    console.error(`unfold: ${args.config}: ${parsed.error.message}`);
+    console.error(`unfold: ${parsed.error}`);
     return 1;
   }
   const config = parsed.value;
@@ -95,6 +105,7 @@ async function main(argv: readonly string[]): Promise<number> {
       server: args.words[0]!,
       browser: args.browser,
       ...(args.timeoutSeconds === undefined ? {} : { timeoutMs: args.timeoutSeconds * 1000 }),
+      ...(args.callbackPort === undefined ? {} : { callbackPort: args.callbackPort }),
       env,
       print: (line) => console.error(line),
     });

@@ -14,7 +14,8 @@ import type { TrustSource } from "../gateway/gateway.ts";
 import type { McpTool } from "../tool.ts";
 import { toolId } from "../tool.ts";
 import { closest } from "../gateway/profiles.ts";
-import { DEFAULT_TRUST, LOCK_FILE_NAME, shellWord } from "../gateway/trust.ts";
+import { DEFAULT_TRUST, LOCK_FILE_NAME } from "../gateway/trust.ts";
+import { unfoldCommand } from "./hints.ts";
 import {
   fieldChanges,
   type Lock,
@@ -232,15 +233,15 @@ export async function openTrust(
   if (!first.ok) return first;
   let lock = first.value;
   // Every command printed runs as printed, from any directory.
-  const config = shellWord(resolve(configPath));
-  const approve = `unfold approve --config ${config}`;
+  const config = resolve(configPath);
+  const approve = unfoldCommand("approve", "--config", config);
   const pin = mode === "pin" ? ' and trust is "pin": every tool awaits approval' : "";
   const value: LockedTrust = {
     source: {
       mode: command === "approve" ? "off" : mode,
       lock: () => lock ?? (command === "inspect" ? { version: 2, tools: {} } : undefined),
       approve,
-      inspect: `unfold inspect --config ${config}`,
+      inspect: unfoldCommand("inspect", "--config", config),
     },
     lockFile,
     async reload() {
@@ -252,7 +253,7 @@ export async function openTrust(
   };
   if (lock === undefined && mode !== "off") {
     value.notice = `no tool definition is approved yet (${lockFile} does not exist)${pin}; ` +
-      `review them with unfold inspect --config ${config}, then run ${approve} --all`;
+      `review them with ${unfoldCommand("inspect", "--config", config)}, then run ${approve} --all`;
   }
   return { ok: true, value };
 }

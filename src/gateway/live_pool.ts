@@ -13,7 +13,7 @@ import { within } from "../_deadline.ts";
 import type { McpConnection } from "../mcp/types.ts";
 import { DEFAULT_CALL_TIMEOUT_MS } from "../mcp/_settings.ts";
 import type { McpTool } from "../tool.ts";
-import { McpError } from "../tool_error.ts";
+import { COMMAND_NOT_FOUND, McpError } from "../tool_error.ts";
 import {
   IDLE_TIMEOUT_MS,
   RESTART_DEFAULTS,
@@ -34,6 +34,9 @@ import {
 
 // How often a call is judged again when its server's listing changes while it is judged.
 const MAX_ADMITS = 3;
+
+// The longest wait between two looks for a stdio server's command that is not installed.
+const MISSING_COMMAND_MAX_DELAY_MS = 600_000;
 
 /**
  * Connects to every upstream at once and keeps the connections. Returns once every upstream has
@@ -115,7 +118,10 @@ export async function openLivePool(
     // A server that stayed up longer than the cap starts its backoff afresh.
     if (entry.readyAt > 0 && now() - entry.readyAt > maxDelayMs) entry.failures = 0;
     entry.failures += 1;
-    const delay = Math.min(maxDelayMs, initialDelayMs * 2 ** Math.min(entry.failures - 1, 30));
+    // A command that is not installed is looked for again, but ever more rarely, up to 10 minutes.
+    const missing = entry.status.detail?.includes(`${COMMAND_NOT_FOUND}: `) === true;
+    const cap = missing ? Math.max(maxDelayMs, MISSING_COMMAND_MAX_DELAY_MS) : maxDelayMs;
+    const delay = Math.min(cap, initialDelayMs * 2 ** Math.min(entry.failures - 1, 30));
     entry.retryAt = now() + delay;
     entry.cancel?.();
     entry.cancel = schedule(() => void start(entry), delay);

@@ -3,7 +3,7 @@
  * the bridge tool (with the catalogue overview, always loaded) plus any pinned tools; executes are
  * forwarded to the upstreams with cancellation and progress; sessions remember what the model was
  * sent. Serve it over stdio (`serveHostStdio`) or Streamable HTTP (`createMcpHttpHandler`, both
- * protocol eras), or run `deno task unfold gateway --config mcp.json`.
+ * protocol eras), or run `unfold gateway --config mcp.json` (`deno task install` puts it on the PATH).
  *
  * ```ts ignore
  * import { Gateway, gatewayHost, openLivePool, parseGatewayConfig, createMcpHttpHandler } from "./mod.ts";

@@ -11,6 +11,7 @@ import type { BridgeOutput } from "../bridge/output_schema.ts";
 import { renderDescribe, renderToolFailure, renderWithSchema } from "../bridge/render.ts";
 import type { Injector } from "../injector.ts";
 import type { CallToolResultLike } from "../tool_result.ts";
+import { COMMAND_NOT_FOUND } from "../tool_error.ts";
 import { escapeInvisible, quote } from "../untrusted.ts";
 import type { UpstreamStatus } from "./upstreams.ts";
 
@@ -82,6 +83,10 @@ export function explainConfiguredServer(
       : `${status.state}: ${quote(status.detail.slice(0, MAX_DETAIL_CHARS))}`;
     // Under trust "pin" a server whose tools all await approval is up: waiting would not help.
     const held = status.unapproved?.find((tool) => tool.held);
+    // A command that is not installed will not appear by waiting: the server is unavailable.
+    const next = status.detail?.includes(`${COMMAND_NOT_FOUND}: `)
+      ? "it is unavailable until the user installs that command or changes the config: use another server's tool, or tell the user."
+      : "it is tried again in the background: try again later, or use another server's tool.";
     const instead = held !== undefined
       ? ` The server ${
         quote(status.server)
@@ -90,7 +95,7 @@ export function explainConfiguredServer(
       } to get the command the user runs to approve it.`
       : ` The server ${
         quote(status.server)
-      } is configured but its tools cannot be listed now (${why}); it is tried again in the background: try again later, or use another server's tool.`;
+      } is configured but its tools cannot be listed now (${why}); ${next}`;
     return errorAction(
       action.code,
       action.message.replace(said, instead),

@@ -24,7 +24,7 @@ import type {
   ServerIdentity,
 } from "./types.ts";
 import { type CallToolResultLike, type MappedResult, mapResult } from "../tool_result.ts";
-import { McpError, type McpErrorCode } from "../tool_error.ts";
+import { COMMAND_NOT_FOUND, McpError, type McpErrorCode } from "../tool_error.ts";
 import { listPages, toMcpTools } from "./tool_list.ts";
 import { BOUNDED_VALIDATOR } from "./_validator.ts";
 import { resultProblem } from "./_result.ts";
@@ -526,6 +526,9 @@ const REASON_CHARS = 1_000;
 // The message of an error, at most REASON_CHARS long.
 function reason(error: unknown): string {
   const message = (error instanceof Error ? error.message : String(error)) || "unknown error";
+  // What a shell would say of a command that is not there.
+  const missing = /^spawn (.+) ENOENT$/.exec(message);
+  if (missing !== null) return `${COMMAND_NOT_FOUND}: ${missing[1]}`;
   return message.length > REASON_CHARS ? `${message.slice(0, REASON_CHARS)}…` : message;
 }
 

@@ -1,13 +1,16 @@
-// The README's gateway quick start, the first command a new user types after cloning: on a fresh
-// clone with an empty Deno cache, `deno task unfold inspect` must fetch only what the gateway
-// imports, as the host snippet does, not every package of deno.json (wrangler, workerd, the
-// browser used by the page tests: over 500 MB and half a minute).
+// The README's quick start as a new user types it, read from the README: on a fresh clone, with an
+// empty Deno cache and a home of their own, `deno task install`, `unfold setup claude-desktop` on
+// a Claude Desktop file that holds the example's servers, `unfold inspect`. The install must fetch
+// only what the gateway imports, not every package of deno.json (wrangler, workerd, the browser
+// used by the page tests: over 500 MB and half a minute).
 // deno-lint-ignore-file no-console
 import { ok } from "node:assert/strict";
+import { dirname } from "node:path";
 import { cloneRepo, ROOT } from "../_deno.ts";
 import { PASSED_ENV_VARS } from "../../src/gateway/environment.ts";
+import { HOSTS } from "../../src/cli/hosts.ts";
 
-// What the first hour may fetch in the Deno cache and node_modules together.
+// What the first hour may fetch into the Deno cache and node_modules together.
 const MAX_FETCHED_BYTES = 80 * 1024 * 1024;
 
 const README = await Deno.readTextFile(`${ROOT}README.md`);
@@ -18,47 +21,69 @@ async function bytesUnder(path: string): Promise<number> {
   return Number(new TextDecoder().decode(out.stdout).split("\t")[0]);
 }
 
+// This machine's Deno cache, where the example's upstreams (started by `deno run npm:…`) come from,
+// as on the user's machine.
+async function usualDenoDir(): Promise<string> {
+  const out = await new Deno.Command(Deno.execPath(), { args: ["info", "--json"] }).output();
+  return JSON.parse(new TextDecoder().decode(out.stdout)).denoDir;
+}
+
 Deno.test({
-  name: "the README's first quick-start command fetches only what the gateway needs",
+  name: "the README's quick start runs on a fresh clone and fetches only what the gateway needs",
   sanitizeResources: false,
   sanitizeOps: false,
   fn: async () => {
-    const found = /^deno task unfold (inspect [^#\n]+?)\s+#/m.exec(README);
-    ok(found, "the README's quick start shows no `deno task unfold inspect …` line");
+    const block = /## Quick start: the gateway\n\n```sh\n([\s\S]*?)```/.exec(README);
+    ok(block, "the README has no quick start block");
+    const lines = block[1]!.trim().split("\n").map((line) => line.replace(/\s+#.*$/, "").trim());
+    ok(lines[0] === "deno task install" && lines.length === 3, lines.join("\n"));
     const temp = await Deno.makeTempDir({ prefix: "unfold-quick-start-" });
     try {
       const repo = await cloneRepo(temp);
-      // The user's machine: its proxy and certificates, a Deno cache of nothing. The upstreams of
-      // the example config do not get DENO_DIR (a stdio server gets the SDK's default environment),
-      // so they come from the user's usual cache, as in the host snippet's test.
+      await Deno.mkdir(`${temp}/home`);
       const env: Record<string, string> = {
         ...Object.fromEntries(
-          [...PASSED_ENV_VARS, "HOME", "PATH"].flatMap((name) => {
+          [...PASSED_ENV_VARS, "PATH"].flatMap((name) => {
             const value = Deno.env.get(name);
             return value === undefined ? [] : [[name, value]];
           }),
         ),
+        HOME: `${temp}/home`,
         DENO_NO_UPDATE_CHECK: "1",
         DENO_DIR: `${temp}/cache`,
+        DENO_INSTALL_ROOT: `${temp}/root`,
         UNFOLD_CACHE_DIR: `${temp}/unfold-cache`,
       };
+      const example = JSON.parse(await Deno.readTextFile(`${repo}/examples/gateway/mcp.json`));
+      const denoDir = await usualDenoDir();
+      for (const server of Object.values(example.mcpServers) as { env?: object }[]) {
+        server.env = { ...server.env, DENO_DIR: denoDir };
+      }
+      const hostFile = HOSTS["claude-desktop"]!.path(env, Deno.build.os);
+      await Deno.mkdir(dirname(hostFile), { recursive: true });
+      await Deno.writeTextFile(
+        hostFile,
+        JSON.stringify({ globalShortcut: "Alt+Space", mcpServers: example.mcpServers }),
+      );
       const started = performance.now();
-      const out = await new Deno.Command(Deno.execPath(), {
-        args: ["task", "unfold", ...found[1]!.split(/\s+/)],
-        cwd: repo,
-        env,
-        clearEnv: true,
-        stdout: "piped",
-        stderr: "piped",
-      }).output();
+      let stdout = "";
+      for (const line of lines) {
+        const [first, ...args] = line.split(/\s+/);
+        const out = await new Deno.Command(
+          first === "deno" ? Deno.execPath() : `${temp}/root/bin/${first}`,
+          { args, cwd: first === "deno" ? repo : temp, env, clearEnv: true, stdin: "null" },
+        ).output();
+        stdout = new TextDecoder().decode(out.stdout);
+        ok(out.success, `${line}: ${new TextDecoder().decode(out.stderr).slice(-2_000)}`);
+      }
       const seconds = (performance.now() - started) / 1000;
-      const stdout = new TextDecoder().decode(out.stdout);
-      ok(out.success, new TextDecoder().decode(out.stderr).slice(-2_000));
-      ok(/everything\s+ready/.test(stdout), stdout.slice(0, 1_000));
+      for (const server of ["everything", "filesystem", "memory"]) {
+        ok(new RegExp(`\\n${server}\\s+ready`).test(stdout), stdout.slice(0, 1_000));
+      }
       const cache = await bytesUnder(`${temp}/cache`);
-      const modules = await bytesUnder(`${repo}/node_modules`);
+      const modules = await bytesUnder(`${temp}/root`) + await bytesUnder(`${repo}/node_modules`);
       console.log(
-        `quick start: inspect took ${seconds.toFixed(1)} s; fetched ${
+        `quick start: install, setup and inspect took ${seconds.toFixed(1)} s; fetched ${
           (cache / 1e6).toFixed(1)
         } MB into DENO_DIR and ${(modules / 1e6).toFixed(1)} MB into node_modules`,
       );

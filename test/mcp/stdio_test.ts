@@ -33,7 +33,7 @@ Deno.test("connectStdio() fails with connect when the command does not exist", a
     "connect",
   );
   ok(error.message.startsWith('Cannot connect to "missing": '), error.message);
-  ok(error.message.includes("ENOENT"), error.message);
+  ok(error.message.includes("command not found: /no/such/mcp-server"), error.message);
 });
 
 Deno.test("connectStdio() fails with connect, quoting the server's error output, when it exits at start", async () => {

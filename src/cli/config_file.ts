@@ -1,0 +1,52 @@
+/**
+ * The config a command runs on, from `--config` or unfold's own: read, taken as the host file it
+ * may be (`host_files.ts`), and parsed. Every way it can fail is one line for stderr.
+ *
+ * @module
+ */
+
+import { type GatewayConfig, parseGatewayConfig } from "../gateway/config.ts";
+import { configEnvironment } from "../gateway/environment.ts";
+import { readHostFile } from "../gateway/host_files.ts";
+import type { Args } from "./args.ts";
+import { unfoldCommand } from "./hints.ts";
+
+/**
+ * Reads and parses the command's config.
+ *
+ * @param args The command line (`config`, and whether it was given).
+ * @param env The environment (`${VAR}` in the config reads it).
+ * @param log Says what was left out of a host's file, once.
+ * @returns The config, or the line that says why there is none.
+ */
+export async function readConfigFile(
+  args: Pick<Args, "config" | "configGiven">,
+  env: Readonly<Record<string, string | undefined>>,
+  log: (line: string) => void,
+): Promise<{ ok: true; value: GatewayConfig } | { ok: false; error: string }> {
+  const path = args.config;
+  let text;
+  try {
+    text = await Deno.readTextFile(path);
+  } catch (e) {
+    const why = e instanceof Deno.errors.NotFound
+      ? `no such file${
+        args.configGiven ? "" : `; run ${unfoldCommand("setup", "HOST")} or give --config FILE`
+      }`
+      : e instanceof Deno.errors.IsADirectory
+      ? "it is a folder; give the config file in it"
+      : (e as Error).message;
+    return { ok: false, error: `cannot read the config ${JSON.stringify(path)}: ${why}` };
+  }
+  // A host's own file is read as it is: its other keys are left out, and said once.
+  const hostFile = readHostFile(text, path);
+  if (!hostFile.ok) return { ok: false, error: `${path}: ${hostFile.error}` };
+  if (hostFile.value.ignored.length > 0) {
+    log(`${path}: leaving out ${hostFile.value.ignored.join(", ")} (not unfold's)`);
+  }
+  const parsed = parseGatewayConfig(
+    hostFile.value.config,
+    configEnvironment(env, path, Deno.cwd()),
+  );
+  return parsed.ok ? parsed : { ok: false, error: `${path}: ${parsed.error.message}` };
+}

@@ -1,0 +1,67 @@
+// `deno task install` on a fresh clone, with an empty Deno cache and a home of its own: `unfold`
+// lands in DENO_INSTALL_ROOT, runs from any folder, installs again over itself, and
+// `deno task uninstall` takes it away.
+import { equal, match, ok } from "node:assert/strict";
+import { cloneRepo } from "../_deno.ts";
+import { PASSED_ENV_VARS } from "../../src/gateway/environment.ts";
+
+async function run(command: string, args: string[], cwd: string, env: Record<string, string>) {
+  const out = await new Deno.Command(command, { args, cwd, env, clearEnv: true, stdin: "null" })
+    .output();
+  const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+  return { code: out.code, stdout: text(out.stdout), stderr: text(out.stderr) };
+}
+
+Deno.test({
+  name:
+    "deno task install puts unfold on the PATH of a fresh clone, again, and uninstall removes it",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  fn: async () => {
+    const temp = await Deno.makeTempDir({ prefix: "unfold-install-" });
+    try {
+      const repo = await cloneRepo(temp);
+      await Deno.mkdir(`${temp}/home`);
+      await Deno.mkdir(`${temp}/elsewhere`);
+      const bin = `${temp}/root/bin`;
+      // The user's machine: its proxy and certificates, an empty Deno cache, a home of its own.
+      const env: Record<string, string> = {
+        ...Object.fromEntries(
+          [...PASSED_ENV_VARS, "PATH"].flatMap((name) => {
+            const value = Deno.env.get(name);
+            return value === undefined ? [] : [[name, value]];
+          }),
+        ),
+        HOME: `${temp}/home`,
+        DENO_DIR: `${temp}/cache`,
+        DENO_INSTALL_ROOT: `${temp}/root`,
+        DENO_NO_UPDATE_CHECK: "1",
+      };
+      const deno = Deno.execPath();
+      for (const time of ["first", "second"]) {
+        const installed = await run(deno, ["task", "--quiet", "install"], repo, env);
+        equal(installed.code, 0, `${time}: ${installed.stderr}`);
+        match(installed.stdout, new RegExp(`^Installed unfold: ${bin}/unfold `));
+        ok(installed.stdout.includes(`export PATH="${bin}:$PATH"`), installed.stdout);
+      }
+      const path = { ...env, PATH: `${bin}:${env.PATH}` };
+      const version = await run("unfold", ["--version"], `${temp}/elsewhere`, path);
+      equal(version.code, 0, version.stderr);
+      equal(
+        version.stdout.trim(),
+        JSON.parse(await Deno.readTextFile(`${repo}/deno.json`)).version,
+      );
+      const help = await run("unfold", ["--help"], `${temp}/elsewhere`, path);
+      equal(help.code, 0, help.stderr);
+      match(help.stdout, /\n {2}setup /);
+      // On the PATH already: no advice to add it.
+      const again = await run(deno, ["task", "--quiet", "install"], repo, path);
+      ok(!again.stdout.includes("export PATH"), again.stdout);
+      const removed = await run(deno, ["task", "--quiet", "uninstall"], repo, env);
+      equal(removed.code, 0, removed.stderr);
+      equal(await Deno.stat(`${bin}/unfold`).then(() => true, () => false), false);
+    } finally {
+      await Deno.remove(temp, { recursive: true });
+    }
+  },
+});
