@@ -57,6 +57,14 @@ export type Parsed<S extends Shape> =
     ]: Read<S[K]>;
   } extends infer O ? { [K in keyof O]: O[K] } : never;
 
+/** `true` when `A` and `B` have the same keys and each is assignable to the other. */
+export type Same<A, B> = [A, keyof A] extends [B, keyof B]
+  ? [B, keyof B] extends [A, keyof A] ? true : false
+  : false;
+
+/** Compiles only when every item is `true`: a check `deno check` makes. */
+export type Check<T extends readonly true[]> = T;
+
 /**
  * A configuration that cannot be used: one message naming the place (a JSON pointer into the
  * file) and what is wrong there.

@@ -17,18 +17,18 @@ import {
   type Place,
   readShape,
 } from "./_config_fields.ts";
-import {
-  CONFIG,
-  type GatewayOptions,
-  RESTART_DEFAULTS,
-  type StartMode,
-  UNFOLD,
-} from "./config_model.ts";
-import type { UpstreamConfig } from "./config_servers.ts";
+import { CONFIG, RESTART_DEFAULTS, type StartMode, UNFOLD } from "./config_model.ts";
+import type { GatewayOptions, UpstreamConfig } from "./config_types.ts";
 
 export { GatewayConfigError } from "./_config_fields.ts";
-export type { GatewayOptions, Profile, StartMode } from "./config_model.ts";
-export type { HttpUpstream, StdioUpstream, UpstreamConfig } from "./config_servers.ts";
+export type { StartMode } from "./config_model.ts";
+export type {
+  GatewayOptions,
+  HttpUpstream,
+  Profile,
+  StdioUpstream,
+  UpstreamConfig,
+} from "./config_types.ts";
 export {
   IDLE_TIMEOUT_MS,
   OVERVIEW_PLACES,

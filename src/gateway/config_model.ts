@@ -1,10 +1,10 @@
 /**
  * The gateway's configuration, declared once: every key of the `unfold` block and of a
  * profile, and the whole file (its server entries are `config_servers.ts`'), as fields (the JSON
- * Schema of a value and its reader, `_config_fields.ts`). The types are inferred from them; the
- * parser (`config.ts`), the JSON Schema for editors and the docs' key table (`config_schema.ts`,
- * with the words of `config_docs.ts`) read them. A new key is one line here, its words there,
- * and its behaviour.
+ * Schema of a value and its reader, `_config_fields.ts`). The parser (`config.ts`), the JSON
+ * Schema for editors, the docs' key table and the public types written out (`config_schema.ts`,
+ * with the words of `config_docs.ts`) read them; those types are checked against the inferred
+ * ones here. A new key is one line here, its words there, and its behaviour.
  *
  * @module
  */
@@ -19,6 +19,7 @@ import type { ProgressiveConfig } from "../config.ts";
 import { DESCRIBE_FIRST_MODES } from "../session/session_route.ts";
 import { SESSION_NAME } from "../session/store.ts";
 import {
+  type Check,
   choice,
   down,
   fail,
@@ -30,9 +31,11 @@ import {
   type Place,
   record,
   refine,
+  type Same,
   text,
 } from "./_config_fields.ts";
 import { SERVER, SERVER_NAME } from "./config_servers.ts";
+import type { GatewayOptions, Profile } from "./config_types.ts";
 import { closest, globMatch } from "./_name_match.ts";
 import { TRUST_MODES } from "./trust.ts";
 
@@ -146,9 +149,6 @@ export const PROFILE = {
   },
   tokens: TOKENS,
 } as const satisfies Record<string, Field<unknown>>;
-
-/** One profile, as parsed: its name (what `--profile` and `/mcp/NAME` use) and its keys. */
-export type Profile = { name: string } & Parsed<typeof PROFILE>;
 
 const PROFILE_OBJECT = object(PROFILE, "a profile takes");
 
@@ -273,8 +273,12 @@ export const UNFOLD = {
   ),
 } as const satisfies Record<string, Field<unknown>>;
 
-/** The `unfold` block as parsed: `pinned` is always there (none: `[]`), the rest when given. */
-export type GatewayOptions = Parsed<typeof UNFOLD>;
+// The public types are these, written out (`config_types.ts`) so that JSR and `deno doc` need
+// no inference: this fails to compile until `scripts/build_config_schema.ts` writes them again.
+type _WrittenOut = Check<[
+  Same<GatewayOptions, Parsed<typeof UNFOLD>>,
+  Same<Profile, { name: string } & Parsed<typeof PROFILE>>,
+]>;
 
 /** The keys of a whole config: the host's `mcpServers`, unfold's block, and a schema for editors. */
 export const CONFIG = {

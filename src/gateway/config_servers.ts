@@ -1,8 +1,8 @@
 /**
  * The server entries of a gateway config, declared once: the `mcpServers` entries MCP hosts
  * already write (stdio: `command`, `args`, `env`, `cwd`; Streamable HTTP: `url`, `headers`, and
- * unfold's `oauth` block), as fields (`_config_fields.ts`). The upstream types are inferred from
- * them and go to `connectStdio`/`connectHttp` as they are.
+ * unfold's `oauth` block), as fields (`_config_fields.ts`). The upstream types written out from
+ * them (`config_types.ts`, checked here) go to `connectStdio`/`connectHttp` as they are.
  *
  * @module
  */
@@ -11,6 +11,7 @@ import { closestKey } from "../_edit_distance.ts";
 import { isRecord } from "../_record.ts";
 import type { OAuthSettings } from "../mcp/oauth/provider.ts";
 import {
+  type Check,
   expand,
   fail,
   type Field,
@@ -20,9 +21,11 @@ import {
   readShape,
   record,
   refine,
+  type Same,
   shapeSchema,
   text,
 } from "./_config_fields.ts";
+import type { HttpUpstream, StdioUpstream, UpstreamConfig } from "./config_types.ts";
 
 /** What a server's name may be: it becomes the first part of its tools' ids. */
 export const SERVER_NAME = /^[A-Za-z0-9_.-]{1,64}$/;
@@ -105,12 +108,12 @@ export const HTTP = {
   disabled: ANY,
 } as const satisfies Record<string, Field<unknown>>;
 
-/** An upstream started as a child process, spoken to over stdio (`connectStdio`'s config). */
-export type StdioUpstream = { server: string } & Parsed<typeof STDIO>;
-/** An upstream reached over Streamable HTTP (`connectHttp`'s config, and its OAuth settings). */
-export type HttpUpstream = { server: string } & Parsed<typeof HTTP>;
-/** One upstream server. */
-export type UpstreamConfig = StdioUpstream | HttpUpstream;
+// The public types are these, written out (`config_types.ts`) so that JSR and `deno doc` need
+// no inference: this fails to compile until `scripts/build_config_schema.ts` writes them again.
+type _WrittenOut = Check<[
+  Same<StdioUpstream, { server: string } & Parsed<typeof STDIO>>,
+  Same<HttpUpstream, { server: string } & Parsed<typeof HTTP>>,
+]>;
 
 /** A server entry of `mcpServers`: stdio or Streamable HTTP by its keys, or `"disabled": true`. */
 export const SERVER: Field<UpstreamConfig | undefined> = {

@@ -13,10 +13,11 @@
 
 import type { McpTool } from "../tool.ts";
 import { closest, globMatch } from "./_name_match.ts";
-import { type Profile, PROFILE_OVERRIDES } from "./config_model.ts";
+import { PROFILE_OVERRIDES } from "./config_model.ts";
+import type { Profile } from "./config_types.ts";
 
 // A profile's keys are declared with the rest of the config; these are read here from before.
-export type { Profile } from "./config_model.ts";
+export type { Profile } from "./config_types.ts";
 export { closest, globMatch } from "./_name_match.ts";
 
 /**

@@ -1,20 +1,30 @@
-// The config's declaration gives the JSON Schema editors read and the docs' key table: the
-// committed ones must be what it gives, and the schema must say what the parser says.
+// The config's declaration gives the JSON Schema editors read, the docs' key table and the
+// public types written out: the committed ones must be what it gives, and the schema must say
+// what the parser says.
 import { deepEqual, equal, ok } from "node:assert/strict";
 import { Ajv } from "ajv";
 import { parseGatewayConfig, poolOptions } from "../../src/gateway/config.ts";
-import { configSchema, unfoldKeyRows } from "../../src/gateway/config_schema.ts";
+import {
+  configSchema,
+  configTypes,
+  REBUILD as COMMAND,
+  unfoldKeyRows,
+} from "../../src/gateway/config_schema.ts";
 import { TABLE_MARKER } from "../../scripts/build_config_schema.ts";
 import { ROOT } from "../_deno.ts";
 import { parsedConfig } from "./_config.ts";
 
-const REBUILD = "run: deno run --allow-read --allow-write=docs scripts/build_config_schema.ts";
+const REBUILD = `run: ${COMMAND}`;
 const committed = JSON.parse(await Deno.readTextFile(`${ROOT}docs/unfold.schema.json`));
 const example = JSON.parse(await Deno.readTextFile(`${ROOT}examples/gateway/mcp.json`));
 const validate = new Ajv({ allErrors: true }).compile(committed);
 
 Deno.test("docs/unfold.schema.json is the schema the config's declaration gives", () => {
   deepEqual(committed, configSchema(), REBUILD);
+});
+
+Deno.test("src/gateway/config_types.ts is the module of types the declaration gives", async () => {
+  equal(await Deno.readTextFile(`${ROOT}src/gateway/config_types.ts`), configTypes(), REBUILD);
 });
 
 Deno.test("the docs' table of the unfold block is the one the declaration gives, every key in it", async () => {
