@@ -25,6 +25,7 @@ import { denoRankerOptions } from "../src/ranking/deno_ranker.ts";
 import { listPages, MAX_LIST_PAGES } from "../src/mcp/tool_list.ts";
 import { LineReader } from "../src/mcp/_line_reader.ts";
 import { ProgressGate } from "../src/mcp/_progress.ts";
+import { explainSearch } from "../src/ranking/explain.ts";
 
 const object = { type: "object" };
 
@@ -422,3 +423,56 @@ Deno.bench({
     injector.route({ action: "execute", name: "s/t", arguments: {} });
   },
 });
+
+// Explain against a search of the same catalogue, query and limit (the budget: at most 5x). A
+// hostile catalogue like issue 27's (3.4 MiB: 100 tools, each a 4,000-char description and 200
+// parameters of 14 distinct words; explain took 1,743x a search before), and the 14 real servers;
+// 1,000 chars of the catalogue's own words and of unknown ones, at the largest limit (50).
+const distinctWord = (i: number) => `w${(Math.imul(i, 2654435761) >>> 0).toString(36)}`;
+let wordCount = 0;
+const wordy = new McpCatalog(Array.from({ length: 100 }, (_, t) => {
+  const properties: Record<string, unknown> = {};
+  for (let p = 0; p < 200; p++) {
+    const words = Array.from({ length: 14 }, () => distinctWord(wordCount++));
+    properties[`p${p}`] = { type: "string", description: words.join(" ") };
+  }
+  const description = Array.from({ length: 450 }, () => distinctWord(wordCount++)).join(" ");
+  return {
+    server: "s",
+    name: `t${t}`,
+    description: description.slice(0, 4_000),
+    inputSchema: { type: "object", properties },
+  };
+}));
+const realServers = new McpCatalog(real);
+const ownWords = Array.from({ length: 150 }, (_, i) => distinctWord(i * 37)).join(" ").slice(
+  0,
+  1_000,
+);
+for (
+  const [label, catalog, query] of [
+    ["hostile 3.4 MiB catalogue, its own words", wordy, ownWords],
+    ["hostile 3.4 MiB catalogue, unknown words", wordy, strangeWords],
+    ["14 real servers, users' words", realServers, everydayWords],
+    ["14 real servers, unknown words", realServers, strangeWords],
+  ] as const
+) {
+  const id = catalog.tools[catalog.size - 1]!;
+  explainSearch(catalog, query, { limit: 50 }); // indexes the tools once, as a cached catalogue has
+  Deno.bench({
+    name: `search 50, ${label}`,
+    group: `explain, ${label}`,
+    baseline: true,
+    fn: () => void catalog.search(query, 50),
+  });
+  Deno.bench({
+    name: `explain 50, ${label}`,
+    group: `explain, ${label}`,
+    fn: () => void explainSearch(catalog, query, { limit: 50 }),
+  });
+  Deno.bench({
+    name: `explain 50 and where the last tool ranked, ${label}`,
+    group: `explain, ${label}`,
+    fn: () => void explainSearch(catalog, query, { limit: 50, id: `${id.server}/${id.name}` }),
+  });
+}
