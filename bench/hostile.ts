@@ -398,6 +398,46 @@ Deno.bench({
   fn: () => void new McpCatalog(JSON.parse(patternBody)),
 });
 
+// Issue 27's catalogue: one tool of 1,400 properties, each its own ^[A-Z0-9]{2,999}-N$ (84 KiB).
+// Building it inspects every pattern and compiles none; a call compiles (or takes from the cache)
+// the patterns its arguments reach, at most MAX_PATTERN_UNITS of them.
+const codeProperties: Record<string, unknown> = {};
+for (let i = 0; i < 1_400; i++) {
+  codeProperties[`p${i}`] = { type: "string", pattern: `^[A-Z0-9]{2,999}-${i}$` };
+}
+const codesBody = JSON.stringify([{
+  server: "s",
+  name: "codes",
+  description: "",
+  inputSchema: { type: "object", properties: codeProperties },
+}]);
+const codesInjector = new Injector(new McpCatalog(JSON.parse(codesBody)));
+const codeArguments = (count: number) =>
+  Object.fromEntries(Array.from({ length: count }, (_, i) => [`p${i}`, `AB-${i}`]));
+Deno.bench({
+  name: "JSON.parse the 84 KiB body of 1,400 distinct {2,999} patterns (the floor)",
+  group: "1,400 patterns",
+  baseline: true,
+  fn: () => void JSON.parse(codesBody),
+});
+Deno.bench({
+  name: "parse it and build its catalogue (every pattern inspected, none compiled)",
+  group: "1,400 patterns",
+  fn: () => void new McpCatalog(JSON.parse(codesBody)),
+});
+for (const count of [1, 40, 60]) {
+  Deno.bench({
+    name: `an execute reaching ${count} of its patterns${count === 60 ? " (refused)" : ""}`,
+    group: "1,400 patterns",
+    fn: () =>
+      void codesInjector.route({
+        action: "execute",
+        name: "s/codes",
+        arguments: codeArguments(count),
+      }),
+  });
+}
+
 // A schema 60 levels deep whose keys are 100,000 characters long (3.1 MB): every subschema was
 // registered under its JSON pointer, which holds all its ancestors' keys (0.76 s at the first
 // execute before). A fresh catalogue each time, so the schema is compiled each time.
