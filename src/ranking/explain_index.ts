@@ -60,6 +60,35 @@ export function searchable(word: string): boolean {
   return !RULES.stopWords.has(word) && !STOP_WORDS.has(word) && word.length <= MAX_TERM_CHARS;
 }
 
+/** A tool's words by field, in field order. */
+export type ToolWords = ReadonlyArray<readonly [ExplainedField, readonly string[]]>;
+
+/**
+ * A tool's searchable words by field, read the way the lexical ranker indexes them.
+ *
+ * @param tool The tool.
+ * @returns Its words, field by field.
+ */
+export function toolWords(tool: McpTool): ToolWords {
+  const schema = schemaText(tool.inputSchema);
+  const annotated = tool.annotations?.title;
+  const words = (list: string[]) => list.filter(searchable);
+  return [
+    ["name", words(tokenizeIdentifiers(tool.name))],
+    ["title", words(tokenize(tool.title ?? (typeof annotated === "string" ? annotated : "")))],
+    ["keywords", words(tokenize(keywordText(tool)))],
+    ["server", words(tokenizeIdentifiers(tool.server))],
+    ["description", words(tokenize(tool.description))],
+    [
+      "params",
+      words([
+        ...tokenizeIdentifiers(schema.names.join(" ")),
+        ...tokenize(schema.descriptions.join(" ")),
+      ]),
+    ],
+  ];
+}
+
 /**
  * One tool's words, indexed: each word's first place (its place in the tool's words, field after
  * field), and the words sorted, for prefixes. Its size is linear in the tool's words, as the
@@ -67,7 +96,7 @@ export function searchable(word: string): boolean {
  */
 export class ToolIndex {
   /** The tool's words by field, in field order. */
-  readonly fields: ReadonlyArray<readonly [ExplainedField, readonly string[]]>;
+  readonly fields: ToolWords;
   // Where each field's words begin among the tool's words, in field order.
   #starts: number[] = [];
   #first = new Map<string, number>();
@@ -78,26 +107,10 @@ export class ToolIndex {
   /**
    * Indexes a tool's words.
    *
-   * @param tool The tool.
+   * @param fields The tool's words ({@linkcode toolWords}).
    */
-  constructor(tool: McpTool) {
-    const schema = schemaText(tool.inputSchema);
-    const annotated = tool.annotations?.title;
-    const words = (list: string[]) => list.filter(searchable);
-    this.fields = [
-      ["name", words(tokenizeIdentifiers(tool.name))],
-      ["title", words(tokenize(tool.title ?? (typeof annotated === "string" ? annotated : "")))],
-      ["keywords", words(tokenize(keywordText(tool)))],
-      ["server", words(tokenizeIdentifiers(tool.server))],
-      ["description", words(tokenize(tool.description))],
-      [
-        "params",
-        words([
-          ...tokenizeIdentifiers(schema.names.join(" ")),
-          ...tokenize(schema.descriptions.join(" ")),
-        ]),
-      ],
-    ];
+  constructor(fields: ToolWords) {
+    this.fields = fields;
     let place = 0;
     for (const [, list] of this.fields) {
       this.#starts.push(place);
@@ -190,15 +203,16 @@ const INDEXES = new WeakMap<McpTool, ToolIndex>();
  */
 export function toolIndex(tool: McpTool): ToolIndex {
   let index = INDEXES.get(tool);
-  if (index === undefined) INDEXES.set(tool, index = new ToolIndex(tool));
+  if (index === undefined) INDEXES.set(tool, index = new ToolIndex(toolWords(tool)));
   return index;
 }
 
 const VOCABULARIES = new WeakMap<readonly McpTool[], Vocabulary>();
 
 /**
- * Every word of a catalogue's tools, built once per catalogue: a typo match only counts for a word
- * the catalogue does not have, and reaches the catalogue words one edit away.
+ * Every word of a catalogue's tools, built once per catalogue (each tool read once, as the ranker
+ * reads it to build its index): a typo match only counts for a word the catalogue does not have,
+ * and reaches the catalogue words one edit away.
  *
  * @param tools The catalogue's tools.
  * @returns Their vocabulary.
@@ -206,9 +220,10 @@ const VOCABULARIES = new WeakMap<readonly McpTool[], Vocabulary>();
 export function catalogueVocabulary(tools: readonly McpTool[]): Vocabulary {
   let vocabulary = VOCABULARIES.get(tools);
   if (vocabulary === undefined) {
-    const words: string[] = [];
+    // Each tool read once, its words not kept: only the shown tools get an index (toolIndex).
+    const words = new Set<string>();
     for (const tool of tools) {
-      for (const [, list] of toolIndex(tool).fields) words.push(...list);
+      for (const [, list] of toolWords(tool)) for (const word of list) words.add(word);
     }
     VOCABULARIES.set(tools, vocabulary = new Vocabulary(words));
   }
