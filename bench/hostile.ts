@@ -25,6 +25,7 @@ import { denoRankerOptions } from "../src/ranking/deno_ranker.ts";
 import { listPages, MAX_LIST_PAGES } from "../src/mcp/tool_list.ts";
 import { LineReader } from "../src/mcp/_line_reader.ts";
 import { ProgressGate } from "../src/mcp/_progress.ts";
+import { explainSearch } from "../src/ranking/explain.ts";
 
 const object = { type: "object" };
 
@@ -397,6 +398,46 @@ Deno.bench({
   fn: () => void new McpCatalog(JSON.parse(patternBody)),
 });
 
+// Issue 27's catalogue: one tool of 1,400 properties, each its own ^[A-Z0-9]{2,999}-N$ (84 KiB).
+// Building it inspects every pattern and compiles none; a call compiles (or takes from the cache)
+// the patterns its arguments reach, at most MAX_PATTERN_UNITS of them.
+const codeProperties: Record<string, unknown> = {};
+for (let i = 0; i < 1_400; i++) {
+  codeProperties[`p${i}`] = { type: "string", pattern: `^[A-Z0-9]{2,999}-${i}$` };
+}
+const codesBody = JSON.stringify([{
+  server: "s",
+  name: "codes",
+  description: "",
+  inputSchema: { type: "object", properties: codeProperties },
+}]);
+const codesInjector = new Injector(new McpCatalog(JSON.parse(codesBody)));
+const codeArguments = (count: number) =>
+  Object.fromEntries(Array.from({ length: count }, (_, i) => [`p${i}`, `AB-${i}`]));
+Deno.bench({
+  name: "JSON.parse the 84 KiB body of 1,400 distinct {2,999} patterns (the floor)",
+  group: "1,400 patterns",
+  baseline: true,
+  fn: () => void JSON.parse(codesBody),
+});
+Deno.bench({
+  name: "parse it and build its catalogue (every pattern inspected, none compiled)",
+  group: "1,400 patterns",
+  fn: () => void new McpCatalog(JSON.parse(codesBody)),
+});
+for (const count of [1, 40, 60]) {
+  Deno.bench({
+    name: `an execute reaching ${count} of its patterns${count === 60 ? " (refused)" : ""}`,
+    group: "1,400 patterns",
+    fn: () =>
+      void codesInjector.route({
+        action: "execute",
+        name: "s/codes",
+        arguments: codeArguments(count),
+      }),
+  });
+}
+
 // A schema 60 levels deep whose keys are 100,000 characters long (3.1 MB): every subschema was
 // registered under its JSON pointer, which holds all its ancestors' keys (0.76 s at the first
 // execute before). A fresh catalogue each time, so the schema is compiled each time.
@@ -422,3 +463,56 @@ Deno.bench({
     injector.route({ action: "execute", name: "s/t", arguments: {} });
   },
 });
+
+// Explain against a search of the same catalogue, query and limit (the budget: at most 5x). A
+// hostile catalogue like issue 27's (3.4 MiB: 100 tools, each a 4,000-char description and 200
+// parameters of 14 distinct words; explain took 1,743x a search before), and the 14 real servers;
+// 1,000 chars of the catalogue's own words and of unknown ones, at the largest limit (50).
+const distinctWord = (i: number) => `w${(Math.imul(i, 2654435761) >>> 0).toString(36)}`;
+let wordCount = 0;
+const wordy = new McpCatalog(Array.from({ length: 100 }, (_, t) => {
+  const properties: Record<string, unknown> = {};
+  for (let p = 0; p < 200; p++) {
+    const words = Array.from({ length: 14 }, () => distinctWord(wordCount++));
+    properties[`p${p}`] = { type: "string", description: words.join(" ") };
+  }
+  const description = Array.from({ length: 450 }, () => distinctWord(wordCount++)).join(" ");
+  return {
+    server: "s",
+    name: `t${t}`,
+    description: description.slice(0, 4_000),
+    inputSchema: { type: "object", properties },
+  };
+}));
+const realServers = new McpCatalog(real);
+const ownWords = Array.from({ length: 150 }, (_, i) => distinctWord(i * 37)).join(" ").slice(
+  0,
+  1_000,
+);
+for (
+  const [label, catalog, query] of [
+    ["hostile 3.4 MiB catalogue, its own words", wordy, ownWords],
+    ["hostile 3.4 MiB catalogue, unknown words", wordy, strangeWords],
+    ["14 real servers, users' words", realServers, everydayWords],
+    ["14 real servers, unknown words", realServers, strangeWords],
+  ] as const
+) {
+  const id = catalog.tools[catalog.size - 1]!;
+  explainSearch(catalog, query, { limit: 50 }); // indexes the tools once, as a cached catalogue has
+  Deno.bench({
+    name: `search 50, ${label}`,
+    group: `explain, ${label}`,
+    baseline: true,
+    fn: () => void catalog.search(query, 50),
+  });
+  Deno.bench({
+    name: `explain 50, ${label}`,
+    group: `explain, ${label}`,
+    fn: () => void explainSearch(catalog, query, { limit: 50 }),
+  });
+  Deno.bench({
+    name: `explain 50 and where the last tool ranked, ${label}`,
+    group: `explain, ${label}`,
+    fn: () => void explainSearch(catalog, query, { limit: 50, id: `${id.server}/${id.name}` }),
+  });
+}

@@ -8,7 +8,6 @@
 import { isRecord } from "./_record.ts";
 import { compareStrings } from "./_compare.ts";
 import { prepareSchema, uncheckedKeywords } from "./schema/validate.ts";
-import { patternBudget } from "./schema/check.ts";
 import { tooDeep } from "./json_depth.ts";
 import { MAX_JSON_DEPTH, MAX_NAME_CHARS } from "./limits.ts";
 import type { RankerFactory } from "./ranking/ranker.ts";
@@ -158,8 +157,8 @@ export class McpCatalog {
   #names: { exact: Map<string, McpTool[]>; folded: Map<string, McpTool[]> } | undefined;
   #warnings: readonly SchemaWarning[] | undefined;
   // A restored catalogue inspects its schemas when one is first needed, not when it is built: a
-  // search by reference in a fresh isolate needs none. The pass is the same (in id order, under one
-  // pattern budget), so every isolate decides what is left to the server the same way.
+  // search by reference in a fresh isolate needs none. The pass is the same, so every isolate
+  // decides what is left to the server the same way.
   #uninspected = false;
 
   /**
@@ -197,13 +196,12 @@ export class McpCatalog {
     this.tools = Object.freeze(
       [...byId.values()].sort((a, b) => compareStrings(toolId(a), toolId(b))),
     ) as readonly McpTool[] as McpCatalog["tools"];
-    // Schemas are checked in id order, so the pattern compile budget is spent the same way
-    // whatever order the tools arrived in.
+    // Schemas are checked in id order, so the first broken one is the same whatever order the
+    // tools arrived in.
     if (validated) this.#uninspected = true;
     else {
-      const budget = patternBudget();
       for (const tool of this.tools) {
-        const broken = prepareSchema(tool, budget);
+        const broken = prepareSchema(tool);
         if (broken !== undefined) throw schemaError(tool, indexes.get(tool)!, broken);
       }
     }
@@ -312,8 +310,7 @@ export class McpCatalog {
   #inspect(): void {
     if (!this.#uninspected) return;
     this.#uninspected = false;
-    const budget = patternBudget();
-    for (const tool of this.tools) prepareSchema(tool, budget);
+    for (const tool of this.tools) prepareSchema(tool);
   }
 
   /**

@@ -235,6 +235,6 @@ Deno.test("a restored catalogue puts its schema pass off until a tool is looked 
   equal(reads, 0, "restoring read no schema");
   ok(restored.get("s/t1") !== undefined);
   ok(reads > 0, "the first lookup inspected the schemas");
-  // The same pattern budget in the same id order: the same tools are left to their servers.
+  // The same inspection: the same patterns are left to their servers.
   deepEqual(restored.warnings, original.warnings);
 });

@@ -11,9 +11,32 @@ import { escapeInvisible, oneLine, quote, quoteId } from "../untrusted.ts";
 import type { BridgeErrorCode, SearchMiss } from "./action.ts";
 import type { McpErrorCode } from "../tool_error.ts";
 import type { UncheckedKeyword } from "../schema/check.ts";
-import { uncheckedKeywords } from "../schema/validate.ts";
+import { type ArgumentProblem, uncheckedKeywords } from "../schema/validate.ts";
 
 const MATCH_CHARS = 160;
+
+/**
+ * The problems of arguments that do not match a tool's input schema, each at its JSON pointer, in
+ * one line: what the bridge's execute and a native call both say.
+ *
+ * @param problems The problems, as the validator found them.
+ * @returns The text.
+ *
+ * @example Usage
+ * ```ts
+ * import { renderArgumentProblems } from "./render.ts";
+ * import { equal } from "node:assert/strict";
+ *
+ * equal(renderArgumentProblems([{ pointer: "/n", message: "must be an integer." }]), '"/n" must be an integer');
+ * ```
+ */
+export function renderArgumentProblems(
+  problems: readonly Pick<ArgumentProblem, "pointer" | "message">[],
+): string {
+  return problems.map((p) =>
+    `${p.pointer === "" ? "(root)" : quote(p.pointer)} ${p.message.replace(/\.$/, "")}`
+  ).join("; ");
+}
 
 /**
  * The text of search results: one line per match (id and description), then the next step.

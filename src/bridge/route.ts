@@ -16,7 +16,13 @@ import {
   type ExecuteAction,
   type SearchMiss,
 } from "./action.ts";
-import { renderDescribe, renderError, renderMiss, renderSearch } from "./render.ts";
+import {
+  renderArgumentProblems,
+  renderDescribe,
+  renderError,
+  renderMiss,
+  renderSearch,
+} from "./render.ts";
 import { BRIDGE_EXAMPLE, parseBridgeCall } from "./parse.ts";
 import { closestIds, hasServer, MAX_ID_CHARS, sameNameIds } from "./suggest.ts";
 import { validateArguments } from "../schema/validate.ts";
@@ -161,10 +167,7 @@ export function checkArguments(execute: ExecuteAction): ExecuteAction | ErrorAct
   const problems = validateArguments(execute.tool, execute.arguments);
   if (problems.length === 0) return execute;
   const message = `the arguments do not match the input schema of ${quoteId(execute.id)}: ${
-    problems.map((p) =>
-      `${p.pointer === "" ? "(root)" : quote(p.pointer)} ${p.message.replace(/\.$/, "")}`
-    )
-      .join("; ")
+    renderArgumentProblems(problems)
   }. Fix them and execute again; describe the tool if you need its schema`;
   return errorAction("invalid_arguments", message, renderError("invalid_arguments", message), {
     id: execute.id,

@@ -223,6 +223,9 @@ export function createMcpHttpHandler(
   return {
     async handle(request, tenant) {
       const authInfo = { token: "", clientId: tenant, scopes: [] };
+      if (request.method === "POST" && !(await isUtf8(request))) {
+        return rpcError(400, "Parse error: the request body is not UTF-8", -32_700);
+      }
       if (request.method === "POST" && !(await isLegacyRequest(request))) {
         return modern.fetch(request, { authInfo });
       }
@@ -374,13 +377,31 @@ async function isInitialize(request: Request): Promise<boolean> {
   }
 }
 
+// Whether a body's bytes are UTF-8, as JSON text is (RFC 8259): the SDK decodes leniently, turning
+// other bytes into U+FFFD, so that a tool name or an argument would reach the host changed. A body
+// that cannot be read is left to the SDK, which says so.
+async function isUtf8(request: Request): Promise<boolean> {
+  let bytes: ArrayBuffer;
+  try {
+    bytes = await request.clone().arrayBuffer();
+  } catch {
+    return true;
+  }
+  try {
+    new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function sessionNotFound(): Response {
   return rpcError(404, "Session not found");
 }
 
-function rpcError(status: number, message: string): Response {
+function rpcError(status: number, message: string, code = -32_000): Response {
   return new Response(
-    JSON.stringify({ jsonrpc: "2.0", error: { code: -32_000, message }, id: null }),
+    JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }),
     { status, headers: { "content-type": "application/json" } },
   );
 }

@@ -91,7 +91,9 @@ export function openStdioWire(
 ): StdioWire {
   const max = options.maxMessageBytes ?? MAX_HOST_MESSAGE_BYTES;
   const encoder = new TextEncoder();
-  const decoder = new TextDecoder();
+  // Fatal: a lenient decoder turns bytes that are not UTF-8 into U+FFFD, so that a tool name or an
+  // argument would reach the host changed; such a line is a parse error, as over HTTP.
+  const decoder = new TextDecoder("utf-8", { fatal: true });
   const writer = output.getWriter();
   const reader = input.getReader();
   const waiting: JSONRPCMessage[] = [];
@@ -112,7 +114,13 @@ export function openStdioWire(
       .catch(() => {});
   };
   const line = (bytes: Uint8Array) => {
-    const text = decoder.decode(bytes).replace(/\r$/, "");
+    let text: string;
+    try {
+      text = decoder.decode(bytes).replace(/\r$/, "");
+    } catch {
+      answerError(null, -32_700, "Parse error: the message is not UTF-8");
+      return;
+    }
     if (text.trim() === "") return;
     let message: JSONRPCMessage;
     try {

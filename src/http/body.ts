@@ -34,7 +34,7 @@ const MAX_LISTED = 20;
  * `invalid_catalog`); an unknown key is reported once, at its own pointer, with the closest known
  * key. When several parts are at fault the most basic decides the status: request, catalogue,
  * configuration. A body that cannot be read is `unreadable_body`, one over the limit
- * `payload_too_large`, one that is not JSON `invalid_json`.
+ * `payload_too_large`, one that is not JSON (or whose bytes are not UTF-8) `invalid_json`.
  *
  * @param request The request.
  * @param schema The body's schema.
@@ -247,7 +247,8 @@ function knownKeys(schema: z.ZodMiniType, path: readonly PropertyKey[]): string[
  * Reads a request's body as text: it must be declared `application/json` (or
  * `application/*+json`; any charset parameter), otherwise `unsupported_media_type`; it is read
  * chunk by chunk, so that a body without a length stops at the limit, and a transport failure (a
- * malformed chunked encoding, an aborted upload) is the caller's 400 `unreadable_body`.
+ * malformed chunked encoding, an aborted upload) is the caller's 400 `unreadable_body`. Bytes that
+ * are not UTF-8 are refused (`invalid_json`), never replaced.
  *
  * @param request The request.
  * @param maxBytes The largest body accepted, in bytes.
@@ -289,7 +290,9 @@ export async function readBody(request: Request, maxBytes: number): Promise<Pars
   if (declared > maxBytes) return tooLarge();
   if (request.body === null) return { ok: true, value: "" };
   const reader = request.body.getReader();
-  const decoder = new TextDecoder();
+  // Fatal: JSON text is UTF-8 (RFC 8259), and a lenient decoder would turn bytes that are not into
+  // U+FFFD, so that a tool id or an argument reaches unfold changed.
+  const decoder = new TextDecoder("utf-8", { fatal: true });
   let text = "";
   let size = 0;
   try {
@@ -301,7 +304,12 @@ export async function readBody(request: Request, maxBytes: number): Promise<Pars
         reader.cancel().catch(() => {});
         return tooLarge();
       }
-      text += decoder.decode(value, { stream: true });
+      const decoded = decode(decoder, value);
+      if (decoded === undefined) {
+        reader.cancel().catch(() => {});
+        return notUtf8();
+      }
+      text += decoded;
     }
   } catch {
     return {
@@ -312,7 +320,28 @@ export async function readBody(request: Request, maxBytes: number): Promise<Pars
       ),
     };
   }
-  return { ok: true, value: text + decoder.decode() };
+  const rest = decode(decoder);
+  return rest === undefined ? notUtf8() : { ok: true, value: text + rest };
+}
+
+// A chunk of the body as text (the end of it without a chunk), or `undefined` when its bytes are
+// not UTF-8.
+function decode(decoder: TextDecoder, chunk?: Uint8Array): string | undefined {
+  try {
+    return chunk === undefined ? decoder.decode() : decoder.decode(chunk, { stream: true });
+  } catch {
+    return undefined;
+  }
+}
+
+function notUtf8(): Parsed<never> {
+  return {
+    ok: false,
+    response: problem(
+      "invalid_json",
+      "The body is not valid JSON: its bytes are not UTF-8; send JSON encoded as UTF-8",
+    ),
+  };
 }
 
 function describeEntry(json: unknown, list: string, index: number): string {

@@ -115,15 +115,8 @@ export async function openAiSearch(
   call: OpenAiToolSearchCall,
   options: NativeSearchOptions = {},
 ): Promise<OpenAiSearchAnswer> {
-  let input = call.arguments;
-  if (typeof input === "string") {
-    try {
-      input = JSON.parse(input);
-    } catch {
-      input = undefined; // refused below, with what to send
-    }
-  }
-  const found = await nativeSearch(injector, input, options);
+  // JSON text is read by the search, which tells broken JSON from a wrong value.
+  const found = await nativeSearch(injector, call.arguments, options);
   const names = nativeNames(injector.catalog);
   const namespaces = new Map<string, OpenAiNamespace>();
   if (found.kind === "found") {

@@ -12,6 +12,7 @@ import type { McpTool } from "../tool.ts";
 import { toolId } from "../tool.ts";
 import { INVISIBLE, oneLine, quoteId } from "../untrusted.ts";
 import { nativeNames } from "./names.ts";
+import { mapAnnotations } from "../schema/annotations.ts";
 import type {
   ClaudeTool,
   JsonSchema,
@@ -232,17 +233,9 @@ function pinnedSet(
   };
 }
 
-// A schema as the model will read it: the words of its descriptions and titles without invisible
-// characters (the rest, names and values the arguments must match, stays exact). The catalogue has
-// bounded its nesting.
+// A schema as the model will read it: the words of its titles and descriptions without invisible
+// characters; the values the arguments must match (`const`, `enum`, `default`) and property names
+// stay exact, so the model is never shown a value the schema then refuses.
 function cleanSchema(schema: JsonSchema): JsonSchema {
-  const walk = (value: unknown, key: string): unknown => {
-    if (typeof value === "string") {
-      return key === "description" || key === "title" ? value.replace(INVISIBLE, "") : value;
-    }
-    if (Array.isArray(value)) return value.map((item) => walk(item, ""));
-    if (typeof value !== "object" || value === null) return value;
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, walk(v, k)]));
-  };
-  return walk(schema, "") as JsonSchema;
+  return mapAnnotations(schema, (text) => text.replace(INVISIBLE, "")) as JsonSchema;
 }

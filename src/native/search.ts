@@ -13,7 +13,8 @@ import type { Injector } from "../injector.ts";
 import { routeInSession } from "../session/session_route.ts";
 import type { SessionKey, SessionStore } from "../session/store.ts";
 import type { McpTool } from "../tool.ts";
-import { quoteId } from "../untrusted.ts";
+import { oneLine, quoteId } from "../untrusted.ts";
+import { renderArgumentProblems } from "../bridge/render.ts";
 import { nativeNames } from "./names.ts";
 
 /** The session a native call belongs to. */
@@ -55,7 +56,7 @@ export type NativeResolved =
  * Runs the model's search: `input` must be `{query, limit?}`.
  *
  * @param injector The catalogue and its limits.
- * @param input The model's input to the search tool.
+ * @param input The model's input to the search tool (an object, or its JSON text).
  * @param options The pinned ids (always available) and the session.
  * @returns What to load, what is already there, a miss, or a model mistake.
  *
@@ -152,7 +153,23 @@ export async function nativeResolve(
     }
     return { ok: false, code: "unknown_tool", message };
   }
-  const call = { action: "execute", name: id, arguments: args };
+  // The arguments are read here, so that a mistake is told in the words of a native call (the
+  // bridge's own would name its actions, which a native model does not have).
+  const given = callArguments(args);
+  if (typeof given === "string") {
+    if (session !== undefined) {
+      await session.store.apply(session.key, {
+        catalogHash: session.catalogHash,
+        event: { kind: "error", code: "invalid_arguments" },
+      });
+    }
+    return {
+      ok: false,
+      code: "invalid_arguments",
+      message: `Cannot call ${quoteId(id)}: ${given}`,
+    };
+  }
+  const call = { action: "execute", name: id, arguments: given };
   const routed = session === undefined
     ? { ok: true as const, value: injector.route(call) }
     : await routeInSession(injector, call, { ...session, describeFirst: "off" });
@@ -161,17 +178,55 @@ export async function nativeResolve(
   if (action.action === "execute") {
     return { ok: true, id, tool: action.tool, arguments: action.arguments };
   }
-  const message = action.action === "error" ? action.message : "the call did not resolve";
+  const problems = action.action === "error" ? action.problems : undefined;
+  const message = problems === undefined
+    ? "the call did not resolve"
+    : `the arguments do not match its input schema: ${
+      renderArgumentProblems(problems)
+    }. Fix them and call it again`;
   return {
     ok: false,
     code: "invalid_arguments",
     message: `Cannot call ${quoteId(id)}: ${message}`,
-    ...(action.action === "error" && action.problems ? { problems: action.problems } : {}),
+    ...(problems ? { problems } : {}),
   };
+}
+
+// A call's arguments: an object, or the model's JSON text of one (absent or null: none); else what
+// is wrong, in words for the model.
+function callArguments(args: unknown): Record<string, unknown> | string {
+  let value = args;
+  if (typeof args === "string") {
+    try {
+      value = JSON.parse(args);
+    } catch (error) {
+      return `the arguments are not valid JSON (${
+        oneLine(String((error as Error).message), 120)
+      }): send them again as one JSON object`;
+    }
+  }
+  if (value === undefined || value === null) return {};
+  if (typeof value === "object" && !Array.isArray(value)) return value as Record<string, unknown>;
+  const kind = Array.isArray(value)
+    ? "an array"
+    : typeof value === "boolean"
+    ? "true or false"
+    : `a ${typeof value}`;
+  return `the arguments must be a JSON object, got ${kind}: send them again as one JSON object`;
 }
 
 // The search input, or what is wrong with it (in words for the model).
 function searchInput(input: unknown, maxLimit: number): { query: string; limit?: number } | string {
+  // OpenAI sends the arguments as JSON text.
+  if (typeof input === "string") {
+    try {
+      input = JSON.parse(input);
+    } catch (error) {
+      return `The search input is not valid JSON (${
+        oneLine(String((error as Error).message), 120)
+      }): send {"query": "a few words about the task"}`;
+    }
+  }
   if (typeof input !== "object" || input === null || Array.isArray(input)) {
     return 'The search input must be an object: {"query": "a few words about the task"}';
   }

@@ -8,45 +8,43 @@
  * @module
  */
 
-import type { McpCatalog } from "../catalog.ts";
 import type { McpTool } from "../tool.ts";
-import { baseForms, inflections } from "./expansion.ts";
 import type { Lexicon } from "./word_sources.ts";
-import { keywordText, LEXICAL_DEFAULTS } from "./lexical_ranker.ts";
-import {
-  MAX_TERM_CHARS,
-  schemaText,
-  STOP_WORDS,
-  stripMarkup,
-  tokenize,
-  tokenizeIdentifiers,
-} from "./terms.ts";
-import { oneEdit } from "./vocabulary.ts";
+import { LEXICAL_DEFAULTS } from "./lexical_ranker.ts";
+import { stripMarkup, tokenize } from "./terms.ts";
 import { withoutDataRuns } from "./data_runs.ts";
+import {
+  catalogueVocabulary,
+  type ExplainedField,
+  type ExplainMeter,
+  type MatchKind,
+  matchWord,
+  searchable,
+  toolIndex,
+  wordCandidates,
+} from "./explain_index.ts";
+export {
+  EXPLAINED_FIELDS,
+  type ExplainedField,
+  type ExplainMeter,
+  MATCH_KINDS,
+  type MatchKind,
+} from "./explain_index.ts";
 
-/** How a query word reached a tool's word, from the closest to the loosest. */
-export const MATCH_KINDS = [
-  "exact",
-  "inflection",
-  "prefix",
-  "typo",
-  "synonym",
-  "semantic",
-] as const;
-/** How a query word reached a tool's word. */
-export type MatchKind = typeof MATCH_KINDS[number];
-
-/** The parts of a tool a word can match in, in the order they are reported. */
-export const EXPLAINED_FIELDS = [
-  "name",
-  "title",
-  "keywords",
-  "server",
-  "description",
-  "params",
-] as const;
-/** A part of a tool a word can match in. */
-export type ExplainedField = typeof EXPLAINED_FIELDS[number];
+/**
+ * What an explanation reads of a catalogue: its tools, a tool by id and its own ranking
+ * (`McpCatalog` is one). Declared here so that the ranking layer need not import the catalogue.
+ */
+export interface ExplainableCatalog {
+  /** The tools. */
+  readonly tools: readonly McpTool[];
+  /** The number of tools. */
+  readonly size: number;
+  /** A tool by its id `server/name`, or `undefined`. */
+  get(id: string): McpTool | undefined;
+  /** The catalogue's ranking of a query: ids and scores, best first, at most `limit`. */
+  search(query: string, limit: number): readonly { id: string; score: number }[];
+}
 
 /** One query word matched in a tool. */
 export interface WordMatch {
@@ -95,6 +93,8 @@ export interface ExplainOptions {
    * them read as `synonym`. @default {none}
    */
   lexicon?: Lexicon;
+  /** Counts the lookups made in tools' indexes (tests and benchmarks). @default {none} */
+  meter?: ExplainMeter;
 }
 
 /** A failure of {@linkcode explainSearch}: the named tool is not in the catalogue. */
@@ -107,14 +107,12 @@ export interface ExplainError {
 
 // The ranker's matching rules, one source: its defaults.
 const RULES = LEXICAL_DEFAULTS;
-// The most words of one tool looked at: a tool's text is bounded by the catalogue limits, and
-// this keeps one explanation cheap whatever a third party wrote.
-const MAX_TOOL_WORDS = 5_000;
 
 /**
  * Explains a search of a catalogue: its ranking (the catalogue's own, unchanged) and for each tool
  * which query words it matched and how; for a named tool that did not make the list, where it
- * ranked and why. Work is linear in the catalogue's size and the query's.
+ * ranked and why. Each tool's words are indexed once (on its first explanation), and each query
+ * word's candidates once per call, so a call costs a few lookups per query word and shown tool.
  *
  * @param catalog The catalogue.
  * @param query The query, as the model sent it.
@@ -139,7 +137,7 @@ const MAX_TOOL_WORDS = 5_000;
  * ```
  */
 export function explainSearch(
-  catalog: McpCatalog,
+  catalog: ExplainableCatalog,
   query: string,
   options: ExplainOptions = {},
 ): { ok: true; value: SearchExplanation } | { ok: false; error: ExplainError } {
@@ -158,13 +156,17 @@ export function explainSearch(
   }
   const words = [...new Set(queryWords(query))];
   const shown = catalog.search(query, limit);
-  const known = catalogWords(catalog);
+  const vocabulary = catalogueVocabulary(catalog.tools);
+  const candidates = words.map((word) => wordCandidates(word, vocabulary, options.lexicon));
+  const meter = options.meter ?? { steps: 0 };
   const explain = (tool: McpTool, rank: number | null, score: number | null): ExplainedTool => {
-    const matches = words.flatMap((word) => {
-      const match = matchWord(word, toolWords(tool), known, options.lexicon);
-      return match === undefined ? [] : [match];
+    const index = toolIndex(tool);
+    const matches = candidates.flatMap((c): WordMatch[] => {
+      const match = matchWord(c, index, meter);
+      return match === undefined ? [] : [{ word: c.word, ...match }];
     });
-    const missing = words.filter((word) => !matches.some((m) => m.word === word));
+    const found = new Set(matches.map((m) => m.word));
+    const missing = words.filter((word) => !found.has(word));
     // Ranked without a shared word: the ranker's semantic match (word vectors) put it there.
     if (rank !== null && matches.length === 0 && words.length > 0) {
       matches.push(...words.map((word) => ({ word, kind: "semantic" as const })));
@@ -231,110 +233,5 @@ function reason(tool: ExplainedTool, results: readonly ExplainedTool[], limit: n
  */
 export function queryWords(query: string): string[] {
   const text = RULES.stripMarkup ? stripMarkup(query) : query;
-  return tokenize(withoutDataRuns(text, RULES.dataRunChars)).filter(keep);
-}
-
-function keep(word: string): boolean {
-  return !RULES.stopWords.has(word) && !STOP_WORDS.has(word) && word.length <= MAX_TERM_CHARS;
-}
-
-type ToolWords = ReadonlyArray<readonly [ExplainedField, readonly string[]]>;
-
-const WORDS = new WeakMap<McpTool, ToolWords>();
-
-// A tool's words by field, read the way the ranker indexes them.
-function toolWords(tool: McpTool): ToolWords {
-  const cached = WORDS.get(tool);
-  if (cached !== undefined) return cached;
-  const schema = schemaText(tool.inputSchema);
-  const annotated = tool.annotations?.title;
-  const cap = (list: string[]) => list.filter(keep).slice(0, MAX_TOOL_WORDS);
-  const words: ToolWords = [
-    ["name", cap(tokenizeIdentifiers(tool.name))],
-    ["title", cap(tokenize(tool.title ?? (typeof annotated === "string" ? annotated : "")))],
-    [
-      "keywords",
-      cap(tokenize(keywordText(tool))),
-    ],
-    ["server", cap(tokenizeIdentifiers(tool.server))],
-    ["description", cap(tokenize(tool.description))],
-    [
-      "params",
-      cap([
-        ...tokenizeIdentifiers(schema.names.join(" ")),
-        ...tokenize(schema.descriptions.join(" ")),
-      ]),
-    ],
-  ];
-  WORDS.set(tool, words);
-  return words;
-}
-
-const KNOWN = new WeakMap<McpCatalog, ReadonlySet<string>>();
-
-// Every word of the catalogue: a typo match only counts for a word the catalogue does not have.
-function catalogWords(catalog: McpCatalog): ReadonlySet<string> {
-  let known = KNOWN.get(catalog);
-  if (known === undefined) {
-    const set = new Set<string>();
-    for (const tool of catalog.tools) {
-      for (const [, list] of toolWords(tool)) for (const word of list) set.add(word);
-    }
-    KNOWN.set(catalog, known = set);
-  }
-  return known;
-}
-
-// The closest way a query word reaches one of the tool's words, in MATCH_KINDS order.
-function matchWord(
-  word: string,
-  fields: ToolWords,
-  known: ReadonlySet<string>,
-  lexicon: Lexicon | undefined,
-): WordMatch | undefined {
-  const forms = new Set(RULES.inflectionWeight > 0 ? inflectionsOf(word, known) : []);
-  const related = new Set<string>();
-  if (lexicon !== undefined) {
-    for (const base of [word, ...forms]) {
-      for (const r of lexicon.related(base).slice(0, RULES.maxRelated)) {
-        related.add(r.word);
-        for (const form of inflections(r.word)) related.add(form);
-      }
-    }
-  }
-  const tests: [MatchKind, (term: string) => boolean][] = [
-    ["exact", (term) => term === word],
-    ["inflection", (term) => forms.has(term)],
-    [
-      "prefix",
-      (term) =>
-        word.length >= RULES.prefixMinLength && term.length > word.length &&
-        term.startsWith(word),
-    ],
-    [
-      "typo",
-      (term) => !known.has(word) && word.length >= RULES.fuzzyMinLength && oneEdit(word, term),
-    ],
-    ["synonym", (term) => related.has(term)],
-  ];
-  for (const [kind, test] of tests) {
-    for (const [field, list] of fields) {
-      const term = list.find(test);
-      if (term !== undefined) return { word, kind, term, field };
-    }
-  }
-  return undefined;
-}
-
-// The other inflections of a word that the ranker reaches: its base forms (the catalogue's words
-// taking the thesaurus's place, as the ranker does without one) and their regular inflections.
-function inflectionsOf(word: string, known: ReadonlySet<string>): string[] {
-  const isKnown = (w: string) => known.has(w);
-  const out = new Set<string>();
-  for (const base of baseForms(word, isKnown, isKnown)) {
-    out.add(base);
-    for (const form of inflections(base)) out.add(form);
-  }
-  out.delete(word);
-  return [...out];
+  return tokenize(withoutDataRuns(text, RULES.dataRunChars)).filter(searchable);
 }

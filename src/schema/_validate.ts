@@ -7,9 +7,11 @@
  *   hands back, which callers copy) and depth against the limits the caller sets and throws
  *   {@linkcode ValidationLimitError} past them;
  * - `pattern` and `patternProperties` run on the linear-time engine (`./pattern.ts`), compiled
- *   when first needed; a pattern the caller lists as unchecked (or that the engine refuses) is
- *   left to the tool's server: `pattern` passes, and `patternProperties` marks the properties it
- *   might match as evaluated without applying its subschema;
+ *   when first needed (from its cache) and charged by their programs' size, once per distinct
+ *   pattern a check reaches, against the check's `maxPatternUnits`; a pattern the caller lists as
+ *   unchecked (or that the engine refuses) is left to the tool's server: `pattern` passes, and
+ *   `patternProperties` marks the properties it might match as evaluated without applying its
+ *   subschema;
  * - `format` checks use `./format.ts` (linear-time too) and see at most `maxFormatChars`;
  * - instance and keyword locations are plain JSON pointers (`~0`, `~1`), never URI-encoded, so no
  *   key (a lone surrogate, say) can make the encoding throw;
@@ -47,20 +49,30 @@ export interface ValidationLimits {
   maxFormatChars: number;
   /** Patterns left to the server: not run. */
   unchecked?: ReadonlySet<string>;
+  /**
+   * The most instructions of the programs of the distinct patterns one check reaches (compiled or
+   * taken from the cache alike, so the outcome never depends on what ran before).
+   * @default {Infinity}
+   */
+  maxPatternUnits?: number;
 }
 
 /** Thrown when a validation needs more work or depth than its limits allow. */
 export class ValidationLimitError extends RangeError {
   /** Which limit. */
-  readonly limit: "steps" | "depth";
+  readonly limit: "steps" | "depth" | "patterns";
 
   /**
    * Makes the error.
    *
    * @param limit Which limit was reached.
    */
-  constructor(limit: "steps" | "depth") {
-    super(`Validation exceeded its ${limit === "steps" ? "work" : "depth"} limit`);
+  constructor(limit: "steps" | "depth" | "patterns") {
+    super(
+      `Validation exceeded its ${
+        limit === "steps" ? "work" : limit === "depth" ? "depth" : "pattern compile"
+      } limit`,
+    );
     this.name = "ValidationLimitError";
     this.limit = limit;
   }
@@ -70,6 +82,9 @@ export class ValidationLimitError extends RangeError {
 let steps = 0;
 let depth = 0;
 let limits: ValidationLimits = { maxSteps: 0, maxDepth: 0, maxFormatChars: 0 };
+// The distinct patterns this check reached and the instructions of their programs.
+let reached = new Set<string>();
+let patternUnits = 0;
 
 /**
  * Validates an instance against a dereferenced schema within limits.
@@ -92,7 +107,13 @@ export function validateWithin(
   steps = 0;
   depth = 0;
   limits = bounds;
-  return validateNode(instance, schema, draft, lookup, false);
+  reached = new Set();
+  patternUnits = 0;
+  try {
+    return validateNode(instance, schema, draft, lookup, false);
+  } finally {
+    reached = new Set();
+  }
 }
 
 function step(...args: Parameters<typeof validateNode>): ValidationResult {
@@ -118,7 +139,17 @@ function meter(engineSteps: number): void {
 function linear(source: string): LinearPattern | undefined {
   if (limits.unchecked?.has(source)) return undefined;
   const compiled = compilePattern(source);
-  return compiled.ok ? compiled.pattern : undefined;
+  if (!compiled.ok) return undefined;
+  // Charged once per distinct pattern per check: a schema of many patterns costs a call the
+  // ones its arguments reach, and no more than maxPatternUnits (past it, the call is refused).
+  if (!reached.has(source)) {
+    reached.add(source);
+    patternUnits += compiled.size;
+    if (patternUnits > (limits.maxPatternUnits ?? Infinity)) {
+      throw new ValidationLimitError("patterns");
+    }
+  }
+  return compiled.pattern;
 }
 
 function escapePointer(key: string): string {

@@ -3,8 +3,9 @@
  * right shape, every `pattern` must be valid ECMAScript and every `$ref` must resolve inside the
  * schema. A schema that fails is the catalogue's fault (`invalid_catalog`), found when the
  * catalogue is built rather than blamed on the model at every execute. A valid pattern that the
- * linear-time engine cannot run, or that is past the catalogue's compile budget, is not a fault:
- * it is left to the server and listed as unchecked. Linear in the schema; compiles no pattern.
+ * linear-time engine cannot run is not a fault: it is left to the server and listed as unchecked.
+ * Linear in the schema; compiles no pattern (an execute compiles those its arguments reach, under
+ * its own budget: see `_validate.ts`).
  *
  * @module
  */
@@ -14,7 +15,7 @@ import { dereference, resolveReference } from "./_dereference.ts";
 import { isRecord } from "../_record.ts";
 import { compareStrings } from "../_compare.ts";
 import { tooDeep } from "../json_depth.ts";
-import { MAX_JSON_DEPTH, MAX_PATTERN_UNITS } from "../limits.ts";
+import { MAX_JSON_DEPTH } from "../limits.ts";
 import { inspectPattern } from "./pattern.ts";
 
 /** A schema ready for the validator: a private copy, its draft and its `$ref` lookup. */
@@ -47,32 +48,6 @@ export interface UncheckedKeyword {
   source: string;
   /** Why unfold cannot check it, in words. */
   reason: string;
-}
-
-/** The compile budget one catalogue shares among its tools' patterns (see `MAX_PATTERN_UNITS`). */
-export interface PatternBudget {
-  /** Units left. */
-  units: number;
-  /** The patterns already charged (each distinct pattern is charged once). */
-  readonly admitted: Set<string>;
-}
-
-/**
- * A fresh compile budget for one catalogue.
- *
- * @param units The units it allows.
- * @returns The budget.
- *
- * @example Usage
- * ```ts
- * import { patternBudget } from "./check.ts";
- * import { equal } from "node:assert/strict";
- *
- * equal(patternBudget().units, 100_000);
- * ```
- */
-export function patternBudget(units: number = MAX_PATTERN_UNITS): PatternBudget {
-  return { units, admitted: new Set() };
 }
 
 const DRAFTS: Record<string, SchemaDraft> = {
@@ -109,11 +84,9 @@ export function checkSchema(inputSchema: Record<string, unknown>): SchemaError |
 
 /**
  * Checks an input schema as {@linkcode checkSchema} does, and lists the keywords unfold leaves to
- * the server: patterns the linear-time engine cannot run, and patterns past the catalogue's
- * compile budget (charged here, once per distinct pattern).
+ * the server: patterns the linear-time engine cannot run (each pattern is inspected, not compiled).
  *
  * @param inputSchema The tool's input schema.
- * @param budget The catalogue's compile budget.
  * @returns The unchecked keywords in pointer order, or the first rule the schema breaks.
  *
  * @example Usage
@@ -127,7 +100,6 @@ export function checkSchema(inputSchema: Record<string, unknown>): SchemaError |
  */
 export function inspectSchema(
   inputSchema: Record<string, unknown>,
-  budget: PatternBudget = patternBudget(),
 ): { ok: true; unchecked: UncheckedKeyword[] } | { ok: false; error: SchemaError } {
   const deep = tooDeep(inputSchema, MAX_JSON_DEPTH);
   if (deep !== undefined) {
@@ -135,7 +107,7 @@ export function inspectSchema(
     return { ok: false, error: fail("(depth)", deep, rule) };
   }
   const refs: Array<{ node: Schema; pointer: string }> = [];
-  const found: Found = { ids: 0, anchors: new Set<string>(), unchecked: [], budget };
+  const found: Found = { ids: 0, anchors: new Set<string>(), unchecked: [] };
   const error = walk(inputSchema as Schema, refs, found);
   if (error !== undefined) return { ok: false, error };
   // In pointer order, whatever order the walk met them in.
@@ -156,12 +128,9 @@ interface Found {
   ids: number;
   anchors: Set<string>;
   unchecked: UncheckedKeyword[];
-  budget: PatternBudget;
 }
 
-const BUDGET_SPENT = "is past the catalogue's pattern compile budget (MAX_PATTERN_UNITS)";
-
-// A pattern's verdict within a budget: an error, or undefined (checkable or left to the server).
+// A pattern's verdict: an error, or undefined (checkable, or left to the server and listed).
 function admit(
   source: string,
   keyword: UncheckedKeyword["keyword"],
@@ -170,15 +139,9 @@ function admit(
 ): string | undefined {
   const verdict = inspectPattern(source);
   if (verdict.kind === "invalid") return verdict.why;
-  let reason = verdict.kind === "unchecked" ? verdict.why : undefined;
-  if (verdict.kind === "checkable" && !found.budget.admitted.has(source)) {
-    if (verdict.units > found.budget.units) reason = BUDGET_SPENT;
-    else {
-      found.budget.units -= verdict.units;
-      found.budget.admitted.add(source);
-    }
+  if (verdict.kind === "unchecked") {
+    found.unchecked.push({ keyword, pointer: pointer(), source, reason: verdict.why });
   }
-  if (reason !== undefined) found.unchecked.push({ keyword, pointer: pointer(), source, reason });
   return undefined;
 }
 
@@ -238,12 +201,7 @@ export function compileSchema(
     return { ok: false, error: fail("(schema)", "", `is not JSON data (${(e as Error).message})`) };
   }
   const refs: Array<{ node: Schema; pointer: string }> = [];
-  const found = {
-    ids: 0,
-    anchors: new Set<string>(),
-    unchecked: [],
-    budget: patternBudget(Infinity),
-  };
+  const found = { ids: 0, anchors: new Set<string>(), unchecked: [] };
   const error = walk(schema, refs, found);
   if (error !== undefined) return { ok: false, error };
   const declared = typeof schema.$schema === "string" ? schema.$schema : "";

@@ -26,8 +26,13 @@ export interface LinearPattern {
   exec(text: string): Array<string | undefined> | null;
 }
 
-/** A pattern that compiles, or why it cannot run on the linear-time engine. */
-export type CompiledPattern = { ok: true; pattern: LinearPattern } | { ok: false; why: string };
+/**
+ * A pattern that compiles (with its program's size, in instructions: the work compiling it took),
+ * or why it cannot run on the linear-time engine.
+ */
+export type CompiledPattern =
+  | { ok: true; pattern: LinearPattern; size: number }
+  | { ok: false; why: string };
 
 /** The most compiled patterns kept across catalogues. */
 export const MAX_CACHED_PATTERNS = 2_000;

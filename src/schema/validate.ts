@@ -11,6 +11,7 @@ import { tooDeep } from "../json_depth.ts";
 import {
   MAX_FORMAT_CHARS,
   MAX_JSON_DEPTH,
+  MAX_PATTERN_UNITS,
   MAX_VALIDATION_DEPTH,
   MAX_VALIDATION_STEPS,
 } from "../limits.ts";
@@ -19,7 +20,6 @@ import {
   type CompiledSchema,
   compileSchema,
   inspectSchema,
-  type PatternBudget,
   type SchemaError,
   type UncheckedKeyword,
 } from "./check.ts";
@@ -48,7 +48,6 @@ const NONE: readonly UncheckedKeyword[] = Object.freeze([]);
  * Patterns it cannot check are remembered with the tool (see {@linkcode uncheckedKeywords}).
  *
  * @param tool The tool.
- * @param budget The catalogue's pattern compile budget; a tool checked alone has its own.
  * @returns The first rule the schema breaks, or `undefined` when it is usable.
  *
  * @example Usage
@@ -60,10 +59,10 @@ const NONE: readonly UncheckedKeyword[] = Object.freeze([]);
  * equal(prepareSchema(tool)?.keyword, "$ref");
  * ```
  */
-export function prepareSchema(tool: McpTool, budget?: PatternBudget): SchemaError | undefined {
+export function prepareSchema(tool: McpTool): SchemaError | undefined {
   const known = checked.get(tool);
   if (known !== undefined) return "rule" in known ? known : undefined;
-  const result = inspectSchema(tool.inputSchema, budget);
+  const result = inspectSchema(tool.inputSchema);
   const unchecked = result.ok ? result.unchecked : undefined;
   checked.set(
     tool,
@@ -74,9 +73,8 @@ export function prepareSchema(tool: McpTool, budget?: PatternBudget): SchemaErro
 
 /**
  * The keywords of a tool's input schema that unfold leaves to the tool's server: patterns the
- * linear-time engine cannot run (lookaround, backreferences, repeats over 1,000, Unicode
- * properties it lacks) or that are past the catalogue's compile budget. Arguments are checked
- * against the rest of the schema.
+ * linear-time engine cannot run (lookaround, backreferences, repeats over 1,000, a program over
+ * its size limit). Arguments are checked against the rest of the schema.
  *
  * @param tool The tool, as a catalogue holds it.
  * @returns The unchecked keywords, in schema order; `[]` when unfold checks everything.
@@ -155,6 +153,7 @@ export function validateArguments(tool: McpTool, args: Record<string, unknown>):
       maxSteps: MAX_VALIDATION_STEPS,
       maxDepth: MAX_VALIDATION_DEPTH,
       maxFormatChars: MAX_FORMAT_CHARS,
+      maxPatternUnits: MAX_PATTERN_UNITS,
       unchecked: unchecked.length === 0 ? EMPTY : new Set(unchecked.map((u) => u.source)),
     });
   } catch (e) {
@@ -182,6 +181,11 @@ function refusal(e: unknown): string {
   // A cold process runs the validator unoptimised, with larger stack frames: the engine's stack can
   // run out before the depth limit is reached. It is the same refusal, for the same reason.
   const stackOut = e instanceof RangeError && /call stack/i.test(e.message);
+  if (e instanceof ValidationLimitError && e.limit === "patterns") {
+    return `cannot be checked within ${MAX_PATTERN_UNITS} instructions of patterns ` +
+      "(MAX_PATTERN_UNITS): the arguments reach more of the schema's patterns than one call " +
+      "checks; send fewer arguments";
+  }
   if (e instanceof ValidationLimitError || stackOut) {
     return e instanceof ValidationLimitError && e.limit === "steps"
       ? `cannot be checked within ${MAX_VALIDATION_STEPS} units of work (MAX_VALIDATION_STEPS): ` +

@@ -63,3 +63,41 @@ Deno.test("/mcp sessions are evicted least recently used, from the tenant holdin
   equal(await listStatus(handle, "tenant-a", a), 200);
   await close();
 });
+
+Deno.test("/mcp answers a body that is not UTF-8 with a parse error, never a changed name", async () => {
+  const called: string[] = [];
+  const host: ToolHost = {
+    ...HOST,
+    call: (name) => (called.push(name), Promise.resolve({ ok: true, result: { content: [] } })),
+  };
+  const { handle, close } = createMcpHttpHandler(host, { sessions: { kind: "memory" } });
+  const session = await initialize(handle, "t");
+  const encoder = new TextEncoder();
+  // "ech\xFF": a lenient decoder read it as "ech\uFFFD".
+  const call = (version: string) =>
+    Uint8Array.from([
+      ...encoder.encode(
+        `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"${version}"},"name":"ech`,
+      ),
+      0xff,
+      ...encoder.encode('","arguments":{}}}'),
+    ]);
+  for (
+    const headers of [
+      { ...HEADERS, "mcp-session-id": session, "mcp-protocol-version": "2025-06-18" },
+      { ...HEADERS, "mcp-protocol-version": "2026-07-28" },
+    ]
+  ) {
+    const version = headers["mcp-protocol-version"];
+    const response = await handle(
+      new Request("http://localhost/mcp", { method: "POST", headers, body: call(version) }),
+      "t",
+    );
+    equal(response.status, 400, version);
+    const body = await response.json();
+    equal(body.error.code, -32_700, version);
+    equal(body.error.message, "Parse error: the request body is not UTF-8");
+  }
+  equal(called.length, 0, `the host was called with ${JSON.stringify(called)}`);
+  await close();
+});

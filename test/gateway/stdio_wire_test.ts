@@ -1,7 +1,7 @@
 import { deepEqual } from "node:assert/strict";
 import { openStdioWire, transportOf } from "../../src/gateway/stdio_wire.ts";
 
-async function exchange(chunks: string[], maxMessageBytes: number) {
+async function exchange(chunks: (string | Uint8Array)[], maxMessageBytes: number) {
   const encoder = new TextEncoder();
   const written: unknown[] = [];
   const output = new WritableStream<Uint8Array>({
@@ -12,7 +12,9 @@ async function exchange(chunks: string[], maxMessageBytes: number) {
     },
   });
   const wire = openStdioWire(
-    ReadableStream.from(chunks.map((chunk) => encoder.encode(chunk))),
+    ReadableStream.from(
+      chunks.map((chunk) => typeof chunk === "string" ? encoder.encode(chunk) : chunk),
+    ),
     output,
     { maxMessageBytes },
   );
@@ -53,4 +55,23 @@ Deno.test("the stdio wire holds messages until it is started and ends when its i
     1_000,
   );
   deepEqual(seen, [{ jsonrpc: "2.0", method: "notifications/initialized" }]);
+});
+
+Deno.test("the stdio wire answers a line that is not UTF-8 with a parse error and reads on", async () => {
+  const encoder = new TextEncoder();
+  // "ech\xFF": a lenient decoder read it as "ech\uFFFD".
+  const { seen, written } = await exchange([
+    Uint8Array.from([
+      ...encoder.encode('{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"ech'),
+      0xff,
+      ...encoder.encode('"}}\n'),
+    ]),
+    '{"jsonrpc":"2.0","id":2,"method":"ping"}\n',
+  ], 1_000);
+  deepEqual(seen, [{ jsonrpc: "2.0", id: 2, method: "ping" }]);
+  deepEqual(written, [{
+    jsonrpc: "2.0",
+    id: null,
+    error: { code: -32_700, message: "Parse error: the message is not UTF-8" },
+  }]);
 });

@@ -135,7 +135,7 @@ Deno.test("a malformed search input is an is_error text saying what to send", as
     match(text, /query|limit/);
   }
   const openai = await openAiSearch(injector, searchCall("{not json"));
-  match(openai.miss!, /must be an object/);
+  match(openai.miss!, /^The search input is not valid JSON \(.*\): send \{"query"/);
   match((await openAiSearch(injector, searchCall({ query: "x".repeat(1001) }))).miss!, /longer/);
 });
 

@@ -109,3 +109,86 @@ Deno.test("explainSearch() stays linear on a hostile query: 1,000 characters of 
   deepEqual(explained.words, ["read"]);
   equal(explained.target!.rank, 1);
 });
+
+// A word of letters alone (the tokeniser splits letters from digits): "waaaax", "waaabx", …
+const letterWord = (n: number) =>
+  `w${
+    Array.from(
+      { length: 4 },
+      (_, i) => String.fromCharCode(97 + Math.floor(n / 26 ** (3 - i)) % 26),
+    ).join("")
+  }x`;
+
+// A catalogue of `tools` tools, each with `words` distinct words of its own and the word "shared".
+function wordyCatalog(tools: number, words: number): McpCatalog {
+  let n = 0;
+  return new McpCatalog(Array.from({ length: tools }, (_, t) => ({
+    server: "s",
+    name: `t${t}`,
+    description: "shared",
+    inputSchema: {
+      type: "object",
+      properties: {
+        p: {
+          type: "string",
+          description: Array.from({ length: words }, () => letterWord(n++)).join(" "),
+        },
+      },
+    },
+  })));
+}
+// "shared", 10 words of the first tool, 5 beginnings of many words ("waaa" …), 5 typos of words.
+const fewWords = [
+  "shared",
+  ...Array.from({ length: 10 }, (_, i) => letterWord(i * 7)),
+  ...Array.from({ length: 5 }, (_, i) => letterWord(i * 26 * 26).slice(0, 4)),
+  ...Array.from({ length: 5 }, (_, i) => letterWord(i * 3).replace("x", "q")),
+].join(" ");
+const QUERY_WORDS = 21;
+
+Deno.test("explainSearch() works out each query word's synonyms once, not once per tool", () => {
+  let calls = 0;
+  const lexicon = { has: () => false, related: () => (calls++, []) };
+  const catalog = wordyCatalog(40, 10);
+  const explained = explainSearch(catalog, fewWords, { limit: 40, lexicon });
+  ok(explained.ok);
+  equal(explained.value.results.length, 40);
+  // Each query word asks for itself and its inflections; per tool, it was 40 times that.
+  ok(calls <= QUERY_WORDS * 10, `lexicon.related was called ${calls} times`);
+});
+
+Deno.test("explainSearch() looks each query word up in a tool, never walks the tool's words", () => {
+  const steps = (words: number) => {
+    const meter = { steps: 0 };
+    const explained = explainSearch(wordyCatalog(50, words), fewWords, { limit: 50, meter });
+    ok(explained.ok);
+    equal(explained.value.results.length, 50);
+    return meter.steps;
+  };
+  const small = steps(500);
+  const large = steps(8_000);
+  ok(small > 0, "the meter counts the lookups");
+  // 16 times the words per tool: a walk takes 16 times the steps; lookups take the same, and a
+  // search among a tool's words a few more (log2 of them).
+  ok(large <= small * 1.5, `${small} steps at 500 words a tool, ${large} at 8,000`);
+  ok(large <= QUERY_WORDS * 50 * 40, `${large} steps for ${QUERY_WORDS} words and 50 tools`);
+});
+
+Deno.test("explainSearch() finds the first of a tool's many longer words a query word begins", () => {
+  const letters = (i: number) => String.fromCharCode(97 + Math.floor(i / 26), 97 + i % 26);
+  const description = [
+    "prefixes prefixing",
+    ...Array.from({ length: 700 }, (_, i) => `prefix${letters(i % 676)}${i >= 676 ? "z" : ""}k`),
+  ].join(" ");
+  const catalog = new McpCatalog([
+    { server: "s", name: "t", description, inputSchema: { type: "object" } },
+  ]);
+  // "prefi" begins all 702 words (searched for); "prefixq" the 26 "prefixqak" … (looked up).
+  for (const [word, term] of [["prefi", "prefixes"], ["prefixq", "prefixqak"]]) {
+    const explained = explainSearch(catalog, word!, { id: "s/t" });
+    ok(explained.ok);
+    deepEqual(explained.value.target!.matches, [
+      { word, kind: "prefix", term, field: "description" },
+    ]);
+  }
+});

@@ -1,17 +1,13 @@
 // A valid schema is never refused for being hard to check: patterns the linear-time engine cannot
-// run (lookaround, backreferences, repeats over 1,000, Unicode properties it lacks) and patterns
-// past the catalogue's compile budget are left to the tool's server. The tool stays listed and
-// callable, the rest of its schema is checked, and the catalogue, the describe text and the
-// inject response say what was left.
+// run (lookaround, backreferences, repeats over 1,000, Unicode properties it lacks) are left to the
+// tool's server. The tool stays listed and callable, the rest of its schema is checked, and the
+// catalogue, the describe text and the inject response say what was left. Every other pattern is
+// checked, however many the catalogue holds: an execute compiles those its arguments reach.
 import { deepEqual, equal, match, ok, throws } from "node:assert/strict";
 import { Injector, InvalidCatalogError, McpCatalog, type McpTool } from "../../mod.ts";
 import { MAX_PATTERN_UNITS } from "../../src/limits.ts";
 import { uncheckedKeywords } from "../../src/schema/validate.ts";
-import {
-  cachedPatternInstructions,
-  compilePattern,
-  inspectPattern,
-} from "../../src/schema/pattern.ts";
+import { cachedPatternInstructions, compilePattern } from "../../src/schema/pattern.ts";
 import { MAX_NESTING } from "../../src/schema/pike_vm.ts";
 
 function toolWith(name: string, properties: Record<string, unknown>, more = {}): McpTool {
@@ -99,37 +95,71 @@ Deno.test("an unchecked patternProperties key neither applies its schema nor mak
   equal(action.action, "execute");
 });
 
-Deno.test("patterns past the catalogue's compile budget are left to the server, in tool id order", () => {
-  // Each distinct ^[a-z]{1,1000}N$ costs about 2,000 units: the budget holds some 49 of them.
-  const patterns = Array.from({ length: 200 }, (_, i) => `^[a-z]{1,1000}${i}$`);
-  const tools = patterns.map((pattern, i) =>
-    toolWith(`t${String(i).padStart(3, "0")}`, { q: { type: "string", pattern } })
-  );
+Deno.test("every pattern is checked however many a catalogue holds, in any tool order", () => {
+  // Each distinct ^[a-z]{1,1000}N$ is some 2,000 instructions: a budget per catalogue checked the
+  // first 49 and left the rest to the server.
+  const tools = Array.from({ length: 200 }, (_, i) =>
+    toolWith(`t${String(i).padStart(3, "0")}`, {
+      q: { type: "string", pattern: `^[a-z]{1,1000}${i}$` },
+    }));
   const catalog = new McpCatalog([...tools].reverse());
-  const warned = catalog.warnings.map((w) => w.tool);
-  let allowed = 0;
-  for (let left = MAX_PATTERN_UNITS; allowed < patterns.length; allowed++) {
-    const verdict = inspectPattern(patterns[allowed]!);
-    if (verdict.kind !== "checkable" || verdict.units > left) break;
-    left -= verdict.units;
-  }
-  ok(allowed > 40 && allowed < 60, `${allowed} patterns fit the budget`);
-  equal(warned.length, 200 - allowed);
-  equal(warned[0], `s/t${String(allowed).padStart(3, "0")}`, "the first ids keep their checks");
-  match(catalog.warnings[0]!.reason, /MAX_PATTERN_UNITS/);
+  deepEqual(catalog.warnings, []);
   const injector = new Injector(catalog);
-  const checked = injector.route({ action: "execute", name: "s/t000", arguments: { q: "A" } });
-  equal(checked.action === "error" && checked.code, "invalid_arguments");
-  const left = injector.route({ action: "execute", name: "s/t199", arguments: { q: "A" } });
-  equal(left.action, "execute");
-  // A pattern charged once is free for every other tool that uses it.
-  const shared = new McpCatalog(
-    Array.from(
-      { length: 500 },
-      (_, i) => toolWith(`u${i}`, { q: { type: "string", pattern: "^[a-z]{1,1000}$" } }),
-    ),
-  );
-  deepEqual(shared.warnings, []);
+  for (const name of ["s/t000", "s/t199"]) {
+    const refused = injector.route({ action: "execute", name, arguments: { q: "A" } });
+    equal(refused.action === "error" && refused.code, "invalid_arguments", name);
+  }
+  const fine = injector.route({ action: "execute", name: "s/t199", arguments: { q: "ab199" } });
+  equal(fine.action, "execute");
+});
+
+// Issue 27's catalogue: one tool of 1,400 properties, each its own ^[A-Z0-9]{2,999}-N$ (84 KiB).
+function codes(count: number): McpTool {
+  const properties: Record<string, unknown> = {};
+  for (let i = 0; i < count; i++) {
+    properties[`p${i}`] = { type: "string", pattern: `^[A-Z0-9]{2,999}-${i}$` };
+  }
+  return toolWith("codes", properties);
+}
+
+Deno.test("a value breaking the last of 1,400 distinct patterns is refused, compiling only it", () => {
+  const tool = codes(1_400);
+  ok(JSON.stringify(tool).length > 80 * 1024);
+  const catalog = new McpCatalog([tool]);
+  deepEqual(catalog.warnings, []);
+  const injector = new Injector(catalog);
+  const before = cachedPatternInstructions();
+  const lower = injector.route({
+    action: "execute",
+    name: "s/codes",
+    arguments: { p1399: "ab-1399" },
+  });
+  equal(lower.action === "error" && lower.code, "invalid_arguments");
+  match(lower.action === "error" ? lower.message : "", /"\/p1399" String does not match pattern/);
+  // One pattern compiled (about 2,000 instructions), not 1,400.
+  const compiled = cachedPatternInstructions() - before;
+  ok(compiled > 0 && compiled < 3_000, `${compiled} instructions compiled`);
+  const upper = injector.route({
+    action: "execute",
+    name: "s/codes",
+    arguments: { p1399: "AB-1399" },
+  });
+  equal(upper.action, "execute");
+});
+
+Deno.test("a call reaching more pattern instructions than MAX_PATTERN_UNITS is refused, every time", () => {
+  const injector = new Injector(new McpCatalog([codes(1_400)]));
+  const many: Record<string, string> = {};
+  // Some 2,000 instructions each: 60 of them are past the budget of one call.
+  for (let i = 0; i < 60; i++) many[`p${i}`] = `AB-${i}`;
+  ok(60 * 2_000 > MAX_PATTERN_UNITS);
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const refused = injector.route({ action: "execute", name: "s/codes", arguments: many });
+    equal(refused.action === "error" && refused.code, "invalid_arguments", `attempt ${attempt}`);
+    match(refused.action === "error" ? refused.message : "", /MAX_PATTERN_UNITS/);
+  }
+  const few = Object.fromEntries(Object.entries(many).slice(0, 40));
+  equal(injector.route({ action: "execute", name: "s/codes", arguments: few }).action, "execute");
 });
 
 Deno.test("building a catalogue compiles none of 300 distinct {1,1000} patterns", () => {
