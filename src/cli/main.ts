@@ -17,6 +17,7 @@
  */
 // deno-lint-ignore-file no-console
 
+import { readRegularFile } from "../_regular_file.ts";
 import { parseGatewayConfig } from "../gateway/config.ts";
 import { Gateway } from "../gateway/gateway.ts";
 import { backgroundRanker } from "../ranking/deno_ranker.ts";
@@ -40,6 +41,9 @@ import { CountingStore } from "../gateway/status.ts";
 import { parseArgs, USAGE } from "./args.ts";
 import { bounded, CLOSE_BUDGET_MS } from "./_closing.ts";
 import { serveHttp } from "./serve_http.ts";
+
+// The largest config read: an `mcpServers` file of hundreds of servers is a few hundred KB.
+const MAX_CONFIG_BYTES = 4 * 1024 * 1024;
 
 // The upstreams' last listings, kept where the environment says; none when it names no place.
 function snapshotOption(env: Readonly<Record<string, string | undefined>>) {
@@ -68,17 +72,13 @@ async function main(argv: readonly string[]): Promise<number> {
   }
   const args = parsedArgs.value;
   const env = Deno.env.toObject();
-  let text;
-  try {
-    text = await Deno.readTextFile(args.config);
-  } catch (e) {
-    if (e instanceof Deno.errors.NotFound) {
-      console.error(`unfold: cannot read the config ${JSON.stringify(args.config)}: no such file`);
-      return 1;
-    }
-    throw e;
+  // A pipe, a device or a folder given as the config is refused in one line, never waited on.
+  const read = await readRegularFile(args.config, MAX_CONFIG_BYTES);
+  if (!read.ok) {
+    console.error(`unfold: cannot read the config ${JSON.stringify(args.config)}: ${read.reason}`);
+    return 1;
   }
-  const parsed = parseGatewayConfig(text, configEnvironment(env, args.config, Deno.cwd()));
+  const parsed = parseGatewayConfig(read.text, configEnvironment(env, args.config, Deno.cwd()));
   if (!parsed.ok) {
     console.error(`unfold: ${args.config}: ${parsed.error.message}`);
     return 1;
@@ -116,7 +116,8 @@ async function main(argv: readonly string[]): Promise<number> {
     return 1;
   }
   const locked = opened.value;
-  if (args.command === "gateway" && locked.notice !== undefined) log(locked.notice);
+  if (locked.skipped !== undefined) log(locked.skipped);
+  else if (args.command === "gateway" && locked.notice !== undefined) log(locked.notice);
   if (args.command === "gateway" && config.options.start !== "lazy") {
     if (config.options.idleTimeoutMs !== undefined) log(IDLE_IGNORED);
   }

@@ -9,6 +9,7 @@
 // deno-lint-ignore-file no-console
 
 import { dirname, isAbsolute, join, resolve } from "node:path";
+import { readRegularFile } from "../_regular_file.ts";
 import type { GatewayOptions } from "../gateway/config.ts";
 import type { TrustSource } from "../gateway/gateway.ts";
 import type { McpTool } from "../tool.ts";
@@ -22,6 +23,12 @@ import {
   parseLock,
   serializeLock,
 } from "../gateway/trust.ts";
+
+/**
+ * The largest lock file read: a lock of 10,000 tools is about 1.5 MB, so anything much larger is
+ * not one of ours.
+ */
+export const MAX_LOCK_BYTES = 16 * 1024 * 1024;
 
 /**
  * The lock file's path: `unfold.lockFile` (relative to the config's directory), else
@@ -46,10 +53,12 @@ export function lockPath(configPath: string, options: GatewayOptions): string {
 }
 
 /**
- * Reads the lock file.
+ * Reads the lock file: a regular file of at most {@linkcode MAX_LOCK_BYTES}, never a wait. A
+ * named pipe or a folder in its place is skipped (no lock, with the line saying so in `skipped`).
  *
  * @param path Its path.
- * @returns The lock, `undefined` when there is no file yet, or the one-line error.
+ * @returns The lock, `undefined` when there is no file yet or it was skipped, or the one-line
+ * error.
  *
  * @example Usage
  * ```ts
@@ -61,15 +70,20 @@ export function lockPath(configPath: string, options: GatewayOptions): string {
  */
 export async function readLock(
   path: string,
-): Promise<{ ok: true; value: Lock | undefined } | { ok: false; error: string }> {
-  let text: string;
-  try {
-    text = await Deno.readTextFile(path);
-  } catch (e) {
-    if (e instanceof Deno.errors.NotFound) return { ok: true, value: undefined };
-    return { ok: false, error: `cannot read the lock file ${path}: ${(e as Error).message}` };
+): Promise<
+  { ok: true; value: Lock | undefined; skipped?: string } | { ok: false; error: string }
+> {
+  const read = await readRegularFile(path, MAX_LOCK_BYTES);
+  if (!read.ok) {
+    if (read.code === "not_found") return { ok: true, value: undefined };
+    // A pipe or a folder in its place holds no approvals: skipped, so nothing is approved (under
+    // "pin" every tool is held) and the start goes on.
+    if (read.code === "not_regular") {
+      return { ok: true, value: undefined, skipped: `the lock file ${path} is not a regular file` };
+    }
+    return { ok: false, error: `cannot read the lock file ${path}: ${read.reason}` };
   }
-  const parsed = parseLock(text);
+  const parsed = parseLock(read.text);
   if (!parsed.ok) {
     return {
       ok: false,
@@ -195,6 +209,8 @@ export interface LockedTrust {
   lockFile: string;
   /** The line to log at start when nothing is approved yet (and trust is on). */
   notice?: string;
+  /** The line to log at start, whatever the command, when the lock file was skipped. */
+  skipped?: string;
   /** Reads the lock file again; returns the problem when it cannot be read (the old lock stays). */
   reload(): Promise<string | undefined>;
 }
@@ -240,11 +256,14 @@ export async function openTrust(
     async reload() {
       const next = await readLock(lockFile);
       if (!next.ok) return next.error;
+      if (next.skipped !== undefined) return next.skipped;
       lock = next.value;
       return undefined;
     },
   };
-  if (lock === undefined && mode !== "off") {
+  if (first.skipped !== undefined) {
+    value.skipped = `${first.skipped}: it is skipped, and no tool definition is approved`;
+  } else if (lock === undefined && mode !== "off") {
     value.notice = `no tool definition is approved yet (${lockFile} does not exist)${pin}; ` +
       `review them with unfold inspect, then run ${approve} --all`;
   }
