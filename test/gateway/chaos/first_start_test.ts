@@ -121,3 +121,27 @@ for (const [door, open] of DOORS) {
     }
   });
 }
+
+Deno.test("SIGTERM stops the gateway while a search waits for a server that never lists", async () => {
+  const { path } = await writeChaosConfig({ silent: fake("slow-start") }, {
+    ...FAST,
+    startupTimeoutMs: STARTUP_MS,
+  });
+  await using gateway = new RawGateway(path);
+  await gateway.initialize(ANSWER_MS);
+  // Written, not awaited: the answer never comes, the gateway is gone before it.
+  const search = { name: "mcp", arguments: { action: "search", query: "echoes its text" } };
+  await gateway.write(
+    `${JSON.stringify({ jsonrpc: "2.0", id: "waiting", method: "tools/call", params: search })}\n`,
+  );
+  gateway.child.kill("SIGTERM");
+  // A hang guard below the 30 s the search would wait: the gateway exits before it answers.
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const status = await Promise.race([
+    gateway.exited(),
+    new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error("SIGTERM did not stop the gateway")), 20_000);
+    }),
+  ]).finally(() => clearTimeout(timer));
+  equal(status.code, 0);
+});
