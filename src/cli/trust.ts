@@ -1,7 +1,8 @@
 /**
  * The lock file on disk (Deno): where it is, reading it (a broken file is a config error, never
- * an empty lock), writing it atomically (`unfold approve`), and noticing when it changes so that
- * a running gateway applies new approvals without a restart.
+ * an empty lock; a pipe or a folder in its place is skipped: nothing approved), writing it
+ * atomically (`unfold approve`), and noticing when it changes so that a running gateway applies
+ * new approvals without a restart.
  *
  * @module
  */
