@@ -5,11 +5,15 @@
  * @module
  */
 
+import { readRegularFile } from "../_regular_file.ts";
 import { type GatewayConfig, parseGatewayConfig } from "../gateway/config.ts";
 import { configEnvironment } from "../gateway/environment.ts";
 import { readHostFile } from "../gateway/host_files.ts";
 import type { Args } from "./args.ts";
 import { unfoldCommand } from "./hints.ts";
+
+// The largest config read: an `mcpServers` file of hundreds of servers is a few hundred KB.
+const MAX_CONFIG_BYTES = 4 * 1024 * 1024;
 
 /**
  * Reads and parses the command's config.
@@ -25,19 +29,17 @@ export async function readConfigFile(
   log: (line: string) => void,
 ): Promise<{ ok: true; value: GatewayConfig } | { ok: false; error: string }> {
   const path = args.config;
-  let text;
-  try {
-    text = await Deno.readTextFile(path);
-  } catch (e) {
-    const why = e instanceof Deno.errors.NotFound
+  // A pipe, a device or a folder given as the config is refused in one line, never waited on.
+  const read = await readRegularFile(path, MAX_CONFIG_BYTES);
+  if (!read.ok) {
+    const why = read.code === "not_found"
       ? `no such file${
         args.configGiven ? "" : `; run ${unfoldCommand("setup", "HOST")} or give --config FILE`
       }`
-      : e instanceof Deno.errors.IsADirectory
-      ? "it is a folder; give the config file in it"
-      : (e as Error).message;
+      : read.reason;
     return { ok: false, error: `cannot read the config ${JSON.stringify(path)}: ${why}` };
   }
+  const text = read.text;
   // A host's own file is read as it is: its other keys are left out, and said once.
   const hostFile = readHostFile(text, path);
   if (!hostFile.ok) return { ok: false, error: `${path}: ${hostFile.error}` };

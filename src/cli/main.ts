@@ -140,7 +140,8 @@ async function main(argv: readonly string[]): Promise<number> {
     return 1;
   }
   const locked = opened.value;
-  if (args.command === "gateway" && locked.notice !== undefined) log(locked.notice);
+  if (locked.skipped !== undefined) log(locked.skipped);
+  else if (args.command === "gateway" && locked.notice !== undefined) log(locked.notice);
   if (args.command === "gateway" && config.options.start !== "lazy") {
     if (config.options.idleTimeoutMs !== undefined) log(IDLE_IGNORED);
   }

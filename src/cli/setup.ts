@@ -18,6 +18,10 @@ import { HOST_NAMES, HOSTS, type HostSpec } from "./hosts.ts";
 import { withOnlyEntry } from "./host_edit.ts";
 import { unfoldCommand } from "./hints.ts";
 import { RUN_FLAGS } from "./run_flags.ts";
+import { readRegularBytes, readRegularFile } from "../_regular_file.ts";
+
+// The largest host file read: hosts' settings files are a few KB (Claude Desktop's, VS Code's).
+const MAX_HOST_FILE_BYTES = 4 * 1024 * 1024;
 
 /** What `unfold setup` is asked to do. */
 export interface SetupOptions {
@@ -65,7 +69,12 @@ export async function setup(options: SetupOptions): Promise<number> {
   const backup = join(dirname(config), "setup", `${host}.backup.json`);
   const fail = (line: string) => (error(`unfold: ${line}`), 1);
   if (options.undo) return await undo(host, config, backup, options);
-  const hostText = await readOrEmpty(file);
+  let hostText: string;
+  try {
+    hostText = await readOrEmpty(file);
+  } catch (e) {
+    return fail((e as Error).message);
+  }
   // No file yet (or an empty one): a host with no servers.
   const empty = hostText.trim() === "" && hostFormat(file) === "json";
   const read = readHostFile(empty ? "{}" : hostText, file);
@@ -75,12 +84,15 @@ export async function setup(options: SetupOptions): Promise<number> {
     return fail(`${file}: is not JSON: fix it or give another file with --file`);
   }
   const moved = Object.entries(found.mcpServers ?? {}).filter(([name]) => name !== ENTRY_NAME);
-  const unfoldText = await readOrEmpty(config);
+  let unfoldText: string;
   let unfold: Record<string, unknown>;
   try {
+    unfoldText = await readOrEmpty(config);
     unfold = unfoldText.trim() === "" ? { mcpServers: {} } : JSON.parse(unfoldText);
   } catch (e) {
-    return fail(`${config}: not JSON (${(e as Error).message})`);
+    return fail(
+      e instanceof SyntaxError ? `${config}: not JSON (${e.message})` : (e as Error).message,
+    );
   }
   const merged = merge(unfold, host, moved);
   // Checked as the gateway will read it, except for variables that the host's environment,
@@ -106,8 +118,9 @@ export async function setup(options: SetupOptions): Promise<number> {
   }
   // The host's bytes from before the first setup are the ones --undo restores.
   if (!(await exists(backup))) {
-    const bytes = await Deno.readFile(file).catch(() => undefined);
-    const saved = { file, bytes: bytes && Buffer.from(bytes).toString("base64") };
+    const read = await readRegularBytes(file, MAX_HOST_FILE_BYTES);
+    if (!read.ok && read.code !== "not_found") return fail(`cannot read ${file}: ${read.reason}`);
+    const saved = { file, bytes: read.ok ? Buffer.from(read.bytes).toString("base64") : undefined };
     await write(backup, JSON.stringify(saved));
   }
   await write(config, newUnfold);
@@ -206,14 +219,19 @@ async function undo(
 ): Promise<number> {
   let saved: { file: string; bytes?: string };
   try {
-    saved = JSON.parse(await Deno.readTextFile(backup));
+    const read = await readRegularFile(backup, 4 * MAX_HOST_FILE_BYTES);
+    if (!read.ok) throw new Error(read.reason);
+    saved = JSON.parse(read.text);
   } catch {
     error(`unfold: nothing to undo for ${host}: no backup at ${backup}`);
     return 1;
   }
   if (saved.bytes === undefined) await Deno.remove(saved.file).catch(() => {});
   else await write(saved.file, Buffer.from(saved.bytes, "base64"));
-  const text = await readOrEmpty(config);
+  const text = await readOrEmpty(config).catch((e: Error) => {
+    error(`unfold: ${e.message}; the host's file was restored`);
+    return "";
+  });
   if (text.trim() !== "") {
     const unfold = JSON.parse(text);
     const profiles = unfold.unfold?.profiles ?? {};
@@ -231,12 +249,10 @@ async function undo(
 }
 
 async function readOrEmpty(path: string): Promise<string> {
-  try {
-    return await Deno.readTextFile(path);
-  } catch (e) {
-    if (e instanceof Deno.errors.NotFound) return "";
-    throw e;
-  }
+  const read = await readRegularFile(path, MAX_HOST_FILE_BYTES);
+  if (read.ok) return read.text;
+  if (read.code === "not_found") return "";
+  throw new Error(`cannot read ${path}: ${read.reason}`);
 }
 
 async function exists(path: string): Promise<boolean> {

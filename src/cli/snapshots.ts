@@ -7,6 +7,7 @@
  * @module
  */
 
+import { readRegularFile } from "../_regular_file.ts";
 import { canonicalJson, sha256Hex } from "../canonical_json.ts";
 import type { UpstreamConfig } from "../gateway/config.ts";
 import type { Snapshot, SnapshotStore } from "../gateway/upstreams.ts";
@@ -44,7 +45,8 @@ export function unfoldCacheDir(
 /**
  * Snapshot files under `DIR/snapshots/`. Written atomically (a temporary file renamed over the
  * old one); a snapshot over {@linkcode MAX_SNAPSHOT_BYTES} is not written, and a file that is too
- * big, unreadable or not a snapshot is ignored with one line to `warn`. Its tools are checked as a
+ * big, unreadable, not a regular file (a named pipe, a folder) or not a snapshot is ignored with
+ * one line to `warn`. Its tools are checked as a
  * live listing is.
  *
  * @param dir The cache directory (see {@linkcode unfoldCacheDir}).
@@ -70,12 +72,15 @@ export function fileSnapshotStore(dir: string, warn: (line: string) => void): Sn
   return {
     async read(config) {
       const path = await file(config);
-      try {
-        const info = await Deno.stat(path);
-        if (info.size > MAX_SNAPSHOT_BYTES) {
-          throw new Error(`it is over ${MAX_SNAPSHOT_BYTES} bytes`);
+      const read = await readRegularFile(path, MAX_SNAPSHOT_BYTES);
+      if (!read.ok) {
+        if (read.code !== "not_found") {
+          warn(`ignoring the snapshot of "${config.server}" (${path}): ${read.reason}`);
         }
-        const data: unknown = JSON.parse(await Deno.readTextFile(path));
+        return undefined;
+      }
+      try {
+        const data: unknown = JSON.parse(read.text);
         if (
           typeof data !== "object" || data === null || !Array.isArray((data as Snapshot).tools)
         ) throw new Error("it has no list of tools");
@@ -85,7 +90,6 @@ export function fileSnapshotStore(dir: string, warn: (line: string) => void): Sn
           ? { tools, instructions: raw.instructions }
           : { tools };
       } catch (error) {
-        if (error instanceof Deno.errors.NotFound) return undefined;
         warn(`ignoring the snapshot of "${config.server}" (${path}): ${reason(error)}`);
         return undefined;
       }

@@ -1,7 +1,8 @@
 /**
  * The lock file on disk (Deno): where it is, reading it (a broken file is a config error, never
- * an empty lock), writing it atomically (`unfold approve`), and noticing when it changes so that
- * a running gateway applies new approvals without a restart.
+ * an empty lock; a pipe or a folder in its place is skipped: nothing approved), writing it
+ * atomically (`unfold approve`), and noticing when it changes so that a running gateway applies
+ * new approvals without a restart.
  *
  * @module
  */
@@ -9,6 +10,7 @@
 // deno-lint-ignore-file no-console
 
 import { dirname, isAbsolute, join, resolve } from "node:path";
+import { readRegularFile } from "../_regular_file.ts";
 import type { GatewayOptions } from "../gateway/config.ts";
 import type { TrustSource } from "../gateway/gateway.ts";
 import type { McpTool } from "../tool.ts";
@@ -25,6 +27,12 @@ import {
   serializeLock,
 } from "../gateway/trust_lock.ts";
 import { changeLines } from "./inspect.ts";
+
+/**
+ * The largest lock file read: a lock of 10,000 tools is about 1.5 MB, so anything much larger is
+ * not one of ours.
+ */
+export const MAX_LOCK_BYTES = 16 * 1024 * 1024;
 
 /**
  * The lock file's path: `unfold.lockFile` (relative to the config's directory), else
@@ -49,10 +57,12 @@ export function lockPath(configPath: string, options: GatewayOptions): string {
 }
 
 /**
- * Reads the lock file.
+ * Reads the lock file: a regular file of at most {@linkcode MAX_LOCK_BYTES}, never a wait. A
+ * named pipe or a folder in its place is skipped (no lock, with the line saying so in `skipped`).
  *
  * @param path Its path.
- * @returns The lock, `undefined` when there is no file yet, or the one-line error.
+ * @returns The lock, `undefined` when there is no file yet or it was skipped, or the one-line
+ * error.
  *
  * @example Usage
  * ```ts
@@ -64,15 +74,20 @@ export function lockPath(configPath: string, options: GatewayOptions): string {
  */
 export async function readLock(
   path: string,
-): Promise<{ ok: true; value: Lock | undefined } | { ok: false; error: string }> {
-  let text: string;
-  try {
-    text = await Deno.readTextFile(path);
-  } catch (e) {
-    if (e instanceof Deno.errors.NotFound) return { ok: true, value: undefined };
-    return { ok: false, error: `cannot read the lock file ${path}: ${(e as Error).message}` };
+): Promise<
+  { ok: true; value: Lock | undefined; skipped?: string } | { ok: false; error: string }
+> {
+  const read = await readRegularFile(path, MAX_LOCK_BYTES);
+  if (!read.ok) {
+    if (read.code === "not_found") return { ok: true, value: undefined };
+    // A pipe or a folder in its place holds no approvals: skipped, so nothing is approved (under
+    // "pin" every tool is held) and the start goes on.
+    if (read.code === "not_regular") {
+      return { ok: true, value: undefined, skipped: `the lock file ${path} is not a regular file` };
+    }
+    return { ok: false, error: `cannot read the lock file ${path}: ${read.reason}` };
   }
-  const parsed = parseLock(text);
+  const parsed = parseLock(read.text);
   if (!parsed.ok) {
     return {
       ok: false,
@@ -199,6 +214,8 @@ export interface LockedTrust {
   lockFile: string;
   /** The line to log at start when nothing is approved yet (and trust is on). */
   notice?: string;
+  /** The line to log at start, whatever the command, when the lock file was skipped. */
+  skipped?: string;
   /** Reads the lock file again; returns the problem when it cannot be read (the old lock stays). */
   reload(): Promise<string | undefined>;
 }
@@ -247,11 +264,14 @@ export async function openTrust(
     async reload() {
       const next = await readLock(lockFile);
       if (!next.ok) return next.error;
+      if (next.skipped !== undefined) return next.skipped;
       lock = next.value;
       return undefined;
     },
   };
-  if (lock === undefined && mode !== "off") {
+  if (first.skipped !== undefined) {
+    value.skipped = `${first.skipped}: it is skipped, and no tool definition is approved`;
+  } else if (lock === undefined && mode !== "off") {
     value.notice = `no tool definition is approved yet (${lockFile} does not exist)${pin}; ` +
       `review them with ${unfoldCommand("inspect", "--config", config)}, then run ${approve} --all`;
   }

@@ -21,6 +21,7 @@ import { buildState, type GatewayState } from "./gateway_state.ts";
 import type { MissingPin } from "./pinned_check.ts";
 import type { Presentation, ToolDefinition } from "./presentation.ts";
 import type { Profile } from "./profiles.ts";
+import { FIRST_LISTING_WAIT_MS, unlistedNeeded, unlistedServers } from "./start_wait.ts";
 import { type CallContext, ToolCalls } from "./tool_calls.ts";
 import type { TrustSource } from "./trust.ts";
 import type { Unapproved } from "./trust_lock.ts";
@@ -112,6 +113,10 @@ export class Gateway {
   readonly #log: GatewayLog | undefined;
   #queued = false;
   readonly #calls: ToolCalls;
+  // Resolved (and replaced) after each rebuild: what a call waiting for a first listing awaits.
+  #rebuilt = Promise.withResolvers<void>();
+  // Servers a call waited for in vain (FIRST_LISTING_WAIT_MS): later calls no longer wait for them.
+  readonly #waitedInVain = new Set<string>();
 
   private constructor(pool: UpstreamPool, deps: GatewayDeps, state: GatewayState) {
     this.#pool = pool;
@@ -235,7 +240,8 @@ export class Gateway {
   async call(name: string, args: unknown, context: CallContext = {}): Promise<CallOutcome> {
     const state = this.#state;
     if (name === state.injector.config.bridgeName) {
-      return { ok: true, result: await this.#calls.bridge(state, args, context) };
+      const listed = await this.#afterFirstListings(args, context.signal);
+      return { ok: true, result: await this.#calls.bridge(listed, args, context) };
     }
     const pinned = state.presentation.pinned.get(name);
     if (pinned === undefined) {
@@ -259,9 +265,49 @@ export class Gateway {
     await this.#pool.close();
   }
 
+  // A bridge call that needs servers which have not listed yet waits for their first listing,
+  // within the call's timeout and FIRST_LISTING_WAIT_MS, then is answered by the state then (whose
+  // statuses name any server still starting). Until the host cancels it, too.
+  async #afterFirstListings(args: unknown, signal?: AbortSignal): Promise<GatewayState> {
+    const waiting = () =>
+      unlistedServers(this.#state.statuses).filter((server) => !this.#waitedInVain.has(server));
+    const needs = () =>
+      unlistedNeeded(args, this.#state.catalog, this.#state.injector.config, waiting());
+    if (needs().length === 0) return this.#state;
+    const timeout = this.#deps.options.callTimeoutMs;
+    const ms = typeof timeout === "number"
+      ? Math.min(timeout, FIRST_LISTING_WAIT_MS)
+      : FIRST_LISTING_WAIT_MS;
+    const end = Promise.withResolvers<"timeout" | "aborted">();
+    const timer = setTimeout(() => end.resolve("timeout"), ms);
+    const onAbort = () => end.resolve("aborted");
+    signal?.addEventListener("abort", onAbort, { once: true });
+    if (signal?.aborted === true) onAbort();
+    try {
+      for (let needed = needs(); needed.length > 0; needed = needs()) {
+        const outcome = await Promise.race([
+          this.#rebuilt.promise.then(() => "rebuilt" as const),
+          end.promise,
+        ]);
+        if (outcome === "aborted") break;
+        if (outcome === "timeout") {
+          for (const server of needed) this.#waitedInVain.add(server);
+          break;
+        }
+      }
+    } finally {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", onAbort);
+    }
+    return this.#state;
+  }
+
   async #rebuild(): Promise<void> {
     const before = JSON.stringify(this.#state.presentation.tools);
     this.#state = await buildState(this.#pool, this.#deps, this.#hash);
+    const rebuilt = this.#rebuilt;
+    this.#rebuilt = Promise.withResolvers<void>();
+    rebuilt.resolve();
     this.#log?.rebuilt(this.#state, this.#pool.tools());
     if (JSON.stringify(this.#state.presentation.tools) === before) return;
     for (const listener of [...this.#listeners]) listener();

@@ -53,9 +53,17 @@ export type { Presentation, ToolDefinition } from "./presentation.ts";
 export type { Profile } from "./profiles.ts";
 export type { OAuthSettings } from "../mcp/oauth/provider.ts";
 export type { TrustMode, TrustSource } from "./trust.ts";
-export type { Lock, LockEntry } from "./trust_lock.ts";
+export type {
+  DefinitionField,
+  FieldChange,
+  LegacyLockEntry,
+  Lock,
+  LockEntry,
+  Unapproved,
+} from "./trust_lock.ts";
 export type {
   Connector,
+  PoolForwardOptions,
   PoolOptions,
   Snapshot,
   SnapshotStore,

@@ -15,6 +15,7 @@ import { type McpTool, toolId } from "../tool.ts";
 import { oneLine, quote } from "../untrusted.ts";
 import { type GatewayOptions, UPSTREAM_INSTRUCTIONS_CHARS } from "./config.ts";
 import { INJECTOR_KEYS } from "./config_model.ts";
+import { FIRST_LISTING_WAIT_MS, unlistedServers } from "./start_wait.ts";
 import type { UpstreamStatus } from "./upstreams.ts";
 
 /** An MCP `tools/list` entry: a catalogue entry without its server. */
@@ -132,8 +133,12 @@ export function present(
   const notes = note + upstreamNotes(statuses, options.start === "lazy") + trustNotes(statuses) +
     (options.upstreamInstructions === "none" ? "" : serverInstructions(upstreamInstructions));
   // The overview states the protocol itself; without one, the bridge's own description does.
+  // Servers that have not listed yet are named instead of "no tool" (a host may read this once).
+  const none = unlistedServers(statuses).length > 0
+    ? ""
+    : "\nNo upstream server has any tool available now.";
   const overview = injection === null
-    ? `${protocol}\nNo upstream server has any tool available now.${notes}`
+    ? `${protocol}${none}${notes}`
     : `${injection.prompt}${notes}`;
   const place = options.overviewIn ?? "both";
   const instructions = place === "description" ? protocol : overview;
@@ -207,7 +212,9 @@ function upstreamNotes(statuses: readonly UpstreamStatus[], lazy: boolean): stri
   const onDemand = (s: UpstreamStatus) =>
     s.state === "stopped" ||
     (lazy && (s.state === "ready" || (s.state === "starting" && s.snapshot === true)));
-  const starting = statuses.filter((s) => s.state === "starting" && s.snapshot !== true)
+  const unlisted = unlistedServers(statuses);
+  const listed = (s: UpstreamStatus) => !unlisted.includes(s.server);
+  const starting = statuses.filter((s) => s.state === "starting" && !s.snapshot && listed(s))
     .map((s) => s.server);
   const remembered = statuses.filter((s) =>
     s.state === "starting" && s.snapshot === true && !onDemand(s)
@@ -229,6 +236,13 @@ function upstreamNotes(statuses: readonly UpstreamStatus[], lazy: boolean): stri
     return [...named, ...(more > 0 ? [`and ${more} more of ${s.server}`] : [])];
   });
   let notes = "";
+  if (unlisted.length > 0) {
+    notes += `\nServers still starting, whose tools are not listed yet: ${
+      unlisted.join(", ")
+    }. Search for what the task needs all the same: a search waits for them (up to ${
+      FIRST_LISTING_WAIT_MS / 1000
+    } s).`;
+  }
   if (starting.length > 0) {
     notes += `\nServers still starting, whose tools appear when they are ready: ${
       starting.join(", ")

@@ -13,6 +13,7 @@ import type { Injector } from "../injector.ts";
 import type { CallToolResultLike } from "../tool_result.ts";
 import { COMMAND_NOT_FOUND } from "../tool_error.ts";
 import { escapeInvisible, quote } from "../untrusted.ts";
+import { unlistedServers } from "./start_wait.ts";
 import type { UpstreamStatus } from "./upstreams.ts";
 
 // How much of a failed server's own error output an unknown-id answer quotes.
@@ -48,13 +49,16 @@ export function stateless(injector: Injector, args: unknown): BridgeAction {
 
 /**
  * Corrects the bridge's "the server does not exist" for a server the config has but whose tools
- * are not in the catalogue now (it failed to start, needs a login, or all its tools were left
- * out): the model is told the server is there, in what state and why, so it neither invents
- * another id nor gives up on the server. Other actions come back as they were.
+ * are not in the catalogue now (still starting, failed to start, needs a login, or all its tools
+ * were left out): the model is told the server is there, in what state and why, so it neither
+ * invents another id nor gives up on the server. A search answered while servers have not listed
+ * yet names them, and a miss then says to search again in a moment rather than with other words.
+ * Other actions come back as they were.
  *
  * @param action The bridge's action.
  * @param statuses The upstreams' states.
- * @returns The action, its unknown-server sentence replaced when the server is configured.
+ * @returns The action, its unknown-server sentence replaced when the server is configured, or
+ * the search with the servers still starting named.
  *
  * @example Usage
  * ```ts
@@ -74,7 +78,9 @@ export function explainConfiguredServer(
   action: BridgeAction,
   statuses: readonly UpstreamStatus[],
 ): BridgeAction {
+  if (action.action === "search") return explainUnlisted(action, unlistedServers(statuses));
   if (action.action !== "error" || action.code !== "unknown_tool") return action;
+  const unlisted = unlistedServers(statuses);
   for (const status of statuses) {
     const said = ` The server ${quote(status.server)} does not exist here.`;
     if (!action.message.includes(said)) continue;
@@ -87,7 +93,11 @@ export function explainConfiguredServer(
     const next = status.detail?.includes(`${COMMAND_NOT_FOUND}: `)
       ? "it is unavailable until the user installs that command or changes the config: use another server's tool, or tell the user."
       : "it is tried again in the background: try again later, or use another server's tool.";
-    const instead = held !== undefined
+    const instead = unlisted.includes(status.server)
+      ? ` The server ${
+        quote(status.server)
+      } is configured and still starting: its tools are not listed yet. Try again in a moment.`
+      : held !== undefined
       ? ` The server ${
         quote(status.server)
       } is configured but its tools await the user's approval; describe ${
@@ -104,6 +114,30 @@ export function explainConfiguredServer(
     );
   }
   return action;
+}
+
+// A search answered while servers have not listed yet says which: a miss is not the model's
+// words but those servers' tools not being there yet, so it is told to search again shortly.
+function explainUnlisted(
+  action: Extract<BridgeAction, { action: "search" }>,
+  unlisted: readonly string[],
+): BridgeAction {
+  if (unlisted.length === 0) return action;
+  const starting = `Servers still starting, whose tools are not searched yet: ${
+    unlisted.map(quote).join(", ")
+  }.`;
+  if (action.miss?.why !== "no_match") {
+    return { ...action, toolResult: `${action.toolResult}\n${starting}` };
+  }
+  const next = "search again in a moment: their tools join the catalogue when they are ready";
+  const said = `\nNext: ${action.miss.next}`;
+  return {
+    ...action,
+    miss: { ...action.miss, next },
+    toolResult: action.toolResult.endsWith(said)
+      ? `${action.toolResult.slice(0, -said.length)}\n${starting}\nNext: ${next}`
+      : `${action.toolResult}\n${starting}`,
+  };
 }
 
 /**

@@ -1,14 +1,91 @@
 /**
- * A call's wait for its server to start: bounded by the call's own timeout and its cancellation,
- * never by the gateway's startup timeout, so a call of a slow server that was listed from its
- * snapshot (or stopped when idle) runs once the server is up.
+ * Waits for servers to start, bounded by the call's own timeout and its cancellation, never by
+ * the gateway's startup timeout: a call of a slow server that was listed from its snapshot (or
+ * stopped when idle) runs once the server is up, and a bridge call that arrives before a server
+ * has listed once waits for its first listing ({@linkcode FIRST_LISTING_WAIT_MS} at most), so
+ * the model's first search on a fresh machine finds the tools of servers that `npx -y` is still
+ * installing. The doors: stdio and HTTP both reach it through `Gateway.call`.
  *
  * @module
  */
 
 import { within } from "../_deadline.ts";
+import type { McpCatalog } from "../catalog.ts";
+import { parseBridgeCall } from "../bridge/parse.ts";
 import { McpError } from "../tool_error.ts";
 import { type McpTool, toolId } from "../tool.ts";
+import type { UpstreamStatus } from "./upstreams.ts";
+
+/**
+ * The longest a bridge call waits for servers that have not listed yet (less when the call's
+ * timeout, `unfold.callTimeoutMs`, is shorter): 30 s, which covers `npx -y` installing a server
+ * on a fresh machine (13 s for three servers) within the tool-call timeouts of common hosts.
+ */
+export const FIRST_LISTING_WAIT_MS = 30_000;
+
+/**
+ * The servers still starting whose tools are not known yet: no live listing and no snapshot (at
+ * the first start, or restarting after failing to start). A bridge call waits for them.
+ *
+ * @param statuses The upstreams' states.
+ * @returns Their names, in the order of the statuses.
+ *
+ * @example Usage
+ * ```ts
+ * import { unlistedServers } from "./start_wait.ts";
+ * import { deepEqual } from "node:assert/strict";
+ *
+ * deepEqual(unlistedServers([
+ *   { server: "a", state: "starting", tools: 0 },
+ *   { server: "b", state: "starting", tools: 3, snapshot: true },
+ *   { server: "c", state: "ready", tools: 2 },
+ * ]), ["a"]);
+ * ```
+ */
+export function unlistedServers(statuses: readonly UpstreamStatus[]): string[] {
+  return statuses.filter((s) => s.state === "starting" && s.snapshot !== true && s.tools === 0)
+    .map((s) => s.server);
+}
+
+/**
+ * The servers that have not listed yet which a bridge call needs: all of them for a search (any
+ * may hold the best match), the one named for a describe or an execute whose id is not in the
+ * catalogue. Parsed without ranking: the check costs what the call's size does.
+ *
+ * @param args The bridge arguments.
+ * @param catalog The catalogue now.
+ * @param limits The bridge's search limits (for the parse).
+ * @param unlisted The servers that have not listed yet (see {@linkcode unlistedServers}).
+ * @returns The servers the call should wait for (none: answer now).
+ *
+ * @example Usage
+ * ```ts
+ * import { unlistedNeeded } from "./start_wait.ts";
+ * import { McpCatalog } from "../catalog.ts";
+ * import { deepEqual } from "node:assert/strict";
+ *
+ * const catalog = new McpCatalog([{ server: "a", name: "b", description: "B", inputSchema: { type: "object" } }]);
+ * const limits = { maxSearchLimit: 20, searchDefaultLimit: 5 };
+ * deepEqual(unlistedNeeded({ action: "search", query: "x" }, catalog, limits, ["c", "d"]), ["c", "d"]);
+ * deepEqual(unlistedNeeded({ action: "describe", name: "a/b" }, catalog, limits, ["c"]), []);
+ * deepEqual(unlistedNeeded({ action: "describe", name: "c/x" }, catalog, limits, ["c", "d"]), ["c"]);
+ * ```
+ */
+export function unlistedNeeded(
+  args: unknown,
+  catalog: McpCatalog,
+  limits: { maxSearchLimit: number; searchDefaultLimit: number },
+  unlisted: readonly string[],
+): readonly string[] {
+  if (unlisted.length === 0) return [];
+  const parsed = parseBridgeCall(args, limits);
+  if (!parsed.ok) return [];
+  if (parsed.value.action === "search") return unlisted;
+  const id = parsed.value.name?.trim();
+  if (id === undefined || catalog.get(id) !== undefined) return [];
+  const server = id.slice(0, Math.max(0, id.indexOf("/")));
+  return unlisted.includes(server) ? [server] : [];
+}
 
 /** How a wait for a server's start ended. */
 export type StartWait = "started" | "timeout" | "aborted";

@@ -14,7 +14,7 @@ import { type McpTool, toolId } from "../tool.ts";
 import { escapeInvisible } from "../untrusted.ts";
 
 /** Every field of a definition that is approved: all the gateway serves, forwards or ranks on. */
-export const DEFINITION_FIELDS = [
+export const DEFINITION_FIELDS: readonly DefinitionField[] = [
   "name",
   "title",
   "description",
@@ -22,10 +22,17 @@ export const DEFINITION_FIELDS = [
   "outputSchema",
   "annotations",
   "_meta",
-] as const;
+];
 
-/** One field of a definition. */
-export type DefinitionField = typeof DEFINITION_FIELDS[number];
+/** One field of a definition (`DEFINITION_FIELDS` lists them in the order they are shown). */
+export type DefinitionField =
+  | "name"
+  | "title"
+  | "description"
+  | "inputSchema"
+  | "outputSchema"
+  | "annotations"
+  | "_meta";
 
 // The fields a version 1 lock hashed (it never covered `_meta`).
 const V1_FIELDS: readonly DefinitionField[] = DEFINITION_FIELDS.filter((f) => f !== "_meta");

@@ -6,6 +6,7 @@
  * @module
  */
 
+import { readRegularFile } from "../../_regular_file.ts";
 import { checkOAuthRecord, type OAuthRecord, type OAuthStore } from "./store.ts";
 
 // A record holds a few tokens and a registration: anything much larger is not ours.
@@ -87,21 +88,14 @@ export function fileOAuthStore(dir: string, server: string, url: string): OAuthS
   return {
     async read() {
       const path = await oauthRecordPath(dir, server, url);
-      let bytes: Uint8Array;
-      try {
-        const file = await Deno.open(path, { read: true });
-        try {
-          bytes = await readAtMost(file, MAX_RECORD_BYTES + 1);
-        } finally {
-          file.close();
-        }
-      } catch (error) {
-        if (error instanceof Deno.errors.NotFound) return undefined;
-        throw error;
+      const read = await readRegularFile(path, MAX_RECORD_BYTES);
+      if (!read.ok) {
+        // Too large to be ours: as if signed out, so a new sign-in replaces it.
+        if (read.code === "not_found" || read.code === "too_large") return undefined;
+        throw new Error(`Cannot read the sign-in record ${path}: ${read.reason}`);
       }
-      if (bytes.length > MAX_RECORD_BYTES) return undefined;
       try {
-        return checkOAuthRecord(JSON.parse(new TextDecoder().decode(bytes)), server, url);
+        return checkOAuthRecord(JSON.parse(read.text), server, url);
       } catch {
         return undefined;
       }
@@ -136,15 +130,4 @@ export function fileOAuthStore(dir: string, server: string, url: string): OAuthS
 // Modes are POSIX: on Windows the user's profile folder already keeps others out.
 async function restrict(path: string, mode: number): Promise<void> {
   if (Deno.build.os !== "windows") await Deno.chmod(path, mode);
-}
-
-async function readAtMost(file: Deno.FsFile, limit: number): Promise<Uint8Array> {
-  const buffer = new Uint8Array(limit);
-  let length = 0;
-  while (length < limit) {
-    const read = await file.read(buffer.subarray(length));
-    if (read === null) break;
-    length += read;
-  }
-  return buffer.subarray(0, length);
 }
