@@ -70,7 +70,8 @@ export async function readRegularBytes(path: string, maxBytes: number): Promise<
   try {
     const info = await handle.stat();
     if (!info.isFile()) {
-      return { ok: false, code: "not_regular", reason: "it is not a regular file" };
+      const reason = info.isDirectory() ? "it is a folder" : "it is not a regular file";
+      return { ok: false, code: "not_regular", reason };
     }
     // Sized by what the handle says, grown if the file grows: a small file costs what it holds.
     let buffer = new Uint8Array(Math.min(info.size, maxBytes) + 1);
@@ -100,9 +101,7 @@ function failed(error: unknown): FileFailure {
   const code = (error as { code?: unknown } | null)?.code;
   if (code === "ENOENT") return { ok: false, code: "not_found", reason: "no such file" };
   // Opening a folder for reading succeeds on Linux, but not everywhere.
-  if (code === "EISDIR") {
-    return { ok: false, code: "not_regular", reason: "it is not a regular file" };
-  }
+  if (code === "EISDIR") return { ok: false, code: "not_regular", reason: "it is a folder" };
   const message = error instanceof Error ? error.message : String(error);
   return { ok: false, code: "unreadable", reason: message };
 }

@@ -36,6 +36,8 @@ export async function readConfigFile(
       ? `no such file${
         args.configGiven ? "" : `; run ${unfoldCommand("setup", "HOST")} or give --config FILE`
       }`
+      : read.reason === "it is a folder"
+      ? "it is a folder; give the config file in it"
       : read.reason;
     return { ok: false, error: `cannot read the config ${JSON.stringify(path)}: ${why}` };
   }
