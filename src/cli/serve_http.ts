@@ -124,6 +124,7 @@ export async function serveHttp(
       options: sources.deps.options,
       counters: sources.counters,
       maxQueryChars: settings.maxQueryChars,
+      ...(sources.deps.ranker === undefined ? {} : { ranker: sources.deps.ranker }),
     }),
     guard,
   );

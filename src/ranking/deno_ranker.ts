@@ -19,6 +19,7 @@ import { englishLexicon, lexiconIn } from "./lexicon.ts";
 import { englishVectors, vectorsIn } from "./vectors.ts";
 import { indexNames } from "./name_coverage.ts";
 import type { RankingViews } from "./ranking_data.ts";
+export type { RankingViews } from "./ranking_data.ts";
 import { loadRankingData } from "./english_data.ts";
 
 /**

@@ -13,6 +13,7 @@ import type { RelationKind } from "./lexicon_codec.ts";
 export type { RelationKind } from "./lexicon_codec.ts";
 import type { LexiconViews } from "./ranking_data.ts";
 import { englishRankingData } from "./english_data.ts";
+export type { LexiconViews, WordTable } from "./ranking_data.ts";
 import type { Lexicon, RelatedWord } from "./word_sources.ts";
 export type { Lexicon, RelatedWord } from "./word_sources.ts";
 

@@ -15,6 +15,7 @@ import { SemanticIndex } from "./semantic.ts";
 import type { VectorTable } from "./vectors_codec.ts";
 import { encodeRankingData, rankingDataOf, type VectorViews } from "./ranking_data.ts";
 import { englishRankingData } from "./english_data.ts";
+export type { VectorViews, WordTable } from "./ranking_data.ts";
 import type { WordVector, WordVectors } from "./word_sources.ts";
 export type { ScoredDoc, SemanticMatch, WordVector, WordVectors } from "./word_sources.ts";
 export type { VectorTable } from "./vectors_codec.ts";
