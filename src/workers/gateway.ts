@@ -21,6 +21,8 @@ import { connectHttp } from "../mcp/http_client.ts";
 import { createMcpHttpHandler, type SessionRegistry } from "../gateway/face.ts";
 import type { SessionStore } from "../session/store.ts";
 import { VERSION } from "../version.ts";
+import { assetRanker } from "../ranking/deno_ranker.ts";
+import { RANKER_HEADER } from "../ranking/ranking_status.ts";
 
 /** The `/mcp` handler of one Worker isolate. */
 export type WorkerMcp = (request: Request) => Promise<Response>;
@@ -28,7 +30,8 @@ export type WorkerMcp = (request: Request) => Promise<Response>;
 /**
  * Builds the `/mcp` handler from the Worker's variables: the first request lists the upstreams.
  *
- * @param env The Worker's variables (`UNFOLD_UPSTREAMS`, `UNFOLD_ALLOWED_ORIGINS`).
+ * @param env The Worker's variables (`UNFOLD_UPSTREAMS`, `UNFOLD_ALLOWED_ORIGINS`) and its `ASSETS`
+ * binding (the ranking data, fetched at the first request to `/mcp` or `/status`).
  * @param settings The HTTP settings (tokens).
  * @param store The Durable Object session store.
  * @returns The handler, or `undefined` when no upstreams are configured.
@@ -66,13 +69,17 @@ export function workerMcp(
       } is a stdio server; a Worker reaches only Streamable HTTP servers ("url")`,
     );
   }
+  // The Deno default, as the API Worker ranks: its data from the static assets, once per isolate.
+  const ranker = assetRanker(
+    env.ASSETS as { fetch(request: Request): Promise<Response> } | undefined,
+  );
   let ready: Promise<{ pool: OnDemandPool; handle: WorkerMcp }> | undefined;
   const start = async () => {
     const pool = await openOnDemandPool(config.servers, (upstream, options) => {
       if (!("url" in upstream)) throw new TypeError("Unreachable: a stdio upstream on a Worker");
       return connectHttp(upstream, options);
     });
-    const gateway = await Gateway.open(pool, { options: config.options, store });
+    const gateway = await Gateway.open(pool, { options: config.options, store, ranker });
     const { handle } = createMcpHttpHandler(gatewayHost(gateway, VERSION), {
       sessions: { kind: "registry", registry: registryOf(store) },
     });
@@ -80,12 +87,12 @@ export function workerMcp(
     const guarded = guardMcp(handle, guard);
     // The page's reads (/status, /view, /explain) under the same checks; an isolate's counters
     // would be a fraction of the deployment's, so the Worker shows none.
-    const status = guardMcp(statusHandler({ gateway, options: config.options }), guard);
+    const status = guardMcp(statusHandler({ gateway, options: config.options, ranker }), guard);
     // /mcp/NAME: a gateway per profile over the same upstreams, its sessions under its own tenant.
     const faces = await openProfileFaces(
       pool,
       Object.values(config.options.profiles ?? {}),
-      { options: config.options, store },
+      { options: config.options, store, ranker },
       (host) =>
         createMcpHttpHandler(host, { sessions: { kind: "registry", registry: registryOf(store) } }),
       guard,
@@ -105,8 +112,12 @@ export function workerMcp(
       throw error;
     });
     const { pool, handle } = await ready;
-    await pool.refresh();
-    return await handle(request);
+    await Promise.all([pool.refresh(), ranker.loaded()]);
+    // Which ranker answered, on every response (a stream's headers are copied, not mutated).
+    const response = await handle(request);
+    const named = new Response(response.body, response);
+    named.headers.set(RANKER_HEADER, ranker.status().ranker);
+    return named;
   };
 }
 
