@@ -18,8 +18,7 @@ export type { RankingStatus } from "./ranker.ts";
 import { englishLexicon, lexiconIn } from "./lexicon.ts";
 import { englishVectors, vectorsIn } from "./vectors.ts";
 import { indexNames } from "./name_coverage.ts";
-import type { RankingViews } from "./ranking_data.ts";
-export type { RankingViews } from "./ranking_data.ts";
+import type { Lexicon, WordVectors } from "./word_sources.ts";
 import { loadRankingData } from "./english_data.ts";
 
 /**
@@ -30,10 +29,9 @@ import { loadRankingData } from "./english_data.ts";
 export const DENO_THESAURUS_CONTEXT = 0.45;
 
 /**
- * The Deno default's settings beyond the lexical defaults.
+ * The Deno default's settings beyond the lexical defaults, over the English ranking data's file
+ * (read on the first call; see {@linkcode backgroundRanker} to keep that off the request path).
  *
- * @param data The ranking data; by default the English data's file, read on the first call (see
- * {@linkcode backgroundRanker} to keep that off the request path).
  * @returns The settings: the English word vectors, the English thesaurus checked by the
  * request's context, the server boost's discount of the query words a tool's own name holds,
  * and a server's tools ordered among their places by meaning.
@@ -48,10 +46,16 @@ export const DENO_THESAURUS_CONTEXT = 0.45;
  * equal(options.thesaurusContext, DENO_THESAURUS_CONTEXT);
  * ```
  */
-export function denoRankerOptions(data?: RankingViews): LexicalRankerOptions {
+export function denoRankerOptions(): LexicalRankerOptions {
+  return optionsOver(englishVectors(), englishLexicon());
+}
+
+// The Deno default's settings over given data (a Worker's, fetched: its bundle then carries no
+// code that reads a file).
+function optionsOver(vectors: WordVectors, thesaurus: Lexicon): LexicalRankerOptions {
   return {
-    vectors: data === undefined ? englishVectors() : vectorsIn(data.vectors),
-    thesaurus: data === undefined ? englishLexicon() : lexiconIn(data.lexicon),
+    vectors,
+    thesaurus,
     thesaurusContext: DENO_THESAURUS_CONTEXT,
     nameWords: indexNames,
     serverBoostNameDiscount: DENO_SERVER_BOOST_NAME_DISCOUNT,
@@ -135,7 +139,15 @@ export interface BackgroundRankerOptions {
  * ```
  */
 export function backgroundRanker(options: BackgroundRankerOptions = {}): BackgroundRanker {
-  const load = options.load ?? (() => createLexicalRanker(denoRankerOptions()));
+  return loadingRanker(options.load ?? (() => createLexicalRanker(denoRankerOptions())), options);
+}
+
+// backgroundRanker with its load given: a Worker's bundle (assetRanker) then carries no code that
+// reads the data's file.
+function loadingRanker(
+  load: NonNullable<BackgroundRankerOptions["load"]>,
+  options: BackgroundRankerOptions,
+): BackgroundRanker {
   const fallback = options.fallback ?? lexicalRanker;
   const now = options.now ?? (() => performance.now());
   let loaded: RankerFactory | undefined;
@@ -168,17 +180,35 @@ export function backgroundRanker(options: BackgroundRankerOptions = {}): Backgro
     })();
   const schedule = options.schedule ?? ((r) => setTimeout(r, 0));
   if (schedule !== "on demand") schedule(() => void run());
-  const factory = (...args: Parameters<RankerFactory>): Ranker => {
-    let current: { from: RankerFactory; ranker: Ranker } | undefined;
+  // Each catalogue's ranker: the one in use, built (or restored) on its first search with it.
+  const rankerOf = (
+    args: Parameters<RankerFactory>,
+    restored?: { from: RankerFactory; ranker: Ranker },
+  ): Ranker => {
+    let current = restored;
+    const now = () => {
+      const from = loaded ?? fallback;
+      if (current?.from !== from) current = { from, ranker: from(...args) };
+      return current.ranker;
+    };
     return {
-      search(query, limit) {
-        const from = loaded ?? fallback;
-        if (current?.from !== from) current = { from, ranker: from(...args) };
-        return current.ranker.search(query, limit);
+      search: (query, limit) => now().search(query, limit),
+      // The index in use, for a cache that outlives the isolate (the Worker's catalogue objects).
+      snapshot: () => {
+        const ranker = now();
+        if (ranker.snapshot === undefined) throw new TypeError("This ranker keeps no snapshot");
+        return ranker.snapshot();
       },
     };
   };
+  const factory = (...args: Parameters<RankerFactory>): Ranker => rankerOf(args);
   return Object.assign(factory, {
+    // A stored index comes back only in the loaded ranker's format, once it has loaded.
+    restore: (...args: Parameters<NonNullable<RankerFactory["restore"]>>) => {
+      const from = loaded;
+      const ranker = from?.restore?.(...args);
+      return ranker && rankerOf([args[0], args[1]], { from: from!, ranker });
+    },
     ready: promise,
     status: (): RankingStatus =>
       loaded !== undefined ? { ranker: "deno-default" } : {
@@ -220,13 +250,11 @@ export function backgroundRanker(options: BackgroundRankerOptions = {}): Backgro
 export function assetRanker(
   assets: { fetch(request: Request): Promise<Response> } | undefined,
 ): BackgroundRanker {
-  return backgroundRanker({
-    schedule: "on demand",
-    load: async () => {
-      if (assets === undefined) {
-        throw new Error("the Worker has no ASSETS binding (wrangler.toml [assets] binding)");
-      }
-      return createLexicalRanker(denoRankerOptions(await loadRankingData((r) => assets.fetch(r))));
-    },
-  });
+  return loadingRanker(async () => {
+    if (assets === undefined) {
+      throw new Error("the Worker has no ASSETS binding (wrangler.toml [assets] binding)");
+    }
+    const data = await loadRankingData((r) => assets.fetch(r));
+    return createLexicalRanker(optionsOver(vectorsIn(data.vectors), lexiconIn(data.lexicon)));
+  }, { schedule: "on demand" });
 }

@@ -114,18 +114,35 @@ export function createLexicalRanker(options: LexicalRankerOptions = {}): RankerF
   const format = indexFormat(settings);
   const factory: RankerFactory = (tools, rankerOptions) =>
     buildRanker(tools, rankerOptions, settings, format);
-  factory.restore = (tools, _rankerOptions, snapshot) => {
-    // Pseudo-relevance feedback and the semantic match read each tool's words, which a snapshot
-    // does not hold; an index expanded with a thesaurus depends on data its format does not name.
+  factory.restore = (input, _rankerOptions, snapshot) => {
+    // Pseudo-relevance feedback reads each tool's words, which a snapshot does not hold; an index
+    // expanded with a thesaurus depends on data its format does not name; a semantic match is
+    // stored only with vectors that name their data (their id is in the snapshot's format).
+    const vectors = settings.vectors || undefined;
     if (
-      snapshot.format !== format || settings.feedbackDocs > 0 || documentExpansion(settings) ||
-      settings.vectors || settings.nameWords
+      snapshot.format !== snapshotFormat(format, settings) || settings.feedbackDocs > 0 ||
+      documentExpansion(settings) || (vectors && (vectors.id === undefined || !vectors.restore))
     ) {
       return undefined;
     }
-    const parts = decodeLexicalParts(snapshot.bytes, format);
-    if (parts === undefined || parts.serverOf.length !== tools.length) return undefined;
-    return rankerOver(parts, sortedIds(tools), settings, format, undefined, undefined, undefined);
+    const split: [Uint8Array, Uint8Array?] | undefined = vectors
+      ? splitSnapshot(snapshot.bytes)
+      : [snapshot.bytes];
+    if (split === undefined) return undefined;
+    const parts = decodeLexicalParts(split[0], format);
+    if (parts === undefined || parts.serverOf.length !== input.length) return undefined;
+    const meaning = split[1] && vectors?.restore?.(split[1]);
+    if (vectors && meaning === undefined) return undefined;
+    const tools = [...input].sort((a, b) => compareStrings(toolId(a), toolId(b)));
+    // The names' index is rebuilt: it reads only the tools' and servers' names.
+    const terms = termsOf(settings);
+    const names = settings.nameWords
+      ? settings.nameWords(
+        tools.map((tool) => terms.identifiers(tool.name)),
+        tools.map((tool) => terms.identifiers(tool.server)),
+      ) as NameCoverage
+      : undefined;
+    return rankerOver(parts, tools.map(toolId), settings, format, undefined, meaning, names);
   };
   return factory;
 }
@@ -153,12 +170,34 @@ function indexFormat(settings: LexicalSettings): string {
   return `lexical/${LEXICAL_INDEX_VERSION}/${(hash >>> 0).toString(16)}`;
 }
 
-function documentExpansion(settings: LexicalSettings): boolean {
-  return settings.fieldWeights.related > 0 && Boolean(settings.thesaurus);
+// A snapshot's format: the index's, and the vectors' data when it holds their semantic match.
+function snapshotFormat(format: string, settings: LexicalSettings): string {
+  const vectors = settings.vectors || undefined;
+  const id = vectors?.restore ? vectors.id : undefined;
+  return id === undefined ? format : `${format}+${id}`;
 }
 
-function sortedIds(tools: readonly McpTool[]): string[] {
-  return tools.map(toolId).sort(compareStrings);
+// A snapshot with a semantic match: the lexical index's length (u32, padded to 8 bytes), the
+// index, padding to 8 bytes, then the match.
+function joinSnapshot(lexical: Uint8Array, semantic: Uint8Array): Uint8Array {
+  const at = 8 + Math.ceil(lexical.byteLength / 8) * 8;
+  const out = new Uint8Array(at + semantic.byteLength);
+  new DataView(out.buffer).setUint32(0, lexical.byteLength, true);
+  out.set(lexical, 8);
+  out.set(semantic, at);
+  return out;
+}
+
+function splitSnapshot(bytes: Uint8Array): [Uint8Array, Uint8Array] | undefined {
+  if (bytes.byteLength < 8) return undefined;
+  const length = new DataView(bytes.buffer, bytes.byteOffset, 8).getUint32(0, true);
+  const at = 8 + Math.ceil(length / 8) * 8;
+  if (at > bytes.byteLength) return undefined;
+  return [bytes.subarray(8, 8 + length), bytes.subarray(at)];
+}
+
+function documentExpansion(settings: LexicalSettings): boolean {
+  return settings.fieldWeights.related > 0 && Boolean(settings.thesaurus);
 }
 
 function termsOf(settings: LexicalSettings): Terms {
@@ -379,7 +418,16 @@ function rankerOver(
       }
       return top.slice(0, limit).map(({ doc, score }) => ({ id: ids[doc]!, score }));
     },
-    snapshot: () => ({ format, bytes: encodeLexicalParts(parts, format) }),
+    snapshot: () => {
+      const lexical = encodeLexicalParts(parts, format);
+      const stored = snapshotFormat(format, settings);
+      return {
+        format: stored,
+        bytes: stored !== format && meaning?.snapshot
+          ? joinSnapshot(lexical, meaning.snapshot())
+          : lexical,
+      };
+    },
   };
 }
 

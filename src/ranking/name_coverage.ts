@@ -57,13 +57,21 @@ export class NameCoverage {
   constructor(names: readonly (readonly string[])[], serverWords: readonly (readonly string[])[]) {
     this.#count = new Float64Array(names.length);
     this.#share = new Float64Array(names.length);
+    // Without a Set per tool (a name has a few words): a fresh Worker isolate builds this index
+    // for every catalogue it restores, before its code is optimised.
     names.forEach((name, doc) => {
-      const distinct = [...new Set(name)];
-      for (const word of distinct) push(this.#named, word, doc);
-      const server = new Set(serverWords[doc]);
-      const own = distinct.filter((word) => !server.has(word));
+      const server = serverWords[doc] ?? [];
+      let own = 0;
+      for (let i = 0; i < name.length; i++) {
+        const word = name[i]!;
+        if (name.indexOf(word) !== i) continue;
+        push(this.#named, word, doc);
+        if (!server.includes(word)) own++;
+      }
       // A name made only of its server's words ("git" on server git) is all the tool has.
-      for (const word of own.length > 0 ? own : distinct) {
+      for (let i = 0; i < name.length; i++) {
+        const word = name[i]!;
+        if (name.indexOf(word) !== i || (own > 0 && server.includes(word))) continue;
         push(this.#own, word, doc);
         this.#count[doc]!++;
       }

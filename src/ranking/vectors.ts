@@ -15,6 +15,7 @@ import { SemanticIndex } from "./semantic.ts";
 import type { VectorTable } from "./vectors_codec.ts";
 import { encodeRankingData, rankingDataOf, type VectorViews } from "./ranking_data.ts";
 import { englishRankingData } from "./english_data.ts";
+import { decodeSemantic } from "./semantic_snapshot.ts";
 export type { VectorViews, WordTable } from "./ranking_data.ts";
 import type { WordVector, WordVectors } from "./word_sources.ts";
 export type { ScoredDoc, SemanticMatch, WordVector, WordVectors } from "./word_sources.ts";
@@ -146,7 +147,12 @@ export function vectorsIn(table: VectorViews): WordVectors {
   };
   const vectors: WordVectors = {
     dimensions,
+    id: `vectors/${table.digest}`,
     index: (tools) => new SemanticIndex(tools, vectors),
+    restore(bytes) {
+      const parts = decodeSemantic(bytes, dimensions);
+      return parts && new SemanticIndex([], vectors, parts);
+    },
     has: (word) => words.find(word) >= 0,
     get(word) {
       const index = words.find(word);
