@@ -28,7 +28,7 @@ const [bundle, recordPath, mode, bodyPath, assetsPath] = Deno.args as [
 ];
 const body = Deno.readTextFileSync(bodyPath);
 const assetBytes = Deno.readFileSync(assetsPath);
-const assets = { fetch: () => Promise.resolve(new Response(assetBytes.slice())) };
+const assets = { fetch: () => Promise.resolve(new Response(assetBytes)) };
 type Stored = { text?: string[]; index?: { format: string; chunks: Uint8Array[] } };
 let record: Stored = {};
 if (mode === "ref") {

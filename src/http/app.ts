@@ -312,6 +312,7 @@ export function createApp(deps: AppDeps): UnfoldApp {
           maxBytes: settings.maxBodyBytes,
         });
         if (!read.ok) return read.response;
+        await ranking?.loaded();
         const { body, entry } = read.value;
         // The same bound as a search's query: a longer one is refused, never truncated unsaid.
         if (body.query.length > settings.maxQueryChars) {

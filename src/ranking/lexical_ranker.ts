@@ -23,7 +23,13 @@ import { MAX_TERM_CHARS, schemaText, stripMarkup, tokenize, tokenizeIdentifiers 
 import { fieldScores } from "./field_scores.ts";
 import { feedbackWords } from "./feedback.ts";
 import type { ExpansionSources } from "./expansion.ts";
-import type { LexicalField, Lexicon, RelatedWord, SemanticMatch } from "./word_sources.ts";
+import type {
+  LexicalField,
+  Lexicon,
+  RelatedWord,
+  SemanticMatch,
+  WordVectors,
+} from "./word_sources.ts";
 export type { LexicalField } from "./word_sources.ts";
 import {
   LEXICAL_DEFAULTS,
@@ -42,6 +48,10 @@ import { clauses, fuseRanks } from "./segments.ts";
 import { ServerMatch } from "./server_match.ts";
 import type { NameCoverage } from "./name_coverage.ts";
 import { withoutDataRuns } from "./data_runs.ts";
+import { decodeNameWords, encodeNameWords, joinParts, splitParts } from "./ranker_snapshot.ts";
+
+// Each tool's name words and its server's words, in index order.
+type NameLists = { names: readonly (readonly string[])[]; servers: readonly (readonly string[])[] };
 import { Vocabulary } from "./vocabulary.ts";
 
 /**
@@ -125,24 +135,21 @@ export function createLexicalRanker(options: LexicalRankerOptions = {}): RankerF
     ) {
       return undefined;
     }
-    const split: [Uint8Array, Uint8Array?] | undefined = vectors
-      ? splitSnapshot(snapshot.bytes)
-      : [snapshot.bytes];
+    // [the index, the semantic match (with vectors), the name words (with nameWords)]
+    const count = 1 + (vectors ? 1 : 0) + (settings.nameWords ? 1 : 0);
+    const split = count === 1 ? [snapshot.bytes] : splitParts(snapshot.bytes, count);
     if (split === undefined) return undefined;
-    const parts = decodeLexicalParts(split[0], format);
+    const parts = decodeLexicalParts(split[0]!, format);
     if (parts === undefined || parts.serverOf.length !== input.length) return undefined;
-    const meaning = split[1] && vectors?.restore?.(split[1]);
+    const meaning = vectors ? vectors.restore?.(split[1]!) : undefined;
     if (vectors && meaning === undefined) return undefined;
-    const tools = [...input].sort((a, b) => compareStrings(toolId(a), toolId(b)));
-    // The names' index is rebuilt: it reads only the tools' and servers' names.
-    const terms = termsOf(settings);
-    const names = settings.nameWords
-      ? settings.nameWords(
-        tools.map((tool) => terms.identifiers(tool.name)),
-        tools.map((tool) => terms.identifiers(tool.server)),
-      ) as NameCoverage
+    const lists = settings.nameWords ? decodeNameWords(split.at(-1)!, input.length) : undefined;
+    if (settings.nameWords && lists === undefined) return undefined;
+    const names = lists && settings.nameWords
+      ? { lists, index: settings.nameWords(lists.names, lists.servers) as NameCoverage }
       : undefined;
-    return rankerOver(parts, tools.map(toolId), settings, format, undefined, meaning, names);
+    const ids = input.map(toolId).sort(compareStrings);
+    return rankerOver(parts, ids, settings, format, undefined, meaning, names);
   };
   return factory;
 }
@@ -170,30 +177,25 @@ function indexFormat(settings: LexicalSettings): string {
   return `lexical/${LEXICAL_INDEX_VERSION}/${(hash >>> 0).toString(16)}`;
 }
 
-// A snapshot's format: the index's, and the vectors' data when it holds their semantic match.
+// The tools in the index's order (by id), each id made once (a comparison that made both ids
+// cost a fresh isolate milliseconds at 1,000 tools).
+function inIdOrder(input: readonly McpTool[]): { tools: McpTool[]; ids: string[] } {
+  const all = input.map(toolId);
+  const order = all.map((_, i) => i).sort((a, b) => compareStrings(all[a]!, all[b]!));
+  return { tools: order.map((i) => input[i]!), ids: order.map((i) => all[i]!) };
+}
+
+// A snapshot's format: the index's, the vectors' data when it holds their semantic match, and
+// whether it holds the name words.
 function snapshotFormat(format: string, settings: LexicalSettings): string {
+  const id = storedVectors(settings)?.id;
+  return `${format}${id === undefined ? "" : `+${id}`}${settings.nameWords ? "+names" : ""}`;
+}
+
+// The vectors whose semantic match a snapshot holds: those that name their data and restore.
+function storedVectors(settings: LexicalSettings): WordVectors | undefined {
   const vectors = settings.vectors || undefined;
-  const id = vectors?.restore ? vectors.id : undefined;
-  return id === undefined ? format : `${format}+${id}`;
-}
-
-// A snapshot with a semantic match: the lexical index's length (u32, padded to 8 bytes), the
-// index, padding to 8 bytes, then the match.
-function joinSnapshot(lexical: Uint8Array, semantic: Uint8Array): Uint8Array {
-  const at = 8 + Math.ceil(lexical.byteLength / 8) * 8;
-  const out = new Uint8Array(at + semantic.byteLength);
-  new DataView(out.buffer).setUint32(0, lexical.byteLength, true);
-  out.set(lexical, 8);
-  out.set(semantic, at);
-  return out;
-}
-
-function splitSnapshot(bytes: Uint8Array): [Uint8Array, Uint8Array] | undefined {
-  if (bytes.byteLength < 8) return undefined;
-  const length = new DataView(bytes.buffer, bytes.byteOffset, 8).getUint32(0, true);
-  const at = 8 + Math.ceil(length / 8) * 8;
-  if (at > bytes.byteLength) return undefined;
-  return [bytes.subarray(8, 8 + length), bytes.subarray(at)];
+  return vectors?.id !== undefined && vectors.restore ? vectors : undefined;
 }
 
 function documentExpansion(settings: LexicalSettings): boolean {
@@ -238,8 +240,7 @@ function buildRanker(
   format: string,
 ): Ranker {
   const terms = termsOf(settings);
-  const tools = [...input].sort((a, b) => compareStrings(toolId(a), toolId(b)));
-  const ids = tools.map(toolId);
+  const { tools, ids } = inIdOrder(input);
   const infos = new Map(options.servers.map((info) => [info.server, info]));
   // Tokenised once per server, shared by its tools.
   const serverWords = new Map<string, ServerWords>();
@@ -294,8 +295,9 @@ function buildRanker(
   const meaning = settings.vectors ? settings.vectors.index(words) : undefined;
   // The option's type names no class of `./name_coverage`, so that the public options need not
   // export it: what it returns is that module's index.
+  const lists = { names: words.map((w) => w.name), servers: words.map((w) => w.server) };
   const names = settings.nameWords
-    ? settings.nameWords(words.map((w) => w.name), words.map((w) => w.server)) as NameCoverage
+    ? { lists, index: settings.nameWords(lists.names, lists.servers) as NameCoverage }
     : undefined;
   return rankerOver(parts, ids, settings, format, ownWords, meaning, names);
 }
@@ -310,8 +312,8 @@ function rankerOver(
   ownWords: ((doc: number) => readonly string[]) | undefined,
   // The tools' meaning vectors, for the semantic match (none without word vectors).
   meaning: SemanticMatch | undefined,
-  // The tools' name words, for `./name_coverage` (a restored index has none: see restore).
-  names: NameCoverage | undefined,
+  // The tools' name words and their index, for `./name_coverage`.
+  names: { lists: NameLists; index: NameCoverage } | undefined,
 ): Ranker {
   const terms = termsOf(settings);
   const index = new LexicalIndex({
@@ -322,7 +324,7 @@ function rankerOver(
     nameBigrams: parts.nameBigrams,
     servers: parts.servers,
     serverOf: parts.serverOf,
-    names,
+    names: names?.index,
   });
   // The thesaurus is decoded on the first search that needs it, not when the index is built.
   const thesaurus = settings.thesaurus === false
@@ -421,12 +423,11 @@ function rankerOver(
     snapshot: () => {
       const lexical = encodeLexicalParts(parts, format);
       const stored = snapshotFormat(format, settings);
-      return {
-        format: stored,
-        bytes: stored !== format && meaning?.snapshot
-          ? joinSnapshot(lexical, meaning.snapshot())
-          : lexical,
-      };
+      if (stored === format) return { format, bytes: lexical };
+      // With a format beyond the index's, every part it names (see restore).
+      const semantic = storedVectors(settings) && meaning?.snapshot ? [meaning.snapshot()] : [];
+      const named = names ? [encodeNameWords(names.lists.names, names.lists.servers)] : [];
+      return { format: stored, bytes: joinParts([lexical, ...semantic, ...named]) };
     },
   };
 }
