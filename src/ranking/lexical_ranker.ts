@@ -48,10 +48,7 @@ import { clauses, fuseRanks } from "./segments.ts";
 import { ServerMatch } from "./server_match.ts";
 import type { NameCoverage } from "./name_coverage.ts";
 import { withoutDataRuns } from "./data_runs.ts";
-import { decodeNameWords, encodeNameWords, joinParts, splitParts } from "./ranker_snapshot.ts";
-
-// Each tool's name words and its server's words, in index order.
-type NameLists = { names: readonly (readonly string[])[]; servers: readonly (readonly string[])[] };
+import { joinParts, splitParts } from "./ranker_snapshot.ts";
 import { Vocabulary } from "./vocabulary.ts";
 
 /**
@@ -135,19 +132,18 @@ export function createLexicalRanker(options: LexicalRankerOptions = {}): RankerF
     ) {
       return undefined;
     }
-    // [the index, the semantic match (with vectors), the name words (with nameWords)]
-    const count = 1 + (vectors ? 1 : 0) + (settings.nameWords ? 1 : 0);
+    // [the index, the semantic match (with vectors), the names' index (with nameWords)]
+    const nameWords = settings.nameWords || undefined;
+    if (nameWords && !nameWords.restore) return undefined;
+    const count = 1 + (vectors ? 1 : 0) + (nameWords ? 1 : 0);
     const split = count === 1 ? [snapshot.bytes] : splitParts(snapshot.bytes, count);
     if (split === undefined) return undefined;
     const parts = decodeLexicalParts(split[0]!, format);
     if (parts === undefined || parts.serverOf.length !== input.length) return undefined;
     const meaning = vectors ? vectors.restore?.(split[1]!) : undefined;
     if (vectors && meaning === undefined) return undefined;
-    const lists = settings.nameWords ? decodeNameWords(split.at(-1)!, input.length) : undefined;
-    if (settings.nameWords && lists === undefined) return undefined;
-    const names = lists && settings.nameWords
-      ? { lists, index: settings.nameWords(lists.names, lists.servers) as NameCoverage }
-      : undefined;
+    const names = nameWords?.restore?.(split.at(-1)!) as NameCoverage | undefined;
+    if (nameWords && names === undefined) return undefined;
     const ids = input.map(toolId).sort(compareStrings);
     return rankerOver(parts, ids, settings, format, undefined, meaning, names);
   };
@@ -189,7 +185,8 @@ function inIdOrder(input: readonly McpTool[]): { tools: McpTool[]; ids: string[]
 // whether it holds the name words.
 function snapshotFormat(format: string, settings: LexicalSettings): string {
   const id = storedVectors(settings)?.id;
-  return `${format}${id === undefined ? "" : `+${id}`}${settings.nameWords ? "+names" : ""}`;
+  const names = settings.nameWords && settings.nameWords.restore ? "+names" : "";
+  return `${format}${id === undefined ? "" : `+${id}`}${names}`;
 }
 
 // The vectors whose semantic match a snapshot holds: those that name their data and restore.
@@ -295,9 +292,8 @@ function buildRanker(
   const meaning = settings.vectors ? settings.vectors.index(words) : undefined;
   // The option's type names no class of `./name_coverage`, so that the public options need not
   // export it: what it returns is that module's index.
-  const lists = { names: words.map((w) => w.name), servers: words.map((w) => w.server) };
   const names = settings.nameWords
-    ? { lists, index: settings.nameWords(lists.names, lists.servers) as NameCoverage }
+    ? settings.nameWords(words.map((w) => w.name), words.map((w) => w.server)) as NameCoverage
     : undefined;
   return rankerOver(parts, ids, settings, format, ownWords, meaning, names);
 }
@@ -312,8 +308,8 @@ function rankerOver(
   ownWords: ((doc: number) => readonly string[]) | undefined,
   // The tools' meaning vectors, for the semantic match (none without word vectors).
   meaning: SemanticMatch | undefined,
-  // The tools' name words and their index, for `./name_coverage`.
-  names: { lists: NameLists; index: NameCoverage } | undefined,
+  // The tools' name words' index, for `./name_coverage`.
+  names: NameCoverage | undefined,
 ): Ranker {
   const terms = termsOf(settings);
   const index = new LexicalIndex({
@@ -324,7 +320,7 @@ function rankerOver(
     nameBigrams: parts.nameBigrams,
     servers: parts.servers,
     serverOf: parts.serverOf,
-    names: names?.index,
+    names,
   });
   // The thesaurus is decoded on the first search that needs it, not when the index is built.
   const thesaurus = settings.thesaurus === false
@@ -426,7 +422,7 @@ function rankerOver(
       if (stored === format) return { format, bytes: lexical };
       // With a format beyond the index's, every part it names (see restore).
       const semantic = storedVectors(settings) && meaning?.snapshot ? [meaning.snapshot()] : [];
-      const named = names ? [encodeNameWords(names.lists.names, names.lists.servers)] : [];
+      const named = names && stored.endsWith("+names") ? [names.snapshot()] : [];
       return { format: stored, bytes: joinParts([lexical, ...semantic, ...named]) };
     },
   };

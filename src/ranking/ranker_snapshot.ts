@@ -1,8 +1,8 @@
 /**
- * The parts of a lexical ranker's snapshot beyond its index (`lexical_snapshot.ts`): the semantic
- * match (`semantic_snapshot.ts`) and the tools' name words (what `./name_coverage` indexes), joined
- * into one byte string so that a fresh Worker isolate restores the Deno default without tokenizing
- * or embedding anything.
+ * A lexical ranker's snapshot in parts: its index (`lexical_snapshot.ts`), the semantic match
+ * (`semantic_snapshot.ts`) and the names' index (`name_snapshot.ts`), joined into one byte string
+ * so that a fresh Worker isolate restores the Deno default without tokenizing or embedding
+ * anything.
  *
  * @module
  */
@@ -63,59 +63,4 @@ export function splitParts(bytes: Uint8Array, count: number): Uint8Array[] | und
     at = Math.ceil((at + length) / 8) * 8;
   }
   return parts;
-}
-
-/**
- * Each tool's name words and its server's, as text: a line per tool, the two lists apart by a tab,
- * words by spaces (tokens hold no white space).
- *
- * @param names Each tool's name words.
- * @param servers Each tool's server words.
- * @returns The UTF-8 text.
- *
- * @example Usage
- * ```ts
- * import { decodeNameWords, encodeNameWords } from "./ranker_snapshot.ts";
- * import { deepEqual } from "node:assert/strict";
- *
- * const bytes = encodeNameWords([["read", "file"], []], [["fs"], ["fs"]]);
- * deepEqual(decodeNameWords(bytes, 2), { names: [["read", "file"], []], servers: [["fs"], ["fs"]] });
- * ```
- */
-export function encodeNameWords(
-  names: readonly (readonly string[])[],
-  servers: readonly (readonly string[])[],
-): Uint8Array {
-  return new TextEncoder().encode(
-    names.map((name, doc) => `${name.join(" ")}\t${servers[doc]!.join(" ")}`).join("\n"),
-  );
-}
-
-/**
- * Reads what {@linkcode encodeNameWords} wrote.
- *
- * @param bytes The text.
- * @param count The number of tools.
- * @returns The lists (a server's list is shared by its tools), or `undefined` for another count.
- */
-export function decodeNameWords(
-  bytes: Uint8Array,
-  count: number,
-): { names: string[][]; servers: string[][] } | undefined {
-  const lines = count === 0 ? [] : new TextDecoder().decode(bytes).split("\n");
-  if (lines.length !== count) return undefined;
-  const words = (text: string) => text === "" ? [] : text.split(" ");
-  const shared = new Map<string, string[]>();
-  const names: string[][] = [];
-  const servers: string[][] = [];
-  for (const line of lines) {
-    const tab = line.indexOf("\t");
-    if (tab < 0) return undefined;
-    const server = line.slice(tab + 1);
-    let list = shared.get(server);
-    if (list === undefined) shared.set(server, list = words(server));
-    names.push(words(line.slice(0, tab)));
-    servers.push(list);
-  }
-  return { names, servers };
 }
