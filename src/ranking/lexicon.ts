@@ -2,8 +2,8 @@
  * The English thesaurus behind query expansion: words related to a query word (synonyms, derived
  * forms, kinds, words of its definition), each with a weight below an exact match. Built from
  * WordNet at build time, keeping only relations between words that GloVe's vectors find used alike
- * (`scripts/build_lexicon.ts`): 14,502 words, 19,935 relations, ~95 KiB gzipped; decoded once, on
- * first use (~15–18 ms).
+ * (`scripts/build_lexicon.ts`): 14,502 words, 19,935 relations, part of the ranking data's file
+ * (`ranking_data.ts`), read in place on first use.
  *
  * @module
  */

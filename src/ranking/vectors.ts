@@ -98,7 +98,8 @@ export function vectorsOf(table: VectorTable): WordVectors {
 export function vectorsIn(table: VectorViews): WordVectors {
   const { dimensions, scale, rows, words, pieces, logp: pieceLogp } = table;
   const logN = Math.log(Math.max(2, words.size));
-  const longest = pieces.longest();
+  // Found at the first word spelt in pieces (a pass over the pieces a fresh isolate need not pay).
+  let longest = -1;
   const row = (index: number): Float32Array => {
     const out = new Float32Array(dimensions);
     for (let d = 0; d < dimensions; d++) out[d] = rows[index * dimensions + d]! * scale;
@@ -115,6 +116,7 @@ export function vectorsIn(table: VectorViews): WordVectors {
     return spellText(`_${word}`) ?? spellText(word);
   };
   const spellText = (text: string): WordVector | undefined => {
+    if (longest < 0) longest = pieces.longest();
     const n = text.length;
     const best = new Float64Array(n + 1).fill(-Infinity);
     const from = new Int32Array(n + 1).fill(-1);

@@ -1,7 +1,8 @@
 /**
  * The shapes the lexical ranker reads from its optional word sources (a thesaurus, word vectors,
  * their semantic match), apart from the sources themselves: the ranker, and the core through it,
- * know these types without the data tables (`lexicon_data.ts`, `vectors_data.ts`) in their graph.
+ * know these types without the modules that read the ranking data (`lexicon.ts`, `vectors.ts`) in
+ * their graph.
  *
  * @module
  */
