@@ -6,13 +6,12 @@
  * @module
  */
 
+import { rankingDataOf, type RankingViews } from "../src/ranking/ranking_data.ts";
 import {
   encodeRankingData,
-  rankingDataOf,
   type RankingTables,
-  type RankingViews,
   tablesOf,
-} from "../src/ranking/ranking_data.ts";
+} from "../src/ranking/ranking_data_write.ts";
 
 /** The file every face reads the ranking data from. */
 export const RANKING_FILE: URL = new URL("../src/page/ranking-en.bin", import.meta.url);

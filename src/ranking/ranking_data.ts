@@ -7,7 +7,7 @@
  * holds the data as one buffer, not as a JavaScript object per word, and opening it costs well under
  * a millisecond (`bench/cold_isolate.ts`). Every face reads this one layout through
  * {@linkcode rankingDataOf}: Deno processes from the file, Workers as a static asset
- * (`english_data.ts`).
+ * (`english_data.ts`); the build writes it with `ranking_data_write.ts`.
  *
  * Layout (little-endian): 12 u32 header words — magic `UNFR`, version, dimensions, the counts of
  * vector words, pieces, thesaurus words and thesaurus relation ends, a digest of the rest, then the
@@ -20,16 +20,20 @@
  * @module
  */
 
-import type { VectorTable } from "./vectors_codec.ts";
-import type { DecodedLexicon } from "./lexicon_codec.ts";
-
-const MAGIC = 0x52464e55; // "UNFR"
 /** The layout's version: a file of another version is refused, never misread. */
 export const RANKING_DATA_VERSION = 1;
+const MAGIC = 0x52464e55; // "UNFR"
 const HEADER_WORDS = 12;
 const SECTIONS = 14;
-const TABLE_AT = HEADER_WORDS * 4;
-const DATA_AT = TABLE_AT + SECTIONS * 8;
+const DATA_AT = HEADER_WORDS * 4 + SECTIONS * 8;
+
+/**
+ * The layout's constants, for its writer (`ranking_data_write.ts`): the magic, the header's u32
+ * words, the number of sections and where the first may start.
+ */
+export const LAYOUT: Readonly<
+  { magic: number; headerWords: number; sections: number; dataAt: number }
+> = Object.freeze({ magic: MAGIC, headerWords: HEADER_WORDS, sections: SECTIONS, dataAt: DATA_AT });
 
 /** Words stored in place: their characters, where each starts, and a hash table over them. */
 export class WordTable {
@@ -68,7 +72,7 @@ export class WordTable {
   find(text: string, from = 0, to: number = text.length): number {
     const bytes = this.#text;
     const start = this.#start;
-    let slot = hash(text, from, to) & this.#mask;
+    let slot = wordHash(text, from, to) & this.#mask;
     for (let probe = 0; probe <= this.#mask; probe++, slot = (slot + 1) & this.#mask) {
       const entry = this.#slots[slot]!;
       if (entry === 0) return -1;
@@ -102,8 +106,16 @@ export class WordTable {
   }
 }
 
-// FNV-1a over the characters' codes.
-function hash(text: string, from: number, to: number): number {
+/**
+ * FNV-1a over the characters' codes: where a word's slot search starts (the writer places words
+ * with it).
+ *
+ * @param text The text.
+ * @param from Where the word starts.
+ * @param to Where it ends.
+ * @returns The hash, an unsigned 32-bit integer.
+ */
+export function wordHash(text: string, from: number, to: number): number {
   let h = 0x811c9dc5;
   for (let i = from; i < to; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
   return h >>> 0;
@@ -159,7 +171,8 @@ export interface RankingViews {
  *
  * @example Usage
  * ```ts
- * import { encodeRankingData, rankingDataOf } from "./ranking_data.ts";
+ * import { rankingDataOf } from "./ranking_data.ts";
+ * import { encodeRankingData } from "./ranking_data_write.ts";
  * import { equal, throws } from "node:assert/strict";
  *
  * const bytes = encodeRankingData({
@@ -237,122 +250,4 @@ function checkTable(
 ): void {
   if (slots.length === 0 || (slots.length & (slots.length - 1)) !== 0) fail("a table's size");
   if (start[0] !== 0 || start[start.length - 1] !== text.length) fail("a word list's ends");
-}
-
-/** What {@linkcode encodeRankingData} writes; a part left out is written empty. */
-export interface RankingTables {
-  /** The word vectors. */
-  vectors?: VectorTable;
-  /** The thesaurus, as `decodeLexicon` of `lexicon_codec.ts` returns it. */
-  lexicon?: Pick<DecodedLexicon, "words" | "start" | "others" | "codes">;
-}
-
-/**
- * The ranking data as plain data again (every word decoded: for the build scripts and tests, never
- * on a request's path).
- *
- * @param views The opened data.
- * @returns The tables {@linkcode encodeRankingData} writes them from.
- *
- * @example Usage
- * ```ts
- * import { encodeRankingData, rankingDataOf, tablesOf } from "./ranking_data.ts";
- * import { deepEqual } from "node:assert/strict";
- *
- * const lexicon = { words: ["a", "b"], start: Int32Array.from([0, 1, 2]), others: Int32Array.from([1, 0]), codes: Uint8Array.from([0, 0]) };
- * deepEqual(tablesOf(rankingDataOf(encodeRankingData({ lexicon }))).lexicon.words, ["a", "b"]);
- * ```
- */
-export function tablesOf(views: RankingViews): Required<RankingTables> {
-  const words = (table: WordTable) => Array.from({ length: table.size }, (_, i) => table.word(i));
-  const { vectors: v, lexicon } = views;
-  return {
-    vectors: {
-      dimensions: v.dimensions,
-      scale: v.scale,
-      words: words(v.words),
-      pieces: words(v.pieces).map((piece, i) => ({ piece, logp: v.logp[i]! })),
-      rows: v.rows,
-    },
-    lexicon: { ...lexicon, words: words(lexicon.words) },
-  };
-}
-
-const WORD = /^[\x21-\x7e]+$/;
-
-/**
- * Writes the ranking data in the layout {@linkcode rankingDataOf} opens (the build scripts'
- * last step; tests build small tables with it).
- *
- * @param tables The vectors and the thesaurus.
- * @returns The bytes.
- * @throws {RangeError} When a word is not printable ASCII or the rows do not line up.
- */
-export function encodeRankingData(tables: RankingTables): Uint8Array {
-  const v = tables.vectors ??
-    { dimensions: 1, scale: 1, words: [], pieces: [], rows: new Int8Array() };
-  const l = tables.lexicon ??
-    { words: [], start: new Int32Array(1), others: new Int32Array(), codes: new Uint8Array() };
-  if (v.rows.length !== (v.words.length + v.pieces.length) * v.dimensions) {
-    throw new RangeError("Cannot encode the ranking data: rows and words do not line up");
-  }
-  const sections: ArrayBufferView[] = [
-    ...tableSections(v.words),
-    ...tableSections(v.pieces.map((p) => p.piece)),
-    Float64Array.from(v.pieces, (p) => p.logp),
-    v.rows,
-    ...tableSections(l.words),
-    l.start,
-    l.others,
-    l.codes,
-  ];
-  const places: number[] = [];
-  let at = DATA_AT;
-  for (const s of sections) {
-    places.push(at, s.byteLength);
-    at = Math.ceil((at + s.byteLength) / 8) * 8;
-  }
-  const out = new Uint8Array(at);
-  const header = new Uint32Array(out.buffer, 0, HEADER_WORDS + SECTIONS * 2);
-  header.set([
-    MAGIC,
-    RANKING_DATA_VERSION,
-    v.dimensions,
-    v.words.length,
-    v.pieces.length,
-    l.words.length,
-    l.others.length,
-  ]);
-  new DataView(out.buffer).setFloat64(40, v.scale, true);
-  header.set(places, HEADER_WORDS);
-  sections.forEach((s, i) => {
-    out.set(new Uint8Array(s.buffer, s.byteOffset, s.byteLength), places[2 * i]!);
-  });
-  // What the data is, for a stored index built with it (read, never checked, when opened).
-  let digest = 0x811c9dc5;
-  for (let i = DATA_AT; i < out.length; i++) digest = Math.imul(digest ^ out[i]!, 0x01000193);
-  header[7] = digest >>> 0;
-  return out;
-}
-
-function tableSections(words: readonly string[]): [Uint8Array, Uint32Array, Uint32Array] {
-  const start = new Uint32Array(words.length + 1);
-  words.forEach((word, i) => {
-    if (!WORD.test(word)) throw new RangeError(`Cannot encode the ranking data: word "${word}"`);
-    start[i + 1] = start[i]! + word.length;
-  });
-  const text = new Uint8Array(start[words.length]!);
-  words.forEach((word, i) => {
-    for (let k = 0; k < word.length; k++) text[start[i]! + k] = word.charCodeAt(k);
-  });
-  // At most three quarters full, so a probe ends soon.
-  let size = 1;
-  while (size * 3 < words.length * 4 + 1) size *= 2;
-  const slots = new Uint32Array(size);
-  words.forEach((word, i) => {
-    let slot = hash(word, 0, word.length) & (size - 1);
-    while (slots[slot] !== 0) slot = (slot + 1) & (size - 1);
-    slots[slot] = i + 1;
-  });
-  return [text, start, slots];
 }

@@ -13,7 +13,8 @@
 
 import { SemanticIndex } from "./semantic.ts";
 import type { VectorTable } from "./vectors_codec.ts";
-import { encodeRankingData, rankingDataOf, type VectorViews } from "./ranking_data.ts";
+import { rankingDataOf, type VectorViews } from "./ranking_data.ts";
+import { encodeRankingData } from "./ranking_data_write.ts";
 import { englishRankingData } from "./english_data.ts";
 import { decodeSemantic } from "./semantic_snapshot.ts";
 export type { VectorViews, WordTable } from "./ranking_data.ts";

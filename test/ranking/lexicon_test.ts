@@ -6,7 +6,7 @@ import {
   RELATION_KINDS,
 } from "../../src/ranking/lexicon_codec.ts";
 import { englishLexicon, relationWeight } from "../../src/ranking/lexicon.ts";
-import { tablesOf } from "../../src/ranking/ranking_data.ts";
+import { tablesOf } from "../../src/ranking/ranking_data_write.ts";
 import { englishRankingData } from "../../src/ranking/english_data.ts";
 import { STOP_WORDS } from "../../src/ranking/terms.ts";
 import { gzipSize } from "../_gzip.ts";

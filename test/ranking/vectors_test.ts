@@ -6,7 +6,7 @@ import {
   vectorsOf,
   WORD_WEIGHT_SMOOTHING,
 } from "../../src/ranking/vectors.ts";
-import { tablesOf } from "../../src/ranking/ranking_data.ts";
+import { tablesOf } from "../../src/ranking/ranking_data_write.ts";
 import { englishRankingData } from "../../src/ranking/english_data.ts";
 import { STOP_WORDS } from "../../src/ranking/terms.ts";
 import { gzipSize } from "../_gzip.ts";
