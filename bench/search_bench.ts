@@ -16,11 +16,9 @@ import { createLexicalRanker } from "../src/ranking/lexical_ranker.ts";
 import { englishLexicon } from "../src/ranking/lexicon.ts";
 import { minisearchRanker } from "../src/ranking/minisearch.ts";
 import { englishVectors } from "../src/ranking/vectors.ts";
-import { decodeVectors } from "../src/ranking/vectors_codec.ts";
-import { VECTORS_TEXT } from "../src/ranking/vectors_data.ts";
-import { decodeLexicon } from "../src/ranking/lexicon_codec.ts";
 import { denoRankerOptions } from "../src/ranking/deno_ranker.ts";
-import { LEXICON_TEXT } from "../src/ranking/lexicon_data.ts";
+import { rankingDataOf } from "../src/ranking/ranking_data.ts";
+import { RANKING_DATA_ASSET } from "../src/ranking/english_data.ts";
 import { defaultDataDir, loadEvalData } from "./eval/dataset.ts";
 
 const dir = defaultDataDir();
@@ -31,18 +29,14 @@ const data = loadEvalData(dir);
 const { tools, servers } = data;
 const everyday = loadEvalData(`${dir}/../real-servers`);
 
+const RANKING_BYTES = Deno.readFileSync(
+  new URL(`../src/page${RANKING_DATA_ASSET}`, import.meta.url),
+);
 Deno.bench({
-  name: "englishLexicon(): decode the thesaurus (once per process in use)",
+  name: "rankingDataOf(): open the vectors and the thesaurus in place (once per process in use)",
   group: "decode",
   fn: () => {
-    decodeLexicon(LEXICON_TEXT);
-  },
-});
-Deno.bench({
-  name: "englishVectors(): decode the word vectors (once per process in use)",
-  group: "decode",
-  fn: () => {
-    decodeVectors(VECTORS_TEXT);
+    rankingDataOf(RANKING_BYTES);
   },
 });
 

@@ -30,6 +30,7 @@ export const INTEGRATION: readonly string[] = [
   "test/gateway/chaos/trust_test.ts",
   "test/gateway/chaos/trust_rug_test.ts",
   "test/gateway/worker_profiles_test.ts",
+  "test/e2e/ranking_parity_test.ts",
   // The rest, by folder.
   "test/cli/args_test.ts",
   "test/cli/hints_test.ts",

@@ -75,6 +75,7 @@ export async function openGatewayRoutes(sources: GatewayRouteSources): Promise<G
     options: deps.options,
     ...(sources.counters === undefined ? {} : { counters: sources.counters }),
     ...(sources.maxQueryChars === undefined ? {} : { maxQueryChars: sources.maxQueryChars }),
+    ...(deps.ranker === undefined ? {} : { ranker: deps.ranker }),
   });
   const { faces, refresh, close } = await openProfileFaces(
     sources.pool,

@@ -69,6 +69,7 @@ export async function openProfileFaces(
       gateway: view,
       options: narrowOptions(deps.options, profile),
       ...(maxQueryChars === undefined ? {} : { maxQueryChars }),
+      ...(deps.ranker === undefined ? {} : { ranker: deps.ranker }),
     });
     const mcp = (request: Request, tenant: string) =>
       face.handle(request, profileTenant(tenant, profile.name));

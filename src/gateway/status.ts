@@ -7,6 +7,8 @@
  * @module
  */
 
+import type { RankerFactory } from "../ranking/ranker.ts";
+import { rankingFields, reportingOf } from "../ranking/ranking_status.ts";
 import { MAX_SEARCH_LIMIT } from "../config.ts";
 import { explainSearch } from "../ranking/explain.ts";
 import { problem } from "../http/problems.ts";
@@ -130,6 +132,8 @@ export interface StatusSources {
   counters?: LiveCounters;
   /** The longest query `/explain` takes. @default {1000} */
   maxQueryChars?: number;
+  /** The gateway's ranker: one that loads its data says in `/status` which ranker is in use. */
+  ranker?: RankerFactory;
 }
 
 // The largest context size the view takes: beyond any model's, and small enough to stay exact.
@@ -192,6 +196,7 @@ export function statusHandler(sources: StatusSources): (request: Request) => Pro
           definitionTokens: tokensOf(status.server),
         })),
         ...(sources.counters === undefined ? {} : { counters: sources.counters }),
+        ...rankingFields(reportingOf(sources.ranker)),
       });
     }
     if (url.pathname === "/view") {

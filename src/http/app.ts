@@ -14,6 +14,7 @@ import { type CallToolResultLike, readResult } from "../tool_result.ts";
 import type { Injector } from "../injector.ts";
 import { explainSearch } from "../ranking/explain.ts";
 import type { RankerFactory } from "../ranking/ranker.ts";
+import { RANKER_HEADER, rankingFields, reportingOf } from "../ranking/ranking_status.ts";
 import { routeInSession } from "../session/session_route.ts";
 import type { SessionState } from "../session/state.ts";
 import {
@@ -186,6 +187,14 @@ export function createApp(deps: AppDeps): UnfoldApp {
   // `hono/tiny` routes with its PatternRouter, whatever router the options name: a router passed
   // here would only be bundled, never used.
   const app = new Hono<AppEnv>();
+  // A ranker that loads its data says on every response which ranker is in use.
+  const ranking = reportingOf(deps.catalogs?.ranker);
+  if (ranking !== undefined) {
+    app.use(async (c, next) => {
+      await next();
+      c.res.headers.set(RANKER_HEADER, ranking.status().ranker);
+    });
+  }
 
   app.onError((error) => {
     report(error);
@@ -303,6 +312,7 @@ export function createApp(deps: AppDeps): UnfoldApp {
           maxBytes: settings.maxBodyBytes,
         });
         if (!read.ok) return read.response;
+        await ranking?.loaded();
         const { body, entry } = read.value;
         // The same bound as a search's query: a longer one is refused, never truncated unsaid.
         if (body.query.length > settings.maxQueryChars) {
@@ -401,7 +411,7 @@ export function createApp(deps: AppDeps): UnfoldApp {
       summary: "Liveness and version.",
       success: { status: 200, schema: "Health", description: "Alive." },
       problems: [],
-      handler: (c) => c.json({ ok: true as const, version: VERSION }),
+      handler: (c) => c.json({ ok: true as const, version: VERSION, ...rankingFields(ranking) }),
     }),
     route({
       method: "get",
@@ -410,7 +420,7 @@ export function createApp(deps: AppDeps): UnfoldApp {
       summary: "Which face this server is (the page reads it first).",
       success: { status: 200, schema: "ApiStatus", description: "The face and version." },
       problems: [],
-      handler: (c) => c.json({ face: "api" as const, version: VERSION }),
+      handler: (c) => c.json({ face: "api" as const, version: VERSION, ...rankingFields(ranking) }),
     }),
     route({
       method: "get",
@@ -440,6 +450,8 @@ export function createApp(deps: AppDeps): UnfoldApp {
       maxBytes: settings.maxBodyBytes,
     });
     if (!read.ok) return read;
+    // The first search of a Worker isolate waits for the ranking data (fetched once, then kept).
+    await ranking?.loaded();
     const { body, entry } = read.value;
     const { describeFirst: _, resend: __, ...options } = body.options ?? {};
     const config = Object.fromEntries(

@@ -212,10 +212,22 @@ export function responseSchemas<T extends z.ZodMiniType>(McpTool: T) {
     updatedAt: text("ISO 8601"),
   });
 
-  const Health = z.object({ ok: z.literal(true), version: z.string() });
+  // Which ranker searches, when the server loads one (`deno-default`), and while it cannot, why.
+  const ranking = {
+    ranker: z.optional(
+      z.enum(["deno-default", "lexical"]).check(
+        z.describe(
+          'The ranker searches use: "deno-default" (the word vectors and thesaurus), or "lexical" while they are loading or could not load (rankerProblem says which).',
+        ),
+      ),
+    ),
+    rankerProblem: z.optional(z.string()),
+  };
+  const Health = z.object({ ok: z.literal(true), version: z.string(), ...ranking });
   const ApiStatus = z.object({
     face: z.literal("api").check(z.describe('"api" here; a gateway answers "gateway".')),
     version: z.string(),
+    ...ranking,
   });
 
   const Problem = z.object({

@@ -174,10 +174,16 @@ export interface LexicalRankerOptions {
    * @default {false}
    */
   nameWords?:
-    | ((
-      names: readonly (readonly string[])[],
-      serverWords: readonly (readonly string[])[],
-    ) => object)
+    | (
+      & ((
+        names: readonly (readonly string[])[],
+        serverWords: readonly (readonly string[])[],
+      ) => object)
+      & {
+        /** Restores an index from its `snapshot()` (absent: a ranker with it is never restored). */
+        restore?: (bytes: Uint8Array) => object | undefined;
+      }
+    )
     | false;
   /**
    * A query run of at least this many characters without a space (base64, a hash, a minified

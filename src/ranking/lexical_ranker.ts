@@ -23,7 +23,13 @@ import { MAX_TERM_CHARS, schemaText, stripMarkup, tokenize, tokenizeIdentifiers 
 import { fieldScores } from "./field_scores.ts";
 import { feedbackWords } from "./feedback.ts";
 import type { ExpansionSources } from "./expansion.ts";
-import type { LexicalField, Lexicon, RelatedWord, SemanticMatch } from "./word_sources.ts";
+import type {
+  LexicalField,
+  Lexicon,
+  RelatedWord,
+  SemanticMatch,
+  WordVectors,
+} from "./word_sources.ts";
 export type { LexicalField } from "./word_sources.ts";
 import {
   LEXICAL_DEFAULTS,
@@ -42,6 +48,7 @@ import { clauses, fuseRanks } from "./segments.ts";
 import { ServerMatch } from "./server_match.ts";
 import type { NameCoverage } from "./name_coverage.ts";
 import { withoutDataRuns } from "./data_runs.ts";
+import { joinParts, splitParts } from "./ranker_snapshot.ts";
 import { Vocabulary } from "./vocabulary.ts";
 
 /**
@@ -114,18 +121,31 @@ export function createLexicalRanker(options: LexicalRankerOptions = {}): RankerF
   const format = indexFormat(settings);
   const factory: RankerFactory = (tools, rankerOptions) =>
     buildRanker(tools, rankerOptions, settings, format);
-  factory.restore = (tools, _rankerOptions, snapshot) => {
-    // Pseudo-relevance feedback and the semantic match read each tool's words, which a snapshot
-    // does not hold; an index expanded with a thesaurus depends on data its format does not name.
+  factory.restore = (input, _rankerOptions, snapshot) => {
+    // Pseudo-relevance feedback reads each tool's words, which a snapshot does not hold; an index
+    // expanded with a thesaurus depends on data its format does not name; a semantic match is
+    // stored only with vectors that name their data (their id is in the snapshot's format).
+    const vectors = settings.vectors || undefined;
     if (
-      snapshot.format !== format || settings.feedbackDocs > 0 || documentExpansion(settings) ||
-      settings.vectors || settings.nameWords
+      snapshot.format !== snapshotFormat(format, settings) || settings.feedbackDocs > 0 ||
+      documentExpansion(settings) || (vectors && (vectors.id === undefined || !vectors.restore))
     ) {
       return undefined;
     }
-    const parts = decodeLexicalParts(snapshot.bytes, format);
-    if (parts === undefined || parts.serverOf.length !== tools.length) return undefined;
-    return rankerOver(parts, sortedIds(tools), settings, format, undefined, undefined, undefined);
+    // [the index, the semantic match (with vectors), the names' index (with nameWords)]
+    const nameWords = settings.nameWords || undefined;
+    if (nameWords && !nameWords.restore) return undefined;
+    const count = 1 + (vectors ? 1 : 0) + (nameWords ? 1 : 0);
+    const split = count === 1 ? [snapshot.bytes] : splitParts(snapshot.bytes, count);
+    if (split === undefined) return undefined;
+    const parts = decodeLexicalParts(split[0]!, format);
+    if (parts === undefined || parts.serverOf.length !== input.length) return undefined;
+    const meaning = vectors ? vectors.restore?.(split[1]!) : undefined;
+    if (vectors && meaning === undefined) return undefined;
+    const names = nameWords?.restore?.(split.at(-1)!) as NameCoverage | undefined;
+    if (nameWords && names === undefined) return undefined;
+    const ids = input.map(toolId).sort(compareStrings);
+    return rankerOver(parts, ids, settings, format, undefined, meaning, names);
   };
   return factory;
 }
@@ -153,12 +173,30 @@ function indexFormat(settings: LexicalSettings): string {
   return `lexical/${LEXICAL_INDEX_VERSION}/${(hash >>> 0).toString(16)}`;
 }
 
-function documentExpansion(settings: LexicalSettings): boolean {
-  return settings.fieldWeights.related > 0 && Boolean(settings.thesaurus);
+// The tools in the index's order (by id), each id made once (a comparison that made both ids
+// cost a fresh isolate milliseconds at 1,000 tools).
+function inIdOrder(input: readonly McpTool[]): { tools: McpTool[]; ids: string[] } {
+  const all = input.map(toolId);
+  const order = all.map((_, i) => i).sort((a, b) => compareStrings(all[a]!, all[b]!));
+  return { tools: order.map((i) => input[i]!), ids: order.map((i) => all[i]!) };
 }
 
-function sortedIds(tools: readonly McpTool[]): string[] {
-  return tools.map(toolId).sort(compareStrings);
+// A snapshot's format: the index's, the vectors' data when it holds their semantic match, and
+// whether it holds the name words.
+function snapshotFormat(format: string, settings: LexicalSettings): string {
+  const id = storedVectors(settings)?.id;
+  const names = settings.nameWords && settings.nameWords.restore ? "+names" : "";
+  return `${format}${id === undefined ? "" : `+${id}`}${names}`;
+}
+
+// The vectors whose semantic match a snapshot holds: those that name their data and restore.
+function storedVectors(settings: LexicalSettings): WordVectors | undefined {
+  const vectors = settings.vectors || undefined;
+  return vectors?.id !== undefined && vectors.restore ? vectors : undefined;
+}
+
+function documentExpansion(settings: LexicalSettings): boolean {
+  return settings.fieldWeights.related > 0 && Boolean(settings.thesaurus);
 }
 
 function termsOf(settings: LexicalSettings): Terms {
@@ -199,8 +237,7 @@ function buildRanker(
   format: string,
 ): Ranker {
   const terms = termsOf(settings);
-  const tools = [...input].sort((a, b) => compareStrings(toolId(a), toolId(b)));
-  const ids = tools.map(toolId);
+  const { tools, ids } = inIdOrder(input);
   const infos = new Map(options.servers.map((info) => [info.server, info]));
   // Tokenised once per server, shared by its tools.
   const serverWords = new Map<string, ServerWords>();
@@ -271,7 +308,7 @@ function rankerOver(
   ownWords: ((doc: number) => readonly string[]) | undefined,
   // The tools' meaning vectors, for the semantic match (none without word vectors).
   meaning: SemanticMatch | undefined,
-  // The tools' name words, for `./name_coverage` (a restored index has none: see restore).
+  // The tools' name words' index, for `./name_coverage`.
   names: NameCoverage | undefined,
 ): Ranker {
   const terms = termsOf(settings);
@@ -379,7 +416,15 @@ function rankerOver(
       }
       return top.slice(0, limit).map(({ doc, score }) => ({ id: ids[doc]!, score }));
     },
-    snapshot: () => ({ format, bytes: encodeLexicalParts(parts, format) }),
+    snapshot: () => {
+      const lexical = encodeLexicalParts(parts, format);
+      const stored = snapshotFormat(format, settings);
+      if (stored === format) return { format, bytes: lexical };
+      // With a format beyond the index's, every part it names (see restore).
+      const semantic = storedVectors(settings) && meaning?.snapshot ? [meaning.snapshot()] : [];
+      const named = names && stored.endsWith("+names") ? [names.snapshot()] : [];
+      return { format: stored, bytes: joinParts([lexical, ...semantic, ...named]) };
+    },
   };
 }
 

@@ -2,26 +2,24 @@
  * The English thesaurus behind query expansion: words related to a query word (synonyms, derived
  * forms, kinds, words of its definition), each with a weight below an exact match. Built from
  * WordNet at build time, keeping only relations between words that GloVe's vectors find used alike
- * (`scripts/build_lexicon.ts`): 14,502 words, 19,935 relations, ~95 KiB gzipped; decoded once, on
- * first use (~15–18 ms).
+ * (`scripts/build_lexicon.ts`): 14,502 words, 19,935 relations, part of the ranking data's file
+ * (`ranking_data.ts`), read in place on first use.
  *
  * Why these names: `englishLexicon()` is the table a host hands to `createLexicalRanker`
  * (`./lexical`) as its `thesaurus`; `Lexicon`, `RelatedWord` and `RelationKind` are its shape (a host
  * may bring its own); `relationWeight`, `RELATION_WEIGHTS` and `SENSE_DECAY` say how a relation is
- * weighed, for a host that builds its own table to match.
+ * weighed, for a host that builds its own table to match; `lexiconIn` reads the thesaurus of ranking
+ * data a host loaded itself (`LexiconViews`, `WordTable`: the views it reads, in place).
  *
  * @module
  */
 
-import {
-  type DecodedLexicon,
-  decodeLexicon,
-  LEXICON_SENSES,
-  RELATION_KINDS,
-} from "./lexicon_codec.ts";
+import { LEXICON_SENSES, RELATION_KINDS } from "./lexicon_codec.ts";
 import type { RelationKind } from "./lexicon_codec.ts";
 export type { RelationKind } from "./lexicon_codec.ts";
-import { LEXICON_TEXT } from "./lexicon_data.ts";
+import type { LexiconViews } from "./ranking_data.ts";
+import { englishRankingData } from "./english_data.ts";
+export type { LexiconViews, WordTable } from "./ranking_data.ts";
 import type { Lexicon, RelatedWord } from "./word_sources.ts";
 export type { Lexicon, RelatedWord } from "./word_sources.ts";
 
@@ -65,7 +63,8 @@ export function relationWeight(kind: RelationKind, sense: number): number {
 let english: Lexicon | undefined;
 
 /**
- * The English thesaurus compiled from WordNet, decoded on the first call.
+ * The English thesaurus compiled from WordNet, read in place from the ranking data's file on the
+ * first call (`english_data.ts`).
  *
  * @returns The thesaurus.
  *
@@ -78,24 +77,43 @@ let english: Lexicon | undefined;
  * ```
  */
 export function englishLexicon(): Lexicon {
-  return english ??= lexiconOf(decodeLexicon(LEXICON_TEXT));
+  return english ??= lexiconIn(englishRankingData().lexicon);
 }
 
-function lexiconOf(table: DecodedLexicon): Lexicon {
+/**
+ * A thesaurus over the ranking data's views (`ranking_data.ts`), read in place: only the words a
+ * query reaches are made strings, and kept.
+ *
+ * @param table The views.
+ * @returns The thesaurus.
+ *
+ * @example Usage
+ * ```ts
+ * import { lexiconIn } from "./lexicon.ts";
+ * import { englishRankingData } from "./english_data.ts";
+ * import { ok } from "node:assert/strict";
+ *
+ * ok(lexiconIn(englishRankingData().lexicon).has("picture"));
+ * ```
+ */
+export function lexiconIn(table: LexiconViews): Lexicon {
   const cache = new Map<number, RelatedWord[]>();
   const weights = RELATION_KINDS.flatMap((kind) =>
     Array.from({ length: LEXICON_SENSES }, (_, sense) => relationWeight(kind, sense))
   );
   return {
-    has: (word) => table.ids.has(word),
+    has: (word) => table.words.find(word) >= 0,
     related(word) {
-      const id = table.ids.get(word);
-      if (id === undefined) return [];
+      const id = table.words.find(word);
+      if (id < 0) return [];
       let list = cache.get(id);
       if (list === undefined) {
         list = [];
         for (let i = table.start[id]!; i < table.start[id + 1]!; i++) {
-          list.push({ word: table.words[table.others[i]!]!, weight: weights[table.codes[i]!]! });
+          list.push({
+            word: table.words.word(table.others[i]!),
+            weight: weights[table.codes[i]!]!,
+          });
         }
         list.sort((a, b) => b.weight - a.weight || (a.word < b.word ? -1 : 1));
         cache.set(id, list);

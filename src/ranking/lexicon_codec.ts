@@ -1,8 +1,8 @@
 /**
- * The compact text form of the English thesaurus (`lexicon_data.ts`, generated from WordNet by
- * `scripts/build_lexicon.ts`): a sorted word list and, for each word, its relations to later words,
- * each an id delta and a relation code in a variable-length base-32 number. Decoding is linear in
- * the text and runs once, on the first search that needs it.
+ * The build's text form of the English thesaurus (`scripts/build_lexicon.ts` writes it, then its
+ * decoded rows into `ranking_data.ts`'s layout): a sorted word list and, for each word, its
+ * relations to later words, each an id delta and a relation code in a variable-length base-32
+ * number. Decoding makes the relations symmetric, in the order every face reads them.
  *
  * @module
  */

@@ -18,6 +18,7 @@
 
 import type { ServerMatch, ServerTable } from "./server_match.ts";
 import { indexInSorted } from "./_sorted.ts";
+import { decodeNames, encodeNames, type NameParts, type WordDocs } from "./name_snapshot.ts";
 
 /**
  * The tools' name words, indexed by word: for each word the tools whose name holds it, and each
@@ -40,10 +41,12 @@ import { indexInSorted } from "./_sorted.ts";
  */
 export class NameCoverage {
   // Each own name word (less the server's words): the tools that hold it.
-  readonly #own = new Map<string, number[]>();
+  readonly #own: WordDocs;
   // Every name word (the server's too): the tools whose name holds it.
-  readonly #named = new Map<string, number[]>();
+  readonly #named: WordDocs;
   readonly #count: Float64Array;
+  // What a restored index was read from (its snapshot), or how to write one.
+  readonly #bytes: Uint8Array | (() => Uint8Array);
   readonly #share: Float64Array;
   #servers: { match: ServerMatch; table: ServerTable } | undefined;
 
@@ -53,18 +56,44 @@ export class NameCoverage {
    * @param names Each tool's name words, by tool number.
    * @param serverWords Each tool's server name words, left out of its own name words (unless they
    * are all of it).
+   * @param stored A saved index (`names` and `serverWords` are then ignored), and its bytes.
    */
-  constructor(names: readonly (readonly string[])[], serverWords: readonly (readonly string[])[]) {
+  constructor(
+    names: readonly (readonly string[])[],
+    serverWords: readonly (readonly string[])[],
+    stored?: { parts: NameParts; bytes: Uint8Array },
+  ) {
+    if (stored !== undefined) {
+      this.#own = stored.parts.own;
+      this.#named = stored.parts.named;
+      this.#count = stored.parts.count;
+      this.#share = new Float64Array(this.#count.length);
+      this.#bytes = stored.bytes;
+      return;
+    }
+    const ownDocs = new Map<string, number[]>();
+    const namedDocs = new Map<string, number[]>();
+    this.#own = ownDocs;
+    this.#named = namedDocs;
     this.#count = new Float64Array(names.length);
     this.#share = new Float64Array(names.length);
+    this.#bytes = () => encodeNames(ownDocs, namedDocs, this.#count);
+    // Without a Set per tool (a name has a few words): a fresh Worker isolate builds this index
+    // for every catalogue it restores, before its code is optimised.
     names.forEach((name, doc) => {
-      const distinct = [...new Set(name)];
-      for (const word of distinct) push(this.#named, word, doc);
-      const server = new Set(serverWords[doc]);
-      const own = distinct.filter((word) => !server.has(word));
+      const server = serverWords[doc] ?? [];
+      let own = 0;
+      for (let i = 0; i < name.length; i++) {
+        const word = name[i]!;
+        if (name.indexOf(word) !== i) continue;
+        push(namedDocs, word, doc);
+        if (!server.includes(word)) own++;
+      }
       // A name made only of its server's words ("git" on server git) is all the tool has.
-      for (const word of own.length > 0 ? own : distinct) {
-        push(this.#own, word, doc);
+      for (let i = 0; i < name.length; i++) {
+        const word = name[i]!;
+        if (name.indexOf(word) !== i || (own > 0 && server.includes(word))) continue;
+        push(ownDocs, word, doc);
         this.#count[doc]!++;
       }
     });
@@ -118,8 +147,17 @@ export class NameCoverage {
    * @param word A word.
    * @returns Their numbers, ascending; empty when none.
    */
-  named(word: string): readonly number[] {
+  named(word: string): ArrayLike<number> & Iterable<number> {
     return this.#named.get(word) ?? [];
+  }
+
+  /**
+   * The index as bytes, for {@linkcode indexNames}'s `restore`.
+   *
+   * @returns The bytes.
+   */
+  snapshot(): Uint8Array {
+    return typeof this.#bytes === "function" ? this.#bytes() : this.#bytes;
   }
 
   /**
@@ -231,6 +269,18 @@ export function indexNames(
 ): NameCoverage {
   return new NameCoverage(names, serverWords);
 }
+
+/**
+ * Restores what {@linkcode NameCoverage.prototype.snapshot} wrote (read in place): how the lexical
+ * ranker restores a stored Deno default without indexing the names again.
+ *
+ * @param bytes The bytes.
+ * @returns The index, or `undefined` when the bytes are not one.
+ */
+indexNames.restore = (bytes: Uint8Array): NameCoverage | undefined => {
+  const parts = decodeNames(bytes);
+  return parts && new NameCoverage([], [], { parts, bytes });
+};
 
 // Each catalogue word a query reaches, with its best cover over the query's words.
 function bestCovers(reached: readonly (readonly { term: string; cover: number }[])[]) {

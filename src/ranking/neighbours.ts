@@ -24,6 +24,16 @@ const STEP = 8;
 // Query words looked up so far; cleared when full, so memory stays bounded whatever is asked.
 const MEMO_SIZE = 4096;
 
+/** A built {@linkcode CatalogueNeighbours}'s data, to restore it without the word vectors' work. */
+export interface NeighbourParts {
+  /** The catalogue words that are words of the table. */
+  words: readonly string[];
+  /** Their unit vectors, `words.length × dimensions`. */
+  rows: Float32Array;
+  /** Each word's length of its coordinates after each step. */
+  tails: Float32Array;
+}
+
 /** The catalogue words near each query word in meaning. */
 export class CatalogueNeighbours {
   readonly #vectors: WordVectors;
@@ -51,10 +61,19 @@ export class CatalogueNeighbours {
    * ok(near.related("picture", 0.2).every((r) => r.word !== "weather"));
    * ```
    */
-  constructor(words: Iterable<string>, vectors: WordVectors) {
+  constructor(words: Iterable<string>, vectors: WordVectors, stored?: NeighbourParts) {
     this.#vectors = vectors;
     const dimensions = vectors.dimensions;
     this.#dimensions = dimensions;
+    const steps = Math.ceil(dimensions / STEP);
+    this.#steps = steps;
+    // Restored as they were kept (see parts): the same words, rows and tails.
+    if (stored !== undefined) {
+      this.#words = stored.words;
+      this.#rows = stored.rows;
+      this.#tails = stored.tails;
+      return;
+    }
     const kept: string[] = [];
     const rows: Float32Array[] = [];
     for (const word of new Set(words)) {
@@ -65,8 +84,6 @@ export class CatalogueNeighbours {
     }
     this.#words = kept;
     this.#rows = new Float32Array(kept.length * dimensions);
-    const steps = Math.ceil(dimensions / STEP);
-    this.#steps = steps;
     this.#tails = new Float32Array(kept.length * steps);
     rows.forEach((row, i) => {
       this.#rows.set(row, i * dimensions);
@@ -74,6 +91,15 @@ export class CatalogueNeighbours {
         this.#tails[i * steps + step] = tailNorm(row, (step + 1) * STEP);
       }
     });
+  }
+
+  /**
+   * What a restore needs: the words kept, their unit rows and tails.
+   *
+   * @returns The parts (the arrays themselves, not copies).
+   */
+  parts(): NeighbourParts {
+    return { words: this.#words, rows: this.#rows, tails: this.#tails };
   }
 
   /** How many catalogue words can be reached. */

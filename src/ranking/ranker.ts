@@ -43,6 +43,17 @@ export interface Ranker {
   snapshot?(): { format: string; bytes: Uint8Array };
 }
 
+/**
+ * Which ranker a face searches with now, as `/healthz`, `/status` and the `unfold-ranker` header
+ * say (`backgroundRanker` of `./deno_ranker.ts` reports it).
+ */
+export interface RankingStatus {
+  /** `deno-default` once the ranking data has loaded, `lexical` until then. */
+  ranker: "deno-default" | "lexical";
+  /** Why the lexical ranker is in use, while it is: the data is loading, or why it failed. */
+  problem?: string;
+}
+
 /** What a ranker may index besides the tools: information about the catalogue's servers. */
 export type RankerOptions = Parameters<RankerFactory>[1];
 

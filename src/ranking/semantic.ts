@@ -15,6 +15,7 @@ import { CatalogueNeighbours } from "./neighbours.ts";
 import { unit, weighCommonWords, withNeighbours } from "./vector_query.ts";
 import { inContext } from "./context.ts";
 import { orderSiblings } from "./sibling_order.ts";
+import { encodeSemantic, type SemanticParts } from "./semantic_snapshot.ts";
 import type {
   LexicalField,
   Lexicon,
@@ -67,14 +68,23 @@ export class SemanticIndex implements SemanticMatch {
    *
    * @param words Each tool's words per field, in index order.
    * @param vectors The word vectors.
+   * @param stored What a saved index held (`words` is then ignored): restored as it was saved.
    */
   constructor(
     words: readonly Readonly<Record<LexicalField, readonly string[]>>[],
     vectors: WordVectors,
+    stored?: SemanticParts,
   ) {
     this.#vectors = vectors;
     const dimensions = vectors.dimensions;
     this.#dimensions = dimensions;
+    if (stored !== undefined) {
+      this.#count = stored.tools.length / dimensions;
+      this.#tools = stored.tools;
+      this.#mean = stored.mean;
+      this.#neighbours = new CatalogueNeighbours([], vectors, stored.neighbours);
+      return;
+    }
     this.#count = words.length;
     const tools = new Float32Array(words.length * dimensions);
     const cache = new Map<string, ReturnType<WordVectors["get"]>>();
@@ -113,6 +123,19 @@ export class SemanticIndex implements SemanticMatch {
       words.flatMap((fields) => NEIGHBOUR_FIELDS.flatMap((field) => fields[field])),
       vectors,
     );
+  }
+
+  /**
+   * The match as bytes (see `semantic_snapshot.ts`).
+   *
+   * @returns The bytes.
+   */
+  snapshot(): Uint8Array {
+    return encodeSemantic({
+      tools: this.#tools,
+      mean: this.#mean,
+      neighbours: this.#neighbours.parts(),
+    });
   }
 
   /**

@@ -12,14 +12,19 @@
  * (`./lexical`) as its `vectors`, `vectorsOf` builds one from a host's own `VectorTable`;
  * `WordVectors`, `WordVector`, `SemanticMatch` and `ScoredDoc` are the shape a ranker uses;
  * `WORD_WEIGHT_SMOOTHING` and `MAX_SPELT_CHARS` are the two constants a table of one's own must
- * follow.
+ * follow; `vectorsIn` reads the vectors of ranking data a host loaded itself (`VectorViews`,
+ * `WordTable`: the views it reads, in place).
  *
  * @module
  */
 
 import { SemanticIndex } from "./semantic.ts";
-import { decodeVectors, type VectorTable } from "./vectors_codec.ts";
-import { VECTORS_TEXT } from "./vectors_data.ts";
+import type { VectorTable } from "./vectors_codec.ts";
+import { rankingDataOf, type VectorViews } from "./ranking_data.ts";
+import { encodeRankingData } from "./ranking_data_write.ts";
+import { englishRankingData } from "./english_data.ts";
+import { decodeSemantic } from "./semantic_snapshot.ts";
+export type { VectorViews, WordTable } from "./ranking_data.ts";
 import type { WordVector, WordVectors } from "./word_sources.ts";
 export type { ScoredDoc, SemanticMatch, WordVector, WordVectors } from "./word_sources.ts";
 export type { VectorTable } from "./vectors_codec.ts";
@@ -36,8 +41,8 @@ const SPELT_CACHE_SIZE = 4096;
 let english: WordVectors | undefined;
 
 /**
- * The English word vectors (decoded on the first call, ~20 ms; about 0.9 MiB of text in the
- * bundle, which is why they are opt-in).
+ * The English word vectors, read in place from the ranking data's file on the first call
+ * (`english_data.ts`; about 0.9 MiB, outside any bundle).
  *
  * @returns The vectors.
  *
@@ -52,11 +57,12 @@ let english: WordVectors | undefined;
  * ```
  */
 export function englishVectors(): WordVectors {
-  return english ??= vectorsOf(decodeVectors(VECTORS_TEXT));
+  return english ??= vectorsIn(englishRankingData().vectors);
 }
 
 /**
- * Word vectors over a decoded table.
+ * Word vectors over a table of plain data (written into the ranking data's layout first, so that
+ * it is read as the English vectors are).
  *
  * @param table The table.
  * @returns The vectors.
@@ -79,13 +85,29 @@ export function englishVectors(): WordVectors {
  * ```
  */
 export function vectorsOf(table: VectorTable): WordVectors {
-  const { dimensions, scale, rows } = table;
-  const words = new Map(table.words.map((word, i) => [word, i]));
-  const logN = Math.log(Math.max(2, table.words.length));
-  const pieces = new Map(
-    table.pieces.map(({ piece, logp }, i) => [piece, { row: table.words.length + i, logp }]),
-  );
-  const longest = table.pieces.reduce((max, { piece }) => Math.max(max, piece.length), 0);
+  return vectorsIn(rankingDataOf(encodeRankingData({ vectors: table })).vectors);
+}
+
+/**
+ * Word vectors over the ranking data's views (`ranking_data.ts`), read in place.
+ *
+ * @param table The views.
+ * @returns The vectors.
+ *
+ * @example Usage
+ * ```ts
+ * import { vectorsIn } from "./vectors.ts";
+ * import { englishRankingData } from "./english_data.ts";
+ * import { ok } from "node:assert/strict";
+ *
+ * ok(vectorsIn(englishRankingData().vectors).has?.("picture"));
+ * ```
+ */
+export function vectorsIn(table: VectorViews): WordVectors {
+  const { dimensions, scale, rows, words, pieces, logp: pieceLogp } = table;
+  const logN = Math.log(Math.max(2, words.size));
+  // Found at the first word spelt in pieces (a pass over the pieces a fresh isolate need not pay).
+  let longest = -1;
   const row = (index: number): Float32Array => {
     const out = new Float32Array(dimensions);
     for (let d = 0; d < dimensions; d++) out[d] = rows[index * dimensions + d]! * scale;
@@ -102,6 +124,7 @@ export function vectorsOf(table: VectorTable): WordVectors {
     return spellText(`_${word}`) ?? spellText(word);
   };
   const spellText = (text: string): WordVector | undefined => {
+    if (longest < 0) longest = pieces.longest();
     const n = text.length;
     const best = new Float64Array(n + 1).fill(-Infinity);
     const from = new Int32Array(n + 1).fill(-1);
@@ -109,9 +132,9 @@ export function vectorsOf(table: VectorTable): WordVectors {
     for (let end = 1; end <= n; end++) {
       for (let start = Math.max(0, end - longest); start < end; start++) {
         if (best[start] === -Infinity) continue;
-        const piece = pieces.get(text.slice(start, end));
-        if (piece === undefined) continue;
-        const score = best[start]! + piece.logp;
+        const piece = pieces.find(text, start, end);
+        if (piece < 0) continue;
+        const score = best[start]! + pieceLogp[piece]!;
         if (score > best[end]!) {
           best[end] = score;
           from[end] = start;
@@ -123,10 +146,10 @@ export function vectorsOf(table: VectorTable): WordVectors {
     let count = 0;
     let logp = 0;
     for (let end = n; end > 0; end = from[end]!) {
-      const piece = pieces.get(text.slice(from[end]!, end))!;
-      const v = row(piece.row);
+      const piece = pieces.find(text, from[end]!, end);
+      const v = row(words.size + piece);
       for (let d = 0; d < dimensions; d++) vector[d]! += v[d]!;
-      logp += piece.logp;
+      logp += pieceLogp[piece]!;
       count++;
     }
     for (let d = 0; d < dimensions; d++) vector[d]! /= count;
@@ -134,11 +157,16 @@ export function vectorsOf(table: VectorTable): WordVectors {
   };
   const vectors: WordVectors = {
     dimensions,
+    id: `vectors/${table.digest}`,
     index: (tools) => new SemanticIndex(tools, vectors),
-    has: (word) => words.has(word),
+    restore(bytes) {
+      const parts = decodeSemantic(bytes, dimensions);
+      return parts && new SemanticIndex([], vectors, parts);
+    },
+    has: (word) => words.find(word) >= 0,
     get(word) {
-      const index = words.get(word);
-      if (index !== undefined) {
+      const index = words.find(word);
+      if (index >= 0) {
         return { vector: row(index), weight: weightOf(1 / ((index + 10) * logN)) };
       }
       if (word.length > MAX_SPELT_CHARS || !/^[a-z0-9]+$/.test(word)) return undefined;

@@ -1,7 +1,8 @@
 /**
  * The shapes the lexical ranker reads from its optional word sources (a thesaurus, word vectors,
  * their semantic match), apart from the sources themselves: the ranker, and the core through it,
- * know these types without the data tables (`lexicon_data.ts`, `vectors_data.ts`) in their graph.
+ * know these types without the modules that read the ranking data (`lexicon.ts`, `vectors.ts`) in
+ * their graph.
  *
  * @module
  */
@@ -79,6 +80,19 @@ export interface WordVectors {
    * @returns The match.
    */
   index(words: readonly Readonly<Record<LexicalField, readonly string[]>>[]): SemanticMatch;
+  /**
+   * What identifies the table (its data's digest), so a stored semantic match is restored only by
+   * the same table (absent: a match is never stored).
+   */
+  readonly id?: string;
+  /**
+   * A semantic match from the bytes of {@linkcode SemanticMatch.prototype.snapshot} (absent: a
+   * match is always rebuilt).
+   *
+   * @param bytes The stored match.
+   * @returns The match, or `undefined` when the bytes are not one.
+   */
+  restore?(bytes: Uint8Array): SemanticMatch | undefined;
 }
 
 /** A scored tool, by its position in the index. */
@@ -175,4 +189,10 @@ export interface SemanticMatch {
    * @param power The power of each word's weight.
    */
   weighWords?(counts: Map<string, number>, power: number): void;
+  /**
+   * The match as bytes, for {@linkcode WordVectors.prototype.restore} (absent: not stored).
+   *
+   * @returns The bytes.
+   */
+  snapshot?(): Uint8Array;
 }

@@ -10,9 +10,13 @@ import { createApp, type UnfoldApp } from "../http/app.ts";
 import { type HttpSettings, settingsFromEnv } from "../http/settings.ts";
 import { type CatalogNamespace, DurableCatalogStore } from "./durable_catalogs.ts";
 import { DurableSessionStore, type SessionNamespace } from "./durable_store.ts";
+import { assetRanker } from "../ranking/deno_ranker.ts";
 
 // The estimated bytes of catalogues one isolate keeps in memory.
 const ISOLATE_CATALOG_BYTES = 32 * 1024 * 1024;
+
+/** The part of the `ASSETS` binding the ranker uses. */
+type AssetsBinding = { fetch(request: Request): Promise<Response> };
 
 /** The API of one Worker isolate, with its settings and session store. */
 export interface WorkerApi {
@@ -27,7 +31,7 @@ export interface WorkerApi {
 /**
  * Builds the HTTP API for a Worker's environment.
  *
- * @param env The bindings (`SESSIONS`, optionally `CATALOGS`) and `UNFOLD_*` variables.
+ * @param env The bindings (`SESSIONS`, optionally `CATALOGS` and `ASSETS`) and `UNFOLD_*` variables.
  * @returns The API, its settings and its session store.
  * @throws {RangeError} When a variable is not a valid setting.
  */
@@ -44,6 +48,8 @@ export function workerApi(env: Record<string, unknown>): WorkerApi {
         : { store: new DurableCatalogStore(env.CATALOGS as CatalogNamespace) }),
       // An isolate has 128 MB: catalogues beyond this are reloaded from their objects.
       maxBytes: ISOLATE_CATALOG_BYTES,
+      // The Deno default, its data fetched from the static assets at the isolate's first search.
+      ranker: assetRanker(env.ASSETS as AssetsBinding | undefined),
     },
   });
   return { api, settings, store };

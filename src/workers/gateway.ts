@@ -19,6 +19,8 @@ import { connectHttp } from "../mcp/http_client.ts";
 import { createMcpHttpHandler, type SessionRegistry } from "../gateway/face.ts";
 import type { SessionStore } from "../session/store.ts";
 import { VERSION } from "../version.ts";
+import { assetRanker } from "../ranking/deno_ranker.ts";
+import { RANKER_HEADER } from "../ranking/ranking_status.ts";
 
 /** The `/mcp` handler of one Worker isolate. */
 export type WorkerMcp = (request: Request) => Promise<Response>;
@@ -26,7 +28,8 @@ export type WorkerMcp = (request: Request) => Promise<Response>;
 /**
  * Builds the `/mcp` handler from the Worker's variables: the first request lists the upstreams.
  *
- * @param env The Worker's variables (`UNFOLD_UPSTREAMS`, `UNFOLD_ALLOWED_ORIGINS`).
+ * @param env The Worker's variables (`UNFOLD_UPSTREAMS`, `UNFOLD_ALLOWED_ORIGINS`) and its `ASSETS`
+ * binding (the ranking data, fetched at the first request to `/mcp` or `/status`).
  * @param settings The HTTP settings (tokens).
  * @param store The Durable Object session store.
  * @returns The handler, or `undefined` when no upstreams are configured.
@@ -67,13 +70,17 @@ export function workerMcp(
   const profiles = Object.values(config.options.profiles ?? {});
   const clash = profileTokenProblem(settings.tokens, profiles);
   if (clash !== undefined) throw new TypeError(`UNFOLD_UPSTREAMS: ${clash}`);
+  // The Deno default, as the API Worker ranks: its data from the static assets, once per isolate.
+  const ranker = assetRanker(
+    env.ASSETS as { fetch(request: Request): Promise<Response> } | undefined,
+  );
   let ready: Promise<{ pool: OnDemandPool; handle: WorkerMcp }> | undefined;
   const start = async () => {
     const pool = await openOnDemandPool(config.servers, (upstream, options) => {
       if (!("url" in upstream)) throw new TypeError("Unreachable: a stdio upstream on a Worker");
       return connectHttp(upstream, options);
     }, poolOptions(config.options));
-    const gateway = await Gateway.open(pool, { options: config.options, store });
+    const gateway = await Gateway.open(pool, { options: config.options, store, ranker });
     // /mcp, /mcp/NAME (a gateway per profile over the same upstreams, its sessions under its own
     // tenant) and the page's reads, under the same checks; an isolate's counters would be a
     // fraction of the deployment's, so the Worker shows none.
@@ -82,7 +89,7 @@ export function workerMcp(
       host: gatewayHost(gateway, VERSION),
       pool,
       profiles,
-      deps: { options: config.options, store },
+      deps: { options: config.options, store, ranker },
       serve: (host) =>
         createMcpHttpHandler(host, { sessions: { kind: "registry", registry: registryOf(store) } }),
       guard: { tokens: settings.tokens, allowedOrigins: settings.allowedOrigins },
@@ -101,8 +108,12 @@ export function workerMcp(
       throw error;
     });
     const { pool, handle } = await ready;
-    await pool.refresh();
-    return await handle(request);
+    await Promise.all([pool.refresh(), ranker.loaded()]);
+    // Which ranker answered, on every response (a stream's headers are copied, not mutated).
+    const response = await handle(request);
+    const named = new Response(response.body, response);
+    named.headers.set(RANKER_HEADER, ranker.status().ranker);
+    return named;
   };
 }
 

@@ -68,7 +68,11 @@ Deno.test("the Worker's /mcp (wrangler dev) serves an HTTP upstream, with sessio
       "the page and its reads: upstream states, the live view, an explanation",
       async () => {
         await assertServesPage(worker.url);
-        const status = await (await fetch(`${worker.url}/status`)).json();
+        const answer = await fetch(`${worker.url}/status`);
+        // The gateway Worker ranks as every face does, its data from the static assets.
+        equal(answer.headers.get("unfold-ranker"), "deno-default");
+        const status = await answer.json();
+        equal(status.ranker, "deno-default");
         equal(status.face, "gateway");
         equal(status.servers[0].server, "remote");
         equal(status.servers[0].state, "ready");

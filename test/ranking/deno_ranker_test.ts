@@ -92,3 +92,22 @@ Deno.test("the Deno default's ranker ranks a request in everyday words by meanin
   equal(Boolean(denoRankerOptions().vectors), true);
   equal(Boolean(denoRankerOptions().thesaurus), true);
 });
+
+Deno.test("backgroundRanker() restores a stored index only once loaded, and snapshots the ranker in use", async () => {
+  const tools = [tool("fs", "read_file"), tool("fs", "write_file")];
+  let run: (() => void) | undefined;
+  const ranker = backgroundRanker({ schedule: (r) => run = r });
+  // The fallback's (lexical) snapshot, before the load.
+  const early = ranker(tools, { servers: [] });
+  early.search("read", 1);
+  const lexical = early.snapshot!();
+  equal(ranker.restore!(tools, { servers: [] }, lexical), undefined);
+  run!();
+  await ranker.ready;
+  const built = ranker(tools, { servers: [] });
+  built.search("read", 1);
+  const stored = built.snapshot!();
+  equal(ranker.restore!(tools, { servers: [] }, lexical), undefined);
+  const restored = ranker.restore!(tools, { servers: [] }, stored);
+  deepEqual(restored?.search("read a file", 2), built.search("read a file", 2));
+});

@@ -228,12 +228,23 @@ Deno.test("createLexicalRanker({vectors}) without word weighing or neighbours ra
   }
 });
 
-Deno.test("createLexicalRanker({vectors}) cannot restore a snapshot, so the factory rebuilds", () => {
+Deno.test("createLexicalRanker({vectors}) restores only a snapshot that holds their semantic match", () => {
   const withVectors = createLexicalRanker({ vectors: englishVectors() });
   const ranker = withVectors(SEMANTIC_TOOLS, { servers: [] });
   const snapshot = ranker.snapshot?.();
   ok(snapshot !== undefined);
-  equal(withVectors.restore?.(SEMANTIC_TOOLS, { servers: [] }, snapshot), undefined);
+  const back = withVectors.restore?.(SEMANTIC_TOOLS, { servers: [] }, snapshot);
+  deepEqual(back?.search("remove a picture", 10), ranker.search("remove a picture", 10));
+  // Vectors that do not name their data (their id) never take a stored match.
+  const { id: _, ...anonymous } = englishVectors();
+  equal(
+    createLexicalRanker({ vectors: anonymous }).restore?.(
+      SEMANTIC_TOOLS,
+      { servers: [] },
+      snapshot,
+    ),
+    undefined,
+  );
   const without = createLexicalRanker();
   const plainSnapshot = without(SEMANTIC_TOOLS, { servers: [] }).snapshot?.();
   ok(plainSnapshot !== undefined);

@@ -6,6 +6,8 @@ import {
 } from "../../src/ranking/lexical_ranker.ts";
 import { defaultDataDir, loadEvalData } from "../../bench/eval/dataset.ts";
 import { tool } from "../_data.ts";
+import { denoRankerOptions } from "../../src/ranking/deno_ranker.ts";
+import { englishVectors } from "../../src/ranking/vectors.ts";
 
 const data = loadEvalData(defaultDataDir()!);
 const options = { servers: data.servers };
@@ -55,4 +57,24 @@ Deno.test("LEXICAL_INDEX_VERSION names what a built index holds (bump it when th
   const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", content));
   const hex = Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
   equal(hex, DIGESTS[LEXICAL_INDEX_VERSION]);
+});
+
+Deno.test("the Deno default's snapshot (index, semantic match) restores to the same ranking for every evaluation query", () => {
+  const deno = createLexicalRanker(denoRankerOptions());
+  const built = deno(data.tools, options);
+  built.search("-", 1);
+  const snapshot = built.snapshot!();
+  ok(snapshot.format.includes(`+${englishVectors().id}`), snapshot.format);
+  const restored = deno.restore!([...data.tools].reverse(), options, structuredClone(snapshot))!;
+  for (const set of data.sets) {
+    for (const { query } of set.queries) {
+      deepEqual(restored.search(query, 10), built.search(query, 10), query);
+    }
+  }
+  deepEqual(restored.snapshot!(), snapshot);
+  // A lexical index alone (the fallback's) is not the Deno default's: it is rebuilt.
+  equal(
+    deno.restore!(data.tools, options, lexicalRanker(data.tools, options).snapshot!()),
+    undefined,
+  );
 });

@@ -142,7 +142,7 @@ Deno.test("serverBoostNameDiscount: a server word in a tool's name is not counte
   ok(at({ serverBoostNameDiscount: 1 })[bilibili]! > at({ serverBoost: 0 })[bilibili]!);
 });
 
-Deno.test("a ranker with the name signals is rebuilt rather than restored from a snapshot", () => {
+Deno.test("a ranker with the name signals restores only a snapshot that holds the name words", () => {
   const tools = [tool("fs", "create_directory"), tool("fs", "list_directory")];
   const plain = createLexicalRanker();
   const snapshot = plain(tools, { servers: [] }).snapshot!();
@@ -150,6 +150,10 @@ Deno.test("a ranker with the name signals is rebuilt rather than restored from a
   for (const options of [{ nameCoverage: 0.2 }, { serverBoostNameDiscount: 0.5 }]) {
     const ranker = createLexicalRanker({ ...options, nameWords: indexNames });
     equal(ranker.restore!(tools, { servers: [] }, snapshot), undefined);
+    const built = ranker(tools, { servers: [] });
+    const restored = ranker.restore!(tools, { servers: [] }, built.snapshot!());
+    ok(restored !== undefined);
+    deepEqual(restored.search("create directory", 2), built.search("create directory", 2));
     // Without the name words both are off: the snapshot serves.
     ok(createLexicalRanker(options).restore!(tools, { servers: [] }, snapshot) !== undefined);
   }

@@ -1,0 +1,151 @@
+/**
+ * The names' index of `name_coverage.ts` as bytes, and back, read in place: for the tools' own name
+ * words and for all their name words, the words sorted, where each word's tools start and the
+ * tools; and each tool's count of own name words. A fresh Worker isolate then restores the Deno
+ * default without building a map per catalogue (`lexical_ranker.ts` stores it with the index).
+ *
+ * Layout (little-endian): magic `unfn`, the tool count, the own words' and their tools' counts,
+ * the name words' and their tools' counts, the words' UTF-8 length (u32 each, padded to 32 bytes),
+ * then the counts (f64), the own words' starts and tools, the name words' starts and tools (i32),
+ * and the own words then the name words, joined by newlines.
+ *
+ * @module
+ */
+
+import { indexInSorted } from "./_sorted.ts";
+
+/** The tools that hold each word (ascending), as a map or a stored table. */
+export interface WordDocs {
+  /**
+   * The tools that hold a word.
+   *
+   * @param word The word.
+   * @returns Their numbers, ascending, or `undefined` when none does.
+   */
+  get(word: string): (ArrayLike<number> & Iterable<number>) | undefined;
+}
+
+/** What a names' index holds. */
+export interface NameParts {
+  /** Each own name word (less the server's words): the tools that hold it. */
+  own: WordDocs;
+  /** Every name word: the tools whose name holds it. */
+  named: WordDocs;
+  /** Each tool's number of own name words. */
+  count: Float64Array;
+}
+
+const MAGIC = 0x6e666e75; // "unfn"
+const HEAD = 32;
+
+/** A stored {@linkcode WordDocs}: a sorted word list over compressed rows. */
+class StoredWordDocs implements WordDocs {
+  readonly #words: readonly string[];
+  readonly #start: Int32Array;
+  readonly #docs: Int32Array;
+
+  constructor(words: readonly string[], start: Int32Array, docs: Int32Array) {
+    this.#words = words;
+    this.#start = start;
+    this.#docs = docs;
+  }
+
+  get(word: string): Int32Array | undefined {
+    const i = indexInSorted(this.#words, word);
+    return i < 0 ? undefined : this.#docs.subarray(this.#start[i]!, this.#start[i + 1]!);
+  }
+}
+
+/**
+ * Writes a names' index.
+ *
+ * @param own Each own name word's tools.
+ * @param named Each name word's tools.
+ * @param count Each tool's number of own name words.
+ * @returns The bytes.
+ *
+ * @example Usage
+ * ```ts
+ * import { decodeNames, encodeNames } from "./name_snapshot.ts";
+ * import { deepEqual } from "node:assert/strict";
+ *
+ * const own = new Map([["read", [0]], ["write", [1]]]);
+ * const named = new Map([["file", [0, 1]], ["read", [0]], ["write", [1]]]);
+ * const parts = decodeNames(encodeNames(own, named, Float64Array.of(1, 1)));
+ * deepEqual([...parts!.named.get("file")!], [0, 1]);
+ * ```
+ */
+export function encodeNames(
+  own: ReadonlyMap<string, readonly number[]>,
+  named: ReadonlyMap<string, readonly number[]>,
+  count: Float64Array,
+): Uint8Array {
+  const table = (map: ReadonlyMap<string, readonly number[]>) => {
+    const words = [...map.keys()].sort();
+    const start = new Int32Array(words.length + 1);
+    words.forEach((word, i) => start[i + 1] = start[i]! + map.get(word)!.length);
+    const docs = new Int32Array(start[words.length]!);
+    words.forEach((word, i) => docs.set(map.get(word)!, start[i]!));
+    return { words, start, docs };
+  };
+  const a = table(own);
+  const b = table(named);
+  const text = new TextEncoder().encode([...a.words, ...b.words].join("\n"));
+  const arrays = [count, a.start, a.docs, b.start, b.docs];
+  const out = new Uint8Array(HEAD + arrays.reduce((sum, x) => sum + x.byteLength, 0) + text.length);
+  new Uint32Array(out.buffer, 0, 7).set([
+    MAGIC,
+    count.length,
+    a.words.length,
+    a.docs.length,
+    b.words.length,
+    b.docs.length,
+    text.length,
+  ]);
+  let at = HEAD;
+  for (const x of arrays) {
+    out.set(new Uint8Array(x.buffer, x.byteOffset, x.byteLength), at);
+    at += x.byteLength;
+  }
+  out.set(text, at);
+  return out;
+}
+
+/**
+ * Reads a names' index in place (the words are decoded once).
+ *
+ * @param bytes What {@linkcode encodeNames} wrote.
+ * @returns The index's parts, or `undefined` when the bytes are not one.
+ */
+export function decodeNames(bytes: Uint8Array): NameParts | undefined {
+  if (bytes.byteLength < HEAD) return undefined;
+  const own = bytes.byteOffset % 8 === 0 ? bytes : bytes.slice();
+  const [magic, tools, ownWords, ownDocs, namedWords, namedDocs, textLength] = new Uint32Array(
+    own.buffer,
+    own.byteOffset,
+    7,
+  );
+  if (magic !== MAGIC) return undefined;
+  const ints = ownWords! + 1 + ownDocs! + namedWords! + 1 + namedDocs!;
+  if (HEAD + tools! * 8 + ints * 4 + textLength! !== own.byteLength) return undefined;
+  let at = own.byteOffset + HEAD;
+  const count = new Float64Array(own.buffer, at, tools!);
+  at += tools! * 8;
+  const ints32 = (n: number) => {
+    const view = new Int32Array(own.buffer, at, n);
+    at += n * 4;
+    return view;
+  };
+  const ownStart = ints32(ownWords! + 1);
+  const ownList = ints32(ownDocs!);
+  const namedStart = ints32(namedWords! + 1);
+  const namedList = ints32(namedDocs!);
+  const text = new TextDecoder().decode(new Uint8Array(own.buffer, at, textLength!));
+  const words = ownWords! + namedWords! === 0 ? [] : text.split("\n");
+  if (words.length !== ownWords! + namedWords!) return undefined;
+  return {
+    own: new StoredWordDocs(words.slice(0, ownWords), ownStart, ownList),
+    named: new StoredWordDocs(words.slice(ownWords), namedStart, namedList),
+    count,
+  };
+}
