@@ -98,7 +98,7 @@ export interface GatewayOptions {
    * Where the catalogue overview goes: the bridge tool's description, the server `instructions`,
    * or both (for hosts that read only one of them; a host that reads instructions need not pay
    * for it twice).
-   * @default {"both"}
+   * @default {"description"}
    */
   overviewIn?: "both" | "instructions" | "description";
   /**

@@ -1,7 +1,7 @@
 /**
  * What the gateway shows an MCP host: the bridge tool (its description carries the catalogue
- * overview), the pinned upstream tools, and the server instructions (the overview again, for hosts
- * that read instructions), plus what each costs in tokens. Pure.
+ * overview by default), the pinned upstream tools, and the server instructions (the protocol in a
+ * sentence, or the overview where `overviewIn` puts it there), plus what each costs in tokens. Pure.
  *
  * @module
  */
@@ -164,7 +164,7 @@ export function present(
   const overview = injection === null
     ? `${protocol}\nNo upstream server has any tool available now.${notes}`
     : `${injection.prompt}${notes}`;
-  const place = options.overviewIn ?? "both";
+  const place = options.overviewIn ?? "description";
   const instructions = place === "description" ? protocol : overview;
   const bridge: ToolDefinition = {
     name: c.bridgeName,
