@@ -1,29 +1,99 @@
 /**
- * How long a host waits for `initialize` when one upstream never answers `tools/list`: the
- * gateway CLI over stdio with server-memory and a silent fake upstream, timed from spawning the
- * gateway to its `initialize` answer (so the CLI's own start is included), then the time to exit
- * after the host closes stdin. Uses the `unfold` defaults unless a startup timeout is given.
+ * How long a host waits at start. First, for `initialize` when one upstream never answers
+ * `tools/list`: the gateway CLI over stdio with server-memory and a silent fake upstream, timed
+ * from spawning the gateway to its `initialize` answer (so the CLI's own start is included), then
+ * the time to exit after the host closes stdin (the `unfold` defaults unless a startup timeout is
+ * given). Then, with snapshots (written by one start before), from spawn to the first successful
+ * execute of server-everything's `echo` through a fresh gateway over the three npm servers (eager
+ * and lazy start; initialize, describe, execute), against the same call made directly to a freshly
+ * spawned server-everything (initialize, call), rounds interleaved; the issue's target is 1.2×.
  *
- * Run: `deno run -A bench/gateway_start.ts [startupTimeoutMs]`
+ * Run: `deno run -A bench/gateway_start.ts [startupTimeoutMs] [rounds=5]`
  *
  * @module
  */
 // deno-lint-ignore-file no-console
 
+import { Client } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { fake, memoryServer, RawGateway, writeChaosConfig } from "../test/gateway/chaos/_chaos.ts";
+import { writeConfig } from "../test/gateway/_gateway.ts";
+import { denoEnv, npmServer } from "../test/mcp/_servers.ts";
 
-const timeout = Deno.args[0] === undefined ? {} : { startupTimeoutMs: Number(Deno.args[0]) };
-const { path, dir } = await writeChaosConfig(
-  (dir) => ({ memory: memoryServer(dir), silent: fake("slow-start") }),
-  timeout,
-);
-const gateway = new RawGateway(path);
-const spawned = performance.now();
-await gateway.initialize(120_000);
-const answered = performance.now();
-await gateway.closeStdin();
-await gateway.exited();
-const exited = performance.now();
-console.log(`initialize answered ${Math.round(answered - spawned)} ms after spawn`);
-console.log(`exited ${Math.round(exited - answered)} ms after stdin closed`);
-await Deno.remove(dir, { recursive: true });
+const timeout = Deno.args[0] === undefined || Deno.args[0] === "-"
+  ? {}
+  : { startupTimeoutMs: Number(Deno.args[0]) };
+const rounds = Number(Deno.args[1] ?? 5);
+{
+  const { path, dir } = await writeChaosConfig(
+    (dir) => ({ memory: memoryServer(dir), silent: fake("slow-start") }),
+    timeout,
+  );
+  const gateway = new RawGateway(path);
+  const spawned = performance.now();
+  await gateway.initialize(120_000);
+  const answered = performance.now();
+  await gateway.closeStdin();
+  await gateway.exited();
+  const exited = performance.now();
+  console.log(`initialize answered ${Math.round(answered - spawned)} ms after spawn`);
+  console.log(`exited ${Math.round(exited - answered)} ms after stdin closed`);
+  await Deno.remove(dir, { recursive: true });
+}
+
+const cache = await Deno.makeTempDir({ prefix: "unfold-start-cache-" });
+const env = { UNFOLD_CACHE_DIR: cache };
+const configs = {
+  eager: await writeConfig({ unfold: { start: "eager" } }),
+  lazy: await writeConfig({ unfold: { start: "lazy" } }),
+};
+
+// Spawn to the first successful echo through a fresh gateway.
+async function throughGateway(path: string): Promise<number> {
+  const started = performance.now();
+  await using gateway = new RawGateway(path, [], env);
+  await gateway.initialize(120_000);
+  const echo = await gateway.execute("everything/echo", { message: "hi" });
+  if (echo.isError === true) throw new Error(RawGateway.text(echo));
+  return performance.now() - started;
+}
+
+// Spawn to the first echo answered by a freshly spawned server-everything.
+async function direct(): Promise<number> {
+  const started = performance.now();
+  const client = new Client({ name: "bench", version: "1.0.0" });
+  await client.connect(
+    new StdioClientTransport({
+      ...npmServer("@modelcontextprotocol/server-everything", "stdio"),
+      env: denoEnv(),
+      stderr: "ignore",
+    }),
+  );
+  await client.callTool({ name: "echo", arguments: { message: "hi" } });
+  const took = performance.now() - started;
+  await client.close();
+  return took;
+}
+
+// One start of each writes the snapshots (and warms Deno's caches) before anything is timed.
+for (const { path } of Object.values(configs)) await throughGateway(path);
+await direct();
+const times: Record<string, number[]> = { direct: [], eager: [], lazy: [] };
+for (let i = 0; i < rounds; i++) {
+  times.direct!.push(await direct());
+  times.eager!.push(await throughGateway(configs.eager.path));
+  times.lazy!.push(await throughGateway(configs.lazy.path));
+}
+const median = (values: number[]) =>
+  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const floor = median(times.direct!);
+console.log(`| spawn → first echo answered (${rounds} rounds) | median ms | / direct |`);
+console.log("| --- | ---: | ---: |");
+for (const [path, values] of Object.entries(times)) {
+  const m = median(values);
+  const name = path === "direct" ? "server-everything alone" : `gateway, ${path}, with snapshots`;
+  console.log(`| ${name} | ${Math.round(m)} | ${(m / floor).toFixed(2)} |`);
+}
+console.log(`load average: ${Deno.loadavg().map((l) => l.toFixed(2)).join(" ")}`);
+for (const { dir } of Object.values(configs)) await Deno.remove(dir, { recursive: true });
+await Deno.remove(cache, { recursive: true });

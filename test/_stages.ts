@@ -64,6 +64,7 @@ export const INTEGRATION: readonly string[] = [
   "test/gateway/host_files_test.ts",
   "test/gateway/http_face_test.ts",
   "test/gateway/inspector_cli_test.ts",
+  "test/gateway/overview_test.ts",
   "test/gateway/profile_boundary_test.ts",
   "test/gateway/profile_http_test.ts",
   "test/gateway/profiles_test.ts",

@@ -30,7 +30,7 @@ export interface InspectedBudget {
   level: DisclosureLevel | null;
   /** Estimated tokens of `tools/list` (the bridge, whose description carries the overview, and pinned tools). */
   toolTokens: number;
-  /** Estimated tokens of the server instructions (the overview again). */
+  /** Estimated tokens of the server instructions (the overview, where `overviewIn` puts it). */
   instructionTokens: number;
   /** Their sum: what the host is sent. */
   costTokens: number;

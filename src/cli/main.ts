@@ -163,7 +163,7 @@ async function main(argv: readonly string[]): Promise<number> {
   const onSignal = () => stop.resolve();
   for (const signal of signals) Deno.addSignalListener(signal, onSignal);
   const wire = args.command === "gateway" && !args.http
-    ? openStdioWire(Deno.stdin.readable, Deno.stdout.writable)
+    ? openStdioWire(Deno.stdin.readable, Deno.stdout)
     : undefined;
   void wire?.ended.then(() => stop.resolve());
   // The word vectors load in the background while the upstreams connect.

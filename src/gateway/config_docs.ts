@@ -69,7 +69,7 @@ export const CONFIG_WORDS: {
     trust: ['`"off"`, `"notify"`, `"pin"`', '`"notify"`'],
     lockFile: ["a path, relative to the config's folder", "`unfold.lock.json` beside the config"],
     describeFirst: ['`"enforce"`, `"off"`', '`"enforce"`'],
-    overviewIn: ['`"both"`, `"instructions"`, `"description"`', '`"both"`'],
+    overviewIn: ['`"both"`, `"instructions"`, `"description"`', '`"description"`'],
     upstreamInstructions: [
       '`"brief"` (at most 300 characters each), `"none"`',
       '`"brief"` (`UPSTREAM_INSTRUCTIONS_CHARS`)',

@@ -37,7 +37,7 @@ export interface GatewayOptions {
   idleTimeoutMs?: number;
   /** `"enforce"`, `"off"`. Default: `"enforce"`. */
   describeFirst?: "enforce" | "off";
-  /** `"both"`, `"instructions"`, `"description"`. Default: `"both"`. */
+  /** `"both"`, `"instructions"`, `"description"`. Default: `"description"`. */
   overviewIn?: "both" | "instructions" | "description";
   /**
    * `"brief"` (at most 300 characters each), `"none"`. Default: `"brief"`

@@ -201,7 +201,7 @@ export class Gateway {
     return this.#state.statuses.map((status) => ({ ...status }));
   }
 
-  /** The server instructions: the catalogue overview and the unavailable servers. */
+  /** The server instructions: the protocol, or the overview where `overviewIn` puts it. */
   instructions(): string {
     return this.#state.presentation.instructions;
   }

@@ -1,7 +1,7 @@
 /**
  * What the gateway shows an MCP host: the bridge tool (its description carries the catalogue
- * overview), the pinned upstream tools, and the server instructions (the overview again, for hosts
- * that read instructions), plus what each costs in tokens. Pure.
+ * overview by default), the pinned upstream tools, and the server instructions (the protocol in a
+ * sentence, or the overview where `overviewIn` puts it there), plus what each costs in tokens. Pure.
  *
  * @module
  */
@@ -140,8 +140,12 @@ export function present(
   const overview = injection === null
     ? `${protocol}${none}${notes}`
     : `${injection.prompt}${notes}`;
-  const place = options.overviewIn ?? "both";
-  const instructions = place === "description" ? protocol : overview;
+  const place = options.overviewIn ?? "description";
+  // With the overview in the description, the instructions are the protocol, and what must reach a
+  // host that reads them once: that no tool is available, or which servers are still starting.
+  const instructions = place === "description"
+    ? `${protocol}${injection === null ? none : ""}${unlistedNote(unlistedServers(statuses))}`
+    : overview;
   const bridge: ToolDefinition = {
     name: c.bridgeName,
     title: "MCP tools: search, describe, execute",
@@ -206,6 +210,17 @@ const STATE_WORDS: Record<UpstreamStatus["state"], string> = {
 
 // The lines after the overview: servers that cannot be called now, and tools left out. Their
 // details are third-party text, so they are quoted on one line, and the list is bounded.
+// The servers that have not listed yet, named wherever the overview or the instructions go: a host
+// that reads its instructions once, at the first start, must not keep "no tool" for the session.
+function unlistedNote(unlisted: readonly string[]): string {
+  if (unlisted.length === 0) return "";
+  return `\nServers still starting, whose tools are not listed yet: ${
+    unlisted.join(", ")
+  }. Search for what the task needs all the same: a search waits for them (up to ${
+    FIRST_LISTING_WAIT_MS / 1000
+  } s).`;
+}
+
 function upstreamNotes(statuses: readonly UpstreamStatus[], lazy: boolean): string {
   // Lazy servers start and stop with their use: one line names them whichever of those states
   // they are in, so that the overview (and the host's cache of it) does not change with each.
@@ -235,14 +250,7 @@ function upstreamNotes(statuses: readonly UpstreamStatus[], lazy: boolean): stri
     const more = tools.length - named.length;
     return [...named, ...(more > 0 ? [`and ${more} more of ${s.server}`] : [])];
   });
-  let notes = "";
-  if (unlisted.length > 0) {
-    notes += `\nServers still starting, whose tools are not listed yet: ${
-      unlisted.join(", ")
-    }. Search for what the task needs all the same: a search waits for them (up to ${
-      FIRST_LISTING_WAIT_MS / 1000
-    } s).`;
-  }
+  let notes = unlistedNote(unlisted);
   if (starting.length > 0) {
     notes += `\nServers still starting, whose tools appear when they are ready: ${
       starting.join(", ")

@@ -44,7 +44,7 @@ export function serveHostStdio(
   options: HostStdioOptions = {},
 ): { close(): Promise<void> } {
   const session = crypto.randomUUID();
-  const wire = options.wire ?? openStdioWire(Deno.stdin.readable, Deno.stdout.writable);
+  const wire = options.wire ?? openStdioWire(Deno.stdin.readable, Deno.stdout);
   void wire.ended.then(() => options.onClose?.());
   return serveStdio(() => hostServer(host, session), {
     transport: transportOf(wire),

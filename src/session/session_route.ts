@@ -17,6 +17,7 @@ import {
 import { checkArguments } from "../bridge/route.ts";
 import { canonicalJson, sha256Hex } from "../canonical_json.ts";
 import type { Injector } from "../injector.ts";
+import { type McpTool, toolId } from "../tool.ts";
 import type { SessionDecision } from "./state.ts";
 import { SessionFullError, type SessionKey, type SessionStore } from "./store.ts";
 import type { Result } from "../result.ts";
@@ -102,11 +103,12 @@ export async function routeInSession(
       await store.apply(key, { catalogHash, event: { kind: "error", code: action.code } });
       return { ok: true, value: action };
     case "describe": {
-      const [schemaHash, bodyHash] = await hashes(
+      const [schemaHash, bodyHash] = await described(
         options.hash ?? sha256Hex,
-        action.tool.inputSchema,
+        action.tool,
+        injector.config.maxDescriptionChars,
         action.toolResult,
-      );
+      ).hashes;
       const decision = await store.apply(key, {
         catalogHash,
         event: {
@@ -128,12 +130,13 @@ export async function routeInSession(
     }
     case "execute": {
       const checked = checkArguments(action);
-      const body = renderDescribe(action.id, action.tool, injector.config.maxDescriptionChars);
-      const [schemaHash, bodyHash] = await hashes(
+      const known = described(
         options.hash ?? sha256Hex,
-        action.tool.inputSchema,
-        body,
+        action.tool,
+        injector.config.maxDescriptionChars,
       );
+      const body = known.body;
+      const [schemaHash, bodyHash] = await known.hashes;
       const decision = await store.apply(key, {
         catalogHash,
         event: {
@@ -160,10 +163,53 @@ export async function routeInSession(
   }
 }
 
+type Hash = (text: string) => string | Promise<string>;
+
+/** A tool's describe text and the hashes a session keeps of it and of its schema. */
+interface Described {
+  hash: Hash;
+  maxDescriptionChars: number;
+  body: string;
+  hashes: Promise<[string, string]>;
+}
+
+// The same for every call of a tool within a catalogue generation (a catalogue's tools are frozen,
+// and a new generation has new objects), so made once per tool, hash and description limit instead
+// of at each call: an execute rendered and hashed them every time, and SHA-256 through
+// crypto.subtle is an async op whose trip through Deno's thread pool was 59 % of the CPU profile
+// of an in-process execute.
+const DESCRIBED = new WeakMap<McpTool, Described>();
+
+function described(
+  hash: Hash,
+  tool: McpTool,
+  maxDescriptionChars: number,
+  body?: string,
+): Described {
+  const known = DESCRIBED.get(tool);
+  if (
+    known !== undefined && known.hash === hash &&
+    known.maxDescriptionChars === maxDescriptionChars && (body === undefined || body === known.body)
+  ) return known;
+  const text = body ?? renderDescribe(toolId(tool), tool, maxDescriptionChars);
+  const made: Described = {
+    hash,
+    maxDescriptionChars,
+    body: text,
+    hashes: hashes(hash, tool.inputSchema, text),
+  };
+  // A hash that failed is tried again at the next call, not remembered.
+  made.hashes.catch(() => {
+    if (DESCRIBED.get(tool) === made) DESCRIBED.delete(tool);
+  });
+  DESCRIBED.set(tool, made);
+  return made;
+}
+
 // Short hashes keep a session small (MAX_SESSION_BYTES holds some 250 described ids of the longest
 // kind, and over 600 of 60 characters); 64 bits is plenty within one session.
 async function hashes(
-  hash: (text: string) => string | Promise<string>,
+  hash: Hash,
   schema: unknown,
   body: string,
 ): Promise<[string, string]> {

@@ -64,7 +64,9 @@ export async function gatewayScenario(
     match(mcp.description ?? "", /everything\/echo/);
     ok(mcp.outputSchema, "the bridge declares an output schema");
     equal(tools[1]!._meta?.["unfold/id"], "memory/read_graph");
-    match(client.getInstructions() ?? "", /<tool-catalogue level="manifest"/);
+    // The overview reaches the host once: in the bridge description, not again in the instructions.
+    match(mcp.description ?? "", /<tool-catalogue level="manifest"/);
+    ok(!(client.getInstructions() ?? "").includes("<tool-catalogue"), client.getInstructions());
   });
 
   await t.step("a pinned tool executes through the bridge without a describe", async () => {

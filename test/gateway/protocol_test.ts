@@ -54,14 +54,17 @@ Deno.test("the gateway negotiates every protocol version and serves 2026-07-28 s
         const result = JSON.parse(data.replace(/^data: /, "")).result;
         equal(result.protocolVersion, version);
         equal(result.serverInfo.name, "unfold");
-        match(result.instructions, /<tool-catalogue level="manifest"/);
+        // The overview is in the bridge description (overviewIn); the instructions name the protocol.
+        match(result.instructions, /describe: get a tool's input schema/);
       }
     });
 
-    await t.step("server/discover advertises 2026-07-28 with the overview", async () => {
+    await t.step("server/discover advertises 2026-07-28, tools/list the overview", async () => {
       const { result } = await modern(gateway.url, "server/discover", {});
       deepEqual(result.supportedVersions, [MODERN]);
-      match(result.instructions, /everything\/echo/);
+      match(result.instructions, /describe: get a tool's input schema/);
+      const listed = await modern(gateway.url, "tools/list", {});
+      match(listed.result.tools[0].description, /everything\/echo/);
     });
 
     await t.step("a stateless execute runs without describe and checks the arguments", async () => {

@@ -70,7 +70,7 @@ Deno.test("GET /view gives the level and what the host gets at a context size", 
   const view = await (await get("/view?context=100000")).json();
   equal(view.level, "manifest");
   equal(view.tools[0].name, "mcp");
-  match(view.instructions, /files\/read_file/);
+  match(view.tools[0].description, /files\/read_file/);
   equal(view.costTokens, view.toolTokens + view.instructionTokens);
 });
 

@@ -13,8 +13,9 @@ Deno.test("the gateway over stdio serves the real servers through the bridge", a
   });
   const client = await stdioClient(path);
   try {
-    await t.step("an upstream that fails to start is named in the overview", () => {
-      match(client.getInstructions() ?? "", /Unavailable servers[^\n]*broken \(failed to start: /);
+    await t.step("an upstream that fails to start is named in the overview", async () => {
+      const { tools } = await client.listTools();
+      match(tools[0]?.description ?? "", /Unavailable servers[^\n]*broken \(failed to start: /);
     });
     await gatewayScenario(t, client, true);
   } finally {

@@ -75,3 +75,31 @@ Deno.test("the stdio wire answers a line that is not UTF-8 with a parse error an
     error: { code: -32_700, message: "Parse error: the message is not UTF-8" },
   }]);
 });
+
+Deno.test("the stdio wire writes to a synchronous writer whole messages, a pipe's part at a time", async () => {
+  const parts: Uint8Array[] = [];
+  let closed = false;
+  // Like a pipe that takes at most 7 bytes per write.
+  const output = {
+    writeSync: (bytes: Uint8Array) => {
+      parts.push(bytes.slice(0, 7));
+      return Math.min(7, bytes.length);
+    },
+    close: () => void (closed = true),
+  };
+  const { promise: input, resolve } = Promise.withResolvers<void>();
+  const wire = openStdioWire(
+    new ReadableStream({ pull: () => input.then(() => {}) }),
+    output,
+  );
+  const transport = transportOf(wire);
+  await transport.start();
+  const message = { jsonrpc: "2.0" as const, id: 1, result: { text: "é".repeat(20) } };
+  await transport.send(message);
+  const bytes = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  parts.reduce((at, p) => (bytes.set(p, at), at + p.length), 0);
+  deepEqual(JSON.parse(new TextDecoder().decode(bytes)), message);
+  await wire.close();
+  deepEqual(closed, true);
+  resolve();
+});

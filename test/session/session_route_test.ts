@@ -108,3 +108,49 @@ Deno.test("routeInSession() returns an event the session cannot record as a valu
   // A search and a mistake only move counters: they are answered whatever the store says.
   equal((await routeInSession(injector, { action: "search", query: "b" }, o)).ok, true);
 });
+
+Deno.test("a tool's schema and describe text are hashed once per catalogue, not at each call", async () => {
+  const hashed: string[] = [];
+  const counting = (text: string) => {
+    hashed.push(text);
+    return sha256Hex(text);
+  };
+  const o = options("hashed-once", { hash: counting });
+  equal((await route({ action: "describe", name: "a/b" }, o)).action, "describe");
+  for (let n = 0; n < 5; n++) {
+    equal((await route({ action: "execute", name: "a/b", arguments: { n } }, o)).action, "execute");
+  }
+  // The schema and the describe text, each once: the executes reuse them.
+  equal(hashed.length, 2, hashed.join("\n"));
+  // A catalogue of its own has its own tools: hashed again for it.
+  const other = new Injector(new McpCatalog(catalog.tools.map((t) => ({ ...t }))));
+  const routed = await routeInSession(other, {
+    action: "execute",
+    name: "a/b",
+    arguments: { n: 1 },
+  }, o);
+  equal(routed.ok && routed.value.action, "execute");
+  equal(hashed.length, 4);
+  // A second session over the same catalogue is told the same hashes, so its describe elides nothing
+  // it was not sent.
+  const fresh = options("hashed-once-2", { hash: counting });
+  const described = await route({ action: "describe", name: "a/b" }, fresh);
+  equal(described.action === "describe" && described.elided, false);
+});
+
+Deno.test("a hash that fails is not remembered: the next call hashes again", async () => {
+  let fail = true;
+  const flaky = (text: string) => {
+    if (fail) return Promise.reject(new Error("no digest"));
+    return sha256Hex(text);
+  };
+  const tools = new Injector(new McpCatalog(catalog.tools.map((t) => ({ ...t }))));
+  const o = options("flaky", { hash: flaky });
+  await routeInSession(tools, { action: "describe", name: "a/b" }, o).then(
+    () => ok(false, "the describe should fail with its hash"),
+    (error) => match(String(error), /no digest/),
+  );
+  fail = false;
+  const routed = await routeInSession(tools, { action: "describe", name: "a/b" }, o);
+  equal(routed.ok && routed.value.action, "describe");
+});

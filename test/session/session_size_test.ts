@@ -113,3 +113,37 @@ Deno.test("over HTTP a session keeps answering describes past MAX_SESSION_BYTES;
   ok(info.body.described.length < DESCRIBES);
   equal(info.body.counters.describes, DESCRIBES);
 });
+
+Deno.test("an event that moves only counters shares the records and keeps the size exact", () => {
+  let state = transition(undefined, { catalogHash: "c", event: { kind: "inject" } }, 0).state;
+  for (let i = 0; i < 300; i++) {
+    state = transition(state, { catalogHash: "c", event: longDescribe(i) }, i).state;
+  }
+  const before = structuredClone(state);
+  // No copy of the records per call: a search, a result, an error and an execute of a described
+  // tool leave them as they were, and the state before is not modified.
+  const events = [
+    { kind: "search", empty: false },
+    { kind: "result", isError: true },
+    { kind: "error", code: "unknown_tool" },
+  ] as const;
+  let next = state;
+  for (const [i, event] of events.entries()) {
+    const moved = transition(next, { catalogHash: "c", event }, 10 ** (i + 6)).state;
+    equal(moved.described, state.described);
+    equal(moved.seen, state.seen);
+    next = moved;
+  }
+  deepEqual(state, before);
+  // Counters that grow a digit at a time, over a session at the cap: never past MAX_SESSION_BYTES.
+  for (let i = 300; i < DESCRIBES; i++) {
+    next = transition(next, { catalogHash: "c", event: longDescribe(i) }, i).state;
+  }
+  for (let i = 0; i < 2_000; i++) {
+    const event = i % 3 === 0
+      ? { kind: "error", code: `code_${i % 50}` } as const
+      : { kind: "result", isError: true } as const;
+    next = transition(next, { catalogHash: "c", event }, 10 ** 12 + i * 7_919).state;
+    ok(sessionBytes(next) <= MAX_SESSION_BYTES, `${sessionBytes(next)} bytes after ${i} events`);
+  }
+});

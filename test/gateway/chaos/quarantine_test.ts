@@ -10,8 +10,8 @@ Deno.test("a tool the catalogue refuses is quarantined at start and at every re-
     deep: fake("refused-tool", "--refusal", "depth"),
   }));
   await using gateway = new RawGateway(path);
-  const init = await gateway.initialize();
-  const instructions = String(init.instructions);
+  await gateway.initialize();
+  const instructions = await gateway.overview();
   // Named in the overview with the reason; the other tools of the same server stay.
   match(instructions, /typed\/odd_type/);
   match(instructions, /not a valid JSON Schema/);
@@ -59,8 +59,8 @@ Deno.test("a server listing thousands of refused tools costs a bounded overview 
     fine: fake("healthy"),
   });
   await using gateway = new RawGateway(path);
-  const init = await gateway.initialize();
-  const instructions = String(init.instructions);
+  await gateway.initialize();
+  const instructions = await gateway.overview();
   match(instructions, /and 1995 more of broken/);
   ok(instructions.length < 16 * 1024, `${instructions.length} characters`);
   const echo = await gateway.execute("broken/echo", { text: "kept" });
