@@ -3,7 +3,8 @@
  * is the config file's folder, so a config can name files beside it from any working directory;
  * and an upstream gets, besides the MCP SDK's safe default set (`HOME`, `PATH`, …) and its own
  * `env`, the proxy and certificate variables, without which a server behind a corporate proxy or
- * TLS inspection cannot reach anything.
+ * TLS inspection cannot reach anything, and `DENO_DIR`, so a server run by `deno` uses the user's
+ * module cache.
  *
  * @module
  */
@@ -20,7 +21,11 @@ export const PASSED_ENV_VARS: readonly string[] = Object.freeze([
   "no_proxy",
   "NODE_EXTRA_CA_CERTS",
   "SSL_CERT_FILE",
+  "SSL_CERT_DIR",
   "DENO_CERT",
+  "DENO_TLS_CA_STORE",
+  // A server run by `deno` shares the user's module cache instead of filling a second one.
+  "DENO_DIR",
 ]);
 
 /**

@@ -9,6 +9,7 @@
  */
 
 import { StdioProcessTransport } from "./_stdio_transport.ts";
+import { tlsHint } from "./_tls_hint.ts";
 import { checkServerName, openConnection } from "./_connection.ts";
 import type { ConnectOptions, McpConnection } from "./types.ts";
 
@@ -101,7 +102,8 @@ export async function connectStdio(
     onConnected: (fail) => failPending = fail,
     detail: () => {
       const last = tail.trim();
-      return last === "" ? "" : `its error output ends with: ${JSON.stringify(last)}`;
+      if (last === "") return "";
+      return `${tlsHint(last, config.command)}its error output ends with: ${JSON.stringify(last)}`;
     },
   });
 }

@@ -36,3 +36,15 @@ Deno.test("stdio upstreams get the proxy and CA variables that are set; their ow
   deepEqual(stdio, { server: "a", command: "a", args: [], env: expected });
   deepEqual(http, { server: "b", url: "https://example.com/mcp", headers: {} });
 });
+
+Deno.test("a stdio upstream run by deno shares the user's DENO_DIR and CA settings", () => {
+  const [server] = withPassedEnvironment(
+    [{ server: "a", command: "deno", args: ["run", "-A", "npm:x"], env: {} }],
+    { DENO_DIR: "/home/me/.cache/deno", DENO_TLS_CA_STORE: "system", SSL_CERT_DIR: "/etc/ssl" },
+  );
+  deepEqual((server as { env: Record<string, string> }).env, {
+    DENO_DIR: "/home/me/.cache/deno",
+    DENO_TLS_CA_STORE: "system",
+    SSL_CERT_DIR: "/etc/ssl",
+  });
+});

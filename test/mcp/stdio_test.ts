@@ -71,3 +71,15 @@ Deno.test("connectStdio() rejects a bad server name or an empty command with a T
   await rejects(connectStdio({ server: "", command: "x" }), TypeError);
   await rejects(connectStdio({ server: "x", command: "" }), TypeError);
 });
+
+Deno.test("a server that dies on a refused TLS certificate names the variable to set", async () => {
+  // What a server run by deno prints behind a proxy that inspects TLS with its own authority.
+  const script = "console.error('error: invalid peer certificate: UnknownIssuer'); Deno.exit(1)";
+  const error = await rejectsWith(
+    connectStdio({ server: "tls", command: Deno.execPath(), args: ["eval", script] }),
+    "connect",
+  );
+  ok(error.message.includes("a TLS certificate was refused"), error.message);
+  ok(error.message.includes("set DENO_CERT"), error.message);
+  ok(error.message.includes("invalid peer certificate: UnknownIssuer"), error.message);
+});
