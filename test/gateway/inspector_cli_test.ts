@@ -86,6 +86,14 @@ async function inspectorCall(
   }
 }
 
+Deno.test("docs/gateway.md names the Inspector version these tests run", async () => {
+  const doc = await Deno.readTextFile(`${ROOT}docs/gateway.md`);
+  ok(
+    new RegExp(`npx -y ${INSPECTOR.replaceAll(".", "\\.")}\\s`).test(doc),
+    `not pinned: ${INSPECTOR}`,
+  );
+});
+
 Deno.test("describeFirst off: the Inspector CLI executes a bridged tool in one call", async () => {
   const { code, stdout } = await inspectorCall("off");
   equal(code, 0, stdout);
