@@ -48,6 +48,7 @@ export const INTEGRATION: readonly string[] = [
   "test/examples/deno_host_test.ts",
   "test/examples/http_hosts_test.ts",
   "test/examples/native_examples_test.ts",
+  "test/examples/oauth_server_test.ts",
   "test/examples/quickstart_test.ts",
   "test/external_project_test.ts",
   "test/gateway/chaos/exit_test.ts",
