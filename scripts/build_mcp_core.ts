@@ -26,7 +26,8 @@ export const SERVER_CORE = "@modelcontextprotocol/server/_core";
 /** The specifier the chunks import the SDK's public schemas by (an alias too: not ours to import). */
 export const SCHEMAS = "@modelcontextprotocol/core/internal";
 
-const DIST = {
+/** Where the SDK's packages keep their chunks. */
+export const DIST = {
   client: "node_modules/@modelcontextprotocol/client/dist",
   server: "node_modules/@modelcontextprotocol/server/dist",
 };
@@ -58,26 +59,26 @@ export function exportsOf(text: string): Map<string, string> {
 }
 
 /**
- * The file name of the chunk holding a package's copy of the core: the chunk its `index.mjs`
- * imports `Protocol` from.
+ * The file name of the chunk a package's `index.mjs` imports a name from.
  *
  * @param index The package's `dist/index.mjs` text.
+ * @param name The name imported (`Protocol`: the chunk holding the package's copy of the core).
  * @returns The chunk's file name, as `index.mjs` imports it (`./src-….mjs`).
- * @throws {SyntaxError} When no import of `index.mjs` brings `Protocol`.
+ * @throws {SyntaxError} When no import of `index.mjs` brings the name.
  *
  * @example Usage
  * ```ts
- * import { coreChunkOf } from "./build_mcp_core.ts";
+ * import { chunkOf } from "./build_mcp_core.ts";
  * import { equal } from "node:assert/strict";
  *
- * equal(coreChunkOf(`import { v as Protocol } from "./src-X1.mjs";`), "./src-X1.mjs");
+ * equal(chunkOf(`import { v as Protocol } from "./src-X1.mjs";`, "Protocol"), "./src-X1.mjs");
  * ```
  */
-export function coreChunkOf(index: string): string {
+export function chunkOf(index: string, name: string): string {
   for (const [, names, from] of index.matchAll(/^import \{ ([^}]*) \} from "(\.\/[^"]+)";$/gm)) {
-    if (names?.split(", ").some((item) => item.endsWith(" as Protocol"))) return from ?? "";
+    if (names?.split(", ").some((item) => item.endsWith(` as ${name}`))) return from ?? "";
   }
-  throw new SyntaxError("Cannot find the SDK's core chunk: no import of Protocol in index.mjs");
+  throw new SyntaxError(`Cannot find the SDK's chunk of ${name}: index.mjs does not import it`);
 }
 
 /** What the generated module and the gateway's aliases are, for the installed SDK. */
@@ -230,8 +231,8 @@ export function coreModule(client: string, server: string): string {
  */
 export async function installedCore(root: URL): Promise<McpCore> {
   const read = (path: string) => Deno.readTextFile(new URL(path, root));
-  const client = coreChunkOf(await read(`${DIST.client}/index.mjs`));
-  const server = coreChunkOf(await read(`${DIST.server}/index.mjs`));
+  const client = chunkOf(await read(`${DIST.client}/index.mjs`), "Protocol");
+  const server = chunkOf(await read(`${DIST.server}/index.mjs`), "Protocol");
   const serverPath = `./${DIST.server}/${server.slice(2)}`;
   // The schemas' package sits beside the server's in Deno's layout, under its locked version.
   const installed = await Deno.realPath(new URL(DIST.server, root));

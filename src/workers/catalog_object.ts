@@ -9,7 +9,7 @@
  */
 
 import { DurableObject } from "cloudflare:workers";
-import { settingsFromEnv } from "../http/settings.ts";
+import { CATALOG_EXPIRY, expireOrWait, ttlMs } from "./_expiry.ts";
 
 /** What a catalogue object holds, as its store passes it in and gets it back. */
 export interface CatalogRecord {
@@ -36,7 +36,7 @@ export interface TextPart {
   total: number;
 }
 
-const META = "meta";
+const META = CATALOG_EXPIRY.key;
 // The most text chunks one load answers (8 Mi characters: an RPC message holds 32 MiB).
 const CHUNKS_PER_LOAD = 16;
 // Storage writes at most this many keys at once.
@@ -49,7 +49,7 @@ const KEYS_PER_CALL = 128;
  */
 export class CatalogObject extends DurableObject<Record<string, unknown>> {
   #ttlMs(): number {
-    return settingsFromEnv(this.env).sessionTtlSeconds * 1000;
+    return ttlMs(this.env);
   }
 
   /**
@@ -133,11 +133,7 @@ export class CatalogObject extends DurableObject<Record<string, unknown>> {
 
   /** Deletes the catalogue once nobody has loaded it for a time to live; otherwise waits again. */
   async alarm(): Promise<void> {
-    const meta = await this.ctx.storage.get<Meta>(META);
-    if (meta === undefined) return;
-    const expiry = meta.lastUsed + this.#ttlMs();
-    if (Date.now() >= expiry) await this.ctx.storage.deleteAll();
-    else await this.ctx.storage.setAlarm(expiry);
+    await expireOrWait(this.ctx.storage, CATALOG_EXPIRY, this.#ttlMs());
   }
 
   // Records a use; a load writes only when the last recorded use is a quarter of the TTL old.

@@ -20,9 +20,11 @@ import { STATUS_PATHS } from "../gateway/status.ts";
 
 // Exported though no binding of this Worker names them: a gateway deployed before it bound the API
 // Worker's objects keeps its classes (its migrations name them), and their alarms expire what
-// those old objects hold.
-export { CatalogObject } from "./catalog_object.ts";
-export { SessionObject } from "./session_object.ts";
+// those old objects hold. Retired: nothing can call them, so only their alarms are bundled.
+export {
+  RetiredCatalogObject as CatalogObject,
+  RetiredSessionObject as SessionObject,
+} from "./retired_objects.ts";
 
 export default workerEntry(
   startupEnv,

@@ -6,7 +6,7 @@
  */
 
 import { DurableObject } from "cloudflare:workers";
-import { settingsFromEnv } from "../http/settings.ts";
+import { expireOrWait, SESSION_EXPIRY, ttlMs } from "./_expiry.ts";
 import {
   type SessionDecision,
   type SessionInput,
@@ -14,7 +14,7 @@ import {
   transition,
 } from "../session/state.ts";
 
-const STATE = "state";
+const STATE = SESSION_EXPIRY.key;
 
 /**
  * One session's state in SQLite-backed Durable Object storage. Its RPC methods run one at a time
@@ -23,7 +23,7 @@ const STATE = "state";
  */
 export class SessionObject extends DurableObject<Record<string, unknown>> {
   #ttlMs(): number {
-    return settingsFromEnv(this.env).sessionTtlSeconds * 1000;
+    return ttlMs(this.env);
   }
 
   /**
@@ -66,10 +66,6 @@ export class SessionObject extends DurableObject<Record<string, unknown>> {
 
   /** Deletes the session when it has been idle for its time to live; otherwise waits again. */
   async alarm(): Promise<void> {
-    const state = await this.ctx.storage.get<SessionState>(STATE);
-    if (state === undefined) return;
-    const expiry = state.updatedAt + this.#ttlMs();
-    if (Date.now() >= expiry) await this.ctx.storage.deleteAll();
-    else await this.ctx.storage.setAlarm(expiry);
+    await expireOrWait(this.ctx.storage, SESSION_EXPIRY, this.#ttlMs());
   }
 }
