@@ -40,7 +40,7 @@ Deno.test("over HTTP a profile's token opens its profile only, and learns nothin
   // What is hidden from "coding": everything's name and its tools, as the whole gateway lists them.
   const whole = await (await fetch(`${origin}/view?context=1000000`, { headers: wide })).json();
   const hiddenTools = [
-    ...new Set([...String(whole.instructions).matchAll(/everything\/([\w-]+)/g)].map((m) => m[1]!)),
+    ...new Set([...JSON.stringify(whole).matchAll(/everything\/([\w-]+)/g)].map((m) => m[1]!)),
   ];
   ok(hiddenTools.length >= 10, hiddenTools.join(", "));
   const status = await (await fetch(`${origin}/status`, { headers: wide })).json();

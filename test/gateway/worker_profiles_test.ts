@@ -89,7 +89,7 @@ Deno.test("the Worker serves /mcp/NAME for each profile beside /mcp, and a profi
       const origin = new URL(worker.url).origin;
       const view = await (await fetch(`${origin}/view?context=1000000`, { headers: wide })).json();
       const names = new Set(
-        [...String(view.instructions).matchAll(/remote\/([\w-]+)/g)].map((m) => m[1]!),
+        [...JSON.stringify(view).matchAll(/remote\/([\w-]+)/g)].map((m) => m[1]!),
       );
       const hiddenTools = [...names].filter((name) =>
         !name.startsWith("get-") || name === "get-env"
