@@ -7,7 +7,7 @@
  * @module
  */
 
-import { MAX_SEARCH_LIMIT } from "../config.ts";
+import { DEFAULT_CONFIG, MAX_SEARCH_LIMIT } from "../config.ts";
 import { explainSearch } from "../ranking/explain.ts";
 import { problem } from "../http/problems.ts";
 import type { SessionDecision, SessionInput } from "../session/state.ts";
@@ -130,6 +130,20 @@ export interface StatusSources {
   counters?: LiveCounters;
   /** The longest query `/explain` takes. @default {1000} */
   maxQueryChars?: number;
+  /** The profile these reads are of (a profile token's caller sees that profile alone). */
+  profile?: string;
+  /** The profiles a gateway-wide caller sees, each summed up. */
+  profiles?: () => ProfileSummary[];
+}
+
+/** One profile as `/status` shows it. */
+export interface ProfileSummary {
+  /** Its name (`/mcp/NAME`). */
+  name: string;
+  /** The tools it offers now. */
+  tools: number;
+  /** Its context size. */
+  availableContextTokens: number;
 }
 
 // The largest context size the view takes: beyond any model's, and small enough to stay exact.
@@ -185,6 +199,11 @@ export function statusHandler(sources: StatusSources): (request: Request) => Pro
         version: VERSION,
         catalogHash: gateway.catalogHash,
         tools: catalog.size,
+        // The size the host is served at: where the page's "Context tokens" starts.
+        availableContextTokens: options.availableContextTokens ??
+          DEFAULT_CONFIG.availableContextTokens,
+        ...(sources.profile === undefined ? {} : { profile: sources.profile }),
+        ...(sources.profiles === undefined ? {} : { profiles: sources.profiles() }),
         // The upstream's state as the gateway knows it; any later states pass through unchanged.
         servers: gateway.statuses().map(({ detail, ...status }) => ({
           ...status,

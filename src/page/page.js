@@ -42,7 +42,15 @@ async function call(path, body) {
     parsed = undefined;
   }
   if (!response.ok) {
-    if (response.status === 401) askToken();
+    if (response.status === 401) {
+      askToken();
+      throw new ProblemError(401, {
+        code: "unauthorized",
+        detail: token
+          ? "The token was refused: type the right one above"
+          : "This server needs a token: type it above (UNFOLD_API_TOKEN's, or a profile's own)",
+      });
+    }
     throw new ProblemError(response.status, parsed);
   }
   return parsed;
@@ -172,18 +180,34 @@ function definitionTokens(catalog) {
   return total;
 }
 
-async function useCatalog(json, label) {
-  const { catalog, servers } = normalise(json);
-  state.catalog = catalog;
-  state.servers = servers;
-  state.catalogHash = null;
-  state.definitions = definitionTokens(catalog);
-  const count = new Set(catalog.map((t) => t.server)).size;
-  $("catalog-summary").textContent = `${label}: ${
-    fmt(catalog.length)
+// Said once the server took the catalogue: one it refused leaves no catalogue and no figure.
+async function useCatalog(read, label) {
+  Object.assign(state, { catalog: null, servers: undefined, catalogHash: null, definitions: 0 });
+  clearView();
+  clearChart();
+  fillIds([]);
+  const summary = $("catalog-summary");
+  summary.textContent = `Checking: ${label}…`;
+  let refused;
+  try {
+    const { catalog, servers } = normalise(await read());
+    Object.assign(state, { catalog, servers, definitions: definitionTokens(catalog) });
+    refused = await showView();
+  } catch (error) {
+    refused = error;
+    fail(error);
+  }
+  if (refused) {
+    Object.assign(state, { catalog: null, servers: undefined, catalogHash: null, definitions: 0 });
+    summary.textContent = `No catalogue in use: ${label} was refused (the message above says why).`;
+    return;
+  }
+  const count = new Set(state.catalog.map((t) => t.server)).size;
+  summary.textContent = `In use: ${label}, ${
+    fmt(state.catalog.length)
   } tools from ${count} servers.`;
-  fillIds(catalog.map((t) => `${t.server}/${t.name}`));
-  await refresh();
+  fillIds(state.catalog.map((t) => `${t.server}/${t.name}`));
+  await showChart();
 }
 
 function fillIds(ids) {
@@ -200,20 +224,37 @@ function fillIds(ids) {
 // --- model view and chart -----------------------------------------------------------------------
 
 function face() {
+  if (state.face === null) {
+    throw new Error("Not connected yet: the server's /status has not answered");
+  }
   return state.face === "gateway" ? gateway : api;
+}
+
+// Figures from before an error never stay beside it.
+function clearView() {
+  for (const id of ["level", "cost", "all-cost", "budget"]) $(id).textContent = "–";
+  for (const id of ["prompt", "bridge", "prompt-tokens", "tool-tokens"]) $(id).textContent = "";
+}
+function clearChart() {
+  drawn = null;
+  const svg = $("chart");
+  svg.replaceChildren(svg.querySelector("title"));
+  $("cost-table").tBodies[0].replaceChildren();
+  $("saving-note").hidden = true;
 }
 
 let viewRun = 0;
 async function showView() {
   const context = Number($("context").value);
   if (!Number.isInteger(context) || context < 1000) {
+    clearView();
     say("Context tokens must be a whole number of at least 1000");
-    return;
+    return null;
   }
   const run = ++viewRun;
   try {
     const view = await face().view(context);
-    if (run !== viewRun) return; // a later change already asked
+    if (run !== viewRun) return null; // a later change already asked
     say("");
     $("level").textContent = view.level || "–";
     $("cost").textContent = `${fmt(view.costTokens)} tokens`;
@@ -223,8 +264,13 @@ async function showView() {
     $("bridge").textContent = view.tool;
     $("prompt-tokens").textContent = `(${fmt(view.promptTokens)} tokens)`;
     $("tool-tokens").textContent = `(${fmt(view.toolTokens)} tokens with the instructions)`;
+    return null;
   } catch (error) {
-    fail(error);
+    if (run === viewRun) {
+      clearView();
+      fail(error);
+    }
+    return error;
   }
 }
 
@@ -235,6 +281,7 @@ async function showChart() {
     drawChart(views);
     fillCostTable(views);
   } catch (error) {
+    clearChart();
     fail(error);
   }
 }
@@ -322,10 +369,15 @@ function short(n) {
 
 function fillCostTable(views) {
   const body = $("cost-table").tBodies[0];
+  // Where unfold costs more than every definition there is no saving: say by how much instead.
+  const over = (v) => v.definitionTokens > 0 && v.costTokens > v.definitionTokens;
+  $("saving-note").hidden = !views.some(over);
   body.replaceChildren(...views.map((v) => {
-    const saved = v.definitionTokens > 0
-      ? `${Math.round((1 - v.costTokens / v.definitionTokens) * 100)} %`
-      : "–";
+    const saved = v.definitionTokens <= 0
+      ? "–"
+      : over(v)
+      ? `none (${fmt(v.costTokens - v.definitionTokens)} more)`
+      : `${Math.round((1 - v.costTokens / v.definitionTokens) * 100)} %`;
     return row([fmt(v.size), v.level || "–", fmt(v.costTokens), fmt(v.definitionTokens), saved], [
       0,
       2,
@@ -425,16 +477,19 @@ function showStatus(status) {
     const unapproved = Array.isArray(s.unapproved) ? s.unapproved : [];
     const held = unapproved.filter((u) => u.held).map((u) => u.name);
     const flagged = unapproved.filter((u) => !u.held).map((u) => u.name);
-    if (held.length > 0) notes.push(`awaiting approval: ${held.join(", ")}`);
-    if (flagged.length > 0) notes.push(`not approved (flagged): ${flagged.join(", ")}`);
+    const trust = [];
+    if (held.length > 0) trust.push(`awaiting approval: ${held.join(", ")}`);
+    if (flagged.length > 0) trust.push(`not approved (flagged): ${flagged.join(", ")}`);
     return row([
       s.server,
       badge,
-      withChanges(notes.filter(Boolean).join("; "), unapproved),
+      notes.filter(Boolean).join("; "),
+      withChanges(trust.join("; ") || "nothing awaiting approval", unapproved),
       fmt(s.tools),
       fmt(s.definitionTokens),
-    ], [3, 4]);
+    ], [4, 5]);
   }));
+  showProfiles(status);
   // A face that does not count (the Worker: each isolate would see a fraction) shows none.
   $("counters-section").hidden = !status.counters;
   const counters = status.counters || {};
@@ -451,6 +506,26 @@ function showStatus(status) {
   $("catalog-summary").textContent = `Live catalogue: ${
     fmt(status.tools)
   } tools from ${status.servers.length} upstreams.`;
+}
+
+// A profile token's caller sees that profile alone; a gateway-wide one, every profile.
+function showProfiles(status) {
+  const profiles = Array.isArray(status.profiles) ? status.profiles : [];
+  $("profiles-section").hidden = !status.profile && profiles.length === 0;
+  $("profile-note").textContent = status.profile
+    ? `This token opens the profile ${status.profile} alone, at /mcp/${
+      encodeURIComponent(status.profile)
+    }: the upstreams, tools and figures here are that profile's.`
+    : `Each profile serves its own tools at its own endpoint.`;
+  $("profiles-table").hidden = profiles.length === 0;
+  $("profiles-table").tBodies[0].replaceChildren(...profiles.map((p) =>
+    row([
+      p.name,
+      `/mcp/${encodeURIComponent(p.name)}`,
+      fmt(p.tools),
+      fmt(p.availableContextTokens),
+    ], [2, 3])
+  ));
 }
 
 // What the user would approve: the approved and the live value of each changed field, as the
@@ -478,11 +553,20 @@ function withChanges(text, unapproved) {
   return cell;
 }
 
+// A failed poll clears what the last one showed; the next good one clears its message.
+let statusFailed = false;
 async function pollStatus() {
   if (document.hidden || state.face !== "gateway") return;
   try {
     showStatus(await call("status"));
+    if (statusFailed) say("");
+    statusFailed = false;
   } catch (error) {
+    statusFailed = true;
+    for (const id of ["status-table", "profiles-table"]) $(id).tBodies[0].replaceChildren();
+    $("counters").replaceChildren();
+    $("status-updated").textContent = "";
+    $("catalog-summary").textContent = "Live catalogue: unknown (its status did not answer).";
     fail(error);
   }
 }
@@ -503,29 +587,42 @@ async function start() {
     return;
   }
   state.face = status.face;
+  say("");
+  $("main").hidden = false;
   $("version").textContent = `${state.face === "gateway" ? "" : " · "}unfold ${status.version}`;
   if (state.face === "gateway") {
-    $("face").textContent = "gateway";
-    $("catalog-inputs").hidden = true;
-    $("openapi").hidden = true; // the gateway's own face has no OpenAPI document
+    // The gateway's own catalogue, at the size its host is served: no sample, paste or OpenAPI.
+    $("face").textContent = status.profile ? `gateway · profile ${status.profile}` : "gateway";
+    if (Number.isInteger(status.availableContextTokens)) {
+      $("context").value = String(status.availableContextTokens);
+    }
     showStatus(status);
     setInterval(pollStatus, STATUS_EVERY_MS);
     await refresh();
   } else {
     $("face").textContent = "HTTP API";
+    $("catalog-inputs").hidden = false;
+    $("openapi").hidden = false;
     await loadSample();
   }
 }
 
-async function loadSample() {
-  try {
+function loadSample() {
+  return useCatalog(async () => {
     const response = await fetch("sample.json", { cache: "no-store" });
     if (!response.ok) {
       throw new Error(`Cannot load the sample: the server answered ${response.status}`);
     }
-    await useCatalog(await response.json(), "Sample catalogue (testdata/real-servers)");
-  } catch (error) {
-    fail(error);
+    return response.json();
+  }, "the sample catalogue (testdata/real-servers)");
+}
+
+// JSON text the user chose, read or refused with a line naming it.
+function readJson(text, what) {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new Error(`Cannot read ${what}: not JSON`);
   }
 }
 
@@ -549,21 +646,16 @@ document.addEventListener("DOMContentLoaded", () => {
   $("catalog-file").addEventListener("change", async (event) => {
     const file = event.target.files && event.target.files[0];
     if (!file) return;
-    try {
-      await useCatalog(JSON.parse(await file.text()), `File ${file.name}`);
-    } catch (error) {
-      fail(error instanceof SyntaxError ? new Error(`Cannot read ${file.name}: not JSON`) : error);
-    }
+    await useCatalog(async () => readJson(await file.text(), file.name), `the file ${file.name}`);
   });
-  $("use-text").addEventListener("click", async () => {
-    try {
-      await useCatalog(JSON.parse($("catalog-text").value), "Pasted catalogue");
-    } catch (error) {
-      fail(
-        error instanceof SyntaxError ? new Error("Cannot read the pasted text: not JSON") : error,
-      );
-    }
-  });
+  $("use-text").addEventListener(
+    "click",
+    () =>
+      useCatalog(
+        () => readJson($("catalog-text").value, "the pasted text"),
+        "the pasted catalogue",
+      ),
+  );
   $("auth").addEventListener("submit", (event) => {
     event.preventDefault();
     sessionStorage.setItem(TOKEN_KEY, $("token").value);
@@ -571,7 +663,10 @@ document.addEventListener("DOMContentLoaded", () => {
     $("auth").hidden = true;
     say("");
     if (state.face === null) start();
-    else refresh();
+    else {
+      pollStatus();
+      refresh();
+    }
   });
   document.addEventListener("visibilitychange", pollStatus);
   // Redrawn when its width changes (a phone turned, a zoom), before the next paint.
