@@ -9,6 +9,7 @@ const STATUS_EVERY_MS = 5000;
 const TOKEN_KEY = "unfold.token";
 
 const $ = (id) => document.getElementById(id);
+const count = (n, one) => `${fmt(n)} ${one}${n === 1 ? "" : "s"}`;
 const fmt = (n) => (n === null || n === undefined ? "–" : Number(n).toLocaleString("en-US"));
 const state = { face: null, catalog: null, servers: undefined, catalogHash: null, definitions: 0 };
 
@@ -202,10 +203,10 @@ async function useCatalog(read, label) {
     summary.textContent = `No catalogue in use: ${label} was refused (the message above says why).`;
     return;
   }
-  const count = new Set(state.catalog.map((t) => t.server)).size;
-  summary.textContent = `In use: ${label}, ${
-    fmt(state.catalog.length)
-  } tools from ${count} servers.`;
+  const servers = new Set(state.catalog.map((t) => t.server)).size;
+  summary.textContent = `In use: ${label}, ${count(state.catalog.length, "tool")} from ${
+    count(servers, "server")
+  }.`;
   fillIds(state.catalog.map((t) => `${t.server}/${t.name}`));
   await showChart();
 }
@@ -503,9 +504,9 @@ function showStatus(status) {
     return [div];
   }));
   $("status-updated").textContent = `Updated ${new Date().toLocaleTimeString()}.`;
-  $("catalog-summary").textContent = `Live catalogue: ${
-    fmt(status.tools)
-  } tools from ${status.servers.length} upstreams.`;
+  $("catalog-summary").textContent = `Live catalogue: ${count(status.tools, "tool")} from ${
+    count(status.servers.length, "upstream")
+  }.`;
 }
 
 // A profile token's caller sees that profile alone; a gateway-wide one, every profile.

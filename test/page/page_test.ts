@@ -164,7 +164,10 @@ Deno.test("the page on the Deno API shows the model's view, the cost chart and w
         ok(saved.every((cell) => /^none \([\d,]+ more\)$/.test(cell)), saved.join(" | "));
         ok(await page.$eval("#saving-note", (el) => !(el as HTMLElement).hidden));
         equal(await page.$eval("#message", (el) => (el as HTMLElement).hidden), true);
-        match(await page.$eval("#catalog-summary", (el) => el.textContent ?? ""), /1 tools from 1/);
+        match(
+          await page.$eval("#catalog-summary", (el) => el.textContent ?? ""),
+          /1 tool from 1 server\./,
+        );
         equal(errors.length, 0, errors.join("\n"));
       },
     );
