@@ -188,7 +188,7 @@ Deno.test("unfold gateway --http with a token prints the page's URL and that it 
     const { child, lines } = spawnLogged(command, args, { ...denoEnv(), UNFOLD_API_TOKEN: TOKEN });
     let seen = "";
     let page: RegExpExecArray | null = null;
-    let cutOff: number | undefined;
+    let cutOff: ReturnType<typeof setTimeout> | undefined;
     while (page === null) {
       const { value, done } = await lines.read();
       if (done) break;
