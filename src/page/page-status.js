@@ -36,7 +36,7 @@ export function showStatus(status) {
       s.server,
       badge,
       notes.filter(Boolean).join("; "),
-      withChanges(trust.join("; ") || "nothing awaiting approval", unapproved),
+      withChanges(trust.join("; ") || "none pending", unapproved),
       fmt(s.tools),
       fmt(s.definitionTokens),
     ], [4, 5]);

@@ -78,7 +78,7 @@ Deno.test("the page on the gateway's HTTP face shows each upstream's state, live
         equal(states.broken, "failed");
         const broken = rows.find(([server]) => server === "broken")!;
         ok(broken[2]!.length > 0, "the dead upstream's reason is shown");
-        ok(rows.every((row) => row[3] === "nothing awaiting approval"), "each one's trust state");
+        ok(rows.every((row) => row[3] === "none pending"), "each one's trust state");
         ok(rows.every((row) => /^\d/.test(row[5]!)), "definition tokens for each upstream");
       },
     );
