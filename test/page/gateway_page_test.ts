@@ -3,7 +3,7 @@
 import { equal, match, ok } from "node:assert/strict";
 import type { ElementHandle } from "puppeteer-core";
 import { spawnLogged, stopper } from "../_deno.ts";
-import { denoEnv } from "../mcp/_servers.ts";
+import { denoEnv, npmServer } from "../mcp/_servers.ts";
 import { cliCommand, httpClient, startHttpGateway, writeConfig } from "../gateway/_gateway.ts";
 import { openPage, screenshot } from "./_browser.ts";
 
@@ -205,6 +205,46 @@ Deno.test("unfold gateway --http with a token prints the page's URL and that it 
     const mcp = /tools at (http:\/\/\S+)\/mcp/.exec(seen)?.[1];
     equal(page[1], `${mcp}/`);
     match(page[2]!, /asks for a token: UNFOLD_API_TOKEN/);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("the gateway's page shows tools awaiting approval, with their live definitions", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "unfold-page-" });
+  try {
+    const path = `${dir}/mcp.json`;
+    // trust "pin" and no lock file: every tool of the real server is new and held.
+    await Deno.writeTextFile(
+      path,
+      JSON.stringify({
+        mcpServers: {
+          memory: {
+            ...npmServer("@modelcontextprotocol/server-memory"),
+            env: { ...denoEnv(), MEMORY_FILE_PATH: `${dir}/memory.jsonl` },
+          },
+        },
+        unfold: { trust: "pin", startupTimeoutMs: 30_000 },
+      }),
+    );
+    await using gateway = await startHttpGateway(path);
+    await using browser = await openPage();
+    const { page, errors } = browser;
+    await page.goto(gateway.url.replace(/\/mcp$/, "/"), { waitUntil: "networkidle0" });
+    await page.waitForFunction(() =>
+      /awaiting approval: .*read_graph/.test(
+        document.querySelector("#status-table tbody tr td:nth-child(4)")?.textContent ?? "",
+      )
+    );
+    await page.click("#status-table tbody tr td:nth-child(4) summary");
+    const shown = await page.$eval(
+      "#status-table tbody tr td:nth-child(4) pre",
+      (el) => el.textContent ?? "",
+    );
+    match(shown, /read_graph \(new\)/);
+    match(shown, /approved: \(absent\)/);
+    match(shown, /live: +"/);
+    equal(errors.length, 0, errors.join("\n"));
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
