@@ -35,6 +35,8 @@ export async function call(path, body) {
     body: body === undefined ? undefined : JSON.stringify(body),
     credentials: "omit",
     cache: "no-store",
+  }).catch(() => {
+    throw new Error("Cannot reach the server: is it still running?");
   });
   const text = await response.text();
   let parsed;

@@ -3,7 +3,7 @@
 
 import { $, call, count, fail, fmt, row, say, state } from "./page-core.js";
 
-export const STATUS_EVERY_MS = 5000;
+const STATUS_EVERY_MS = 5000;
 
 const COUNTERS = [
   ["searches", "Searches"],
@@ -105,20 +105,38 @@ function withChanges(text, unapproved) {
   return cell;
 }
 
-// A failed poll clears what the last one showed; the next good one clears its message.
+// A failed poll clears what the last one showed (and `lost` the rest of the page's figures); the
+// next good one clears its message and `back` redraws them.
 let statusFailed = false;
+const hooks = { lost: () => {}, back: () => {} };
 export async function pollStatus() {
   if (document.hidden || state.face !== "gateway") return;
   try {
     showStatus(await call("status"));
-    if (statusFailed) say("");
-    statusFailed = false;
+    if (statusFailed) {
+      statusFailed = false;
+      say("");
+      await hooks.back();
+    }
   } catch (error) {
     statusFailed = true;
     for (const id of ["status-table", "profiles-table"]) $(id).tBodies[0].replaceChildren();
     $("counters").replaceChildren();
     $("status-updated").textContent = "";
     $("catalog-summary").textContent = "Live catalogue: unknown (its status did not answer).";
+    hooks.lost();
     fail(error);
   }
+}
+
+/**
+ * Polls `/status` while the tab is visible.
+ *
+ * @param lost Clears the figures the page shows beside the status when it stops answering.
+ * @param back Redraws them when it answers again.
+ */
+export function watchStatus(lost, back) {
+  Object.assign(hooks, { lost, back });
+  setInterval(pollStatus, STATUS_EVERY_MS);
+  document.addEventListener("visibilitychange", pollStatus);
 }

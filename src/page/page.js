@@ -6,7 +6,7 @@
 import { clearChart, showChart, watchChartWidth } from "./page-chart.js";
 import { $, call, count, face, fail, fmt, say, state, TOKEN_KEY } from "./page-core.js";
 import { explain } from "./page-explain.js";
-import { pollStatus, showStatus, STATUS_EVERY_MS } from "./page-status.js";
+import { pollStatus, showStatus, watchStatus } from "./page-status.js";
 
 // --- catalogue ----------------------------------------------------------------------------------
 
@@ -156,7 +156,10 @@ async function start() {
       $("context").value = String(status.availableContextTokens);
     }
     showStatus(status);
-    setInterval(pollStatus, STATUS_EVERY_MS);
+    watchStatus(() => {
+      clearView();
+      clearChart();
+    }, refresh);
     await refresh();
   } else {
     $("face").textContent = "HTTP API";
@@ -227,7 +230,6 @@ document.addEventListener("DOMContentLoaded", () => {
       refresh();
     }
   });
-  document.addEventListener("visibilitychange", pollStatus);
   watchChartWidth();
   start();
 });

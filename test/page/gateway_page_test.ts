@@ -164,6 +164,23 @@ Deno.test("the page on the gateway's HTTP face shows each upstream's state, live
         String(CONTEXT),
       );
     });
+
+    await t.step("a gateway that stops answering leaves its error and no old figure", async () => {
+      await gateway.stop();
+      await page.waitForFunction(
+        () => /Cannot reach the server/.test(document.querySelector("#message")?.textContent ?? ""),
+        {
+          timeout: 20_000,
+        },
+      );
+      equal(await page.$$eval("#status-table tbody tr", (trs) => trs.length), 0);
+      equal(await page.$$eval("#counters div", (divs) => divs.length), 0);
+      equal(await page.$$eval("#cost-table tbody tr", (trs) => trs.length), 0);
+      for (const id of ["#level", "#cost", "#all-cost", "#budget"]) {
+        equal(await page.$eval(id, (el) => el.textContent), "–", id);
+      }
+      match(await page.$eval("#catalog-summary", (el) => el.textContent ?? ""), /unknown/);
+    });
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
