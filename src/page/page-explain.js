@@ -23,8 +23,16 @@ export async function explain(event) {
     target.hidden = !body.target;
     target.textContent = body.target ? `${body.target.id}: ${body.target.reason}` : "";
   } catch (error) {
+    clearExplain();
     fail(error);
   }
+}
+
+/** Clears the last explanation: it never stays beside an error or a new catalogue. */
+export function clearExplain() {
+  $("search-words").textContent = "";
+  $("results").replaceChildren();
+  $("target").hidden = true;
 }
 
 function resultItem(result) {

@@ -5,7 +5,7 @@
 
 import { clearChart, showChart, watchChartWidth } from "./page-chart.js";
 import { $, call, count, face, fail, fmt, say, state, TOKEN_KEY } from "./page-core.js";
-import { explain } from "./page-explain.js";
+import { clearExplain, explain } from "./page-explain.js";
 import { pollStatus, showStatus, watchStatus } from "./page-status.js";
 
 // --- catalogue ----------------------------------------------------------------------------------
@@ -56,6 +56,7 @@ async function useCatalog(read, label) {
   Object.assign(state, { catalog: null, servers: undefined, catalogHash: null, definitions: 0 });
   clearView();
   clearChart();
+  clearExplain();
   fillIds([]);
   const summary = $("catalog-summary");
   summary.textContent = `Checking: ${label}…`;

@@ -171,6 +171,21 @@ Deno.test("the page on the Deno API shows the model's view, the cost chart and w
         equal(errors.length, 0, errors.join("\n"));
       },
     );
+
+    await t.step("a search the server refuses leaves no result of the one before", async () => {
+      await page.$eval("#query", (el) => (el as HTMLInputElement).value = "add a note");
+      await page.click("#search button[type=submit]");
+      await page.waitForSelector("#results li .id");
+      equal(await page.$eval("#results li .id", (el) => el.textContent), "notes/add");
+      await page.$eval("#expected", (el) => (el as HTMLInputElement).value = "x/y");
+      await page.click("#search button[type=submit]");
+      await page.waitForFunction(() =>
+        /not in this catalogue/.test(document.querySelector("#message")?.textContent ?? "")
+      );
+      equal(await page.$$eval("#results li", (li) => li.length), 0);
+      equal(await page.$eval("#search-words", (el) => el.textContent), "");
+      ok(errors.every((e) => /400/.test(e)), errors.join("\n"));
+    });
   } finally {
     await server.close();
   }
