@@ -1,7 +1,8 @@
 // unfold's page: what the model sees at a context size, what it costs across sizes, why a search
 // ranked a tool and, on the gateway, each upstream's state. No framework, no build step, no request
 // outside this origin. Tool text comes from third parties: it is only ever set as text, never
-// parsed as markup.
+// parsed as markup. This module is the entry: the catalogue, the model view and the start; the
+// others are imported below.
 
 import { clearChart, showChart, watchChartWidth } from "./page-chart.js";
 import { $, call, count, face, fail, fmt, say, state, TOKEN_KEY } from "./page-core.js";
@@ -93,13 +94,14 @@ function fillIds(ids) {
   );
 }
 
-// --- model view and chart -----------------------------------------------------------------------
+// --- model view ---------------------------------------------------------------------------------
 
 // Figures from before an error never stay beside it.
 function clearView() {
   for (const id of ["level", "cost", "all-cost", "budget"]) $(id).textContent = "–";
   for (const id of ["prompt", "bridge", "prompt-tokens", "tool-tokens"]) $(id).textContent = "";
 }
+
 let viewRun = 0;
 async function showView() {
   const context = Number($("context").value);
