@@ -18,6 +18,10 @@ import { pageHandler } from "../http/page.ts";
 import type { HttpSettings } from "../http/settings.ts";
 import { bounded, CLOSE_BUDGET_MS } from "./_closing.ts";
 
+// What the page's line adds when the routes it reads need a token.
+const PAGE_TOKEN_NOTE =
+  " (it asks for a token: UNFOLD_API_TOKEN's, or a profile's own for that profile alone)";
+
 /** What {@linkcode serveHttp} serves, and where. */
 export interface HttpSources {
   /** The gateway as the MCP face sees it. */
@@ -88,6 +92,7 @@ export interface HttpServing {
  * });
  * equal(served.ok, true);
  * match(lines[0] ?? "", /^serving 1 tools at http:\/\/127\.0\.0\.1:\d+\/mcp/);
+ * match(lines[1] ?? "", /^the page: http:\/\/127\.0\.0\.1:\d+\/$/);
  * if (served.ok) await served.value.close();
  * await gateway.close();
  * ```
@@ -117,6 +122,7 @@ export async function serveHttp(
     maxQueryChars: settings.maxQueryChars,
   });
   const page = pageHandler();
+  const tokenNeeded = settings.tokens.length > 0 || sources.profiles.some((p) => p.tokens);
   let server;
   try {
     server = serveWithDeliverySignal({
@@ -124,7 +130,9 @@ export async function serveHttp(
       hostname: address.hostname,
       onListen: ({ hostname, port }) => {
         const shown = hostname.includes(":") ? `[${hostname}]` : hostname;
-        log(`serving ${gateway.catalog.size} tools at http://${shown}:${port}/mcp (page: /)`);
+        log(`serving ${gateway.catalog.size} tools at http://${shown}:${port}/mcp`);
+        // Said here because the page's files open without a token and only its reads need one.
+        log(`the page: http://${shown}:${port}/${tokenNeeded ? PAGE_TOKEN_NOTE : ""}`);
       },
     }, async (request) => {
       return (await routes.handle(request)) ?? (await page(request)) ??

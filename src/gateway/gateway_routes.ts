@@ -70,13 +70,6 @@ export async function openGatewayRoutes(sources: GatewayRouteSources): Promise<G
   const { gateway, profiles, deps } = sources;
   const guard = requestGuard({ ...sources.guard, scopes: profileScopes(profiles) });
   const whole = sources.serve(sources.host);
-  const wholeStatus = statusHandler({
-    gateway,
-    options: deps.options,
-    ...(sources.counters === undefined ? {} : { counters: sources.counters }),
-    ...(sources.maxQueryChars === undefined ? {} : { maxQueryChars: sources.maxQueryChars }),
-    ...(deps.ranker === undefined ? {} : { ranker: deps.ranker }),
-  });
   const { faces, refresh, close } = await openProfileFaces(
     sources.pool,
     profiles,
@@ -84,6 +77,14 @@ export async function openGatewayRoutes(sources: GatewayRouteSources): Promise<G
     sources.serve,
     sources.maxQueryChars,
   );
+  const wholeStatus = statusHandler({
+    gateway,
+    options: deps.options,
+    profiles: () => [...faces.values()].map((face) => face.summary()),
+    ...(sources.counters === undefined ? {} : { counters: sources.counters }),
+    ...(sources.maxQueryChars === undefined ? {} : { maxQueryChars: sources.maxQueryChars }),
+    ...(deps.ranker === undefined ? {} : { ranker: deps.ranker }),
+  });
   const handle = async (request: Request, path: string): Promise<Response> => {
     const admitted = await guard.caller(request);
     if (!admitted.ok) return admitted.error;

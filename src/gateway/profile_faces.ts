@@ -7,12 +7,13 @@
  * @module
  */
 
+import { DEFAULT_CONFIG } from "../config.ts";
 import type { ToolHost } from "./face.ts";
 import { VERSION } from "../version.ts";
 import { Gateway, type GatewayDeps } from "./gateway.ts";
 import { gatewayHost } from "./host.ts";
 import { narrowOptions, type Profile } from "./profiles.ts";
-import { statusHandler } from "./status.ts";
+import { type ProfileSummary, statusHandler } from "./status.ts";
 import type { UpstreamPool } from "./upstreams.ts";
 
 /** What one profile answers, for a caller the guard admitted to it. */
@@ -21,6 +22,8 @@ export interface ProfileFace {
   mcp: (request: Request, tenant: string) => Promise<Response>;
   /** Serves `/status`, `/view` and `/explain` of this profile alone. */
   status: (request: Request) => Promise<Response>;
+  /** The profile as the whole gateway's `/status` lists it. */
+  summary: () => ProfileSummary;
 }
 
 /** The profiles' faces. */
@@ -65,18 +68,28 @@ export async function openProfileFaces(
     const face = serve(gatewayHost(view, VERSION));
     // The counters are the whole process's, every profile's sessions summed: a profile's page
     // reads show none.
+    const options = narrowOptions(deps.options, profile);
     const status = statusHandler({
       gateway: view,
-      options: narrowOptions(deps.options, profile),
+      options,
+      profile: profile.name,
       ...(maxQueryChars === undefined ? {} : { maxQueryChars }),
       ...(deps.ranker === undefined ? {} : { ranker: deps.ranker }),
     });
     const mcp = (request: Request, tenant: string) =>
       face.handle(request, profileTenant(tenant, profile.name));
-    return { name: profile.name, view, face, mcp, status };
+    const summary = () => ({
+      name: profile.name,
+      tools: view.catalog.size,
+      availableContextTokens: options.availableContextTokens ??
+        DEFAULT_CONFIG.availableContextTokens,
+    });
+    return { name: profile.name, view, face, mcp, status, summary };
   }));
   return {
-    faces: new Map(opened.map(({ name, mcp, status }) => [name, { mcp, status }])),
+    faces: new Map(
+      opened.map(({ name, mcp, status, summary }) => [name, { mcp, status, summary }]),
+    ),
     refresh: async () => void await Promise.all(opened.map(({ view }) => view.refresh())),
     close: async () =>
       void await Promise.all(opened.map(async ({ view, face }) => {

@@ -9,7 +9,7 @@
 
 import type { RankerFactory } from "../ranking/ranker.ts";
 import { rankingFields, reportingOf } from "../ranking/ranking_status.ts";
-import { MAX_SEARCH_LIMIT } from "../config.ts";
+import { DEFAULT_CONFIG, MAX_SEARCH_LIMIT } from "../config.ts";
 import { explainSearch } from "../ranking/explain.ts";
 import { problem } from "../http/problems.ts";
 import type { SessionDecision, SessionInput } from "../session/state.ts";
@@ -134,6 +134,20 @@ export interface StatusSources {
   maxQueryChars?: number;
   /** The gateway's ranker: one that loads its data says in `/status` which ranker is in use. */
   ranker?: RankerFactory;
+  /** The profile these reads are of (a profile token's caller sees that profile alone). */
+  profile?: string;
+  /** The profiles a gateway-wide caller sees, each summed up. */
+  profiles?: () => ProfileSummary[];
+}
+
+/** One profile as `/status` shows it. */
+export interface ProfileSummary {
+  /** Its name (`/mcp/NAME`). */
+  name: string;
+  /** The tools it offers now. */
+  tools: number;
+  /** Its context size. */
+  availableContextTokens: number;
 }
 
 // The largest context size the view takes: beyond any model's, and small enough to stay exact.
@@ -189,6 +203,11 @@ export function statusHandler(sources: StatusSources): (request: Request) => Pro
         version: VERSION,
         catalogHash: gateway.catalogHash,
         tools: catalog.size,
+        // The size the host is served at: where the page's "Context tokens" starts.
+        availableContextTokens: options.availableContextTokens ??
+          DEFAULT_CONFIG.availableContextTokens,
+        ...(sources.profile === undefined ? {} : { profile: sources.profile }),
+        ...(sources.profiles === undefined ? {} : { profiles: sources.profiles() }),
         // The upstream's state as the gateway knows it; any later states pass through unchanged.
         servers: gateway.statuses().map(({ detail, ...status }) => ({
           ...status,

@@ -12,6 +12,10 @@ export const PAGE_FILES: Readonly<Record<string, { file: string; type: string }>
   "/": { file: "index.html", type: "text/html; charset=utf-8" },
   "/index.html": { file: "index.html", type: "text/html; charset=utf-8" },
   "/page.js": { file: "page.js", type: "text/javascript; charset=utf-8" },
+  "/page-core.js": { file: "page-core.js", type: "text/javascript; charset=utf-8" },
+  "/page-chart.js": { file: "page-chart.js", type: "text/javascript; charset=utf-8" },
+  "/page-status.js": { file: "page-status.js", type: "text/javascript; charset=utf-8" },
+  "/page-explain.js": { file: "page-explain.js", type: "text/javascript; charset=utf-8" },
   "/page.css": { file: "page.css", type: "text/css; charset=utf-8" },
   "/sample.json": { file: "sample.json", type: "application/json" },
 });

@@ -48,6 +48,8 @@ Deno.test("GET /status carries each upstream's state, reason, tools and definiti
   ok(status.servers[0].definitionTokens > 0);
   equal(status.servers[1].definitionTokens, 0);
   equal(status.counters.searches, 0);
+  // Where the page's "Context tokens" starts: the config's size, else the injector's default.
+  equal(status.availableContextTokens, 100_000);
 });
 
 Deno.test("GET /status shows a lazy server that is not running as stopped, with its listed tools", async () => {

@@ -106,6 +106,11 @@ Deno.test("the Worker serves /mcp/NAME for each profile beside /mcp, and a profi
       );
       const status = JSON.parse(bodies.find(([r]) => r === "GET /status")![2]);
       deepEqual(status.servers.map((s: { server: string }) => s.server), ["remote"]);
+      // The page names the profile it shows, and lists no other.
+      equal(status.profile, "sums");
+      equal(status.profiles, undefined);
+      const whole = await (await fetch(`${origin}/status`, { headers: wide })).json();
+      deepEqual(whole.profiles.map((p: { name: string }) => p.name), ["sums"]);
     });
   } finally {
     await worker.close();

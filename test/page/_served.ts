@@ -6,6 +6,10 @@
  */
 
 import { equal, match, ok } from "node:assert/strict";
+import { PAGE_FILES } from "../../src/http/page.ts";
+
+// The page's script modules: page.js and what it imports.
+const SCRIPTS = Object.values(PAGE_FILES).map((f) => f.file).filter((f) => f.endsWith(".js"));
 
 /**
  * Checks that a running face serves the page's files with its headers.
@@ -21,8 +25,12 @@ export async function assertServesPage(base: string): Promise<void> {
   match(csp, /script-src 'self'(;|$)/);
   match(csp, /connect-src 'self'/);
   equal(index.headers.get("x-content-type-options"), "nosniff");
-  ok((await index.text()).includes('<script src="page.js" defer></script>'));
-  for (const [file, type] of [["page.js", /javascript/], ["page.css", /^text\/css/]] as const) {
+  ok((await index.text()).includes('<script type="module" src="page.js"></script>'));
+  const files: [string, RegExp][] = [
+    ...SCRIPTS.map((script): [string, RegExp] => [script, /javascript/]),
+    ["page.css", /^text\/css/],
+  ];
+  for (const [file, type] of files) {
     const response = await fetch(`${base}/${file}`);
     equal(response.status, 200, file);
     match(response.headers.get("content-type") ?? "", type);

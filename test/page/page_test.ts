@@ -1,6 +1,6 @@
 /// <reference lib="dom" />
 // Functions passed to page.waitForFunction and $eval run in the browser: they need DOM types.
-import { equal, ok } from "node:assert/strict";
+import { equal, match, ok } from "node:assert/strict";
 import { McpCatalog } from "../../src/catalog.ts";
 import { definitionOf } from "../../src/gateway/presentation.ts";
 import { Injector } from "../../src/injector.ts";
@@ -116,6 +116,75 @@ Deno.test("the page on the Deno API shows the model's view, the cost chart and w
       ok(requests.length > 0);
       const outside = requests.filter((url) => new URL(url).origin !== server.url);
       equal(outside.length, 0, outside.join("\n"));
+    });
+
+    await t.step(
+      "a catalogue the server refuses shows the error, no summary and no figure",
+      async () => {
+        await page.click("#catalog-inputs summary");
+        await page.$eval("#catalog-text", (el) => {
+          (el as HTMLTextAreaElement).value = JSON.stringify([
+            { server: "a", name: "", description: "x", inputSchema: { type: "object" } },
+          ]);
+        });
+        await page.click("#use-text");
+        await page.waitForFunction(() =>
+          /non-empty/.test(document.querySelector("#message")!.textContent!)
+        );
+        const summary = await page.$eval("#catalog-summary", (el) => el.textContent ?? "");
+        ok(!/\d+ tools/.test(summary) && /refused/.test(summary), summary);
+        // Nothing of the sample's figures stays beside the error.
+        for (const id of ["#level", "#cost", "#all-cost", "#budget"]) {
+          equal(await page.$eval(id, (el) => el.textContent), "–", id);
+        }
+        equal(await page.$eval("#prompt", (el) => el.textContent), "");
+        equal(await page.$$eval("#cost-table tbody tr", (trs) => trs.length), 0);
+        equal(await page.$$eval("#chart path", (paths) => paths.length), 0);
+        ok(errors.every((e) => /422/.test(e)), errors.join("\n"));
+        errors.length = 0;
+      },
+    );
+
+    await t.step(
+      "a catalogue smaller than unfold's own text shows no negative saving",
+      async () => {
+        await page.$eval("#catalog-text", (el) => {
+          (el as HTMLTextAreaElement).value = JSON.stringify({
+            notes: [{ name: "add", description: "Add a note", inputSchema: { type: "object" } }],
+          });
+        });
+        await page.click("#use-text");
+        await page.waitForFunction(() =>
+          document.querySelectorAll("#cost-table tbody tr").length === 9
+        );
+        const saved = await page.$$eval(
+          "#cost-table tbody tr",
+          (trs) => trs.map((tr) => tr.lastElementChild?.textContent ?? ""),
+        );
+        ok(saved.every((cell) => /^none \([\d,]+ more\)$/.test(cell)), saved.join(" | "));
+        ok(await page.$eval("#saving-note", (el) => !(el as HTMLElement).hidden));
+        equal(await page.$eval("#message", (el) => (el as HTMLElement).hidden), true);
+        match(
+          await page.$eval("#catalog-summary", (el) => el.textContent ?? ""),
+          /1 tool from 1 server\./,
+        );
+        equal(errors.length, 0, errors.join("\n"));
+      },
+    );
+
+    await t.step("a search the server refuses leaves no result of the one before", async () => {
+      await page.$eval("#query", (el) => (el as HTMLInputElement).value = "add a note");
+      await page.click("#search button[type=submit]");
+      await page.waitForSelector("#results li .id");
+      equal(await page.$eval("#results li .id", (el) => el.textContent), "notes/add");
+      await page.$eval("#expected", (el) => (el as HTMLInputElement).value = "x/y");
+      await page.click("#search button[type=submit]");
+      await page.waitForFunction(() =>
+        /not in this catalogue/.test(document.querySelector("#message")?.textContent ?? "")
+      );
+      equal(await page.$$eval("#results li", (li) => li.length), 0);
+      equal(await page.$eval("#search-words", (el) => el.textContent), "");
+      ok(errors.every((e) => /400/.test(e)), errors.join("\n"));
     });
   } finally {
     await server.close();
