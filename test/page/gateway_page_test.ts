@@ -86,13 +86,24 @@ Deno.test("the page on the gateway's HTTP face shows each upstream's state, live
     await t.step('changing "Context tokens" changes the level of the live catalogue', async () => {
       const levels: string[] = [];
       for (const context of [8_000, 1_000_000]) {
-        const before = await page.$eval("#prompt", (el) => el.textContent);
+        // The overview is in the bridge's description by default (overviewIn): what the host gets
+        // is the instructions and the tools together.
+        const shown = () =>
+          page.evaluate(() =>
+            `${document.querySelector("#prompt")?.textContent}\n${
+              document.querySelector("#bridge")?.textContent
+            }`
+          );
+        const before = await shown();
         await page.$eval("#context", (el, value) => {
           (el as HTMLInputElement).value = String(value);
           el.dispatchEvent(new Event("change"));
         }, context);
         await page.waitForFunction(
-          (was) => document.querySelector("#prompt")?.textContent !== was,
+          (was) =>
+            `${document.querySelector("#prompt")?.textContent}\n${
+              document.querySelector("#bridge")?.textContent
+            }` !== was,
           {},
           before,
         );
