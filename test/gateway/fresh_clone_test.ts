@@ -113,7 +113,6 @@ Deno.test({
           } MB into DENO_DIR and ${(modules / 1e6).toFixed(1)} MB into node_modules`,
         );
         ok(cache + modules <= MAX_FETCHED_BYTES, `fetched ${cache + modules} bytes`);
-        ok(connectedMs < HOST_WAIT_MS);
       } finally {
         await client.close();
       }
