@@ -4,7 +4,8 @@
  * Windsurf, Gemini CLI), VS Code's JSONC `servers`, and Codex's TOML `[mcp_servers.NAME]`. Each
  * host's own way of writing an entry (`serverUrl`, `httpUrl`, `bearer_token_env_var`,
  * `${env:VAR}`, ...) becomes unfold's; what unfold does not use is named, never guessed at.
- * `unfold gateway --config` and `unfold setup` both read host files through here.
+ * `unfold gateway --config` and `unfold setup` both read host files through here (a plain JSON
+ * file through `host_entries.ts` alone, which this module builds on).
  *
  * @module
  */
