@@ -14,7 +14,7 @@
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { denoEnv } from "../test/mcp/_servers.ts";
-import { writeConfig } from "../test/gateway/_gateway.ts";
+import { cliCommand, writeConfig } from "../test/gateway/_gateway.ts";
 
 const calls = Number(Deno.args[0] ?? 3000);
 const out = Deno.args[1] ?? "gateway.cpuprofile";
@@ -22,21 +22,12 @@ const root = new URL("..", import.meta.url).pathname;
 const { path, dir } = await writeConfig();
 const port = 9_300 + Math.floor(Math.random() * 600);
 const client = new Client({ name: "profile", version: "1.0.0" });
+// The CLI as the tests and the other benches run it (its `RUN_FLAGS`), with the inspector.
+const cli = cliCommand("gateway", "--config", path);
 await client.connect(
   new StdioClientTransport({
-    command: Deno.execPath(),
-    args: [
-      "run",
-      "-A",
-      "--quiet",
-      `--inspect=127.0.0.1:${port}`,
-      "--config",
-      `${root}deno.json`,
-      `${root}src/cli/main.ts`,
-      "gateway",
-      "--config",
-      path,
-    ],
+    command: cli.command,
+    args: ["run", `--inspect=127.0.0.1:${port}`, ...cli.args.slice(1)],
     env: denoEnv(),
     stderr: "ignore",
   }),

@@ -20,33 +20,34 @@
  */
 // deno-lint-ignore-file no-console
 
+// Static: only what reading the config and spawning the upstreams needs. The rest (the server
+// SDK, the gateway, the ranker) loads while the upstreams start, and each command's own modules
+// when it runs: loading them all first cost the start ~130 ms and the process ~15 MiB.
 import { poolOptions } from "../gateway/config.ts";
-import { Gateway } from "../gateway/gateway.ts";
-import { backgroundRanker } from "../ranking/deno_ranker.ts";
 import { openLivePool } from "../gateway/live_pool.ts";
 import type { UpstreamStatus } from "../gateway/upstreams.ts";
 import { closest, narrowOptions, profileSeesServer } from "../gateway/profiles.ts";
 import { approveCommand, openTrust, watchLock } from "./trust.ts";
 import { withPassedEnvironment } from "../gateway/environment.ts";
-import { pinError, pinNotice } from "../gateway/pinned_check.ts";
 import { checkSettings } from "../http/settings.ts";
-import { serveHostStdio } from "../gateway/stdio_face.ts";
-import { openStdioWire } from "../gateway/stdio_wire.ts";
-import { MemorySessionStore } from "../session/memory_store.ts";
-import { VERSION } from "../version.ts";
 import { denoConnector } from "./connector.ts";
 import { fileSnapshotStore, unfoldCacheDir } from "./snapshots.ts";
-import { formatReport, inspectCatalog, withChanges } from "./inspect.ts";
-import { login } from "./login.ts";
-import { gatewayHost } from "../gateway/host.ts";
-import { CountingStore } from "../gateway/status.ts";
 import { parseArgs } from "./args.ts";
 import { readConfigFile } from "./config_file.ts";
-import { setup } from "./setup.ts";
 import { defaultConfigPath } from "./unfold_config.ts";
 import { bounded, CLOSE_BUDGET_MS } from "./_closing.ts";
-import { serveHttp } from "./serve_http.ts";
-import { profileTokenProblem } from "../gateway/gateway_routes.ts";
+
+// The modules every command past the upstreams' start needs, loaded together.
+async function gatewayModules() {
+  const [gateway, ranker, store, status, pinned] = await Promise.all([
+    import("../gateway/gateway.ts"),
+    import("../ranking/deno_ranker.ts"),
+    import("../session/memory_store.ts"),
+    import("../gateway/status.ts"),
+    import("../gateway/pinned_check.ts"),
+  ]);
+  return { ...gateway, ...ranker, ...store, ...status, ...pinned };
+}
 
 // The upstreams' last listings, kept where the environment says; none when it names no place.
 function snapshotOption(env: Readonly<Record<string, string | undefined>>) {
@@ -80,6 +81,7 @@ async function main(argv: readonly string[]): Promise<number> {
     return 0;
   }
   if (args.command === "setup") {
+    const { setup } = await import("./setup.ts");
     return await setup({
       host: args.words[0]!,
       ...(args.file === undefined ? {} : { file: args.file }),
@@ -99,6 +101,7 @@ async function main(argv: readonly string[]): Promise<number> {
   }
   const config = parsed.value;
   if (args.command === "login") {
+    const { login } = await import("./login.ts");
     const result = await login({
       config,
       configPath: args.config,
@@ -128,7 +131,10 @@ async function main(argv: readonly string[]): Promise<number> {
   // Over HTTP the profiles served are the one named, or all; a token must open one of them only.
   const httpProfiles = profile === undefined ? Object.values(profiles) : [profile];
   const clash = args.http
-    ? profileTokenProblem(checkedSettings.value.tokens, httpProfiles)
+    ? (await import("../gateway/gateway_routes.ts")).profileTokenProblem(
+      checkedSettings.value.tokens,
+      httpProfiles,
+    )
     : undefined;
   if (clash !== undefined) {
     console.error(`unfold: ${args.config}: ${clash}`);
@@ -162,17 +168,11 @@ async function main(argv: readonly string[]): Promise<number> {
   const signals = ["SIGINT", "SIGTERM"] as const;
   const onSignal = () => stop.resolve();
   for (const signal of signals) Deno.addSignalListener(signal, onSignal);
-  const wire = args.command === "gateway" && !args.http
-    ? openStdioWire(Deno.stdin.readable, Deno.stdout)
-    : undefined;
-  void wire?.ended.then(() => stop.resolve());
-  // The word vectors load in the background while the upstreams connect.
-  const ranker = backgroundRanker();
   // A profile's command starts the profile's servers only: the others are not its to run.
   const servers = profile === undefined
     ? config.servers
     : config.servers.filter((server) => profileSeesServer(profile, server.server));
-  const pool = await openLivePool(
+  const opening = openLivePool(
     withPassedEnvironment(servers, env),
     denoConnector((server, line) => quiet ? undefined : log(`[${server}] ${line}`), {
       env,
@@ -186,6 +186,23 @@ async function main(argv: readonly string[]): Promise<number> {
       ...poolOptions(config.options),
     },
   );
+  // Awaited below, once the rest has loaded; a failure meanwhile is not an unhandled one.
+  opening.catch(() => {});
+  // The upstreams are spawned: what the gateway needs loads while they start.
+  const serves = args.command === "gateway" && !args.http;
+  const [loaded, stdio] = await Promise.all([
+    gatewayModules(),
+    serves
+      ? Promise.all([import("../gateway/stdio_wire.ts"), import("../gateway/stdio_face.ts")])
+      : undefined,
+  ]);
+  const { Gateway, backgroundRanker, MemorySessionStore, CountingStore, pinError, pinNotice } =
+    loaded;
+  const wire = stdio?.[0].openStdioWire(Deno.stdin.readable, Deno.stdout);
+  void wire?.ended.then(() => stop.resolve());
+  // The word vectors load in the background while the upstreams connect.
+  const ranker = backgroundRanker();
+  const pool = await opening;
   const settings = checkedSettings.value;
   // Counted as it goes, for the page's live counters.
   const store = new CountingStore(
@@ -232,6 +249,7 @@ async function main(argv: readonly string[]): Promise<number> {
     await ranker.ready.catch((e) => log(`cannot load the word vectors (${e}): searching without`));
   }
   if (args.command === "inspect") {
+    const { formatReport, inspectCatalog, withChanges } = await import("./inspect.ts");
     const options = profile === undefined ? config.options : narrowOptions(config.options, profile);
     const report = withChanges(
       inspectCatalog(gateway.catalog, gateway.statuses(), options, pool.instructions?.()),
@@ -262,15 +280,20 @@ async function main(argv: readonly string[]): Promise<number> {
     const code = await finish();
     return matches.length === 0 ? 1 : code;
   }
+  const [{ gatewayHost }, { VERSION }] = await Promise.all([
+    import("../gateway/host.ts"),
+    import("../version.ts"),
+  ]);
   const host = gatewayHost(gateway, VERSION);
-  if (wire !== undefined) {
+  if (wire !== undefined && stdio !== undefined) {
     if (stopping.signal.aborted) return await finish();
-    const served = serveHostStdio(host, { wire, onError: (e) => log(e.message) });
+    const served = stdio[1].serveHostStdio(host, { wire, onError: (e) => log(e.message) });
     log(`serving ${gateway.catalog.size} tools over stdio`);
     await stop.promise;
     await bounded(served.close(), CLOSE_BUDGET_MS);
     return await finish();
   }
+  const { serveHttp } = await import("./serve_http.ts");
   const serving = await serveHttp({
     host,
     gateway,

@@ -9,9 +9,11 @@ import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/cli
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { denoEnv, npmServer } from "../mcp/_servers.ts";
 import { spawnLogged, stopper } from "../_deno.ts";
+import { RUN_FLAGS } from "../../src/cli/run_flags.ts";
 
 const CONFIG = new URL("../../deno.json", import.meta.url).pathname;
 const CLI = new URL("../../src/cli/main.ts", import.meta.url).pathname;
+const isV8Flag = (flag: string) => flag.startsWith("--v8-flags=");
 const LAB = new URL("./_fixtures/lab_server.ts", import.meta.url).pathname;
 
 // Restarts far beyond a test's length, so that what a test sees of a lost upstream is not a race
@@ -79,7 +81,8 @@ export async function writeConfig(
 export function cliCommand(...args: string[]): { command: string; args: string[] } {
   return {
     command: Deno.execPath(),
-    args: ["run", "-A", "--quiet", "--config", CONFIG, CLI, ...args],
+    // V8 as the CLI runs everywhere (`RUN_FLAGS`): the benches measure the gateway users run.
+    args: ["run", "-A", "--quiet", ...RUN_FLAGS.filter(isV8Flag), "--config", CONFIG, CLI, ...args],
   };
 }
 

@@ -6,6 +6,7 @@ import { runCli } from "./_gateway.ts";
 import { denoEnv, npmServer } from "../mcp/_servers.ts";
 import { hostFixture } from "../cli/_host_fixtures.ts";
 import { readHostFile } from "../../src/gateway/host_files.ts";
+import { readPlainHostFile } from "../../src/gateway/host_entries.ts";
 
 const memory = () => ({ ...npmServer("@modelcontextprotocol/server-memory"), env: {} });
 
@@ -95,4 +96,29 @@ Deno.test("a TOML file that does not parse is one line, exit 1", async () => {
   const run = await inspectFile("config.toml", "[mcp_servers.a\n");
   equal(run.code, 1);
   match(run.stderr, /^unfold: \S+config\.toml: not TOML \(.+\)\n$/);
+});
+
+Deno.test("a plain JSON file reads as the JSONC reader reads it; the rest is left to that reader", () => {
+  const plain = [
+    '{"mcpServers":{"a":{"serverUrl":"https://x/mcp","disabled":false}}}',
+    '{"servers":{"a":{"type":"stdio","command":"c","env":{"K":"${env:HOME}"}}}}',
+    '{"globalShortcut":"","mcpServers":{"fs":{"command":"npx","timeout":5}}}',
+    '{"mcpServers":{"gh":{"url":"https://x/mcp","headers":{"A":"${input:key}"}}}}',
+    '{"mcpServers":[]}',
+    "[1]",
+    "42",
+    hostFixture("claude-desktop", { stdio: { memory: memory() }, http: HTTP }).text,
+  ];
+  for (const text of plain) {
+    deepEqual(readPlainHostFile(text, "mcp.json"), readHostFile(text, "mcp.json"), text);
+  }
+  const others: [string, string][] = [
+    ["mcp.json", '{\n  // a comment\n  "mcpServers": {},\n}'],
+    ["mcp.json", "{"],
+    ["mcp.json", hostFixture("vscode", { stdio: { memory: memory() }, http: HTTP }).text],
+    ["mcp.json", '{"__proto__":{"mcpServers":{}}}'],
+    ["config.toml", "[mcp_servers.a]\ncommand = 'c'\n"],
+    ["config.toml", '{"mcpServers":{}}'],
+  ];
+  for (const [path, text] of others) equal(readPlainHostFile(text, path), undefined, text);
 });
