@@ -147,10 +147,17 @@ export function text(nonEmpty = true): Field<string> {
   };
 }
 
-/** One of a few strings. */
-export function choice<T extends string>(values: readonly T[]): Field<T> {
+/**
+ * One of a few strings, and the value an absent key stands for (`fallback`, the schema's
+ * `default`): the code that reads the option takes its fallback from here, so it is said once.
+ */
+export function choice<T extends string>(
+  values: readonly T[],
+  fallback?: T,
+): Field<T> & { fallback?: T } {
   return {
-    schema: { enum: values },
+    schema: { enum: values, ...(fallback === undefined ? {} : { default: fallback }) },
+    ...(fallback === undefined ? {} : { fallback }),
     read: (raw, at) =>
       (values as readonly unknown[]).includes(raw)
         ? raw as T

@@ -37,7 +37,7 @@ import {
 import { SERVER, SERVER_NAME } from "./config_servers.ts";
 import type { GatewayOptions, Profile } from "./config_types.ts";
 import { closest, globMatch } from "./_name_match.ts";
-import { TRUST_MODES } from "./trust.ts";
+import { DEFAULT_TRUST, TRUST_MODES } from "./trust.ts";
 
 /** When the upstreams' processes run: see the `start` key. */
 export type StartMode = "eager" | "lazy";
@@ -249,12 +249,12 @@ export const UNFOLD = {
   startupTimeoutMs: delay(),
   restartDelayMs: delay(),
   restartMaxDelayMs: delay(),
-  start: choice(START_MODES),
+  start: choice(START_MODES, "eager"),
   idleTimeoutMs: delay(true),
-  describeFirst: choice(DESCRIBE_FIRST_MODES),
-  overviewIn: choice(OVERVIEW_PLACES),
-  upstreamInstructions: choice(UPSTREAM_INSTRUCTIONS_MODES),
-  trust: choice(TRUST_MODES),
+  describeFirst: choice(DESCRIBE_FIRST_MODES, "enforce"),
+  overviewIn: choice(OVERVIEW_PLACES, "description"),
+  upstreamInstructions: choice(UPSTREAM_INSTRUCTIONS_MODES, "brief"),
+  trust: choice(TRUST_MODES, DEFAULT_TRUST),
   lockFile: {
     schema: { type: "string", minLength: 1 },
     read: (raw: unknown, at: Place): string =>

@@ -149,3 +149,20 @@ Deno.test("null args, env and headers read as absent, as hosts write them", () =
     { server: "b", url: "https://h/mcp", headers: {} },
   ]);
 });
+
+Deno.test("the docs' words of a key of a few values name each value and the model's fallback", async () => {
+  const { UNFOLD } = await import("../../src/gateway/config_model.ts");
+  const { CONFIG_WORDS } = await import("../../src/gateway/config_docs.ts");
+  let checked = 0;
+  for (const [key, field] of Object.entries(UNFOLD)) {
+    const values = (field.schema as { enum?: string[] }).enum;
+    if (values === undefined) continue;
+    const [words, fallback] = CONFIG_WORDS.unfold[key as keyof typeof UNFOLD];
+    for (const value of values) ok(words.includes(`\`"${value}"\``), `${key}: ${value}`);
+    const declared = (field as { fallback?: string }).fallback;
+    ok(declared !== undefined, `${key} declares the value an absent key stands for`);
+    ok(fallback?.startsWith(`\`"${declared}"\``), `${key}: the docs say ${fallback}`);
+    checked++;
+  }
+  equal(checked, 5);
+});
