@@ -1,4 +1,5 @@
 import { deepEqual, equal, match } from "node:assert/strict";
+import { tool } from "../_data.ts";
 import { createApp } from "../../src/http/app.ts";
 import { MemorySessionStore } from "../../src/session/memory_store.ts";
 import { assetRanker, backgroundRanker, RETRY_LOAD_MS } from "../../src/ranking/deno_ranker.ts";
@@ -8,18 +9,8 @@ import { RANKER_HEADER } from "../../src/ranking/ranking_status.ts";
 import { RANKING_DATA_ASSET } from "../../src/ranking/english_data.ts";
 
 const TOOLS = [
-  {
-    server: "img",
-    name: "resize_image",
-    description: "Resize an image to a width and height",
-    inputSchema: { type: "object" as const },
-  },
-  {
-    server: "mail",
-    name: "send_email",
-    description: "Send an email message",
-    inputSchema: { type: "object" as const },
-  },
+  tool("img", "resize_image", "Resize an image to a width and height"),
+  tool("mail", "send_email", "Send an email message"),
 ];
 const BYTES = Deno.readFileSync(new URL(`../../src/page${RANKING_DATA_ASSET}`, import.meta.url));
 

@@ -70,18 +70,8 @@ Deno.test("backgroundRanker() states the load's cost with the given clock", asyn
 
 Deno.test("the Deno default's ranker ranks a request in everyday words by meaning", async () => {
   const tools = [
-    {
-      server: "img",
-      name: "resize_image",
-      description: "Resize an image to a width and height",
-      inputSchema: { type: "object" as const },
-    },
-    {
-      server: "mail",
-      name: "send_email",
-      description: "Send an email message",
-      inputSchema: { type: "object" as const },
-    },
+    tool("img", "resize_image", "Resize an image to a width and height"),
+    tool("mail", "send_email", "Send an email message"),
   ];
   const ranker = backgroundRanker({ schedule: (r) => r() });
   await ranker.ready;

@@ -311,3 +311,16 @@ export async function childPids(pid: number): Promise<number[]> {
   }
   return found;
 }
+
+/** How many snapshots a gateway has written under `cache` (0 before the first). */
+export async function snapshotCount(cache: string): Promise<number> {
+  let count = 0;
+  try {
+    for await (const entry of Deno.readDir(`${cache}/snapshots`)) {
+      if (entry.name.endsWith(".json")) count += 1;
+    }
+  } catch {
+    // Not written yet.
+  }
+  return count;
+}

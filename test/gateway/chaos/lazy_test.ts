@@ -8,24 +8,13 @@ import {
   memoryServer,
   pidIn,
   RawGateway,
+  snapshotCount,
   writeChaosConfig,
 } from "./_chaos.ts";
 
 // Small, so the test sees a server stopped; large enough that one stays up between a call and
 // the look at the process table that follows it on a loaded machine.
 const IDLE_MS = 3_000;
-
-async function snapshotCount(cache: string): Promise<number> {
-  let count = 0;
-  try {
-    for await (const entry of Deno.readDir(`${cache}/snapshots`)) {
-      if (entry.name.endsWith(".json")) count += 1;
-    }
-  } catch {
-    // Not written yet.
-  }
-  return count;
-}
 
 Deno.test("lazy: no upstream runs after tools/list, one runs after its first call, none after the idle timeout, and the next call starts it again", async () => {
   const cache = await Deno.makeTempDir({ prefix: "unfold-cache-" });

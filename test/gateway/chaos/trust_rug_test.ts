@@ -1,6 +1,6 @@
 import { deepEqual, equal, match, ok } from "node:assert/strict";
 import { runCli } from "../_gateway.ts";
-import { fake, FAST, RawGateway, writeChaosConfig } from "./_chaos.ts";
+import { fake, FAST, RawGateway, snapshotCount, writeChaosConfig } from "./_chaos.ts";
 
 // Each rug pull of the fake's "rug-pull" server, by the id it is listed under after "bump", and
 // how the gateway names the change. A tool whose name only changes case is a new tool.
@@ -195,15 +195,3 @@ Deno.test("trust notify: after a restart, a definition changed while down is fla
     "the flag on stderr",
   );
 });
-
-async function snapshotCount(cache: string): Promise<number> {
-  let count = 0;
-  try {
-    for await (const entry of Deno.readDir(`${cache}/snapshots`)) {
-      if (entry.name.endsWith(".json")) count += 1;
-    }
-  } catch {
-    // Not written yet.
-  }
-  return count;
-}
