@@ -6,6 +6,7 @@
  */
 
 /** The repository's root directory, with a trailing slash. */
+import { PASSED_ENV_VARS } from "../src/gateway/environment.ts";
 export const ROOT: string = new URL("..", import.meta.url).pathname;
 
 /**
@@ -108,4 +109,21 @@ export function stopper(
       await child.status;
       await drained;
     })();
+}
+
+/**
+ * A user's machine as a fresh-clone test sets it up: of this process's environment, only the
+ * proxy and certificate variables unfold passes on (and any other `names`), as a new machine
+ * behind the same network has them; the caller adds its own HOME, DENO_DIR and the like.
+ *
+ * @param names Other variables to keep when set (`PATH`).
+ * @returns The variables.
+ */
+export function machineEnv(names: readonly string[] = []): Record<string, string> {
+  return Object.fromEntries(
+    [...PASSED_ENV_VARS, ...names].flatMap((name) => {
+      const value = Deno.env.get(name);
+      return value === undefined ? [] : [[name, value]];
+    }),
+  );
 }

@@ -2,8 +2,7 @@
 // lands in DENO_INSTALL_ROOT, runs from any folder, installs again over itself, and
 // `deno task uninstall` takes it away.
 import { equal, match, ok } from "node:assert/strict";
-import { cloneRepo } from "../_deno.ts";
-import { PASSED_ENV_VARS } from "../../src/gateway/environment.ts";
+import { cloneRepo, machineEnv } from "../_deno.ts";
 
 async function run(command: string, args: string[], cwd: string, env: Record<string, string>) {
   const out = await new Deno.Command(command, { args, cwd, env, clearEnv: true, stdin: "null" })
@@ -26,12 +25,7 @@ Deno.test({
       const bin = `${temp}/root/bin`;
       // The user's machine: its proxy and certificates, an empty Deno cache, a home of its own.
       const env: Record<string, string> = {
-        ...Object.fromEntries(
-          [...PASSED_ENV_VARS, "PATH"].flatMap((name) => {
-            const value = Deno.env.get(name);
-            return value === undefined ? [] : [[name, value]];
-          }),
-        ),
+        ...machineEnv(["PATH"]),
         HOME: `${temp}/home`,
         DENO_DIR: `${temp}/cache`,
         DENO_INSTALL_ROOT: `${temp}/root`,

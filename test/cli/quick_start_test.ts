@@ -6,8 +6,7 @@
 // deno-lint-ignore-file no-console
 import { ok } from "node:assert/strict";
 import { dirname } from "node:path";
-import { cloneRepo, ROOT } from "../_deno.ts";
-import { PASSED_ENV_VARS } from "../../src/gateway/environment.ts";
+import { cloneRepo, machineEnv, ROOT } from "../_deno.ts";
 import { HOSTS } from "../../src/cli/hosts.ts";
 
 // What the first hour may fetch into the Deno cache and node_modules together.
@@ -42,12 +41,7 @@ Deno.test({
       const repo = await cloneRepo(temp);
       await Deno.mkdir(`${temp}/home`);
       const env: Record<string, string> = {
-        ...Object.fromEntries(
-          [...PASSED_ENV_VARS, "PATH"].flatMap((name) => {
-            const value = Deno.env.get(name);
-            return value === undefined ? [] : [[name, value]];
-          }),
-        ),
+        ...machineEnv(["PATH"]),
         HOME: `${temp}/home`,
         DENO_NO_UPDATE_CHECK: "1",
         DENO_DIR: `${temp}/cache`,

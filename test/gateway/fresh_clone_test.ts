@@ -5,8 +5,7 @@
 import { deepEqual, equal, ok } from "node:assert/strict";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
-import { cloneRepo, ROOT } from "../_deno.ts";
-import { PASSED_ENV_VARS } from "../../src/gateway/environment.ts";
+import { cloneRepo, machineEnv, ROOT } from "../_deno.ts";
 
 // What the Deno cache and node_modules may hold together: 80 MB for the gateway (an earlier
 // issue's bound) and 20 MB for the example's three servers, which share the gateway's cache since
@@ -60,12 +59,7 @@ Deno.test({
       equal(words[0], "deno");
       // The user's machine: its proxy and certificates (this one's), a Deno cache of nothing.
       const env: Record<string, string> = {
-        ...Object.fromEntries(
-          PASSED_ENV_VARS.flatMap((name) => {
-            const value = Deno.env.get(name);
-            return value === undefined ? [] : [[name, value]];
-          }),
-        ),
+        ...machineEnv(),
         DENO_NO_UPDATE_CHECK: "1",
       };
       let stderr = "";

@@ -1,4 +1,5 @@
 import { equal, ok } from "node:assert/strict";
+import { postPing } from "./_profile_routes.ts";
 import { assertGuardPolicy, GUARD_TOKEN, LISTED_ORIGIN } from "../http/_guard_cases.ts";
 import { startHttpEverything } from "../mcp/_servers.ts";
 import { httpClient, startHttpGateway, writeConfig } from "./_gateway.ts";
@@ -26,19 +27,6 @@ function recordingProxy(
     seen,
     stop: () => server.shutdown(),
   };
-}
-
-// A JSON-RPC ping as an MCP client POSTs it, with the extra headers under test.
-function postPing(url: string, headers: Record<string, string> = {}): Promise<Response> {
-  return fetch(url, {
-    method: "POST",
-    headers: {
-      "content-type": "application/json",
-      accept: "application/json, text/event-stream",
-      ...headers,
-    },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }),
-  });
 }
 
 Deno.test("the gateway over Streamable HTTP serves the real servers, with auth and origin checks", async (t) => {
