@@ -11,6 +11,7 @@
  */
 
 import { type Hasher, sha256Hex } from "../canonical_json.ts";
+import { deadline, within } from "../_deadline.ts";
 import type { McpCatalog } from "../catalog.ts";
 import type { RankerFactory } from "../ranking/ranker.ts";
 import type { SessionStore } from "../session/store.ts";
@@ -278,26 +279,13 @@ export class Gateway {
     const ms = typeof timeout === "number"
       ? Math.min(timeout, FIRST_LISTING_WAIT_MS)
       : FIRST_LISTING_WAIT_MS;
-    const end = Promise.withResolvers<"timeout" | "aborted">();
-    const timer = setTimeout(() => end.resolve("timeout"), ms);
-    const onAbort = () => end.resolve("aborted");
-    signal?.addEventListener("abort", onAbort, { once: true });
-    if (signal?.aborted === true) onAbort();
-    try {
-      for (let needed = needs(); needed.length > 0; needed = needs()) {
-        const outcome = await Promise.race([
-          this.#rebuilt.promise.then(() => "rebuilt" as const),
-          end.promise,
-        ]);
-        if (outcome === "aborted") break;
-        if (outcome === "timeout") {
-          for (const server of needed) this.#waitedInVain.add(server);
-          break;
-        }
-      }
-    } finally {
-      clearTimeout(timer);
-      signal?.removeEventListener("abort", onAbort);
+    const stop = deadline(ms, signal)!;
+    for (let needed = needs(); needed.length > 0; needed = needs()) {
+      const waited = await within(this.#rebuilt.promise, null, stop);
+      if (waited.ok) continue;
+      // The time ran out (not the caller's cancellation): these are not waited for again.
+      if (signal?.aborted !== true) { for (const server of needed) this.#waitedInVain.add(server); }
+      break;
     }
     return this.#state;
   }
