@@ -87,6 +87,10 @@ export interface CallSources {
 export class ToolCalls {
   readonly #sources: CallSources;
   #sessionFailed = false;
+  // Live definitions found approved, with the lock that approved them: a listing's tool objects
+  // stay the same until the server lists again, so a call does not compare a definition with
+  // the lock again (canonical JSON of every field) until the listing or the lock changes.
+  readonly #approved = new WeakMap<McpTool, object>();
 
   /**
    * Makes the calls.
@@ -223,8 +227,13 @@ export class ToolCalls {
           }: its server's live listing no longer has it; search again`,
         );
       }
+      const lock = trust.lock();
+      if (lock !== undefined && this.#approved.get(live) === lock) return;
       const checked = await checkTrust([live], trust, hash);
-      if (checked.unapproved.length === 0) return;
+      if (checked.unapproved.length === 0) {
+        if (lock !== undefined) this.#approved.set(live, lock);
+        return;
+      }
       await settled?.();
       const held = checked.held.get(toolId(live));
       if (held !== undefined) throw new HeldToolError(heldMessage(held, trust));

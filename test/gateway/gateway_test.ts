@@ -4,6 +4,7 @@ import type { UpstreamPool, UpstreamStatus } from "../../src/gateway/upstreams.t
 import { MemorySessionStore } from "../../src/session/memory_store.ts";
 import type { McpTool } from "../../src/tool.ts";
 import { hasInvisible } from "../../src/untrusted.ts";
+import { lockEntry } from "../../src/gateway/trust_lock.ts";
 
 // A pool held in memory: the tools and states a test gives, and calls that echo.
 function pool(tools: McpTool[], statuses: UpstreamStatus[]): UpstreamPool {
@@ -71,5 +72,37 @@ Deno.test("a full gateway session never fails the call: schemas keep coming", as
   }, { session });
   ok(executed.ok);
   equal(executed.result.isError, undefined);
+  await gateway.close();
+});
+
+Deno.test("a live definition found approved is not compared with the lock again on each call", async () => {
+  const base = tool("reader");
+  let reads = 0;
+  // The listing's tool object, as the pool keeps it until the server lists again.
+  const live = new Proxy(base, {
+    get: (target, key) => {
+      if (key === "inputSchema") reads++;
+      return Reflect.get(target, key);
+    },
+  });
+  const lock = { version: 2 as const, tools: { "s/reader": lockEntry(base) } };
+  const upstream: UpstreamPool = {
+    ...pool([base], [{ server: "s", state: "ready", tools: 1 }]),
+    forward: async (called, args, options) => {
+      await options?.admit?.(live);
+      return { content: [{ type: "text", text: `${called.name} ${JSON.stringify(args)}` }] };
+    },
+  };
+  const gateway = await Gateway.open(upstream, {
+    options: { pinned: [] },
+    store: new MemorySessionStore(),
+    trust: { mode: "notify", lock: () => lock, approve: "unfold approve" },
+  });
+  const execute = { action: "execute", name: "s/reader", arguments: { text: "hi" } };
+  ok((await gateway.call("mcp", execute)).ok);
+  const first = reads;
+  ok(first > 0, "the first call judged the live definition");
+  for (let i = 0; i < 5; i++) ok((await gateway.call("mcp", execute)).ok);
+  equal(reads, first, "later calls reused the judgement");
   await gateway.close();
 });
