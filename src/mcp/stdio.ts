@@ -11,6 +11,7 @@
 import { StdioProcessTransport } from "./_stdio_transport.ts";
 import { tlsHint } from "./_tls_hint.ts";
 import { checkServerName, openConnection } from "./_connection.ts";
+import { sdkPeer } from "./_sdk_peer.ts";
 import type { ConnectOptions, McpConnection } from "./types.ts";
 
 /** How to start an MCP server as a child process. */
@@ -105,5 +106,5 @@ export async function connectStdio(
       if (last === "") return "";
       return `${tlsHint(last, config.command)}its error output ends with: ${JSON.stringify(last)}`;
     },
-  });
+  }, (info) => sdkPeer(info, rest.versionNegotiation));
 }
