@@ -179,7 +179,13 @@ class LitePeer implements Peer {
   }
 
   async close(): Promise<void> {
-    await this.#transport?.close();
+    try {
+      await this.#transport?.close();
+    } finally {
+      // As the SDK's client: who the server was is forgotten once closed.
+      this.identity = { name: "", version: "" };
+      this.instructions = undefined;
+    }
   }
 
   // One message of the server's, checked by the transport: dispatched as it comes, in order.
@@ -213,17 +219,23 @@ class LitePeer implements Peer {
     waiting.resolve(rest);
   }
 
+  // As the SDK's client with no handlers: a ping is answered (a step later, as its handler's
+  // answer is), anything else is not served.
   #serve(id: unknown, method: string): void {
-    const answer = method === "ping"
-      ? { result: {}, jsonrpc: "2.0" as const, id: id as string | number }
-      : {
-        jsonrpc: "2.0" as const,
-        id: id as string | number,
-        error: { code: METHOD_NOT_FOUND, message: "Method not found" },
-      };
-    this.#transport?.send(answer).catch((error) =>
-      this.#errorHandler(new Error(`Failed to send response: ${error}`))
-    );
+    const transport = this.#transport;
+    const failed = (error: unknown) =>
+      this.#errorHandler(new Error(`Failed to send response: ${error}`));
+    if (method === "ping") {
+      void Promise.resolve().then(() =>
+        transport?.send({ result: {}, jsonrpc: "2.0", id: id as string | number })
+      ).catch(failed);
+      return;
+    }
+    transport?.send({
+      jsonrpc: "2.0",
+      id: id as string | number,
+      error: { code: METHOD_NOT_FOUND, message: "Method not found" },
+    }).catch(failed);
   }
 
   #notified(method: string, params: unknown): void {

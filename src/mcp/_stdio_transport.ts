@@ -16,6 +16,14 @@ import { LineReader } from "./_line_reader.ts";
 /**
  * The largest message read, in bytes: the SDK's `STDIO_DEFAULT_MAX_BUFFER_SIZE` (10 MiB), written
  * out so that the stdio client does not load the SDK (a test holds the two equal).
+ *
+ * @example Usage
+ * ```ts
+ * import { STDIO_MAX_MESSAGE_BYTES } from "./_stdio_transport.ts";
+ * import { equal } from "node:assert/strict";
+ *
+ * equal(STDIO_MAX_MESSAGE_BYTES, 10 * 1024 * 1024);
+ * ```
  */
 export const STDIO_MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
 
