@@ -22,9 +22,8 @@ import { COMMAND_NOT_FOUND, McpError, type McpErrorCode } from "../tool_error.ts
 import { listPages, toMcpTools } from "./tool_list.ts";
 import { resultProblem } from "./_result.ts";
 import { ProgressGate } from "./_progress.ts";
-import { OVERSIZED_CODE } from "./_line_reader.ts";
 import { checkTimeout, rethrow, type Settings, settingsOf } from "./_settings.ts";
-import type { Peer, PeerError } from "./_peer.ts";
+import { OVERSIZED_CODE, type Peer, type PeerError } from "./_peer.ts";
 
 /** What a transport adds to a connection: words about a failure, and a step before closing. */
 export interface TransportHooks {
@@ -332,26 +331,23 @@ class Connection implements McpConnection {
     if (this.#closed) {
       return new McpError("disconnected", `${what}: ${this.#why}`, { cause: error });
     }
-    // The server's own JSON-RPC error, or a check of the answer: the server is alive, so the
-    // request failed, not the connection; the server's code and words are kept.
     const { kind, code } = error as Partial<PeerError>;
-    if (kind === "server" && code !== OVERSIZED_CODE) {
-      return new McpError(
-        codes.failure,
-        `${what}: ${reason(error)} (JSON-RPC error ${code} from the server)`,
-        { cause: error },
-      );
-    }
-    if (kind === "server" || kind === "malformed") {
-      return new McpError(codes.failure, `${what}: ${reason(error)}`, { cause: error });
-    }
-    if (kind === "timeout") {
-      return new McpError(codes.timeout, `${what}: ${reason(error)}`, { cause: error });
-    }
     if (kind === "closed") {
       return new McpError(
         "disconnected",
         `${what}: the server closed the connection${detail(this.#hooks)}`,
+        { cause: error },
+      );
+    }
+    // The server's own JSON-RPC error, or a check of the answer: the server is alive, so the
+    // request failed, not the connection; the server's code and words are kept.
+    if (kind !== undefined) {
+      const server = kind === "server" && code !== OVERSIZED_CODE
+        ? ` (JSON-RPC error ${code} from the server)`
+        : "";
+      return new McpError(
+        kind === "timeout" ? codes.timeout : codes.failure,
+        `${what}: ${reason(error)}${server}`,
         { cause: error },
       );
     }

@@ -10,10 +10,10 @@
 import type { JSONRPCMessage } from "@modelcontextprotocol/client";
 import type { Buffer } from "node:buffer";
 import { jsonRpcMessage } from "./_jsonrpc.ts";
+import { OVERSIZED_CODE } from "./_peer.ts";
 import { LineSplitter } from "../_line_splitter.ts";
 
-/** The JSON-RPC error code of the answer that stands in for an oversized one. */
-export const OVERSIZED_CODE = -32_099;
+export { OVERSIZED_CODE };
 
 // How much of an oversized message's start and end is kept to find the request it answers.
 const EDGE_BYTES = 256;

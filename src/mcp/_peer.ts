@@ -12,10 +12,25 @@ import type { McpTransport, ServerIdentity } from "./types.ts";
 import type { ProgressParams } from "./_progress.ts";
 
 /**
+ * The JSON-RPC code of the answer that stands in for one over the line limit (`_line_reader.ts`):
+ * the request fails with its size and the limit, not with the server's code.
+ *
+ * @example Usage
+ * ```ts
+ * import { OVERSIZED_CODE } from "./_peer.ts";
+ * import { equal } from "node:assert/strict";
+ *
+ * equal(OVERSIZED_CODE, -32_099);
+ * ```
+ */
+export const OVERSIZED_CODE = -32_099;
+
+/**
  * Why a request failed, when the peer can tell: `server`, the server's JSON-RPC error (its
  * `code` and words kept); `malformed`, an answer that fails a check (the message says which);
  * `timeout`, the handshake's time ran out or the request was abandoned; `closed`, the connection
- * closed before the answer. Any other failure (a broken pipe, a transport that cannot send) has
+ * closed before the answer. (An answer over the line limit is a `server` error with the code
+ * {@linkcode OVERSIZED_CODE}.) Any other failure (a broken pipe, a transport that cannot send) has
  * no kind.
  */
 export type PeerErrorKind = "server" | "malformed" | "timeout" | "closed";

@@ -105,12 +105,12 @@ function classified(error: unknown): unknown {
   }
   if (!(error instanceof SdkError)) return error;
   switch (error.code) {
-    case SdkErrorCode.InvalidResult: {
-      const words = error.message.replace(/^Invalid result for [\w/]+: /, "");
-      return peerError("malformed", `the server's answer is malformed: ${words}`, undefined, error);
+    case SdkErrorCode.InvalidResult:
+    case SdkErrorCode.UnsupportedResultType: {
+      const words = error.message
+        .replace(/^Invalid result for [\w/]+: /, "the server's answer is malformed: ");
+      return peerError("malformed", words, undefined, error);
     }
-    case SdkErrorCode.UnsupportedResultType:
-      return peerError("malformed", error.message, undefined, error);
     case SdkErrorCode.RequestTimeout:
       return peerError("timeout", error.message, undefined, error);
     case SdkErrorCode.ConnectionClosed:
