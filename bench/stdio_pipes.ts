@@ -3,7 +3,8 @@
  * `node:child_process` (what `src/mcp/_stdio_transport.ts` uses) or `Deno.Command`. Each spawns
  * the same Deno process that answers every JSON-RPC line with an empty result; one line is sent
  * and its answer awaited, the two alternating so that machine load hits both alike. Prints p50,
- * p90 and the mean of each.
+ * p90 and the mean of each, and the CPU this process spent per round trip on each (from
+ * `/proc/self/stat`, one after the other: a figure that load disturbs less).
  *
  * Run: `deno run -A bench/stdio_pipes.ts [rounds=3000]`
  *
@@ -111,6 +112,16 @@ for (const [name, list] of Object.entries(times)) {
   const at = (q: number) => list[Math.floor(list.length * q)]!.toFixed(3);
   const mean = list.reduce((sum, time) => sum + time, 0) / list.length;
   console.log(`| ${name} | ${list.length} | ${at(0.5)} | ${at(0.9)} | ${mean.toFixed(3)} |`);
+}
+// This process's CPU time so far, in µs (user + system clock ticks of 10 ms).
+function cpuMicros(): number {
+  const fields = Deno.readTextFileSync("/proc/self/stat").split(") ")[1]!.split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10_000;
+}
+for (const [name, pipe] of Object.entries(pipes)) {
+  const before = cpuMicros();
+  for (let i = 0; i < ROUNDS; i++) await roundTrip(pipe, i);
+  console.log(`${name}: ${((cpuMicros() - before) / ROUNDS).toFixed(1)} µs of CPU per round trip`);
 }
 console.log(`load average: ${Deno.loadavg().map((load) => load.toFixed(2)).join(" ")}`);
 for (const pipe of Object.values(pipes)) pipe.stop();
