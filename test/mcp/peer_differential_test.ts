@@ -90,10 +90,6 @@ async function same(
   const sdk = await converse(PEERS.sdk!, script, steps, options);
   const lite = await converse(PEERS.lite!, script, steps, options);
   // Compared as text, so that a difference shows whole.
-  if (Deno.env.get("DIFF_DIR")) {
-    Deno.writeTextFileSync(`${Deno.env.get("DIFF_DIR")}/sdk.json`, JSON.stringify(sdk, null, 1));
-    Deno.writeTextFileSync(`${Deno.env.get("DIFF_DIR")}/lite.json`, JSON.stringify(lite, null, 1));
-  }
   equal(JSON.stringify(lite, null, 1), JSON.stringify(sdk, null, 1));
   return lite;
 }
