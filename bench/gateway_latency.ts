@@ -23,7 +23,9 @@ import { cliCommand, httpClient, startHttpGateway, writeConfig } from "../test/g
 
 const at = Deno.args.indexOf("--baseline");
 const baseline = at < 0 ? undefined : Deno.args[at + 1];
-const calls = Number(Deno.args.find((arg, i) => i !== at + 1 && /^\d+$/.test(arg)) ?? 300);
+const calls = Number(
+  Deno.args.find((arg, i) => (at < 0 || i !== at + 1) && /^\d+$/.test(arg)) ?? 300,
+);
 const { path, dir } = await writeConfig();
 
 // A client over a spawned stdio process, and that process's id.

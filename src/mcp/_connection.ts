@@ -1,18 +1,12 @@
 /**
- * The connection behind every `connect*` function: the SDK client, bounded requests, the
- * connection's life (closed, lost, probed), and change notifications.
+ * The connection behind every `connect*` function: bounded requests, the connection's life
+ * (closed, lost, probed), and change notifications, over a {@linkcode Peer} (the MCP client under
+ * it, which the caller chooses: this module loads no MCP SDK).
  *
  * @module
  */
 
 import { deadline } from "../_deadline.ts";
-import {
-  Client,
-  ProtocolError,
-  SdkError,
-  SdkErrorCode,
-  type StandardSchemaV1,
-} from "@modelcontextprotocol/client";
 import type { McpInvoker } from "../injector.ts";
 import { type McpTool, toolId } from "../tool.ts";
 import type {
@@ -26,11 +20,10 @@ import type {
 import { type CallToolResultLike, type MappedResult, mapResult } from "../tool_result.ts";
 import { COMMAND_NOT_FOUND, McpError, type McpErrorCode } from "../tool_error.ts";
 import { listPages, toMcpTools } from "./tool_list.ts";
-import { BOUNDED_VALIDATOR } from "./_validator.ts";
 import { resultProblem } from "./_result.ts";
-import { PROGRESS_PARAMS, ProgressGate } from "./_progress.ts";
-import { OVERSIZED_CODE } from "./_line_reader.ts";
-import { checkTimeout, rethrow, SDK_TIMEOUT_MS, type Settings, settingsOf } from "./_settings.ts";
+import { ProgressGate } from "./_progress.ts";
+import { checkTimeout, rethrow, type Settings, settingsOf } from "./_settings.ts";
+import { OVERSIZED_CODE, type Peer, type PeerError } from "./_peer.ts";
 
 /** What a transport adds to a connection: words about a failure, and a step before closing. */
 export interface TransportHooks {
@@ -45,18 +38,6 @@ export interface TransportHooks {
   onConnected?: (failPending: (why: string) => void) => void;
 }
 
-// Answers are taken as they come and checked here: a listing entry by entry (tool_list.ts), so
-// that one malformed tool is reported and left out instead of failing the whole listing; a call's
-// result by its shape and output schema (_result.ts), so that a content type newer than the SDK
-// still reaches the host.
-const AS_SENT: StandardSchemaV1<Record<string, unknown>> = {
-  "~standard": {
-    version: 1,
-    vendor: "unfold",
-    validate: (value) => ({ value: value as Record<string, unknown> }),
-  },
-};
-
 // How long a server that may have died gets to answer a ping.
 const PROBE_TIMEOUT_MS = 10_000;
 
@@ -67,6 +48,7 @@ const PROBE_TIMEOUT_MS = 10_000;
  * @param transport The transport, not yet started.
  * @param options Timeouts and callbacks.
  * @param hooks What the transport adds.
+ * @param makePeer Makes the MCP client to run on, for the client's name and version.
  * @returns The connection.
  * @throws {McpError} `connect` when the transport fails to start or the handshake fails.
  * @throws {TypeError} When the server name is empty or contains `/`.
@@ -75,6 +57,7 @@ const PROBE_TIMEOUT_MS = 10_000;
  * @example Usage
  * ```ts
  * import { openConnection } from "./_connection.ts";
+ * import { sdkPeer } from "./_sdk_peer.ts";
  * import { InMemoryTransport } from "@modelcontextprotocol/client";
  * import { McpServer } from "@modelcontextprotocol/server";
  * import { rejects } from "node:assert/strict";
@@ -82,7 +65,7 @@ const PROBE_TIMEOUT_MS = 10_000;
  * const server = new McpServer({ name: "demo", version: "1.0.0" });
  * const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
  * await server.connect(serverSide);
- * const demo = await openConnection("demo", clientSide, {}, { detail: () => "the demo log is empty" });
+ * const demo = await openConnection("demo", clientSide, {}, { detail: () => "the demo log is empty" }, sdkPeer);
  * await serverSide.close();
  * await rejects(demo.tools(), /the server closed the connection; the demo log is empty/);
  * ```
@@ -92,16 +75,11 @@ export async function openConnection(
   transport: McpTransport,
   options: ConnectOptions,
   hooks: TransportHooks,
+  makePeer: (clientInfo: { name: string; version: string }) => Peer,
 ): Promise<McpConnection> {
   checkServerName(server);
   const settings = settingsOf(options);
-  const client = new Client(settings.clientInfo, {
-    capabilities: {},
-    jsonSchemaValidator: BOUNDED_VALIDATOR,
-    ...(options.versionNegotiation === undefined
-      ? {}
-      : { versionNegotiation: { mode: options.versionNegotiation } }),
-  });
+  const client = makePeer(settings.clientInfo);
   const connection = new Connection(server, client, settings, hooks);
   // A caller that goes away mid-handshake (the gateway exiting) stops the server there and then:
   // a stdio server would otherwise outlive it until the handshake's timeout, or for ever.
@@ -111,7 +89,7 @@ export async function openConnection(
   signal?.addEventListener("abort", abandon, { once: true });
   try {
     if (abandoned()) throw new Error("the connection was abandoned");
-    await client.connect(transport, { timeout: settings.requestTimeoutMs });
+    await client.connect(transport, settings.requestTimeoutMs);
     if (abandoned()) throw new Error("the connection was abandoned");
   } catch (error) {
     await client.close().catch(() => {});
@@ -138,7 +116,7 @@ interface Pending {
 class Connection implements McpConnection {
   readonly server: string;
   readonly invoker: McpInvoker;
-  #client: Client;
+  #client: Peer;
   #settings: Settings;
   #hooks: TransportHooks;
   #closed = false;
@@ -158,7 +136,7 @@ class Connection implements McpConnection {
   // The tools of the last listing by name: their output schemas check the results of calls.
   #definitions = new Map<string, McpTool>();
 
-  constructor(server: string, client: Client, settings: Settings, hooks: TransportHooks) {
+  constructor(server: string, client: Peer, settings: Settings, hooks: TransportHooks) {
     this.server = server;
     this.#client = client;
     this.#settings = settings;
@@ -176,38 +154,29 @@ class Connection implements McpConnection {
       },
     };
     // Registered before the handshake: some servers change their tools right after it.
-    client.setNotificationHandler("notifications/tools/list_changed", () => this.#refresh());
-    // Checked by hand, not by the SDK's schemas: a server may send a flood of these.
-    client.setNotificationHandler(
-      "notifications/progress",
-      { params: PROGRESS_PARAMS },
-      (params) => {
-        const { progressToken, progress, total, message } = params;
-        this.#progress.get(String(progressToken))?.push({
-          progress,
-          ...(total === undefined ? {} : { total }),
-          ...(message === undefined ? {} : { message }),
-        });
-      },
-    );
+    client.onListChanged(() => this.#refresh());
+    client.onProgress(({ progressToken, progress, total, message }) => {
+      this.#progress.get(String(progressToken))?.push({
+        progress,
+        ...(total === undefined ? {} : { total }),
+        ...(message === undefined ? {} : { message }),
+      });
+    });
   }
 
   // After the handshake: from now on, the transport closing means the connection is lost, and a
   // transport error may mean it (see #probe).
   ready(): void {
-    this.#client.onclose = () => this.#lost("the server closed the connection");
-    this.#client.onerror = () => this.#probe();
+    this.#client.onClose(() => this.#lost("the server closed the connection"));
+    this.#client.onError(() => this.#probe());
   }
 
   get identity(): ServerIdentity {
-    const info = this.#client.getServerVersion();
-    const identity: ServerIdentity = { name: info?.name ?? "", version: info?.version ?? "" };
-    if (typeof info?.title === "string") identity.title = info.title;
-    return identity;
+    return this.#client.identity;
   }
 
   get instructions(): string | undefined {
-    return this.#client.getInstructions();
+    return this.#client.instructions;
   }
 
   get closed(): boolean {
@@ -220,11 +189,7 @@ class Connection implements McpConnection {
       this.#request(
         { what, failure: "list_tools", timeout: "list_tools" },
         (signal) =>
-          this.#client.request(
-            { method: "tools/list", params: cursor === undefined ? {} : { cursor } },
-            AS_SENT,
-            { signal, timeout: SDK_TIMEOUT_MS },
-          ),
+          this.#client.request("tools/list", cursor === undefined ? {} : { cursor }, signal),
         this.#settings.requestTimeoutMs,
       ));
     const tools = toMcpTools(this.server, entries, this.#settings.onToolIssue);
@@ -267,10 +232,7 @@ class Connection implements McpConnection {
     return (this.#request(
       { what: `Cannot call ${JSON.stringify(id)}`, failure: "tool_error", timeout: "call_timeout" },
       async (signal) => {
-        const result = await this.#client.request({ method: "tools/call", params }, AS_SENT, {
-          signal,
-          timeout: SDK_TIMEOUT_MS,
-        });
+        const result = await this.#client.request("tools/call", params, signal);
         const problem = resultProblem(result, this.#definitions.get(name));
         if (problem !== undefined) {
           throw new McpError("tool_error", `Cannot call ${JSON.stringify(id)}: ${problem}`);
@@ -314,7 +276,7 @@ class Connection implements McpConnection {
   }
 
   // One request, bounded: it settles on its answer, its timeout, the caller's abort, or the
-  // connection closing, whichever comes first; in the last three cases the SDK request is
+  // connection closing, whichever comes first; in the last three cases the peer's request is
   // abandoned (the server is told it is cancelled).
   #request<T>(
     codes: { what: string; failure: McpErrorCode; timeout: McpErrorCode },
@@ -369,41 +331,25 @@ class Connection implements McpConnection {
     if (this.#closed) {
       return new McpError("disconnected", `${what}: ${this.#why}`, { cause: error });
     }
-    // The server's own JSON-RPC error, or a check of the SDK's on the answer: the server is
-    // alive, so the request failed, not the connection; the server's code and words are kept.
-    if (error instanceof ProtocolError) {
-      if (error.code === OVERSIZED_CODE) {
-        return new McpError(codes.failure, `${what}: ${reason(error)}`, { cause: error });
-      }
+    const { kind, code } = error as Partial<PeerError>;
+    if (kind === "closed") {
       return new McpError(
-        codes.failure,
-        `${what}: ${reason(error)} (JSON-RPC error ${error.code} from the server)`,
+        "disconnected",
+        `${what}: the server closed the connection${detail(this.#hooks)}`,
         { cause: error },
       );
     }
-    if (error instanceof SdkError) {
-      if (error.code === SdkErrorCode.InvalidResult) {
-        return new McpError(
-          codes.failure,
-          `${what}: the server's answer is malformed: ${
-            reason(error).replace(/^Invalid result for [\w/]+: /, "")
-          }`,
-          { cause: error },
-        );
-      }
-      if (error.code === SdkErrorCode.RequestTimeout) {
-        return new McpError(codes.timeout, `${what}: ${reason(error)}`, { cause: error });
-      }
-      if (error.code === SdkErrorCode.UnsupportedResultType) {
-        return new McpError(codes.failure, `${what}: ${reason(error)}`, { cause: error });
-      }
-      if (error.code === SdkErrorCode.ConnectionClosed) {
-        return new McpError(
-          "disconnected",
-          `${what}: the server closed the connection${detail(this.#hooks)}`,
-          { cause: error },
-        );
-      }
+    // The server's own JSON-RPC error, or a check of the answer: the server is alive, so the
+    // request failed, not the connection; the server's code and words are kept.
+    if (kind !== undefined) {
+      const server = kind === "server" && code !== OVERSIZED_CODE
+        ? ` (JSON-RPC error ${code} from the server)`
+        : "";
+      return new McpError(
+        kind === "timeout" ? codes.timeout : codes.failure,
+        `${what}: ${reason(error)}${server}`,
+        { cause: error },
+      );
     }
     return new McpError("disconnected", `${what}: ${reason(error)}${detail(this.#hooks)}`, {
       cause: error,
@@ -448,7 +394,7 @@ class Connection implements McpConnection {
     // An error answer means the server is alive: only no answer at all counts as `disconnected`.
     this.#request(
       { what: "Cannot ping", failure: "tool_error", timeout: "disconnected" },
-      (signal) => this.#client.ping({ signal, timeout: SDK_TIMEOUT_MS }),
+      (signal) => this.#client.request("ping", undefined, signal),
       PROBE_TIMEOUT_MS,
     ).then(
       () => {},

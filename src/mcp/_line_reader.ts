@@ -7,14 +7,13 @@
  * @module
  */
 
-import { type JSONRPCMessage, parseJSONRPCMessage } from "@modelcontextprotocol/client";
-import { isRecord } from "../_record.ts";
-import { isProgressParams } from "./_progress.ts";
+import type { JSONRPCMessage } from "@modelcontextprotocol/client";
 import type { Buffer } from "node:buffer";
+import { jsonRpcMessage } from "./_jsonrpc.ts";
+import { OVERSIZED_CODE } from "./_peer.ts";
 import { LineSplitter } from "../_line_splitter.ts";
 
-/** The JSON-RPC error code of the answer that stands in for an oversized one. */
-export const OVERSIZED_CODE = -32_099;
+export { OVERSIZED_CODE };
 
 // How much of an oversized message's start and end is kept to find the request it answers.
 const EDGE_BYTES = 256;
@@ -111,10 +110,7 @@ export class LineReader {
       return; // Not JSON: a server's stray output, skipped as the SDK's reader does.
     }
     try {
-      // A progress notification is checked by hand (a server may send a flood of them); every
-      // other message by the SDK's schema.
-      const message = isProgress(value) ? value : parseJSONRPCMessage(value);
-      this.#queue.push({ message });
+      this.#queue.push({ message: jsonRpcMessage(value) });
     } catch (error) {
       this.#queue.push({ error });
     }
@@ -137,9 +133,4 @@ export class LineReader {
       },
     });
   }
-}
-
-function isProgress(value: unknown): value is JSONRPCMessage {
-  return isRecord(value) && value.jsonrpc === "2.0" && value.method === "notifications/progress" &&
-    !("id" in value) && isProgressParams(value.params);
 }

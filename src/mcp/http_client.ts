@@ -8,6 +8,7 @@
 import { within } from "../_deadline.ts";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { checkServerName, openConnection } from "./_connection.ts";
+import { sdkPeer } from "./_sdk_peer.ts";
 import type { ConnectOptions, McpConnection } from "./types.ts";
 
 /** Where an MCP server listens over Streamable HTTP. */
@@ -99,9 +100,13 @@ export async function connectHttp(
     ...(config.headers === undefined ? {} : { requestInit: { headers: config.headers } }),
     ...(fetch === undefined ? {} : { fetch }),
   });
-  return await openConnection(config.server, transport, rest, {
-    beforeClose: () => endSession(transport),
-  });
+  return await openConnection(
+    config.server,
+    transport,
+    rest,
+    { beforeClose: () => endSession(transport) },
+    (info) => sdkPeer(info, rest.versionNegotiation),
+  );
 }
 
 // Asks the server to end the session, but never waits long: closing must not hang on a server
