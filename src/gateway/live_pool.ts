@@ -20,7 +20,7 @@ import {
   STARTUP_TIMEOUT_MS,
   type UpstreamConfig,
 } from "./config.ts";
-import { type Entry, listed, MAX_ISSUES, snapshotOf } from "./_pool_entry.ts";
+import { type Entry, listed, MAX_ISSUES, relisted, snapshotOf } from "./_pool_entry.ts";
 import { idleTimer } from "./idle_timer.ts";
 import { notStarted, settled } from "./start_wait.ts";
 import { snapshotKeeper } from "./snapshot_keeper.ts";
@@ -169,8 +169,7 @@ export async function openLivePool(
         const opened = connection;
         entry.opening = opened;
         opened.onToolsChanged((tools) => {
-          if (!current() || entry.connection !== opened) return;
-          listed(entry, tools);
+          if (!current() || entry.connection !== opened || !relisted(entry, tools)) return;
           entry.keep?.(() => snapshotOf(entry));
           changed();
         });
