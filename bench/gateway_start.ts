@@ -7,6 +7,10 @@
  * execute of server-everything's `echo` through a fresh gateway over the three npm servers (eager
  * and lazy start; initialize, describe, execute), against the same call made directly to a freshly
  * spawned server-everything (initialize, call), rounds interleaved; the issue's target is 1.2×.
+ * Also the same direct call while the other two servers start at the same time, with no gateway:
+ * what eager's three spawns cost the first server on this machine's cores, whatever the gateway does.
+ * Last, how soon after its own spawn the eager gateway spawns its first upstream: each server's
+ * command is wrapped in a shell that writes the time (`date +%s%N`) before it `exec`s the server.
  *
  * Run: `deno run -A bench/gateway_start.ts [startupTimeoutMs] [rounds=5]`
  *
@@ -58,29 +62,38 @@ async function throughGateway(path: string): Promise<number> {
   return performance.now() - started;
 }
 
-// Spawn to the first echo answered by a freshly spawned server-everything.
-async function direct(): Promise<number> {
+// Spawn to the first echo answered by a freshly spawned server-everything; with `others`, the
+// other two servers are spawned by their own clients at the same time (what eager starts).
+async function direct(others = false): Promise<number> {
   const started = performance.now();
-  const client = new Client({ name: "bench", version: "1.0.0" });
-  await client.connect(
-    new StdioClientTransport({
-      ...npmServer("@modelcontextprotocol/server-everything", "stdio"),
-      env: denoEnv(),
-      stderr: "ignore",
-    }),
-  );
-  await client.callTool({ name: "echo", arguments: { message: "hi" } });
+  const connect = async (pkg: string, ...args: string[]) => {
+    const client = new Client({ name: "bench", version: "1.0.0" });
+    const env = { ...denoEnv(), MEMORY_FILE_PATH: `${configs.eager.dir}/direct-memory.jsonl` };
+    await client.connect(
+      new StdioClientTransport({ ...npmServer(pkg, ...args), env, stderr: "ignore" }),
+    );
+    return client;
+  };
+  const everything = connect("@modelcontextprotocol/server-everything", "stdio");
+  const rest = others
+    ? [
+      connect("@modelcontextprotocol/server-filesystem", configs.eager.dir),
+      connect("@modelcontextprotocol/server-memory"),
+    ]
+    : [];
+  await (await everything).callTool({ name: "echo", arguments: { message: "hi" } });
   const took = performance.now() - started;
-  await client.close();
+  for (const client of await Promise.all([everything, ...rest])) await client.close();
   return took;
 }
 
 // One start of each writes the snapshots (and warms Deno's caches) before anything is timed.
 for (const { path } of Object.values(configs)) await throughGateway(path);
 await direct();
-const times: Record<string, number[]> = { direct: [], eager: [], lazy: [] };
+const times: Record<string, number[]> = { direct: [], three: [], eager: [], lazy: [] };
 for (let i = 0; i < rounds; i++) {
   times.direct!.push(await direct());
+  times.three!.push(await direct(true));
   times.eager!.push(await throughGateway(configs.eager.path));
   times.lazy!.push(await throughGateway(configs.lazy.path));
 }
@@ -91,9 +104,37 @@ console.log(`| spawn → first echo answered (${rounds} rounds) | median ms | / 
 console.log("| --- | ---: | ---: |");
 for (const [path, values] of Object.entries(times)) {
   const m = median(values);
-  const name = path === "direct" ? "server-everything alone" : `gateway, ${path}, with snapshots`;
+  const name = path === "direct"
+    ? "server-everything alone"
+    : path === "three"
+    ? "server-everything, the other two spawned at once, no gateway"
+    : `gateway, ${path}, with snapshots`;
   console.log(`| ${name} | ${Math.round(m)} | ${(m / floor).toFixed(2)} |`);
 }
 console.log(`load average: ${Deno.loadavg().map((l) => l.toFixed(2)).join(" ")}`);
+
+// Spawn of the gateway to the first spawn of an upstream, read from the upstreams' own clocks.
+const marks = `${configs.eager.dir}/spawned.txt`;
+const wrapped = `${configs.eager.dir}/wrapped.json`;
+{
+  const config = JSON.parse(await Deno.readTextFile(configs.eager.path));
+  for (const server of Object.values(config.mcpServers) as { command: string; args: string[] }[]) {
+    server.args = ["-c", `date +%s%N >> ${marks}; exec "$0" "$@"`, server.command, ...server.args];
+    server.command = "sh";
+  }
+  await Deno.writeTextFile(wrapped, JSON.stringify(config));
+}
+const firstSpawns: number[] = [];
+for (let i = 0; i < rounds; i++) {
+  await Deno.remove(marks).catch(() => {});
+  const spawned = performance.timeOrigin + performance.now();
+  await using gateway = new RawGateway(wrapped, [], env);
+  await gateway.initialize(120_000);
+  const times = (await Deno.readTextFile(marks)).trim().split("\n").map((ns) => Number(ns) / 1e6);
+  firstSpawns.push(Math.min(...times) - spawned);
+}
+console.log(
+  `eager: first upstream spawned ${Math.round(median(firstSpawns))} ms after the gateway`,
+);
 for (const { dir } of Object.values(configs)) await Deno.remove(dir, { recursive: true });
 await Deno.remove(cache, { recursive: true });

@@ -1,6 +1,8 @@
 /**
  * How the Deno CLI reaches an upstream: a stdio server is started as a child process (its log
- * goes to our stderr, prefixed with its name), a Streamable HTTP server is fetched.
+ * goes to our stderr, prefixed with its name), a Streamable HTTP server is fetched. Only the stdio
+ * side loads with it: the HTTP client and its sign-in load when an HTTP upstream is first reached,
+ * so a config of stdio servers spawns them without waiting for either.
  *
  * @module
  */
@@ -8,11 +10,6 @@
 import type { HttpUpstream, UpstreamConfig } from "../gateway/config.ts";
 import type { Connector } from "../gateway/upstreams.ts";
 import type { ConnectOptions } from "../mcp/types.ts";
-import { connectHttp } from "../mcp/http_client.ts";
-import { connectOAuth } from "../mcp/oauth/connect.ts";
-import { fileOAuthStore, unfoldConfigDir } from "../mcp/oauth/file_store.ts";
-import { StoredOAuthProvider } from "../mcp/oauth/provider.ts";
-import { memoryOAuthStore } from "../mcp/oauth/store.ts";
 import { connectStdio } from "../mcp/stdio.ts";
 import { unfoldCommand } from "./hints.ts";
 
@@ -49,11 +46,33 @@ export function denoConnector(
   };
 }
 
-function connectRemote(
+// What reaching an HTTP upstream needs, loaded once, on the first.
+let remoteModules: ReturnType<typeof loadRemoteModules> | undefined;
+async function loadRemoteModules() {
+  const [http, connect, fileStore, provider, store] = await Promise.all([
+    import("../mcp/http_client.ts"),
+    import("../mcp/oauth/connect.ts"),
+    import("../mcp/oauth/file_store.ts"),
+    import("../mcp/oauth/provider.ts"),
+    import("../mcp/oauth/store.ts"),
+  ]);
+  return { ...http, ...connect, ...fileStore, ...provider, ...store };
+}
+
+async function connectRemote(
   config: HttpUpstream,
   options: ConnectOptions,
   oauth: { env?: Readonly<Record<string, string | undefined>>; configPath?: string },
 ) {
+  remoteModules ??= loadRemoteModules();
+  const {
+    connectHttp,
+    connectOAuth,
+    fileOAuthStore,
+    memoryOAuthStore,
+    StoredOAuthProvider,
+    unfoldConfigDir,
+  } = await remoteModules;
   const { server, url, headers } = config;
   // Credentials the user put in the config are theirs to manage: no OAuth on top of them.
   if (Object.keys(headers).some((name) => name.toLowerCase() === "authorization")) {

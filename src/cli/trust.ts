@@ -26,7 +26,6 @@ import {
   review,
   serializeLock,
 } from "../gateway/trust_lock.ts";
-import { changeLines } from "./inspect.ts";
 
 /**
  * The largest lock file read: a lock of 10,000 tools is about 1.5 MB, so anything much larger is
@@ -312,6 +311,8 @@ export async function approveCommand(
     (await review(tools.filter((tool) => wanted.has(toolId(tool))), lock ?? EMPTY))
       .map((tool) => [toolId(tool), tool]),
   );
+  // Loaded here: the report's formatting is no part of the gateway's start.
+  const { changeLines } = await import("./inspect.ts");
   const verb = dryRun ? "would approve" : "approved";
   for (const id of done.approved) {
     const tool = changed.get(id);

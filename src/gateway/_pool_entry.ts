@@ -75,3 +75,21 @@ function withIssues(entry: Entry): void {
     }));
   }
 }
+
+/**
+ * Takes a re-list. One that changed nothing (the same definitions in the same order, the same
+ * refused tools) is no change: the entry keeps its tools as they were, the same array, so nothing
+ * is rebuilt and a call judged on them is not judged again. Some servers (server-everything) say
+ * their list changed right after the handshake. Compared as JSON: linear in the listing's size.
+ *
+ * @returns Whether the listing changed.
+ */
+export function relisted(entry: Entry, tools: McpTool[]): boolean {
+  const before = entry.tools;
+  const status = JSON.stringify(entry.status);
+  listed(entry, tools);
+  const same = JSON.stringify(entry.status) === status && before.length === tools.length &&
+    before.every((tool, i) => JSON.stringify(tool) === JSON.stringify(tools[i]));
+  if (same) entry.tools = before;
+  return !same;
+}

@@ -16,7 +16,7 @@ import {
   MAX_AVAILABLE_CONTEXT_TOKENS,
 } from "../config.ts";
 import type { ProgressiveConfig } from "../config.ts";
-import { DESCRIBE_FIRST_MODES } from "../session/session_route.ts";
+import { DESCRIBE_FIRST_MODES } from "../session/describe_first.ts";
 import { SESSION_NAME } from "../session/store.ts";
 import {
   type Check,

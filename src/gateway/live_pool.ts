@@ -20,7 +20,7 @@ import {
   STARTUP_TIMEOUT_MS,
   type UpstreamConfig,
 } from "./config.ts";
-import { type Entry, listed, MAX_ISSUES, snapshotOf } from "./_pool_entry.ts";
+import { type Entry, listed, MAX_ISSUES, relisted, snapshotOf } from "./_pool_entry.ts";
 import { idleTimer } from "./idle_timer.ts";
 import { notStarted, settled } from "./start_wait.ts";
 import { snapshotKeeper } from "./snapshot_keeper.ts";
@@ -169,8 +169,7 @@ export async function openLivePool(
         const opened = connection;
         entry.opening = opened;
         opened.onToolsChanged((tools) => {
-          if (!current() || entry.connection !== opened) return;
-          listed(entry, tools);
+          if (!current() || entry.connection !== opened || !relisted(entry, tools)) return;
           entry.keep?.(() => snapshotOf(entry));
           changed();
         });
@@ -277,26 +276,30 @@ export async function openLivePool(
     );
   };
 
-  // The last listings first: a server still starting is searched and described from its own.
+  // Eager: every server is spawned before anything is awaited, its last listing read meanwhile.
+  // Lazy: the last listing decides whether a server starts at all, so it is read first.
+  const eagerly = lazy ? [] : entries.map(start);
+  // A server still starting is searched and described from its last listing.
   if (store !== undefined) {
     await Promise.all(entries.map(async (entry) => {
       const snapshot = await store.read(entry.config).catch(() => undefined);
-      if (snapshot === undefined) return;
+      // A live listing that came in first is newer than any snapshot.
+      if (snapshot === undefined || entry.listedLive === true) return;
       entry.fromSnapshot = true;
       entry.tools = snapshot.tools;
       entry.status = {
         ...entry.status,
         // Lazy: a listed server is not started until it is called.
-        state: lazy ? "stopped" : "starting",
+        ...(lazy ? { state: "stopped" as const } : {}),
         tools: snapshot.tools.length,
         snapshot: true,
       };
       if (snapshot.instructions !== undefined) entry.instructions = snapshot.instructions;
     }));
   }
-  const attempts = entries.map((entry) =>
-    entry.status.state === "stopped" ? Promise.resolve() : start(entry)
-  );
+  const attempts = lazy
+    ? entries.map((entry) => entry.status.state === "stopped" ? Promise.resolve() : start(entry))
+    : eagerly;
   // Only the servers without a snapshot are waited for: the others are answered from it already.
   const started = Promise.all(attempts.filter((_, i) => entries[i]!.fromSnapshot !== true));
   await within(started, startupMs, options.signal);

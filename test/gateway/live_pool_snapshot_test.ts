@@ -62,3 +62,49 @@ Deno.test("openLivePool() without a snapshot waits for the server and then keeps
   equal(store.written.length, 1);
   await pool.close();
 });
+
+Deno.test("openLivePool() eager spawns every server before it reads their snapshots", async () => {
+  const configs = ["a", "b"].map((server) => ({ ...CONFIG, server }));
+  let connects = 0;
+  const { connector: gated, open } = gatedConnector([tool("new")]);
+  const connector: Connector = (config, options) => {
+    connects += 1;
+    return gated(config, options);
+  };
+  // How many servers were spawned when each snapshot read began: reading first held them back.
+  const spawnedAtRead: number[] = [];
+  const store = memoryStore({ tools: [tool("old")] });
+  const pool = await openLivePool(configs, connector, {
+    snapshots: {
+      ...store,
+      read: (config) => {
+        spawnedAtRead.push(connects);
+        return store.read(config);
+      },
+    },
+    startupTimeoutMs: 60_000,
+  });
+  deepEqual(spawnedAtRead, [2, 2]);
+  deepEqual(pool.statuses().map((s) => [s.state, s.tools, s.snapshot]), [
+    ["starting", 1, true],
+    ["starting", 1, true],
+  ]);
+  open();
+  await pool.close();
+});
+
+Deno.test("openLivePool() keeps a live listing that came in before its snapshot was read", async () => {
+  const store = memoryStore({ tools: [tool("old")] });
+  const { connector, open } = gatedConnector([tool("new")]);
+  open();
+  // The snapshot is read only once the server has listed live.
+  const ready = Promise.withResolvers<void>();
+  const pool = await openLivePool([CONFIG], connector, {
+    snapshots: { ...store, read: (config) => ready.promise.then(() => store.read(config)) },
+    onProgress: (status) => status.state === "ready" ? ready.resolve() : undefined,
+    startupTimeoutMs: 60_000,
+  });
+  deepEqual(pool.tools().map((t) => t.name), ["new"]);
+  deepEqual(pool.statuses(), [{ server: "slow", state: "ready", tools: 1 }]);
+  await pool.close();
+});

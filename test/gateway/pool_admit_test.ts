@@ -76,3 +76,26 @@ Deno.test("the on-demand pool judges the definition its fresh connection lists, 
   equal(state.calls, 0);
   await pool.close();
 });
+
+Deno.test("the live pool takes a re-list that changed nothing as no change: nothing rebuilt or judged again", async () => {
+  const { state, connector } = upstream();
+  const pool = await openLivePool([CONFIG], connector);
+  let changes = 0;
+  pool.onChange(() => changes += 1);
+  // Some servers (server-everything) say their list changed right after the handshake.
+  state.relist([tool("Reads")]);
+  equal(changes, 0);
+  const judged: string[] = [];
+  const admit = async (live: McpTool | undefined) => {
+    judged.push(live?.description ?? "(none)");
+    if (judged.length === 1) state.relist([tool("Reads")]);
+    await Promise.resolve();
+  };
+  equal((await pool.forward(tool("Reads"), {}, { admit })).content?.length, 1);
+  deepEqual(judged, ["Reads"]);
+  equal(changes, 0);
+  state.relist([tool("Reads more")]);
+  equal(changes, 1);
+  deepEqual(pool.tools().map((t) => t.description), ["Reads more"]);
+  await pool.close();
+});

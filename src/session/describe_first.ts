@@ -1,0 +1,25 @@
+/**
+ * The describe-first modes, apart from the session route that applies them: the gateway's config
+ * checks them before its upstreams are spawned, and loading the route (the bridge, its rendering
+ * and schema checks) for one list of names held that spawn back.
+ *
+ * @module
+ */
+
+/** Whether an execute of a tool not yet described is refused (`enforce`) or not (`off`). */
+export type DescribeFirstMode = "enforce" | "off";
+
+/**
+ * Every describe-first mode: `enforce` refuses an execute of a tool not yet described, `off` does not.
+ *
+ * @example Usage
+ * ```ts
+ * import { DESCRIBE_FIRST_MODES } from "./describe_first.ts";
+ * import { deepEqual } from "node:assert/strict";
+ *
+ * deepEqual(DESCRIBE_FIRST_MODES, ["enforce", "off"]);
+ * ```
+ */
+export const DESCRIBE_FIRST_MODES: readonly DescribeFirstMode[] = Object.freeze(
+  Object.keys({ enforce: 0, off: 0 } satisfies Record<DescribeFirstMode, 0>) as DescribeFirstMode[],
+);
