@@ -1,0 +1,49 @@
+// The stdio gateway never loads the MCP SDK's server package: the static module graph of its
+// modules (dynamic imports aside) reaches no `npm:@modelcontextprotocol/server`.
+import { deepEqual } from "node:assert/strict";
+
+interface Graph {
+  roots: string[];
+  modules: {
+    specifier: string;
+    dependencies?: { code?: { specifier: string }; isDynamic?: boolean }[];
+  }[];
+  redirects?: Record<string, string>;
+}
+
+async function staticGraph(path: string): Promise<Set<string>> {
+  const output = await new Deno.Command(Deno.execPath(), {
+    args: ["info", "--json", "--node-modules-dir=auto", path],
+    stdout: "piped",
+    stderr: "inherit",
+  }).output();
+  const graph: Graph = JSON.parse(new TextDecoder().decode(output.stdout));
+  const bySpecifier = new Map(graph.modules.map((module) => [module.specifier, module]));
+  const resolve = (specifier: string) => graph.redirects?.[specifier] ?? specifier;
+  const seen = new Set<string>();
+  const queue = graph.roots.map(resolve);
+  while (queue.length > 0) {
+    const specifier = queue.pop()!;
+    if (seen.has(specifier)) continue;
+    seen.add(specifier);
+    for (const dependency of bySpecifier.get(specifier)?.dependencies ?? []) {
+      if (dependency.isDynamic || dependency.code === undefined) continue;
+      queue.push(resolve(dependency.code.specifier));
+    }
+  }
+  return seen;
+}
+
+for (
+  const path of ["src/gateway/stdio_face.ts", "src/gateway/stdio_wire.ts", "src/gateway/gateway.ts"]
+) {
+  Deno.test(`${path} loads no MCP SDK server package`, async () => {
+    const reached = [...await staticGraph(path)];
+    deepEqual(reached.filter((s) => s.startsWith("npm:@modelcontextprotocol/server")), []);
+    // The walk saw the module's own imports (a graph that failed to load would pass for nothing).
+    deepEqual(
+      reached.some((s) => s.endsWith("/_jsonrpc.ts") || s.endsWith("/gateway_log.ts")),
+      true,
+    );
+  });
+}
