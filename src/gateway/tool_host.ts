@@ -32,7 +32,7 @@ export interface HostedCall {
   /** Aborted when the client cancels the call. */
   signal: AbortSignal;
   /** Sends progress to the client, when it asked for progress. */
-  onProgress?: (progress: HostedProgress) => void;
+  onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
 }
 
 /** What the server faces serve: the gateway, or anything shaped like it. */
