@@ -126,11 +126,17 @@ export class EraServer {
     }
   }
 
-  /** Ends the instance: calls in flight are aborted, `list_changed` stops. */
-  close(): void {
+  /**
+   * Ends the instance: `list_changed` stops, and calls in flight are aborted (unanswered), or,
+   * for a probe set aside, left to answer.
+   *
+   * @param options `abort: false` lets calls in flight answer.
+   */
+  close(options: { abort?: boolean } = {}): void {
     if (this.#closed) return;
     this.#closed = true;
     this.#unsubscribe();
+    if (options.abort === false) return;
     for (const controller of this.#calls.values()) controller.abort(new Error("Connection closed"));
     this.#calls.clear();
   }
@@ -175,13 +181,11 @@ export class EraServer {
             } as never,
           );
         },
-        (error: Answered | Error) => {
+        (error: { code?: unknown; message?: string; data?: unknown }) => {
           if (controller.signal.aborted) return;
-          fail(
-            error instanceof Answered ? error.code : INTERNAL_ERROR,
-            error.message,
-            error instanceof Answered ? error.data : undefined,
-          );
+          // As the SDK answers a handler's throw: its integer code, else an internal error.
+          const code = Number.isSafeInteger(error.code) ? error.code as number : INTERNAL_ERROR;
+          fail(code, error.message ?? "Internal error", error.data);
         },
       ).catch(this.#options.report).finally(() => {
         if (this.#calls.get(request.id) === controller) this.#calls.delete(request.id);

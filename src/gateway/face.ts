@@ -71,6 +71,8 @@ export function hostServer(host: ToolHost, session?: string): Server {
   });
   let unsubscribe = () => {};
   server.oninitialized = () => {
+    // A client repeating `notifications/initialized` is listened to once, not once more each time.
+    unsubscribe();
     unsubscribe = host.onToolsChanged(() => void server.sendToolListChanged().catch(() => {}));
   };
   server.onclose = () => unsubscribe();

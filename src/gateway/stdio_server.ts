@@ -151,7 +151,8 @@ export function serveToolHost(
     const claimed = meta !== undefined && ENVELOPE.version in meta;
     const legacy = !claimed || (message.method === "initialize" && !validClaim(message));
     if (legacy) {
-      if (phase === "probe") server!.close();
+      // The SDK lets a probe answer what it was sent before setting it aside.
+      if (phase === "probe") server!.close({ abort: false });
       server = open("legacy");
       phase = "pinned";
       return server.receive(message);
