@@ -73,7 +73,7 @@ class Answered extends Error {
  *   tools: () => [],
  *   call: () => Promise.resolve({ ok: false, message: "no tools" }),
  *   onToolsChanged: () => () => {},
- * }, "legacy", { session: "s", send: (m) => void sent.push(m) ?? Promise.resolve(), report: () => {} });
+ * }, "legacy", { session: "s", send: (m) => Promise.resolve(void sent.push(m)), report: () => {} });
  * server.receive({ jsonrpc: "2.0", id: 1, method: "ping" });
  * await new Promise((resolve) => setTimeout(resolve, 0));
  * equal(sent.length, 1);

@@ -40,19 +40,21 @@ const UNSUPPORTED_VERSION = -32_022;
  * import { openStdioWire, transportOf } from "./stdio_wire.ts";
  * import { equal } from "node:assert/strict";
  *
- * const input = ReadableStream.from([new TextEncoder().encode('{"jsonrpc":"2.0","id":1,"method":"ping"}\n')]);
- * const written: string[] = [];
- * const output = new WritableStream<Uint8Array>({ write: (chunk) => void written.push(new TextDecoder().decode(chunk)) });
- * const wire = openStdioWire(input, output);
- * serveToolHost({
+ * const input = new TransformStream<Uint8Array, Uint8Array>();
+ * const answered = Promise.withResolvers<string>();
+ * const output = new WritableStream<Uint8Array>({ write: (chunk) => answered.resolve(new TextDecoder().decode(chunk)) });
+ * const wire = openStdioWire(input.readable, output);
+ * const served = serveToolHost({
  *   serverInfo: { name: "demo", version: "1.0.0" },
  *   instructions: () => "",
  *   tools: () => [],
  *   call: () => Promise.resolve({ ok: false, message: "no tools" }),
  *   onToolsChanged: () => () => {},
  * }, transportOf(wire), { session: "s" });
- * await wire.ended;
- * equal(written.join(""), '{"result":{},"jsonrpc":"2.0","id":1}\n');
+ * const writer = input.writable.getWriter();
+ * await writer.write(new TextEncoder().encode('{"jsonrpc":"2.0","id":1,"method":"ping"}\n'));
+ * equal(await answered.promise, '{"result":{},"jsonrpc":"2.0","id":1}\n');
+ * await served.close();
  * ```
  */
 export function serveToolHost(
