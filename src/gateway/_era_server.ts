@@ -198,7 +198,7 @@ export class EraServer {
     requestState: unknown,
     controller: AbortController,
   ): Promise<Record<string, unknown>> {
-    const issues = paramIssues(method, params);
+    const issues = paramIssues(method, params, this.era === "modern");
     if (method === "tools/call") {
       if (issues.length > 0) {
         throw new Answered(INVALID_PARAMS, `Invalid tools/call request: ${formatIssues(issues)}`);

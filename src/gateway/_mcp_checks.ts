@@ -1,8 +1,9 @@
 /**
  * The request checks of the SDK-free stdio server (`stdio_server.ts`), answering as the MCP SDK
  * v2.4 server does: its params checks with zod's issue format (code, path, message), and the
- * 2026-07-28 per-request `_meta` envelope. Nested client capabilities are checked to be objects,
- * not member by member (the gateway reads none of them).
+ * 2026-07-28 per-request `_meta` envelope. The checks follow the SDK's zod schemas member by
+ * member, without loading zod (the differential test `test/gateway/stdio_server_test.ts` holds them
+ * to the SDK's answers).
  *
  * @module
  */
@@ -33,14 +34,114 @@ const LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "aler
 
 /** One problem, as zod reports it. */
 export type Issue =
-  | { expected: string; code: "invalid_type"; path: string[]; message: string }
-  | { code: "invalid_value"; values: string[]; path: string[]; message: string };
+  | { expected: string; code: "invalid_type"; path: Path; message: string }
+  | { code: "invalid_value"; values: string[]; path: Path; message: string };
+
+type Path = (string | number)[];
+// A check of one value, in the shape of the SDK's zod schema: it adds the value's issues.
+type Check = (value: unknown, path: Path, issues: Issue[]) => void;
+
+const typed = (expected: string, ok: (value: unknown) => boolean): Check => (value, path, out) => {
+  if (!ok(value)) out.push(wrongType(expected, value, path));
+};
+const string = typed("string", (value) => typeof value === "string");
+const boolean = typed("boolean", (value) => typeof value === "boolean");
+const number = typed("number", (value) => typeof value === "number" && Number.isFinite(value));
+// A JSON object (zod's `record`): any member is JSON once parsed.
+const record = typed("record", isObject);
+const optional = (check: Check): Check => (value, path, out) => {
+  if (value !== undefined) check(value, path, out);
+};
+const object = (shape: Record<string, Check>): Check => (value, path, out) => {
+  if (!isObject(value)) return void out.push(wrongType("object", value, path));
+  for (const key in shape) shape[key]!(value[key], [...path, key], out);
+};
+const recordOf = (check: Check): Check => (value, path, out) => {
+  if (!isObject(value)) return void out.push(wrongType("record", value, path));
+  for (const key in value) check(value[key], [...path, key], out);
+};
+const arrayOf = (check: Check): Check => (value, path, out) => {
+  if (!Array.isArray(value)) return void out.push(wrongType("array", value, path));
+  value.forEach((item, index) => check(item, [...path, index], out));
+};
+const enumOf = (values: string[]): Check => (value, path, out) => {
+  if (!values.includes(value as string)) out.push(oneOf(values, path));
+};
+// zod's intersection: the issues of both sides.
+const both = (...checks: Check[]): Check => (value, path, out) => {
+  for (const check of checks) check(value, path, out);
+};
+
+const implementation = object({
+  name: string,
+  title: optional(string),
+  icons: optional(arrayOf(object({
+    src: string,
+    mimeType: optional(string),
+    sizes: optional(arrayOf(string)),
+    theme: optional(enumOf(["light", "dark"])),
+  }))),
+  version: string,
+  websiteUrl: optional(string),
+  description: optional(string),
+});
+const capabilityShape = {
+  experimental: optional(recordOf(record)),
+  sampling: optional(object({ context: optional(record), tools: optional(record) })),
+  elicitation: optional(both(
+    object({
+      form: optional(both(object({ applyDefaults: optional(boolean) }), record)),
+      url: optional(record),
+    }),
+    optional(record),
+  )),
+  roots: optional(object({ listChanged: optional(boolean) })),
+};
+const capabilities2025 = object({
+  ...capabilityShape,
+  tasks: optional(object({
+    list: optional(record),
+    cancel: optional(record),
+    requests: optional(object({
+      sampling: optional(object({ createMessage: optional(record) })),
+      elicitation: optional(object({ create: optional(record) })),
+    })),
+  })),
+  extensions: optional(recordOf(record)),
+});
+const capabilities2026 = object({ ...capabilityShape, extensions: optional(recordOf(record)) });
+
+// The params each served method takes, as the SDK's request schemas of each era say.
+const PARAMS: Record<string, Check> = {
+  "initialize": object({
+    protocolVersion: string,
+    capabilities: capabilities2025,
+    clientInfo: implementation,
+  }),
+  "logging/setLevel": object({ level: enumOf(LEVELS) }),
+  "tools/list": optional(object({ cursor: optional(string) })),
+  "tools/call": object({
+    task: optional(object({ ttl: optional(number) })),
+    name: string,
+    arguments: optional(record),
+  }),
+};
+const MODERN_PARAMS: Record<string, Check> = {
+  "tools/call": optional(object({ name: string, arguments: optional(record) })),
+};
+const ENVELOPE_SCHEMA = object({
+  [ENVELOPE.version]: string,
+  [ENVELOPE.clientInfo]: optional(implementation),
+  [ENVELOPE.capabilities]: capabilities2026,
+  [ENVELOPE.logLevel]: optional(enumOf(LEVELS)),
+});
 
 /**
  * The issues of a request's params for a method this server serves (none: well formed).
  *
  * @param method The method.
  * @param params The request's params (envelope keys lifted out).
+ * @param modern Whether the request is served in the 2026-07-28 era.
  * @returns The issues, in zod's order.
  *
  * @example Usage
@@ -52,45 +153,10 @@ export type Issue =
  * equal(paramIssues("tools/call", undefined)[0]?.message, "Invalid input: expected object, received undefined");
  * ```
  */
-export function paramIssues(method: string, params: unknown): Issue[] {
+export function paramIssues(method: string, params: unknown, modern = false): Issue[] {
   const issues: Issue[] = [];
-  const at = ["params"];
-  const needsParams = method === "tools/call" || method === "initialize" ||
-    method === "logging/setLevel";
-  if (params === undefined) {
-    if (needsParams) issues.push(wrongType("object", params, at));
-    return issues;
-  }
-  const p = params as Record<string, unknown>;
-  const field = (key: string, expected: string, ok: (v: unknown) => boolean, optional = false) => {
-    if ((optional && p[key] === undefined) || ok(p[key])) return;
-    issues.push(wrongType(expected, p[key], [...at, key]));
-  };
-  switch (method) {
-    case "tools/list":
-      field("cursor", "string", isString, true);
-      break;
-    case "tools/call":
-      field("name", "string", isString);
-      field("arguments", "record", isObject, true);
-      break;
-    case "logging/setLevel":
-      if (!LEVELS.includes(p.level as string)) issues.push(oneOf(LEVELS, [...at, "level"]));
-      break;
-    case "initialize": {
-      field("protocolVersion", "string", isString);
-      field("capabilities", "object", isObject);
-      const info = p.clientInfo;
-      if (!isObject(info)) issues.push(wrongType("object", info, [...at, "clientInfo"]));
-      else {
-        for (const key of ["name", "version"]) {
-          if (!isString(info[key])) {
-            issues.push(wrongType("string", info[key], [...at, "clientInfo", key]));
-          }
-        }
-      }
-    }
-  }
+  const check = (modern ? MODERN_PARAMS[method] : undefined) ?? PARAMS[method];
+  check?.(params, ["params"], issues);
   return issues;
 }
 
@@ -138,27 +204,7 @@ export function envelopeIssues(meta: Record<string, unknown>): { key: string; pr
  */
 export function envelopeSchemaIssues(envelope: Record<string, unknown>): Issue[] {
   const issues: Issue[] = [];
-  const version = envelope[ENVELOPE.version];
-  if (!isString(version)) issues.push(wrongType("string", version, [ENVELOPE.version]));
-  const info = envelope[ENVELOPE.clientInfo];
-  if (info !== undefined) {
-    if (!isObject(info)) issues.push(wrongType("object", info, [ENVELOPE.clientInfo]));
-    else {
-      for (const key of ["name", "version"]) {
-        if (!isString(info[key])) {
-          issues.push(wrongType("string", info[key], [ENVELOPE.clientInfo, key]));
-        }
-      }
-    }
-  }
-  const capabilities = envelope[ENVELOPE.capabilities];
-  if (!isObject(capabilities)) {
-    issues.push(wrongType("object", capabilities, [ENVELOPE.capabilities]));
-  }
-  const level = envelope[ENVELOPE.logLevel];
-  if (level !== undefined && !LEVELS.includes(level as string)) {
-    issues.push(oneOf(LEVELS, [ENVELOPE.logLevel]));
-  }
+  ENVELOPE_SCHEMA(envelope, [], issues);
   return issues;
 }
 
@@ -180,7 +226,7 @@ export function formatIssues(issues: Issue[]): string {
   return JSON.stringify(issues, null, 2);
 }
 
-function wrongType(expected: string, value: unknown, path: string[]): Issue {
+function wrongType(expected: string, value: unknown, path: Path): Issue {
   return {
     expected,
     code: "invalid_type",
@@ -189,7 +235,7 @@ function wrongType(expected: string, value: unknown, path: string[]): Issue {
   };
 }
 
-function oneOf(values: string[], path: string[]): Issue {
+function oneOf(values: string[], path: Path): Issue {
   return {
     code: "invalid_value",
     values,
@@ -203,8 +249,4 @@ function typeName(value: unknown): string {
   if (Array.isArray(value)) return "array";
   if (typeof value === "number" && Number.isNaN(value)) return "NaN";
   return typeof value;
-}
-
-function isString(value: unknown): value is string {
-  return typeof value === "string";
 }

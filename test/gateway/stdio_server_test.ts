@@ -193,6 +193,105 @@ const SEQUENCES: Record<string, Step[]> = {
     ].join("\n"),
     "close",
   ],
+  "hostile initialize members": [
+    rpc(1, "initialize", {
+      protocolVersion: "2025-06-18",
+      capabilities: { roots: { listChanged: "x" } },
+      clientInfo: { name: "c", version: "1" },
+    }),
+    rpc(2, "initialize", {
+      protocolVersion: "2025-06-18",
+      capabilities: { sampling: 5 },
+      clientInfo: { name: "c", version: "1" },
+    }),
+    rpc(3, "initialize", {
+      protocolVersion: "2025-06-18",
+      capabilities: { elicitation: 5 },
+      clientInfo: { name: "c", version: "1" },
+    }),
+    rpc(4, "initialize", {
+      protocolVersion: "2025-06-18",
+      capabilities: { experimental: 5 },
+      clientInfo: { name: "c", version: "1" },
+    }),
+    rpc(5, "initialize", {
+      protocolVersion: "2025-06-18",
+      capabilities: {},
+      clientInfo: { name: "c", version: "1", title: 5 },
+    }),
+    rpc(6, "initialize", {
+      protocolVersion: "2025-06-18",
+      capabilities: {},
+      clientInfo: { name: "c", version: "1", icons: [{}] },
+    }),
+    rpc(7, "initialize", {
+      protocolVersion: "2025-06-18",
+      capabilities: { unknown: 5 },
+      clientInfo: { name: "c", version: "1", websiteUrl: 1 },
+    }),
+    rpc(8, "tools/call", { name: "echo", task: 5 }),
+    rpc(9, "tools/call", { name: "echo", arguments: null }),
+    rpc(10, "initialize", {
+      protocolVersion: "2025-06-18",
+      capabilities: { tasks: 5, extensions: 5 },
+      clientInfo: { name: "c", version: "1" },
+    }),
+  ],
+  "deeper hostile initialize members": [
+    ...[
+      { experimental: { a: 5 } },
+      { elicitation: { form: 5 } },
+      { elicitation: { form: { applyDefaults: "x" }, url: [] } },
+      { elicitation: {} },
+      { tasks: { requests: { sampling: { createMessage: 5 } } } },
+      { sampling: { context: [], tools: null } },
+    ].map((capabilities, i) =>
+      rpc(i, "initialize", {
+        protocolVersion: "2025-06-18",
+        capabilities,
+        clientInfo: { name: "c", version: "1" },
+      })
+    ),
+    rpc(10, "initialize", {
+      protocolVersion: "2025-06-18",
+      capabilities: {},
+      clientInfo: { name: "c", icons: [{ src: "s", theme: "dim", sizes: [1] }] },
+    }),
+    rpc(11, "tools/call", { name: "echo", task: { ttl: "x" } }),
+  ],
+  "hostile envelopes at the opening": [
+    rpc(1, "tools/list", {
+      _meta: {
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": { roots: 5 },
+      },
+    }),
+    rpc(2, "tools/list", {
+      _meta: { ...envelope, "io.modelcontextprotocol/clientInfo": { name: "c" } },
+    }),
+    rpc(3, "initialize", {
+      protocolVersion: "2025-06-18",
+      capabilities: {},
+      clientInfo: { name: "c", version: "1" },
+      _meta: { ...envelope, "io.modelcontextprotocol/clientCapabilities": 5 },
+    }),
+  ],
+  "hostile envelope members": [
+    modern(1, "tools/list", {
+      _meta: { "io.modelcontextprotocol/clientCapabilities": { roots: 5 } },
+    }),
+    modern(2, "tools/list", {
+      _meta: { "io.modelcontextprotocol/clientInfo": { name: "c", version: "1", title: 1 } },
+    }),
+    modern(3, "tools/list", {
+      _meta: { "io.modelcontextprotocol/clientCapabilities": { sampling: { tools: 5 } } },
+    }),
+    modern(4, "tools/call", { name: "echo", task: 5 }),
+    modern(5, "tools/list", { _meta: { "io.modelcontextprotocol/logLevel": "loud" } }),
+    modern(6, "tools/list", { _meta: { "io.modelcontextprotocol/clientInfo": { icons: 5 } } }),
+    modern(7, "tools/call", { name: "echo", requestState: 5 }),
+    modern(8, "tools/call", { name: "echo", requestState: "s", inputResponses: {} }),
+  ],
   "2026-07-28: discover, then requests": [
     modern(1, "server/discover"),
     modern(2, "tools/list"),
