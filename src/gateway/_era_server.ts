@@ -18,7 +18,7 @@ import {
   paramIssues,
   SERVER_INFO_KEY,
 } from "./_mcp_checks.ts";
-import { isSendableResult } from "./sendable_result.ts";
+import { sentResult } from "./sendable_result.ts";
 import { answerToolCall, type ToolHost } from "./tool_host.ts";
 
 /** The protocol era an instance serves. */
@@ -50,6 +50,8 @@ const ENVELOPE_KEYS = [
   ENVELOPE.logLevel,
 ];
 const CACHEABLE = new Set(["tools/list", "server/discover"]);
+// Members of other result families: such a result is not given an empty content.
+const FOREIGN_RESULT_KEYS = ["task", "inputRequests", "requestState"];
 
 /** A JSON-RPC error to answer, thrown inside a handler. */
 class Answered extends Error {
@@ -223,13 +225,16 @@ export class EraServer {
         },
       );
       if (!answer.ok) throw new Answered(answer.code, answer.message);
-      const result = answer.result.content === undefined
+      // As the SDK: a result without content gets an empty one, then the era's schema shapes it.
+      const result = answer.result.content === undefined &&
+          !FOREIGN_RESULT_KEYS.some((key) => key in answer.result)
         ? { ...answer.result, content: [] }
         : answer.result;
-      if (!isSendableResult(result)) {
+      const sent = sentResult(result, this.era);
+      if (sent === undefined) {
         throw new Answered(INVALID_PARAMS, "Invalid tools/call result: the result is malformed");
       }
-      return result as Record<string, unknown>;
+      return sent;
     }
     if (issues.length > 0) throw new Error(formatIssues(issues));
     switch (method) {

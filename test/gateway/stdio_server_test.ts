@@ -7,8 +7,13 @@ import { hostServer } from "../../src/gateway/face.ts";
 import { serveToolHost } from "../../src/gateway/stdio_server.ts";
 import { openStdioWire, transportOf } from "../../src/gateway/stdio_wire.ts";
 import type { ToolHost } from "../../src/gateway/tool_host.ts";
+import fc from "fast-check";
+import { toolResult } from "./_tool_results.ts";
 
 type Step = string | "change" | "close";
+
+// Results the host answers by name (`r0`, `r1`, …), for the property test below.
+let generated: unknown[] = [];
 
 function fakeHost(): ToolHost & { change(): void } {
   const listeners = new Set<() => void>();
@@ -31,8 +36,27 @@ function fakeHost(): ToolHost & { change(): void } {
         return Promise.reject(Object.assign(new Error("boom"), { code: -32_001, data: { x: 1 } }));
       }
       if (name === "crash") return Promise.reject(new TypeError("crashed"));
+      if (name === "extra") {
+        return Promise.resolve({
+          ok: true,
+          result: {
+            content: [{ type: "text", text: "x", extra: 1, _meta: { a: 1 } }, {
+              type: "resource",
+              resource: { uri: "u", text: "t", extra: 2 },
+              extra: 3,
+            }],
+            structuredContent: { a: [1] },
+            isError: false,
+            extra: 4,
+            _meta: { b: 1 },
+          } as never,
+        });
+      }
       if (name === "bad") {
         return Promise.resolve({ ok: true, result: { content: [{ type: "x" }] } as never });
+      }
+      if (/^r\d+$/.test(name)) {
+        return Promise.resolve({ ok: true, result: generated[Number(name.slice(1))] as never });
       }
       if (name !== "echo") {
         return Promise.resolve({ ok: false, message: `There is no tool "${name}"` });
@@ -276,6 +300,10 @@ const SEQUENCES: Record<string, Step[]> = {
       _meta: { ...envelope, "io.modelcontextprotocol/clientCapabilities": 5 },
     }),
   ],
+  "results with members the schema does not name": [
+    rpc(1, "tools/call", { name: "extra" }),
+    modern(2, "tools/call", { name: "extra" }),
+  ],
   "hostile envelope members": [
     modern(1, "tools/list", {
       _meta: { "io.modelcontextprotocol/clientCapabilities": { roots: 5 } },
@@ -392,3 +420,24 @@ for (const [name, steps] of Object.entries(SEQUENCES)) {
     else deepEqual(actual, expected);
   });
 }
+
+Deno.test("the SDK-free stdio server sends generated tool results as the SDK does, in both eras", async () => {
+  generated = fc.sample(toolResult, { numRuns: 300, seed: 31 });
+  const calls = (call: (id: number, name: string) => string) =>
+    generated.map((_, i) => call(i, `r${i}`)).join("\n");
+  for (
+    const steps of [
+      [init("init", "2025-06-18"), calls((i, name) => rpc(i, "tools/call", { name }))],
+      [calls((i, name) => modern(i, "tools/call", { name }))],
+    ]
+  ) {
+    const expected = perRequest(normalised(await exchange(steps, true)));
+    const actual = perRequest(normalised(await exchange(steps, false)));
+    deepEqual(actual, expected);
+    // Every call was answered, some with the result and some refused.
+    const answers = generated.map((_, i) => expected[`id ${i}`]?.[0] as Record<string, unknown>);
+    deepEqual(answers.every((answer) => answer !== undefined), true);
+    deepEqual(answers.some((answer) => "error" in answer), true);
+    deepEqual(answers.some((answer) => "result" in answer), true);
+  }
+});
