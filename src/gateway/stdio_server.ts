@@ -25,6 +25,8 @@ export interface ToolHostServeOptions {
 }
 
 const UNSUPPORTED_VERSION = -32_022;
+// Open `subscriptions/listen` of one connection, at most (the SDK's default bound).
+const MAX_SUBSCRIPTIONS = 1_024;
 
 /**
  * Serves a host on a wire's transport until the wire closes.
@@ -100,6 +102,9 @@ export function serveToolHost(
       );
     }
     if (claimed !== MODERN_REVISION) return unsupported(request.id, String(claimed ?? "unknown"));
+    if (listens.size >= MAX_SUBSCRIPTIONS) {
+      return fail(request.id, -32_603, "Subscription limit reached");
+    }
     const filter = request.params?.notifications;
     if (!isFilter(filter)) {
       return fail(

@@ -78,6 +78,15 @@ const SEQUENCES: Record<string, Step[]> = {
     note("notifications/cancelled", { requestId: 3 }),
     "close",
   ],
+  "2026-07-28: subscriptions past the bound are refused": [
+    Array.from(
+      { length: 1_026 },
+      (_, i) => modern(i, "subscriptions/listen", { notifications: { toolsListChanged: true } }),
+    ).join("\n"),
+    note("notifications/cancelled", { requestId: 5 }),
+    modern("again", "subscriptions/listen", { notifications: {} }),
+    modern("full", "subscriptions/listen", { notifications: {} }),
+  ],
   "2026-07-28: a discover probe, then a 2025-era client": [
     modern(1, "server/discover"),
     note("notifications/cancelled", { requestId: 99 }),
