@@ -11,7 +11,7 @@
 
 import { isNotification, isObject, isRequest } from "./_jsonrpc.ts";
 import type { JsonRpcMessage, JsonRpcRequest, RequestId } from "./_jsonrpc.ts";
-import { ENVELOPE, envelopeIssues, LEGACY_VERSIONS, MODERN_REVISION } from "./_mcp_checks.ts";
+import { ENVELOPE, envelopeIssues, MODERN_REVISION } from "./_mcp_checks.ts";
 import { type Era, EraServer } from "./_era_server.ts";
 import type { WireTransport } from "./stdio_wire.ts";
 import type { ToolHost } from "./tool_host.ts";
@@ -70,8 +70,10 @@ export function serveToolHost(
     send({ jsonrpc: "2.0", id, error: { code, message, ...(data === undefined ? {} : { data }) } });
   let phase: "opening" | "probe" | "pinned" | "closed" = "opening";
   let server: EraServer | undefined;
-  // Subscriptions of a 2026-07-28 connection (`subscriptions/listen`), by request id.
-  const listens = new Map<RequestId, unknown>();
+  // Subscriptions of a 2026-07-28 connection (`subscriptions/listen`), by request id. As with the
+  // SDK's server, nothing is ever sent on them but their end: its `list_changed` follows
+  // `notifications/initialized`, which that era does not have.
+  const listens = new Set<RequestId>();
 
   const open = (era: Era) => new EraServer(host, era, { session: options.session, send, report });
   const unsupported = (id: RequestId, requested: string | undefined) =>
@@ -115,7 +117,7 @@ export function serveToolHost(
     }
     // The gateway's tools list changes; nothing else is offered.
     const honored = filter.toolsListChanged === true ? { toolsListChanged: true } : {};
-    listens.set(request.id, honored);
+    listens.add(request.id);
     return send({
       jsonrpc: "2.0",
       method: "notifications/subscriptions/acknowledged",
@@ -204,7 +206,7 @@ export function serveToolHost(
       await started;
       if (phase === "closed") return;
       phase = "closed";
-      for (const id of listens.keys()) {
+      for (const id of listens) {
         await send({
           jsonrpc: "2.0",
           id,
@@ -238,7 +240,7 @@ function validClaim(message: JsonRpcMessage): boolean {
   const meta = "params" in message ? metaOf(message.params) : undefined;
   const version = meta?.[ENVELOPE.version];
   return typeof version === "string" && version >= MODERN_REVISION &&
-    !LEGACY_VERSIONS.includes(version) && envelopeIssues(meta!).length === 0;
+    envelopeIssues(meta!).length === 0;
 }
 
 function isFilter(value: unknown): value is { toolsListChanged?: boolean } {
