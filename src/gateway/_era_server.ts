@@ -185,9 +185,14 @@ export class EraServer {
         },
         (error: { code?: unknown; message?: string; data?: unknown }) => {
           if (controller.signal.aborted) return;
-          // As the SDK answers a handler's throw: its integer code, else an internal error.
+          // As the SDK answers a handler's throw: its integer code (the retired -32002, resource
+          // not found, as invalid params), else an internal error.
           const code = Number.isSafeInteger(error.code) ? error.code as number : INTERNAL_ERROR;
-          fail(code, error.message ?? "Internal error", error.data);
+          fail(
+            code === -32_002 ? INVALID_PARAMS : code,
+            error.message ?? "Internal error",
+            error.data,
+          );
         },
       ).catch(this.#options.report).finally(() => {
         if (this.#calls.get(request.id) === controller) this.#calls.delete(request.id);

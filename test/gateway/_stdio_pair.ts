@@ -38,6 +38,10 @@ function fakeHost(results: unknown[]): ToolHost & { change(): void } {
         return Promise.reject(Object.assign(new Error("boom"), { code: -32_001, data: { x: 1 } }));
       }
       if (name === "crash") return Promise.reject(new TypeError("crashed"));
+      if (name === "gone") {
+        return Promise.reject(Object.assign(new Error("gone"), { code: -32_002 }));
+      }
+      if (name === "odd") return Promise.reject("not an error");
       if (name === "extra") {
         return Promise.resolve({
           ok: true,

@@ -73,6 +73,8 @@ const SEQUENCES: Record<string, Step[]> = {
     "change",
     rpc(2, "tools/call", { name: "throws" }),
     rpc(3, "tools/call", { name: "crash" }),
+    rpc(4, "tools/call", { name: "gone" }),
+    rpc(5, "tools/call", { name: "odd" }),
   ],
   "a whole 2025-era session in one read": [
     [
