@@ -46,7 +46,8 @@ const object = (shape: Record<string, Parse>, loose = false): Parse => (value) =
   for (const key in shape) {
     const parsed = shape[key]!(value[key]);
     if (parsed === INVALID) return INVALID;
-    if (parsed !== undefined) out[key] = parsed;
+    // A member given as `undefined` keeps its place, as in zod's output (and so in what is sent).
+    if (parsed !== undefined || key in value) out[key] = parsed;
   }
   if (loose) { for (const key in value) if (!(key in shape)) out[key] = value[key]; }
   return out;

@@ -86,7 +86,11 @@ const settle = async () => {
   for (let i = 0; i < 5; i++) await new Promise((resolve) => setTimeout(resolve, 1));
 };
 
-async function exchange(steps: Step[], sdk: boolean, results: unknown[]): Promise<unknown[]> {
+export async function exchange(
+  steps: Step[],
+  sdk: boolean,
+  results: unknown[],
+): Promise<unknown[]> {
   const host = fakeHost(results);
   const input = new TransformStream<Uint8Array, Uint8Array>();
   const writer = input.writable.getWriter();
@@ -171,16 +175,22 @@ export function perRequest(messages: unknown[]): Record<string, unknown[]> {
 }
 
 /**
- * Sends the steps to both servers and asserts the same answers: in order, or per request when a
- * step holds several lines (read at once, they are served concurrently).
+ * Sends the steps to both servers and asserts the same answers, to the byte (each message as the
+ * JSON text it was written, so member order counts): in order, or per request when a step holds
+ * several lines (read at once, they are served concurrently).
  */
 export async function assertSameAnswers(steps: Step[], results: unknown[] = []): Promise<{
   [request: string]: unknown[];
 }> {
   const expected = normalised(await exchange(steps, true, results));
   const actual = normalised(await exchange(steps, false, results));
+  const texts = (messages: unknown[]) => messages.map((message) => JSON.stringify(message));
   if (steps.some((step) => step.includes("\n"))) {
-    deepEqual(perRequest(actual), perRequest(expected));
-  } else deepEqual(actual, expected);
+    const streams = (messages: unknown[]) =>
+      Object.fromEntries(
+        Object.entries(perRequest(messages)).map(([request, stream]) => [request, texts(stream)]),
+      );
+    deepEqual(streams(actual), streams(expected));
+  } else deepEqual(texts(actual), texts(expected));
   return perRequest(expected);
 }
