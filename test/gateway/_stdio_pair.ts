@@ -86,7 +86,7 @@ const settle = async () => {
   for (let i = 0; i < 5; i++) await new Promise((resolve) => setTimeout(resolve, 1));
 };
 
-export async function exchange(
+async function exchange(
   steps: Step[],
   sdk: boolean,
   results: unknown[],
