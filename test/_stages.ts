@@ -57,6 +57,7 @@ export const INTEGRATION: readonly string[] = [
   "test/examples/quickstart_test.ts",
   "test/external_project_test.ts",
   "test/gateway/chaos/exit_test.ts",
+  "test/gateway/stdio_graph_test.ts",
   "test/gateway/chaos/files_test.ts",
   "test/gateway/chaos/http_upstream_test.ts",
   "test/gateway/chaos/lazy_pins_test.ts",

@@ -10,62 +10,17 @@
 
 import {
   createMcpHandler,
-  isCallToolResult,
   isLegacyRequest,
   legacyStatelessFallback,
   type McpRequestContext,
   ProtocolError,
-  ProtocolErrorCode,
   Server,
   WebStandardStreamableHTTPServerTransport,
 } from "@modelcontextprotocol/server";
-import type { McpTool } from "../tool.ts";
-import type { CallToolResultLike } from "../tool_result.ts";
+import { answerToolCall, type ToolHost } from "./tool_host.ts";
 
-/** A tool as `tools/list` lists it: a catalogue entry without its server. */
-export type HostedTool = Omit<McpTool, "server">;
-
-/** What one call brings: who, which session, cancellation and progress. */
-export interface HostedCall {
-  /** The caller's namespace (a hash of its bearer token, or `""`). */
-  tenant: string;
-  /** The 2025-era session, when there is one (`Mcp-Session-Id`, or one per stdio connection). */
-  sessionId?: string;
-  /** Aborted when the client cancels the call. */
-  signal: AbortSignal;
-  /** Sends progress to the client, when it asked for progress. */
-  onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
-}
-
-/** What the server faces serve: the gateway, or anything shaped like it. */
-export interface ToolHost {
-  /** The server's name and version. */
-  readonly serverInfo: { name: string; version: string };
-  /** The server instructions. */
-  instructions(): string;
-  /** The `tools/list` answer. */
-  tools(): HostedTool[];
-  /**
-   * Answers a `tools/call`.
-   *
-   * @param name The tool's name.
-   * @param args Its arguments.
-   * @param call The caller, session, cancellation and progress.
-   * @returns The result, or `ok: false` for a name that is no tool (a JSON-RPC error).
-   */
-  call(
-    name: string,
-    args: unknown,
-    call: HostedCall,
-  ): Promise<{ ok: true; result: CallToolResultLike } | { ok: false; message: string }>;
-  /**
-   * Listens for changes of the `tools/list` answer.
-   *
-   * @param listener Called after each change.
-   * @returns A function that stops listening.
-   */
-  onToolsChanged(listener: () => void): () => void;
-}
+export type { HostedCall, HostedTool, ToolHost } from "./tool_host.ts";
+export { isSendableResult } from "./sendable_result.ts";
 
 /**
  * Makes one SDK server instance over a host: `tools/list`, `tools/call` with progress and
@@ -99,55 +54,29 @@ export function hostServer(host: ToolHost, session?: string): Server {
   server.setRequestHandler("tools/list", () => ({ tools: host.tools() as never }));
   server.setRequestHandler("tools/call", async (request, ctx) => {
     const token = ctx.mcpReq._meta?.progressToken;
-    // Progress is sent in order, and all of it before the result: a client drops progress that
-    // arrives after the result.
-    let sent = Promise.resolve();
-    const outcome = await host.call(request.params.name, request.params.arguments ?? {}, {
-      tenant: ctx.http?.authInfo?.clientId ?? "",
-      ...(session === undefined ? {} : { sessionId: session }),
-      signal: ctx.mcpReq.signal,
-      ...(token === undefined ? {} : {
-        onProgress: (progress) => {
-          sent = sent.then(() =>
-            ctx.mcpReq.notify({
-              method: "notifications/progress",
-              params: { progressToken: token, ...progress },
-            })
-          ).catch(() => {});
-        },
-      }),
-    });
-    await sent;
-    if (!outcome.ok) throw new ProtocolError(ProtocolErrorCode.InvalidParams, outcome.message);
-    return outcome.result as never;
+    const answer = await answerToolCall(
+      host,
+      request.params,
+      {
+        tenant: ctx.http?.authInfo?.clientId ?? "",
+        ...(session === undefined ? {} : { sessionId: session }),
+        signal: ctx.mcpReq.signal,
+      },
+      token === undefined
+        ? undefined
+        : { token, notify: (note) => ctx.mcpReq.notify(note as never) },
+    );
+    if (!answer.ok) throw new ProtocolError(answer.code, answer.message);
+    return answer.result as never;
   });
   let unsubscribe = () => {};
   server.oninitialized = () => {
+    // A client repeating `notifications/initialized` is listened to once, not once more each time.
+    unsubscribe();
     unsubscribe = host.onToolsChanged(() => void server.sendToolListChanged().catch(() => {}));
   };
   server.onclose = () => unsubscribe();
   return server;
-}
-
-/**
- * Whether a tool result is one the server face can send (the SDK checks every result it sends
- * and answers a protocol error otherwise): the gateway turns a malformed upstream result into a
- * tool error instead.
- *
- * @param result A `CallToolResult` as an upstream sent it.
- * @returns `true` when it is well formed.
- *
- * @example Usage
- * ```ts
- * import { isSendableResult } from "./face.ts";
- * import { equal } from "node:assert/strict";
- *
- * equal(isSendableResult({ content: [{ type: "text", text: "ok" }] }), true);
- * equal(isSendableResult({ content: [], isError: "yes" }), false);
- * ```
- */
-export function isSendableResult(result: unknown): boolean {
-  return isCallToolResult(result);
 }
 
 /** Where 2025-era HTTP sessions live. */

@@ -5,7 +5,7 @@
  * @module
  */
 
-import type { ToolHost } from "./face.ts";
+import type { ToolHost } from "./tool_host.ts";
 import type { Gateway } from "./gateway.ts";
 
 /**

@@ -2,14 +2,15 @@
  * The gateway's stdio face: one MCP server over the process's stdin and stdout, for desktop hosts
  * that launch their servers (Deno and Node only). One session per connection. The connection ends
  * when the host closes stdin, whatever it sent before (a 2025-era `initialize`, a 2026-07-28
- * request, or nothing).
+ * request, or nothing). Served by the SDK-free server of `stdio_server.ts`: the gateway over stdio
+ * never loads the MCP SDK's server package.
  *
  * @module
  */
 
-import { serveStdio } from "@modelcontextprotocol/server/stdio";
-import { hostServer, type ToolHost } from "./face.ts";
+import { serveToolHost } from "./stdio_server.ts";
 import { openStdioWire, type StdioWire, transportOf } from "./stdio_wire.ts";
+import type { ToolHost } from "./tool_host.ts";
 
 /** Options of {@linkcode serveHostStdio}. */
 export interface HostStdioOptions {
@@ -46,8 +47,8 @@ export function serveHostStdio(
   const session = crypto.randomUUID();
   const wire = options.wire ?? openStdioWire(Deno.stdin.readable, Deno.stdout);
   void wire.ended.then(() => options.onClose?.());
-  return serveStdio(() => hostServer(host, session), {
-    transport: transportOf(wire),
-    ...(options.onError ? { onerror: options.onError } : {}),
+  return serveToolHost(host, transportOf(wire), {
+    session,
+    ...(options.onError ? { onError: options.onError } : {}),
   });
 }

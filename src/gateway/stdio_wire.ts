@@ -8,16 +8,14 @@
  * @module
  */
 
-import {
-  deserializeMessage,
-  type JSONRPCMessage,
-  STDIO_DEFAULT_MAX_BUFFER_SIZE,
-  type Transport,
-} from "@modelcontextprotocol/server";
 import { LineSplitter } from "../_line_splitter.ts";
+import { asMessage, type JsonRpcMessage } from "./_jsonrpc.ts";
 
-/** The longest host message the stdio face reads, in bytes (the SDK's own stdio limit). */
-export const MAX_HOST_MESSAGE_BYTES: number = STDIO_DEFAULT_MAX_BUFFER_SIZE;
+/**
+ * The longest host message the stdio face reads, in bytes: the SDK's own stdio limit
+ * (`STDIO_DEFAULT_MAX_BUFFER_SIZE`, 10 MiB; a test keeps the two equal), without loading the SDK.
+ */
+export const MAX_HOST_MESSAGE_BYTES = 10 * 1024 * 1024;
 
 // The request id of a skipped line is looked for only in its first bytes.
 const ID_PREFIX_BYTES = 4_096;
@@ -52,17 +50,36 @@ export interface StdioWire {
   close(): Promise<void>;
 }
 
-// The SDK transport behind each wire: served by `stdio_face.ts`, kept out of the public types.
-const TRANSPORTS = new WeakMap<StdioWire, Transport>();
+/**
+ * The message side of a wire: the shape of an MCP SDK `Transport`, so that the SDK's server can
+ * be served on it too (the differential test does).
+ */
+export interface WireTransport {
+  /** Delivers the messages held so far, then each as it arrives. */
+  start(): Promise<void>;
+  /** Writes one message. */
+  send(message: JsonRpcMessage): Promise<void>;
+  /** Closes the wire. */
+  close(): Promise<void>;
+  /** Receives each message read. */
+  onmessage?: ((message: JsonRpcMessage) => void) | undefined;
+  /** Called once when the wire closes. */
+  onclose?: (() => void) | undefined;
+  /** Receives read errors. */
+  onerror?: ((error: Error) => void) | undefined;
+}
+
+// The transport behind each wire: served by `stdio_face.ts`, kept out of the public types.
+const TRANSPORTS = new WeakMap<StdioWire, WireTransport>();
 
 /**
- * The SDK transport of a wire opened by {@linkcode openStdioWire}.
+ * The transport of a wire opened by {@linkcode openStdioWire}.
  *
  * @param wire The wire.
  * @returns Its transport.
  * @throws {TypeError} When the wire was not opened by `openStdioWire`.
  */
-export function transportOf(wire: StdioWire): Transport {
+export function transportOf(wire: StdioWire): WireTransport {
   const transport = TRANSPORTS.get(wire);
   if (transport === undefined) {
     throw new TypeError("Cannot serve a wire not opened by openStdioWire");
@@ -107,12 +124,12 @@ export function openStdioWire(
   const decoder = new TextDecoder("utf-8", { fatal: true });
   const sink = writerOf(output);
   const reader = input.getReader();
-  const waiting: JSONRPCMessage[] = [];
+  const waiting: JsonRpcMessage[] = [];
   const ended = Promise.withResolvers<void>();
   let started = false;
   let closed = false;
 
-  const deliver = (message: JSONRPCMessage) => {
+  const deliver = (message: JsonRpcMessage) => {
     if (started && wire.onmessage) wire.onmessage(message);
     else if (waiting.length < MAX_WAITING) waiting.push(message);
     else if ("method" in message && "id" in message) {
@@ -121,8 +138,7 @@ export function openStdioWire(
     }
   };
   const answerError = (id: string | number | null, code: number, message: string) => {
-    void wire.send({ jsonrpc: "2.0", id, error: { code, message } } as JSONRPCMessage)
-      .catch(() => {});
+    void wire.send({ jsonrpc: "2.0", id, error: { code, message } }).catch(() => {});
   };
   const line = (bytes: Uint8Array) => {
     let text: string;
@@ -133,15 +149,16 @@ export function openStdioWire(
       return;
     }
     if (text.trim() === "") return;
-    let message: JSONRPCMessage;
+    let value: unknown;
     try {
-      message = deserializeMessage(text);
-    } catch (error) {
-      if (error instanceof SyntaxError) {
-        answerError(null, -32_700, "Parse error: the message is not JSON");
-      } else {
-        answerError(idOf(text), -32_600, "Invalid request: the message is not JSON-RPC 2.0");
-      }
+      value = JSON.parse(text);
+    } catch {
+      answerError(null, -32_700, "Parse error: the message is not JSON");
+      return;
+    }
+    const message = asMessage(value);
+    if (message === undefined) {
+      answerError(idOf(text), -32_600, "Invalid request: the message is not JSON-RPC 2.0");
       return;
     }
     deliver(message);
@@ -178,7 +195,7 @@ export function openStdioWire(
     shutdown();
   };
 
-  const wire: Transport = {
+  const wire: WireTransport = {
     start() {
       started = true;
       for (const message of waiting.splice(0)) wire.onmessage?.(message);
@@ -204,9 +221,10 @@ export function openStdioWire(
   return opened;
 }
 
-// The id of a request that could not be read whole, when its first bytes show one.
+// The id of a request that could not be read whole, when its first bytes show one (a number only
+// when whole: the first digits of a longer one are another id).
 function idOf(text: string): string | number | null {
-  const found = /"id"\s*:\s*(-?\d{1,15}|"(?:[^"\\]|\\.){0,200}")/.exec(
+  const found = /"id"\s*:\s*(-?\d{1,15}(?![\d.eE])|"(?:[^"\\]|\\.){0,200}")/.exec(
     text.slice(0, ID_PREFIX_BYTES),
   );
   if (found === null) return null;

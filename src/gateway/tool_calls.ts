@@ -17,7 +17,7 @@ import { type McpTool, toolId } from "../tool.ts";
 import { McpError } from "../tool_error.ts";
 import type { CallToolResultLike } from "../tool_result.ts";
 import type { GatewayOptions } from "./config.ts";
-import { isSendableResult } from "./face.ts";
+import { isSendableResult } from "./sendable_result.ts";
 import type { GatewayState } from "./gateway_state.ts";
 import { pinnedName } from "./presentation.ts";
 import {

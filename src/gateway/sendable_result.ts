@@ -1,0 +1,202 @@
+/**
+ * Tool results as an MCP server may send them: the verdicts of the SDK's `isCallToolResult` and the
+ * values its server sends (v2.4's `CallToolResult` schemas of each era, which drop the members a
+ * content block does not name), without loading the SDK or a schema library, so that the gateway's
+ * call path and its stdio face stay SDK-free. Property tests hold them to the SDK
+ * (`test/gateway/sendable_result_test.ts`, `test/gateway/stdio_server_test.ts`).
+ *
+ * @module
+ */
+
+import { isId, isObject } from "./_jsonrpc.ts";
+
+/** Which of the SDK's result schemas: its public check, or a server's of one protocol era. */
+export type ResultSchemaEra = "check" | "legacy" | "modern";
+
+const INVALID: unique symbol = Symbol("invalid");
+// A parse in the shape of a zod schema: the value as zod outputs it, or INVALID.
+type Parse = (value: unknown) => unknown;
+
+const when = (ok: (value: unknown) => boolean): Parse => (value) => ok(value) ? value : INVALID;
+const string = when((value) => typeof value === "string");
+const boolean = when((value) => typeof value === "boolean");
+const number = when((value) => typeof value === "number" && Number.isFinite(value));
+const record = when(isObject);
+const any: Parse = (value) => value;
+const oneOf = (...values: unknown[]) => when((value) => values.includes(value));
+const optional = (parse: Parse): Parse => (value) => value === undefined ? undefined : parse(value);
+const orUndefined = (parse: Parse): Parse => (value) => {
+  const parsed = parse(value);
+  return parsed === INVALID ? undefined : parsed;
+};
+const arrayOf = (parse: Parse): Parse => (value) => {
+  if (!Array.isArray(value)) return INVALID;
+  const out: unknown[] = [];
+  for (const item of value) {
+    const parsed = parse(item);
+    if (parsed === INVALID) return INVALID;
+    out.push(parsed);
+  }
+  return out;
+};
+// zod's object: the named members in order, then (when loose) the others as they are.
+const object = (shape: Record<string, Parse>, loose = false): Parse => (value) => {
+  if (!isObject(value)) return INVALID;
+  const out: Record<string, unknown> = {};
+  for (const key in shape) {
+    const parsed = shape[key]!(value[key]);
+    if (parsed === INVALID) return INVALID;
+    // A member given as `undefined` keeps its place, as in zod's output (and so in what is sent).
+    if (parsed !== undefined || key in value) out[key] = parsed;
+  }
+  if (loose) { for (const key in value) if (!(key in shape)) out[key] = value[key]; }
+  return out;
+};
+const union = (...parses: Parse[]): Parse => (value) => {
+  for (const parse of parses) {
+    const parsed = parse(value);
+    if (parsed !== INVALID) return parsed;
+  }
+  return INVALID;
+};
+
+// Base64 as the SDK checks it: what `atob` takes.
+const base64 = when((value) => {
+  if (typeof value !== "string") return false;
+  try {
+    atob(value);
+    return true;
+  } catch {
+    return false;
+  }
+});
+// zod v4's `z.iso.datetime({ offset: true })`: RFC 3339 with seconds, `Z` or an offset.
+const DATE =
+  "(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))";
+const TIME = "(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?";
+const DATETIME = new RegExp(`^${DATE}T(?:${TIME}(?:Z|([+-](?:[01]\\d|2[0-3]):[0-5]\\d)))$`);
+const datetime = when((value) => typeof value === "string" && DATETIME.test(value));
+
+const annotations = object({
+  audience: optional(arrayOf(oneOf("user", "assistant"))),
+  priority: optional(
+    when((value) => number(value) !== INVALID && value as number >= 0 && value as number <= 1),
+  ),
+  lastModified: optional(datetime),
+});
+const icon = object({
+  src: string,
+  mimeType: optional(string),
+  sizes: optional(arrayOf(string)),
+  theme: optional(oneOf("light", "dark")),
+});
+const implementation = object({
+  name: string,
+  title: optional(string),
+  icons: optional(arrayOf(icon)),
+  version: string,
+  websiteUrl: optional(string),
+  description: optional(string),
+});
+const decorations = { annotations: optional(annotations), _meta: optional(record) };
+const contents = { uri: string, mimeType: optional(string), _meta: optional(record) };
+const block = union(
+  object({ type: oneOf("text"), text: string, ...decorations }),
+  object({ type: oneOf("image"), data: base64, mimeType: string, ...decorations }),
+  object({ type: oneOf("audio"), data: base64, mimeType: string, ...decorations }),
+  object({
+    name: string,
+    title: optional(string),
+    icons: optional(arrayOf(icon)),
+    uri: string,
+    description: optional(string),
+    mimeType: optional(string),
+    size: optional(number),
+    annotations: optional(annotations),
+    _meta: optional(object({}, true)),
+    type: oneOf("resource_link"),
+  }),
+  object({
+    type: oneOf("resource"),
+    resource: union(
+      object({ ...contents, text: string }),
+      object({ ...contents, blob: base64 }),
+    ),
+    ...decorations,
+  }),
+);
+const SERVER_INFO = "io.modelcontextprotocol/serverInfo";
+const resultMeta = object({ [SERVER_INFO]: orUndefined(optional(implementation)) }, true);
+const RESULTS: Record<ResultSchemaEra, Parse> = {
+  check: object({
+    _meta: optional(resultMeta),
+    content: arrayOf(block),
+    structuredContent: any,
+    isError: optional(boolean),
+  }, true),
+  // The 2025 era's result `_meta` is a request's, and its structured content an object.
+  legacy: object({
+    _meta: optional(object({
+      progressToken: optional(when(isId)),
+      "io.modelcontextprotocol/related-task": optional(object({ taskId: string })),
+    }, true)),
+    content: arrayOf(block),
+    structuredContent: optional(record),
+    isError: optional(boolean),
+  }, true),
+  modern: object({
+    _meta: optional(resultMeta),
+    content: arrayOf(block),
+    structuredContent: any,
+    isError: optional(boolean),
+  }, true),
+};
+
+/**
+ * Whether a tool result is one the server faces can send (the SDK checks every result it sends
+ * and answers a protocol error otherwise): the gateway turns a malformed upstream result into a
+ * tool error instead.
+ *
+ * @param result A `CallToolResult` as an upstream sent it.
+ * @returns `true` when it is well formed.
+ *
+ * @example Usage
+ * ```ts
+ * import { isSendableResult } from "./sendable_result.ts";
+ * import { equal } from "node:assert/strict";
+ *
+ * equal(isSendableResult({ content: [{ type: "text", text: "ok" }] }), true);
+ * equal(isSendableResult({ content: [], isError: "yes" }), false);
+ * ```
+ */
+export function isSendableResult(result: unknown): boolean {
+  return isObject(result) && result.content !== undefined &&
+    RESULTS.check(result) !== INVALID;
+}
+
+/**
+ * A tool result as the SDK's server of an era sends it: its schema's output (a content block
+ * loses the members it does not name), or `undefined` when the server refuses it.
+ *
+ * @param result A tool result with its content (the server adds `content: []` when absent).
+ * @param era Which server's schema.
+ * @returns The result to send, or `undefined`.
+ *
+ * @example Usage
+ * ```ts
+ * import { sentResult } from "./sendable_result.ts";
+ * import { deepEqual, equal } from "node:assert/strict";
+ *
+ * deepEqual(sentResult({ content: [{ type: "text", text: "a", extra: 1 }] }, "legacy"), {
+ *   content: [{ type: "text", text: "a" }],
+ * });
+ * equal(sentResult({ content: [], structuredContent: [1] }, "legacy"), undefined);
+ * ```
+ */
+export function sentResult(
+  result: unknown,
+  era: ResultSchemaEra,
+): Record<string, unknown> | undefined {
+  const parsed = RESULTS[era](result);
+  return parsed === INVALID ? undefined : parsed as Record<string, unknown>;
+}

@@ -1,0 +1,253 @@
+/**
+ * The gateway's MCP server over a stdio wire, without the MCP SDK: what `serveStdio` of the SDK
+ * v2.4 answers for a {@linkcode ToolHost}, in both protocol eras (the opening message picks one
+ * per connection: a 2025-era `initialize` or a message without a 2026-07-28 envelope pins the
+ * 2025 era; a `server/discover` with an envelope probes the 2026-07-28 era, and its next request
+ * pins it). `test/gateway/stdio_server_test.ts` sends the same messages to both and compares.
+ * Loading the SDK cost the gateway 21–27 MiB and a schema check of every message.
+ *
+ * @module
+ */
+
+import { isNotification, isObject, isRequest } from "./_jsonrpc.ts";
+import type { JsonRpcMessage, JsonRpcRequest, RequestId } from "./_jsonrpc.ts";
+import { ENVELOPE, envelopeIssues, MODERN_REVISION } from "./_mcp_checks.ts";
+import { type Era, EraServer } from "./_era_server.ts";
+import type { WireTransport } from "./stdio_wire.ts";
+import type { ToolHost } from "./tool_host.ts";
+
+/** Options of {@linkcode serveToolHost}. */
+export interface ToolHostServeOptions {
+  /** The 2025-era session the connection is. */
+  session: string;
+  /** Receives what the client got wrong that has no answer (a stray response, …). */
+  onError?: (error: Error) => void;
+}
+
+const UNSUPPORTED_VERSION = -32_022;
+// Open `subscriptions/listen` of one connection, at most (the SDK's default bound).
+const MAX_SUBSCRIPTIONS = 1_024;
+
+/**
+ * Serves a host on a wire's transport until the wire closes.
+ *
+ * @param host The tools.
+ * @param transport The wire's transport (`transportOf(wire)`).
+ * @param options The session and an error listener.
+ * @returns A handle whose `close()` ends the connection.
+ *
+ * @example Usage
+ * ```ts
+ * import { serveToolHost } from "./stdio_server.ts";
+ * import { openStdioWire, transportOf } from "./stdio_wire.ts";
+ * import { equal } from "node:assert/strict";
+ *
+ * const input = new TransformStream<Uint8Array, Uint8Array>();
+ * const answered = Promise.withResolvers<string>();
+ * const output = new WritableStream<Uint8Array>({ write: (chunk) => answered.resolve(new TextDecoder().decode(chunk)) });
+ * const wire = openStdioWire(input.readable, output);
+ * const served = serveToolHost({
+ *   serverInfo: { name: "demo", version: "1.0.0" },
+ *   instructions: () => "",
+ *   tools: () => [],
+ *   call: () => Promise.resolve({ ok: false, message: "no tools" }),
+ *   onToolsChanged: () => () => {},
+ * }, transportOf(wire), { session: "s" });
+ * const writer = input.writable.getWriter();
+ * await writer.write(new TextEncoder().encode('{"jsonrpc":"2.0","id":1,"method":"ping"}\n'));
+ * equal(await answered.promise, '{"result":{},"jsonrpc":"2.0","id":1}\n');
+ * await served.close();
+ * ```
+ */
+export function serveToolHost(
+  host: ToolHost,
+  transport: WireTransport,
+  options: ToolHostServeOptions,
+): { close(): Promise<void> } {
+  const report = (error: Error) => options.onError?.(error);
+  const send = (message: JsonRpcMessage) => transport.send(message).catch(report);
+  const fail = (id: RequestId, code: number, message: string, data?: unknown) =>
+    send({ jsonrpc: "2.0", id, error: { code, message, ...(data === undefined ? {} : { data }) } });
+  let phase: "opening" | "probe" | "pinned" | "closed" = "opening";
+  let server: EraServer | undefined;
+  // Subscriptions of a 2026-07-28 connection (`subscriptions/listen`), by request id. As with the
+  // SDK's server, nothing is ever sent on them but their end: its `list_changed` follows
+  // `notifications/initialized`, which that era does not have.
+  const listens = new Set<RequestId>();
+
+  const open = (era: Era) => new EraServer(host, era, { session: options.session, send, report });
+  const unsupported = (id: RequestId, requested: string | undefined) =>
+    requested === undefined
+      ? fail(
+        id,
+        UNSUPPORTED_VERSION,
+        "Unsupported protocol version: the request did not name a protocol version",
+        { supported: [MODERN_REVISION] },
+      )
+      : fail(id, UNSUPPORTED_VERSION, `Unsupported protocol version: ${requested}`, {
+        supported: [MODERN_REVISION],
+        requested,
+      });
+  const listen = (request: JsonRpcRequest) => {
+    const issues = envelopeOf(request) === undefined
+      ? [{
+        key: "_meta",
+        problem: "the per-request envelope is required on protocol revision 2026-07-28",
+      }]
+      : envelopeIssues(metaOf(request.params)!);
+    const claimed = metaOf(request.params)?.[ENVELOPE.version];
+    if (issues[0] !== undefined) {
+      return fail(
+        request.id,
+        -32_602,
+        `Invalid _meta envelope: ${issues[0].key}: ${issues[0].problem}`,
+      );
+    }
+    if (claimed !== MODERN_REVISION) return unsupported(request.id, String(claimed ?? "unknown"));
+    if (listens.size >= MAX_SUBSCRIPTIONS) {
+      return fail(request.id, -32_603, "Subscription limit reached");
+    }
+    const filter = request.params?.notifications;
+    if (!isFilter(filter)) {
+      return fail(
+        request.id,
+        -32_602,
+        "Invalid params: 'notifications' is required and must be a valid SubscriptionFilter",
+      );
+    }
+    // The gateway's tools list changes; nothing else is offered.
+    const honored = filter.toolsListChanged === true ? { toolsListChanged: true } : {};
+    listens.add(request.id);
+    return send({
+      jsonrpc: "2.0",
+      method: "notifications/subscriptions/acknowledged",
+      params: {
+        notifications: honored,
+        _meta: { "io.modelcontextprotocol/subscriptionId": request.id },
+      },
+    });
+  };
+  const servedByEntry = (message: JsonRpcMessage): boolean => {
+    if (isRequest(message) && message.method === "subscriptions/listen") {
+      void listen(message);
+      return true;
+    }
+    if (isNotification(message) && message.method === "notifications/cancelled") {
+      const id = message.params?.requestId;
+      return id !== undefined && listens.delete(id as RequestId);
+    }
+    return false;
+  };
+
+  const receive = (message: JsonRpcMessage) => {
+    if (phase === "closed") return;
+    if (phase === "pinned") {
+      if (server!.era === "modern") {
+        if (isRequest(message) && message.method === "initialize" && !validClaim(message)) {
+          const version = message.params?.protocolVersion;
+          return void unsupported(message.id, typeof version === "string" ? version : undefined);
+        }
+        if (servedByEntry(message)) return;
+      }
+      return server!.receive(message);
+    }
+    if (!isRequest(message) && !isNotification(message)) {
+      return report(
+        new Error("Discarded a JSON-RPC response received before the connection negotiated an era"),
+      );
+    }
+    const meta = metaOf(message.params);
+    const claimed = meta !== undefined && ENVELOPE.version in meta;
+    const legacy = !claimed || (message.method === "initialize" && !validClaim(message));
+    if (legacy) {
+      // The SDK lets a probe answer what it was sent before setting it aside.
+      if (phase === "probe") server!.close({ abort: false });
+      server = open("legacy");
+      phase = "pinned";
+      return server.receive(message);
+    }
+    const issue = envelopeIssues(meta!)[0];
+    if (issue !== undefined) {
+      if (isRequest(message)) {
+        void fail(
+          message.id,
+          -32_602,
+          `Invalid _meta envelope for protocol revision 2026-07-28: ${issue.key}: ${issue.problem}`,
+          { envelope: issue },
+        );
+      }
+      return;
+    }
+    if (meta![ENVELOPE.version] !== MODERN_REVISION) {
+      if (isRequest(message)) void unsupported(message.id, String(meta![ENVELOPE.version]));
+      return;
+    }
+    if (isRequest(message) && message.method === "server/discover") {
+      if (phase !== "probe") server = open("modern");
+      phase = "probe";
+      return server!.receive(message);
+    }
+    if (phase === "probe" && isNotification(message)) return server!.receive(message);
+    if (phase !== "probe") server = open("modern");
+    phase = "pinned";
+    if (servedByEntry(message)) return;
+    server!.receive(message);
+  };
+
+  transport.onmessage = receive;
+  transport.onclose = () => {
+    if (phase === "closed") return;
+    phase = "closed";
+    server?.close();
+  };
+  const started = transport.start().catch(report);
+  return {
+    async close() {
+      await started;
+      if (phase === "closed") return;
+      phase = "closed";
+      for (const id of listens) {
+        await send({
+          jsonrpc: "2.0",
+          id,
+          result: {
+            resultType: "complete",
+            _meta: {
+              "io.modelcontextprotocol/subscriptionId": id,
+              "io.modelcontextprotocol/serverInfo": host.serverInfo,
+            },
+          },
+        });
+      }
+      listens.clear();
+      server?.close();
+      await transport.close();
+    },
+  };
+}
+
+function metaOf(params: unknown): Record<string, unknown> | undefined {
+  return isObject(params) && isObject(params._meta) ? params._meta : undefined;
+}
+
+function envelopeOf(request: JsonRpcRequest): Record<string, unknown> | undefined {
+  const meta = metaOf(request.params);
+  return meta !== undefined && ENVELOPE.version in meta ? meta : undefined;
+}
+
+// A 2026-07-28 claim (or later) with a valid envelope: such an `initialize` is a modern request.
+function validClaim(message: JsonRpcMessage): boolean {
+  const meta = "params" in message ? metaOf(message.params) : undefined;
+  const version = meta?.[ENVELOPE.version];
+  return typeof version === "string" && version >= MODERN_REVISION &&
+    envelopeIssues(meta!).length === 0;
+}
+
+function isFilter(value: unknown): value is { toolsListChanged?: boolean } {
+  if (!isObject(value)) return false;
+  const flags = ["toolsListChanged", "promptsListChanged", "resourcesListChanged"];
+  return flags.every((flag) => value[flag] === undefined || typeof value[flag] === "boolean") &&
+    (value.resourceSubscriptions === undefined ||
+      (Array.isArray(value.resourceSubscriptions) &&
+        value.resourceSubscriptions.every((uri) => typeof uri === "string")));
+}

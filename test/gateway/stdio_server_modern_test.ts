@@ -1,0 +1,127 @@
+// The SDK-free stdio server answers as the MCP SDK's server did (`_stdio_pair.ts`): the
+// 2026-07-28 era, its opening probe, envelopes and subscriptions.
+import { assertSameAnswers, envelope, init, modern, note, rpc, type Step } from "./_stdio_pair.ts";
+
+const SEQUENCES: Record<string, Step[]> = {
+  "a discover probe and a 2025-era initialize in one read": [
+    [modern(1, "server/discover"), init(2, "2025-03-26"), rpc(3, "tools/list")].join("\n"),
+  ],
+  "a 2026-07-28 session in one read": [
+    [
+      modern(1, "server/discover"),
+      modern(2, "tools/list"),
+      modern(3, "tools/call", { name: "echo", _meta: { progressToken: 1 } }),
+      modern(4, "subscriptions/listen", { notifications: { toolsListChanged: true } }),
+    ].join("\n"),
+    "close",
+  ],
+  "hostile envelopes at the opening": [
+    rpc(1, "tools/list", {
+      _meta: {
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": { roots: 5 },
+      },
+    }),
+    rpc(2, "tools/list", {
+      _meta: { ...envelope, "io.modelcontextprotocol/clientInfo": { name: "c" } },
+    }),
+    rpc(3, "initialize", {
+      protocolVersion: "2025-06-18",
+      capabilities: {},
+      clientInfo: { name: "c", version: "1" },
+      _meta: { ...envelope, "io.modelcontextprotocol/clientCapabilities": 5 },
+    }),
+  ],
+  "hostile envelope members": [
+    modern(1, "tools/list", {
+      _meta: { "io.modelcontextprotocol/clientCapabilities": { roots: 5 } },
+    }),
+    modern(2, "tools/list", {
+      _meta: { "io.modelcontextprotocol/clientInfo": { name: "c", version: "1", title: 1 } },
+    }),
+    modern(3, "tools/list", {
+      _meta: { "io.modelcontextprotocol/clientCapabilities": { sampling: { tools: 5 } } },
+    }),
+    modern(4, "tools/call", { name: "echo", task: 5 }),
+    modern(5, "tools/list", { _meta: { "io.modelcontextprotocol/logLevel": "loud" } }),
+    modern(6, "tools/list", { _meta: { "io.modelcontextprotocol/clientInfo": { icons: 5 } } }),
+    modern(7, "tools/call", { name: "echo", requestState: 5 }),
+    modern(8, "tools/call", { name: "echo", requestState: "s", inputResponses: {} }),
+  ],
+  "2026-07-28: discover, then requests": [
+    modern(1, "server/discover"),
+    modern(2, "tools/list"),
+    rpc(3, "tools/list"),
+    modern(4, "tools/call", { name: "echo", arguments: { a: 1 }, _meta: { progressToken: 5 } }),
+    modern(5, "ping"),
+    init(6, "2025-06-18"),
+    rpc(16, "initialize", { capabilities: {} }),
+    modern(7, "logging/setLevel", { level: "info" }),
+    modern(8, "subscriptions/listen"),
+    modern(9, "tools/call", { name: "x" }),
+    rpc(10, "tools/list", { _meta: { "io.modelcontextprotocol/protocolVersion": "2030-01-01" } }),
+    rpc(11, "tools/list", { _meta: { "io.modelcontextprotocol/protocolVersion": 2 } }),
+    modern(12, "foo"),
+    modern(13, "tools/call", { name: "bare" }),
+    modern(14, "tools/call", {}),
+    note("notifications/initialized"),
+    "change",
+    modern(15, "tools/call", { name: "slow" }),
+    note("notifications/cancelled", { requestId: 15 }),
+  ],
+  "2026-07-28: listen, cancel and close": [
+    modern(1, "tools/list"),
+    modern(2, "subscriptions/listen", { notifications: { toolsListChanged: true } }),
+    modern(3, "subscriptions/listen", { notifications: { promptsListChanged: true } }),
+    modern(4, "subscriptions/listen", { notifications: { toolsListChanged: "yes" } }),
+    rpc(5, "subscriptions/listen", { notifications: {} }),
+    note("notifications/cancelled", { requestId: 3 }),
+    "close",
+  ],
+  "2026-07-28: subscriptions past the bound are refused": [
+    Array.from(
+      { length: 1_026 },
+      (_, i) => modern(i, "subscriptions/listen", { notifications: { toolsListChanged: true } }),
+    ).join("\n"),
+    note("notifications/cancelled", { requestId: 5 }),
+    modern("again", "subscriptions/listen", { notifications: {} }),
+    modern("full", "subscriptions/listen", { notifications: {} }),
+  ],
+  "2026-07-28: a discover probe, then a 2025-era client": [
+    modern(1, "server/discover"),
+    note("notifications/cancelled", { requestId: 99 }),
+    modern(2, "server/discover"),
+    init(3, "2025-06-18"),
+    modern(4, "tools/list"),
+    rpc(5, "ping"),
+  ],
+  "opening envelopes that are wrong": [
+    rpc(1, "tools/list", { _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28" } }),
+    rpc(2, "tools/list", {
+      _meta: { ...envelope, "io.modelcontextprotocol/protocolVersion": "2031-01-01" },
+    }),
+    rpc(3, "tools/list", {
+      _meta: { ...envelope, "io.modelcontextprotocol/clientInfo": { name: 1 } },
+    }),
+    rpc(4, "tools/list", { _meta: { ...envelope, "io.modelcontextprotocol/logLevel": "loud" } }),
+    note("notifications/initialized", { _meta: { "io.modelcontextprotocol/protocolVersion": 1 } }),
+    '{"jsonrpc":"2.0","id":5,"result":{}}',
+    rpc(6, "initialize", {
+      protocolVersion: "2025-06-18",
+      capabilities: {},
+      clientInfo: { name: "c", version: "1" },
+      _meta: envelope,
+    }),
+  ],
+  "a malformed result and a 2025-era request on a pinned modern connection": [
+    modern(1, "tools/call", { name: "bad" }),
+    rpc(2, "ping"),
+    rpc(3, "tools/call", { name: "echo" }),
+  ],
+};
+
+for (const [name, steps] of Object.entries(SEQUENCES)) {
+  Deno.test(`the SDK-free stdio server answers as the SDK's: ${name}`, async () => {
+    await assertSameAnswers(steps);
+  });
+}
