@@ -4,7 +4,7 @@
  * loading the SDK (+21 MiB of resident memory and a schema library's parse of every message, on
  * the gateway's hot path). The connection above it checks what answers mean (`tool_list.ts`,
  * `_result.ts`, `_progress.ts`); the transport below it checks that each line is a JSON-RPC
- * message (`_jsonrpc.ts`), so that this client only routes them.
+ * message (`src/_jsonrpc.ts`), so that this client only routes them.
  *
  * What it does as the SDK's client does: the version it offers and accepts, `clientInfo` and
  * empty capabilities, `notifications/initialized`, ids counted from 0, `notifications/cancelled`
@@ -17,6 +17,7 @@
  */
 
 import type { JSONRPCMessage } from "@modelcontextprotocol/client";
+import { methodNotFound } from "../_jsonrpc.ts";
 import { isRecord } from "../_record.ts";
 import type { McpTransport, ServerIdentity } from "./types.ts";
 import { type Peer, type PeerError, peerError } from "./_peer.ts";
@@ -33,9 +34,6 @@ export const ACCEPTED_PROTOCOL_VERSIONS: readonly string[] = [
   "2024-11-05",
   "2024-10-07",
 ];
-
-// The JSON-RPC code for a method this client does not serve.
-const METHOD_NOT_FOUND = -32_601;
 
 interface Waiting {
   resolve: (result: Record<string, unknown>) => void;
@@ -231,11 +229,7 @@ class LitePeer implements Peer {
       ).catch(failed);
       return;
     }
-    transport?.send({
-      jsonrpc: "2.0",
-      id: id as string | number,
-      error: { code: METHOD_NOT_FOUND, message: "Method not found" },
-    }).catch(failed);
+    transport?.send(methodNotFound(id as string | number)).catch(failed);
   }
 
   #notified(method: string, params: unknown): void {
