@@ -8,7 +8,7 @@
  * @module
  */
 
-import { isObject } from "./_jsonrpc.ts";
+import { isRecord } from "../_record.ts";
 
 /** The modern protocol revision served. */
 export const MODERN_REVISION = "2026-07-28";
@@ -48,16 +48,16 @@ const string = typed("string", (value) => typeof value === "string");
 const boolean = typed("boolean", (value) => typeof value === "boolean");
 const number = typed("number", (value) => typeof value === "number" && Number.isFinite(value));
 // A JSON object (zod's `record`): any member is JSON once parsed.
-const record = typed("record", isObject);
+const record = typed("record", isRecord);
 const optional = (check: Check): Check => (value, path, out) => {
   if (value !== undefined) check(value, path, out);
 };
 const object = (shape: Record<string, Check>): Check => (value, path, out) => {
-  if (!isObject(value)) return void out.push(wrongType("object", value, path));
+  if (!isRecord(value)) return void out.push(wrongType("object", value, path));
   for (const key in shape) shape[key]!(value[key], [...path, key], out);
 };
 const recordOf = (check: Check): Check => (value, path, out) => {
-  if (!isObject(value)) return void out.push(wrongType("record", value, path));
+  if (!isRecord(value)) return void out.push(wrongType("record", value, path));
   for (const key in value) check(value[key], [...path, key], out);
 };
 const arrayOf = (check: Check): Check => (value, path, out) => {

@@ -8,7 +8,8 @@
  * @module
  */
 
-import { isId, isObject } from "./_jsonrpc.ts";
+import { isId } from "../_jsonrpc.ts";
+import { isRecord } from "../_record.ts";
 
 /** Which of the SDK's result schemas: its public check, or a server's of one protocol era. */
 export type ResultSchemaEra = "check" | "legacy" | "modern";
@@ -21,7 +22,7 @@ const when = (ok: (value: unknown) => boolean): Parse => (value) => ok(value) ? 
 const string = when((value) => typeof value === "string");
 const boolean = when((value) => typeof value === "boolean");
 const number = when((value) => typeof value === "number" && Number.isFinite(value));
-const record = when(isObject);
+const record = when(isRecord);
 const any: Parse = (value) => value;
 const oneOf = (...values: unknown[]) => when((value) => values.includes(value));
 const optional = (parse: Parse): Parse => (value) => value === undefined ? undefined : parse(value);
@@ -41,7 +42,7 @@ const arrayOf = (parse: Parse): Parse => (value) => {
 };
 // zod's object: the named members in order, then (when loose) the others as they are.
 const object = (shape: Record<string, Parse>, loose = false): Parse => (value) => {
-  if (!isObject(value)) return INVALID;
+  if (!isRecord(value)) return INVALID;
   const out: Record<string, unknown> = {};
   for (const key in shape) {
     const parsed = shape[key]!(value[key]);
@@ -170,7 +171,7 @@ const RESULTS: Record<ResultSchemaEra, Parse> = {
  * ```
  */
 export function isSendableResult(result: unknown): boolean {
-  return isObject(result) && result.content !== undefined &&
+  return isRecord(result) && result.content !== undefined &&
     RESULTS.check(result) !== INVALID;
 }
 
