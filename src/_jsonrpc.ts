@@ -10,6 +10,7 @@
  * @module
  */
 
+import { RELATED_TASK_META_KEY } from "./_mcp_protocol.ts";
 import { isRecord } from "./_record.ts";
 import type { Result } from "./result.ts";
 
@@ -86,8 +87,6 @@ const REQUEST = new Set(["jsonrpc", "id", "method", "params"]);
 const NOTIFICATION = new Set(["jsonrpc", "method", "params"]);
 const RESULT = new Set(["jsonrpc", "id", "result"]);
 const ERROR = new Set(["jsonrpc", "id", "error"]);
-/** The reserved `_meta` key of a task a message belongs to (2025-11-25). */
-const RELATED_TASK = "io.modelcontextprotocol/related-task";
 
 /**
  * Reads a parsed JSON value as a JSON-RPC message: exact member sets, integer ids and progress
@@ -278,9 +277,9 @@ function paramsProblem(params: unknown): string | undefined {
   if (!isRecord(meta)) return '"_meta" must be an object';
   const token = meta.progressToken;
   if (token !== undefined && !isId(token)) return '"progressToken" must be a string or an integer';
-  const task = meta[RELATED_TASK];
+  const task = meta[RELATED_TASK_META_KEY];
   if (task !== undefined && !(isRecord(task) && typeof task.taskId === "string")) {
-    return `"${RELATED_TASK}" must be an object with a string "taskId"`;
+    return `"${RELATED_TASK_META_KEY}" must be an object with a string "taskId"`;
   }
   return undefined;
 }

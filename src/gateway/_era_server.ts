@@ -20,11 +20,10 @@ import {
   ENVELOPE,
   envelopeSchemaIssues,
   formatIssues,
-  LEGACY_VERSIONS,
   MODERN_REVISION,
   paramIssues,
-  SERVER_INFO_KEY,
 } from "./_mcp_checks.ts";
+import { LEGACY_PROTOCOL_VERSIONS, SERVER_INFO_META_KEY } from "../_mcp_protocol.ts";
 import { sentResult } from "./sendable_result.ts";
 import { answerToolCall, type ToolHost } from "./tool_host.ts";
 
@@ -252,7 +251,9 @@ export class EraServer {
       case "initialize": {
         const requested = params!.protocolVersion as string;
         return {
-          protocolVersion: LEGACY_VERSIONS.includes(requested) ? requested : LEGACY_VERSIONS[0],
+          protocolVersion: LEGACY_PROTOCOL_VERSIONS.includes(requested)
+            ? requested
+            : LEGACY_PROTOCOL_VERSIONS[0],
           capabilities: CAPABILITIES,
           serverInfo: this.#host.serverInfo,
           ...(this.#instructions ? { instructions: this.#instructions } : {}),
@@ -278,10 +279,10 @@ export class EraServer {
     if (CACHEABLE.has(method)) encoded = { ...encoded, ttlMs: 0, cacheScope: "private" };
     const meta = encoded._meta;
     if (meta === undefined) {
-      return { ...encoded, _meta: { [SERVER_INFO_KEY]: this.#host.serverInfo } };
+      return { ...encoded, _meta: { [SERVER_INFO_META_KEY]: this.#host.serverInfo } };
     }
-    if (!isRecord(meta) || meta[SERVER_INFO_KEY] !== undefined) return encoded;
-    return { ...encoded, _meta: { ...meta, [SERVER_INFO_KEY]: this.#host.serverInfo } };
+    if (!isRecord(meta) || meta[SERVER_INFO_META_KEY] !== undefined) return encoded;
+    return { ...encoded, _meta: { ...meta, [SERVER_INFO_META_KEY]: this.#host.serverInfo } };
   }
 }
 

@@ -12,14 +12,6 @@ import { isRecord } from "../_record.ts";
 
 /** The modern protocol revision served. */
 export const MODERN_REVISION = "2026-07-28";
-/** The 2025-era versions `initialize` accepts, newest first (the SDK's list). */
-export const LEGACY_VERSIONS: readonly string[] = [
-  "2025-11-25",
-  "2025-06-18",
-  "2025-03-26",
-  "2024-11-05",
-  "2024-10-07",
-];
 /** The envelope keys of a 2026-07-28 request's `_meta`. */
 export const ENVELOPE = {
   version: "io.modelcontextprotocol/protocolVersion",
@@ -27,8 +19,6 @@ export const ENVELOPE = {
   capabilities: "io.modelcontextprotocol/clientCapabilities",
   logLevel: "io.modelcontextprotocol/logLevel",
 } as const;
-/** Where a 2026-07-28 result names its server. */
-export const SERVER_INFO_KEY = "io.modelcontextprotocol/serverInfo";
 
 const LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"];
 

@@ -9,6 +9,7 @@
  */
 
 import { isId } from "../_jsonrpc.ts";
+import { RELATED_TASK_META_KEY, SERVER_INFO_META_KEY } from "../_mcp_protocol.ts";
 import { isRecord } from "../_record.ts";
 
 /** Which of the SDK's result schemas: its public check, or a server's of one protocol era. */
@@ -126,8 +127,7 @@ const block = union(
     ...decorations,
   }),
 );
-const SERVER_INFO = "io.modelcontextprotocol/serverInfo";
-const resultMeta = object({ [SERVER_INFO]: orUndefined(optional(implementation)) }, true);
+const resultMeta = object({ [SERVER_INFO_META_KEY]: orUndefined(optional(implementation)) }, true);
 const RESULTS: Record<ResultSchemaEra, Parse> = {
   check: object({
     _meta: optional(resultMeta),
@@ -139,7 +139,7 @@ const RESULTS: Record<ResultSchemaEra, Parse> = {
   legacy: object({
     _meta: optional(object({
       progressToken: optional(when(isId)),
-      "io.modelcontextprotocol/related-task": optional(object({ taskId: string })),
+      [RELATED_TASK_META_KEY]: optional(object({ taskId: string })),
     }, true)),
     content: arrayOf(block),
     structuredContent: optional(record),

@@ -11,6 +11,7 @@
 
 import { errorResponse, isNotification, isRequest, JSON_RPC_CODES } from "../_jsonrpc.ts";
 import type { JsonRpcMessage, JsonRpcRequest, RequestId } from "../_jsonrpc.ts";
+import { SERVER_INFO_META_KEY, SUBSCRIPTION_ID_META_KEY } from "../_mcp_protocol.ts";
 import { isRecord } from "../_record.ts";
 import { ENVELOPE, envelopeIssues, MODERN_REVISION } from "./_mcp_checks.ts";
 import { type Era, EraServer } from "./_era_server.ts";
@@ -124,7 +125,7 @@ export function serveToolHost(
       method: "notifications/subscriptions/acknowledged",
       params: {
         notifications: honored,
-        _meta: { "io.modelcontextprotocol/subscriptionId": request.id },
+        _meta: { [SUBSCRIPTION_ID_META_KEY]: request.id },
       },
     });
   };
@@ -214,8 +215,8 @@ export function serveToolHost(
           result: {
             resultType: "complete",
             _meta: {
-              "io.modelcontextprotocol/subscriptionId": id,
-              "io.modelcontextprotocol/serverInfo": host.serverInfo,
+              [SUBSCRIPTION_ID_META_KEY]: id,
+              [SERVER_INFO_META_KEY]: host.serverInfo,
             },
           },
         });

@@ -18,22 +18,11 @@
 
 import type { JSONRPCMessage } from "@modelcontextprotocol/client";
 import { methodNotFound } from "../_jsonrpc.ts";
+import { LEGACY_PROTOCOL_VERSIONS } from "../_mcp_protocol.ts";
 import { isRecord } from "../_record.ts";
 import type { McpTransport, ServerIdentity } from "./types.ts";
 import { type Peer, type PeerError, peerError } from "./_peer.ts";
 import { isProgressParams, type ProgressParams } from "./_progress.ts";
-
-/** The protocol version `initialize` offers: the SDK v2.4 client's `LATEST_PROTOCOL_VERSION`. */
-export const OFFERED_PROTOCOL_VERSION = "2025-11-25";
-
-/** The versions a server may answer with: the SDK v2.4's pre-2026 `SUPPORTED_PROTOCOL_VERSIONS`. */
-export const ACCEPTED_PROTOCOL_VERSIONS: readonly string[] = [
-  OFFERED_PROTOCOL_VERSION,
-  "2025-06-18",
-  "2025-03-26",
-  "2024-11-05",
-  "2024-10-07",
-];
 
 interface Waiting {
   resolve: (result: Record<string, unknown>) => void;
@@ -111,14 +100,14 @@ class LitePeer implements Peer {
     );
     try {
       const result = await this.request("initialize", {
-        protocolVersion: OFFERED_PROTOCOL_VERSION,
+        protocolVersion: LEGACY_PROTOCOL_VERSIONS[0],
         capabilities: {},
         clientInfo: this.#clientInfo,
       }, timeout.signal);
       const problem = initializeProblem(result);
       if (problem !== undefined) throw new Error(`Invalid result for initialize: ${problem}`);
       const version = result.protocolVersion as string;
-      if (!ACCEPTED_PROTOCOL_VERSIONS.includes(version)) {
+      if (!LEGACY_PROTOCOL_VERSIONS.includes(version)) {
         throw new Error(`Server's protocol version is not supported: ${version}`);
       }
       const info = result.serverInfo as Record<string, unknown>;
