@@ -7,17 +7,23 @@
  * @module
  */
 
-import { isNotification, isObject, isRequest } from "./_jsonrpc.ts";
-import type { JsonRpcMessage, JsonRpcRequest, RequestId } from "./_jsonrpc.ts";
+import {
+  errorResponse,
+  isNotification,
+  isRequest,
+  JSON_RPC_CODES,
+  methodNotFound,
+} from "../_jsonrpc.ts";
+import type { JsonRpcMessage, JsonRpcRequest, RequestId } from "../_jsonrpc.ts";
+import { isRecord } from "../_record.ts";
 import {
   ENVELOPE,
   envelopeSchemaIssues,
   formatIssues,
-  LEGACY_VERSIONS,
   MODERN_REVISION,
   paramIssues,
-  SERVER_INFO_KEY,
 } from "./_mcp_checks.ts";
+import { LEGACY_PROTOCOL_VERSIONS, SERVER_INFO_META_KEY } from "../_mcp_protocol.ts";
 import { sentResult } from "./sendable_result.ts";
 import { answerToolCall, type ToolHost } from "./tool_host.ts";
 
@@ -35,9 +41,7 @@ export interface EraServerOptions {
 }
 
 const CAPABILITIES = { tools: { listChanged: true }, logging: {} };
-const METHOD_NOT_FOUND = -32_601;
-const INVALID_PARAMS = -32_602;
-const INTERNAL_ERROR = -32_603;
+const INVALID_PARAMS = JSON_RPC_CODES.invalidParams;
 // The methods each era defines; others are answered "Method not found" whatever their handler.
 const SERVED: Record<Era, Set<string>> = {
   legacy: new Set(["initialize", "ping", "logging/setLevel", "tools/list", "tools/call"]),
@@ -115,7 +119,7 @@ export class EraServer {
     }
     const params = message.params;
     if (message.method === "notifications/cancelled") {
-      if (isObject(params) && params.requestId !== undefined) {
+      if (isRecord(params) && params.requestId !== undefined) {
         this.#calls.get(params.requestId as RequestId)?.abort(params.reason);
       }
     } else if (message.method === "notifications/initialized" && this.era === "legacy") {
@@ -145,12 +149,11 @@ export class EraServer {
 
   #request(request: JsonRpcRequest): void {
     const fail = (code: number, message: string, data?: unknown) =>
-      void this.#options.send({
-        jsonrpc: "2.0",
-        id: request.id,
-        error: { code, message, ...(data === undefined ? {} : { data }) },
-      }).catch(this.#options.report);
-    if (!SERVED[this.era].has(request.method)) return fail(METHOD_NOT_FOUND, "Method not found");
+      void this.#options.send(errorResponse(request.id, code, message, data))
+        .catch(this.#options.report);
+    if (!SERVED[this.era].has(request.method)) {
+      return void this.#options.send(methodNotFound(request.id)).catch(this.#options.report);
+    }
     const { params, envelope, requestState } = lift(request.params);
     if (this.era === "modern") {
       if (envelope === undefined) {
@@ -187,7 +190,9 @@ export class EraServer {
           if (controller.signal.aborted) return;
           // As the SDK answers a handler's throw: its integer code (the retired -32002, resource
           // not found, as invalid params), else an internal error.
-          const code = Number.isSafeInteger(error.code) ? error.code as number : INTERNAL_ERROR;
+          const code = Number.isSafeInteger(error.code)
+            ? error.code as number
+            : JSON_RPC_CODES.internalError;
           fail(
             code === -32_002 ? INVALID_PARAMS : code,
             error.message ?? "Internal error",
@@ -215,7 +220,7 @@ export class EraServer {
           reason: "invalid_request_state",
         });
       }
-      const token = isObject(params!._meta) ? params!._meta.progressToken : undefined;
+      const token = isRecord(params!._meta) ? params!._meta.progressToken : undefined;
       const answer = await answerToolCall(
         this.#host,
         params as { name: string },
@@ -246,7 +251,9 @@ export class EraServer {
       case "initialize": {
         const requested = params!.protocolVersion as string;
         return {
-          protocolVersion: LEGACY_VERSIONS.includes(requested) ? requested : LEGACY_VERSIONS[0],
+          protocolVersion: LEGACY_PROTOCOL_VERSIONS.includes(requested)
+            ? requested
+            : LEGACY_PROTOCOL_VERSIONS[0],
           capabilities: CAPABILITIES,
           serverInfo: this.#host.serverInfo,
           ...(this.#instructions ? { instructions: this.#instructions } : {}),
@@ -272,10 +279,10 @@ export class EraServer {
     if (CACHEABLE.has(method)) encoded = { ...encoded, ttlMs: 0, cacheScope: "private" };
     const meta = encoded._meta;
     if (meta === undefined) {
-      return { ...encoded, _meta: { [SERVER_INFO_KEY]: this.#host.serverInfo } };
+      return { ...encoded, _meta: { [SERVER_INFO_META_KEY]: this.#host.serverInfo } };
     }
-    if (!isObject(meta) || meta[SERVER_INFO_KEY] !== undefined) return encoded;
-    return { ...encoded, _meta: { ...meta, [SERVER_INFO_KEY]: this.#host.serverInfo } };
+    if (!isRecord(meta) || meta[SERVER_INFO_META_KEY] !== undefined) return encoded;
+    return { ...encoded, _meta: { ...meta, [SERVER_INFO_META_KEY]: this.#host.serverInfo } };
   }
 }
 
@@ -286,7 +293,7 @@ function lift(params: Record<string, unknown> | undefined): {
   requestState: unknown;
 } {
   if (params === undefined) return { params, envelope: undefined, requestState: undefined };
-  const meta = isObject(params._meta) ? params._meta : undefined;
+  const meta = isRecord(params._meta) ? params._meta : undefined;
   const keys = meta === undefined ? [] : ENVELOPE_KEYS.filter((key) => key in meta);
   const retry = "inputResponses" in params || "requestState" in params;
   if (keys.length === 0 && !retry) return { params, envelope: undefined, requestState: undefined };

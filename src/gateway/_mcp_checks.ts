@@ -8,18 +8,10 @@
  * @module
  */
 
-import { isObject } from "./_jsonrpc.ts";
+import { isRecord } from "../_record.ts";
 
 /** The modern protocol revision served. */
 export const MODERN_REVISION = "2026-07-28";
-/** The 2025-era versions `initialize` accepts, newest first (the SDK's list). */
-export const LEGACY_VERSIONS: readonly string[] = [
-  "2025-11-25",
-  "2025-06-18",
-  "2025-03-26",
-  "2024-11-05",
-  "2024-10-07",
-];
 /** The envelope keys of a 2026-07-28 request's `_meta`. */
 export const ENVELOPE = {
   version: "io.modelcontextprotocol/protocolVersion",
@@ -27,8 +19,6 @@ export const ENVELOPE = {
   capabilities: "io.modelcontextprotocol/clientCapabilities",
   logLevel: "io.modelcontextprotocol/logLevel",
 } as const;
-/** Where a 2026-07-28 result names its server. */
-export const SERVER_INFO_KEY = "io.modelcontextprotocol/serverInfo";
 
 const LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"];
 
@@ -48,16 +38,16 @@ const string = typed("string", (value) => typeof value === "string");
 const boolean = typed("boolean", (value) => typeof value === "boolean");
 const number = typed("number", (value) => typeof value === "number" && Number.isFinite(value));
 // A JSON object (zod's `record`): any member is JSON once parsed.
-const record = typed("record", isObject);
+const record = typed("record", isRecord);
 const optional = (check: Check): Check => (value, path, out) => {
   if (value !== undefined) check(value, path, out);
 };
 const object = (shape: Record<string, Check>): Check => (value, path, out) => {
-  if (!isObject(value)) return void out.push(wrongType("object", value, path));
+  if (!isRecord(value)) return void out.push(wrongType("object", value, path));
   for (const key in shape) shape[key]!(value[key], [...path, key], out);
 };
 const recordOf = (check: Check): Check => (value, path, out) => {
-  if (!isObject(value)) return void out.push(wrongType("record", value, path));
+  if (!isRecord(value)) return void out.push(wrongType("record", value, path));
   for (const key in value) check(value[key], [...path, key], out);
 };
 const arrayOf = (check: Check): Check => (value, path, out) => {

@@ -7,6 +7,8 @@
  * @module
  */
 
+import { isRecord } from "../_record.ts";
+
 /** A host file's format: JSON (comments and trailing commas allowed) or TOML. */
 export type HostFormat = "json" | "toml";
 
@@ -180,8 +182,4 @@ function envVariables(value: unknown): unknown {
 
 function quote(text: string): string {
   return JSON.stringify(text);
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -8,7 +8,9 @@
  * @module
  */
 
-import { isId, isObject } from "./_jsonrpc.ts";
+import { isId } from "../_jsonrpc.ts";
+import { RELATED_TASK_META_KEY, SERVER_INFO_META_KEY } from "../_mcp_protocol.ts";
+import { isRecord } from "../_record.ts";
 
 /** Which of the SDK's result schemas: its public check, or a server's of one protocol era. */
 export type ResultSchemaEra = "check" | "legacy" | "modern";
@@ -21,7 +23,7 @@ const when = (ok: (value: unknown) => boolean): Parse => (value) => ok(value) ? 
 const string = when((value) => typeof value === "string");
 const boolean = when((value) => typeof value === "boolean");
 const number = when((value) => typeof value === "number" && Number.isFinite(value));
-const record = when(isObject);
+const record = when(isRecord);
 const any: Parse = (value) => value;
 const oneOf = (...values: unknown[]) => when((value) => values.includes(value));
 const optional = (parse: Parse): Parse => (value) => value === undefined ? undefined : parse(value);
@@ -41,7 +43,7 @@ const arrayOf = (parse: Parse): Parse => (value) => {
 };
 // zod's object: the named members in order, then (when loose) the others as they are.
 const object = (shape: Record<string, Parse>, loose = false): Parse => (value) => {
-  if (!isObject(value)) return INVALID;
+  if (!isRecord(value)) return INVALID;
   const out: Record<string, unknown> = {};
   for (const key in shape) {
     const parsed = shape[key]!(value[key]);
@@ -125,8 +127,7 @@ const block = union(
     ...decorations,
   }),
 );
-const SERVER_INFO = "io.modelcontextprotocol/serverInfo";
-const resultMeta = object({ [SERVER_INFO]: orUndefined(optional(implementation)) }, true);
+const resultMeta = object({ [SERVER_INFO_META_KEY]: orUndefined(optional(implementation)) }, true);
 const RESULTS: Record<ResultSchemaEra, Parse> = {
   check: object({
     _meta: optional(resultMeta),
@@ -138,7 +139,7 @@ const RESULTS: Record<ResultSchemaEra, Parse> = {
   legacy: object({
     _meta: optional(object({
       progressToken: optional(when(isId)),
-      "io.modelcontextprotocol/related-task": optional(object({ taskId: string })),
+      [RELATED_TASK_META_KEY]: optional(object({ taskId: string })),
     }, true)),
     content: arrayOf(block),
     structuredContent: optional(record),
@@ -170,7 +171,7 @@ const RESULTS: Record<ResultSchemaEra, Parse> = {
  * ```
  */
 export function isSendableResult(result: unknown): boolean {
-  return isObject(result) && result.content !== undefined &&
+  return isRecord(result) && result.content !== undefined &&
     RESULTS.check(result) !== INVALID;
 }
 

@@ -9,8 +9,10 @@
  * @module
  */
 
-import { isNotification, isObject, isRequest } from "./_jsonrpc.ts";
-import type { JsonRpcMessage, JsonRpcRequest, RequestId } from "./_jsonrpc.ts";
+import { errorResponse, isNotification, isRequest, JSON_RPC_CODES } from "../_jsonrpc.ts";
+import type { JsonRpcMessage, JsonRpcRequest, RequestId } from "../_jsonrpc.ts";
+import { SERVER_INFO_META_KEY, SUBSCRIPTION_ID_META_KEY } from "../_mcp_protocol.ts";
+import { isRecord } from "../_record.ts";
 import { ENVELOPE, envelopeIssues, MODERN_REVISION } from "./_mcp_checks.ts";
 import { type Era, EraServer } from "./_era_server.ts";
 import type { WireTransport } from "./stdio_wire.ts";
@@ -67,7 +69,7 @@ export function serveToolHost(
   const report = (error: Error) => options.onError?.(error);
   const send = (message: JsonRpcMessage) => transport.send(message).catch(report);
   const fail = (id: RequestId, code: number, message: string, data?: unknown) =>
-    send({ jsonrpc: "2.0", id, error: { code, message, ...(data === undefined ? {} : { data }) } });
+    send(errorResponse(id, code, message, data));
   let phase: "opening" | "probe" | "pinned" | "closed" = "opening";
   let server: EraServer | undefined;
   // Subscriptions of a 2026-07-28 connection (`subscriptions/listen`), by request id. As with the
@@ -99,19 +101,19 @@ export function serveToolHost(
     if (issues[0] !== undefined) {
       return fail(
         request.id,
-        -32_602,
+        JSON_RPC_CODES.invalidParams,
         `Invalid _meta envelope: ${issues[0].key}: ${issues[0].problem}`,
       );
     }
     if (claimed !== MODERN_REVISION) return unsupported(request.id, String(claimed ?? "unknown"));
     if (listens.size >= MAX_SUBSCRIPTIONS) {
-      return fail(request.id, -32_603, "Subscription limit reached");
+      return fail(request.id, JSON_RPC_CODES.internalError, "Subscription limit reached");
     }
     const filter = request.params?.notifications;
     if (!isFilter(filter)) {
       return fail(
         request.id,
-        -32_602,
+        JSON_RPC_CODES.invalidParams,
         "Invalid params: 'notifications' is required and must be a valid SubscriptionFilter",
       );
     }
@@ -123,7 +125,7 @@ export function serveToolHost(
       method: "notifications/subscriptions/acknowledged",
       params: {
         notifications: honored,
-        _meta: { "io.modelcontextprotocol/subscriptionId": request.id },
+        _meta: { [SUBSCRIPTION_ID_META_KEY]: request.id },
       },
     });
   };
@@ -171,7 +173,7 @@ export function serveToolHost(
       if (isRequest(message)) {
         void fail(
           message.id,
-          -32_602,
+          JSON_RPC_CODES.invalidParams,
           `Invalid _meta envelope for protocol revision 2026-07-28: ${issue.key}: ${issue.problem}`,
           { envelope: issue },
         );
@@ -213,8 +215,8 @@ export function serveToolHost(
           result: {
             resultType: "complete",
             _meta: {
-              "io.modelcontextprotocol/subscriptionId": id,
-              "io.modelcontextprotocol/serverInfo": host.serverInfo,
+              [SUBSCRIPTION_ID_META_KEY]: id,
+              [SERVER_INFO_META_KEY]: host.serverInfo,
             },
           },
         });
@@ -227,7 +229,7 @@ export function serveToolHost(
 }
 
 function metaOf(params: unknown): Record<string, unknown> | undefined {
-  return isObject(params) && isObject(params._meta) ? params._meta : undefined;
+  return isRecord(params) && isRecord(params._meta) ? params._meta : undefined;
 }
 
 function envelopeOf(request: JsonRpcRequest): Record<string, unknown> | undefined {
@@ -244,7 +246,7 @@ function validClaim(message: JsonRpcMessage): boolean {
 }
 
 function isFilter(value: unknown): value is { toolsListChanged?: boolean } {
-  if (!isObject(value)) return false;
+  if (!isRecord(value)) return false;
   const flags = ["toolsListChanged", "promptsListChanged", "resourcesListChanged"];
   return flags.every((flag) => value[flag] === undefined || typeof value[flag] === "boolean") &&
     (value.resourceSubscriptions === undefined ||

@@ -9,13 +9,15 @@
  */
 
 import { LineSplitter } from "../_line_splitter.ts";
-import { asMessage, type JsonRpcMessage } from "./_jsonrpc.ts";
-
-/**
- * The longest host message the stdio face reads, in bytes: the SDK's own stdio limit
- * (`STDIO_DEFAULT_MAX_BUFFER_SIZE`, 10 MiB; a test keeps the two equal), without loading the SDK.
- */
-export const MAX_HOST_MESSAGE_BYTES = 10 * 1024 * 1024;
+import {
+  checkMessage,
+  errorResponse,
+  JSON_RPC_CODES,
+  type JsonRpcMessage,
+  messageLine,
+  type RequestId,
+  STDIO_MAX_MESSAGE_BYTES,
+} from "../_jsonrpc.ts";
 
 // The request id of a skipped line is looked for only in its first bytes.
 const ID_PREFIX_BYTES = 4_096;
@@ -26,7 +28,7 @@ const MAX_WAITING = 1_000;
 export interface StdioWireOptions {
   /**
    * The longest message read, in bytes.
-   * @default {MAX_HOST_MESSAGE_BYTES}
+   * @default {STDIO_MAX_MESSAGE_BYTES}
    */
   maxMessageBytes?: number;
 }
@@ -117,7 +119,7 @@ export function openStdioWire(
   output: WireOutput,
   options: StdioWireOptions = {},
 ): StdioWire {
-  const max = options.maxMessageBytes ?? MAX_HOST_MESSAGE_BYTES;
+  const max = options.maxMessageBytes ?? STDIO_MAX_MESSAGE_BYTES;
   const encoder = new TextEncoder();
   // Fatal: a lenient decoder turns bytes that are not UTF-8 into U+FFFD, so that a tool name or an
   // argument would reach the host changed; such a line is a parse error, as over HTTP.
@@ -137,15 +139,15 @@ export function openStdioWire(
       answerError(message.id, -32_000, "The server is still starting: send this request again");
     }
   };
-  const answerError = (id: string | number | null, code: number, message: string) => {
-    void wire.send({ jsonrpc: "2.0", id, error: { code, message } }).catch(() => {});
+  const answerError = (id: RequestId | null, code: number, message: string) => {
+    void wire.send(errorResponse(id, code, message)).catch(() => {});
   };
   const line = (bytes: Uint8Array) => {
     let text: string;
     try {
       text = decoder.decode(bytes).replace(/\r$/, "");
     } catch {
-      answerError(null, -32_700, "Parse error: the message is not UTF-8");
+      answerError(null, JSON_RPC_CODES.parseError, "Parse error: the message is not UTF-8");
       return;
     }
     if (text.trim() === "") return;
@@ -153,15 +155,19 @@ export function openStdioWire(
     try {
       value = JSON.parse(text);
     } catch {
-      answerError(null, -32_700, "Parse error: the message is not JSON");
+      answerError(null, JSON_RPC_CODES.parseError, "Parse error: the message is not JSON");
       return;
     }
-    const message = asMessage(value);
-    if (message === undefined) {
-      answerError(idOf(text), -32_600, "Invalid request: the message is not JSON-RPC 2.0");
+    const message = checkMessage(value);
+    if (!message.ok) {
+      answerError(
+        idOf(text),
+        JSON_RPC_CODES.invalidRequest,
+        "Invalid request: the message is not JSON-RPC 2.0",
+      );
       return;
     }
-    deliver(message);
+    deliver(message.value);
   };
   const shutdown = () => {
     if (closed) return;
@@ -178,7 +184,7 @@ export function openStdioWire(
     oversized: (_bytes, head) =>
       answerError(
         idOf(decoder.decode(head)),
-        -32_600,
+        JSON_RPC_CODES.invalidRequest,
         `Invalid request: the message is over ${max} bytes, the most this server reads; it was skipped`,
       ),
   }, ID_PREFIX_BYTES);
@@ -204,7 +210,7 @@ export function openStdioWire(
     async send(message) {
       if (closed) throw new Error("The stdio connection is closed");
       try {
-        await sink.write(encoder.encode(`${JSON.stringify(message)}\n`));
+        await sink.write(encoder.encode(messageLine(message)));
       } catch (error) {
         shutdown();
         throw error;
@@ -223,7 +229,7 @@ export function openStdioWire(
 
 // The id of a request that could not be read whole, when its first bytes show one (a number only
 // when whole: the first digits of a longer one are another id).
-function idOf(text: string): string | number | null {
+function idOf(text: string): RequestId | null {
   const found = /"id"\s*:\s*(-?\d{1,15}(?![\d.eE])|"(?:[^"\\]|\\.){0,200}")/.exec(
     text.slice(0, ID_PREFIX_BYTES),
   );

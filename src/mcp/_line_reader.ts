@@ -9,7 +9,7 @@
 
 import type { JSONRPCMessage } from "@modelcontextprotocol/client";
 import type { Buffer } from "node:buffer";
-import { jsonRpcMessage } from "./_jsonrpc.ts";
+import { checkMessage } from "../_jsonrpc.ts";
 import { OVERSIZED_CODE } from "./_peer.ts";
 import { LineSplitter } from "../_line_splitter.ts";
 
@@ -109,11 +109,10 @@ export class LineReader {
     } catch {
       return; // Not JSON: a server's stray output, skipped as the SDK's reader does.
     }
-    try {
-      this.#queue.push({ message: jsonRpcMessage(value) });
-    } catch (error) {
-      this.#queue.push({ error });
-    }
+    const message = checkMessage(value);
+    this.#queue.push(
+      message.ok ? { message: message.value as JSONRPCMessage } : { error: message.error },
+    );
   }
 
   #oversized(bytes: number, head: Uint8Array, tail: Uint8Array): void {

@@ -4,7 +4,7 @@
  * loading the SDK (+21 MiB of resident memory and a schema library's parse of every message, on
  * the gateway's hot path). The connection above it checks what answers mean (`tool_list.ts`,
  * `_result.ts`, `_progress.ts`); the transport below it checks that each line is a JSON-RPC
- * message (`_jsonrpc.ts`), so that this client only routes them.
+ * message (`src/_jsonrpc.ts`), so that this client only routes them.
  *
  * What it does as the SDK's client does: the version it offers and accepts, `clientInfo` and
  * empty capabilities, `notifications/initialized`, ids counted from 0, `notifications/cancelled`
@@ -17,25 +17,12 @@
  */
 
 import type { JSONRPCMessage } from "@modelcontextprotocol/client";
+import { methodNotFound } from "../_jsonrpc.ts";
+import { LEGACY_PROTOCOL_VERSIONS } from "../_mcp_protocol.ts";
 import { isRecord } from "../_record.ts";
 import type { McpTransport, ServerIdentity } from "./types.ts";
 import { type Peer, type PeerError, peerError } from "./_peer.ts";
 import { isProgressParams, type ProgressParams } from "./_progress.ts";
-
-/** The protocol version `initialize` offers: the SDK v2.4 client's `LATEST_PROTOCOL_VERSION`. */
-export const OFFERED_PROTOCOL_VERSION = "2025-11-25";
-
-/** The versions a server may answer with: the SDK v2.4's pre-2026 `SUPPORTED_PROTOCOL_VERSIONS`. */
-export const ACCEPTED_PROTOCOL_VERSIONS: readonly string[] = [
-  OFFERED_PROTOCOL_VERSION,
-  "2025-06-18",
-  "2025-03-26",
-  "2024-11-05",
-  "2024-10-07",
-];
-
-// The JSON-RPC code for a method this client does not serve.
-const METHOD_NOT_FOUND = -32_601;
 
 interface Waiting {
   resolve: (result: Record<string, unknown>) => void;
@@ -113,14 +100,14 @@ class LitePeer implements Peer {
     );
     try {
       const result = await this.request("initialize", {
-        protocolVersion: OFFERED_PROTOCOL_VERSION,
+        protocolVersion: LEGACY_PROTOCOL_VERSIONS[0],
         capabilities: {},
         clientInfo: this.#clientInfo,
       }, timeout.signal);
       const problem = initializeProblem(result);
       if (problem !== undefined) throw new Error(`Invalid result for initialize: ${problem}`);
       const version = result.protocolVersion as string;
-      if (!ACCEPTED_PROTOCOL_VERSIONS.includes(version)) {
+      if (!LEGACY_PROTOCOL_VERSIONS.includes(version)) {
         throw new Error(`Server's protocol version is not supported: ${version}`);
       }
       const info = result.serverInfo as Record<string, unknown>;
@@ -231,11 +218,7 @@ class LitePeer implements Peer {
       ).catch(failed);
       return;
     }
-    transport?.send({
-      jsonrpc: "2.0",
-      id: id as string | number,
-      error: { code: METHOD_NOT_FOUND, message: "Method not found" },
-    }).catch(failed);
+    transport?.send(methodNotFound(id as string | number)).catch(failed);
   }
 
   #notified(method: string, params: unknown): void {

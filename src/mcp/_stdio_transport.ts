@@ -11,21 +11,8 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import process from "node:process";
 import type { JSONRPCMessage, Transport } from "@modelcontextprotocol/client";
+import { messageLine, STDIO_MAX_MESSAGE_BYTES } from "../_jsonrpc.ts";
 import { LineReader } from "./_line_reader.ts";
-
-/**
- * The largest message read, in bytes: the SDK's `STDIO_DEFAULT_MAX_BUFFER_SIZE` (10 MiB), written
- * out so that the stdio client does not load the SDK (a test holds the two equal).
- *
- * @example Usage
- * ```ts
- * import { STDIO_MAX_MESSAGE_BYTES } from "./_stdio_transport.ts";
- * import { equal } from "node:assert/strict";
- *
- * equal(STDIO_MAX_MESSAGE_BYTES, 10 * 1024 * 1024);
- * ```
- */
-export const STDIO_MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
 
 /** The host variables a server inherits when its config names no environment (the SDK's list). */
 const INHERITED_ENV = ["HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER"] as const;
@@ -159,7 +146,7 @@ export class StdioProcessTransport implements Transport {
       return Promise.reject(new Error("Not connected: the server's process is not running"));
     }
     const { promise, resolve } = Promise.withResolvers<void>();
-    if (stdin.write(`${JSON.stringify(message)}\n`)) resolve();
+    if (stdin.write(messageLine(message))) resolve();
     else stdin.once("drain", resolve);
     return promise;
   }
