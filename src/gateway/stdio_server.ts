@@ -4,6 +4,9 @@
  * per connection: a 2025-era `initialize` or a message without a 2026-07-28 envelope pins the
  * 2025 era; a `server/discover` with an envelope probes the 2026-07-28 era, and its next request
  * pins it). `test/gateway/stdio_server_test.ts` sends the same messages to both and compares.
+ * One answer differs on purpose: a 2026-07-28 subscription to tool list changes receives them
+ * (the SDK's stdio server sends them only after `notifications/initialized`, which that era does
+ * not have; its HTTP face sends them on the subscription, as this server does).
  * Loading the SDK cost the gateway 21–27 MiB and a schema check of every message.
  *
  * @module
@@ -25,6 +28,7 @@ export interface ToolHostServeOptions {
 }
 
 const UNSUPPORTED_VERSION = -32_022;
+const SUBSCRIPTION_ID_KEY = "io.modelcontextprotocol/subscriptionId";
 // Open `subscriptions/listen` of one connection, at most (the SDK's default bound).
 const MAX_SUBSCRIPTIONS = 1_024;
 
@@ -70,10 +74,25 @@ export function serveToolHost(
     send({ jsonrpc: "2.0", id, error: { code, message, ...(data === undefined ? {} : { data }) } });
   let phase: "opening" | "probe" | "pinned" | "closed" = "opening";
   let server: EraServer | undefined;
-  // Subscriptions of a 2026-07-28 connection (`subscriptions/listen`), by request id. As with the
-  // SDK's server, nothing is ever sent on them but their end: its `list_changed` follows
-  // `notifications/initialized`, which that era does not have.
-  const listens = new Set<RequestId>();
+  // Subscriptions of a 2026-07-28 connection (`subscriptions/listen`), by request id: whether
+  // each asked for tool list changes, which go out on it as the SDK's HTTP face sends them.
+  const listens = new Map<RequestId, boolean>();
+  let unlisten: (() => void) | undefined;
+  const toolsChanged = () => {
+    if (phase === "closed") return;
+    for (const [id, tools] of listens) {
+      if (!tools) continue;
+      void send({
+        jsonrpc: "2.0",
+        method: "notifications/tools/list_changed",
+        params: { _meta: { [SUBSCRIPTION_ID_KEY]: id } },
+      });
+    }
+  };
+  const stopListening = () => {
+    unlisten?.();
+    unlisten = undefined;
+  };
 
   const open = (era: Era) => new EraServer(host, era, { session: options.session, send, report });
   const unsupported = (id: RequestId, requested: string | undefined) =>
@@ -116,14 +135,15 @@ export function serveToolHost(
       );
     }
     // The gateway's tools list changes; nothing else is offered.
-    const honored = filter.toolsListChanged === true ? { toolsListChanged: true } : {};
-    listens.add(request.id);
+    const tools = filter.toolsListChanged === true;
+    listens.set(request.id, tools);
+    if (tools) unlisten ??= host.onToolsChanged(toolsChanged);
     return send({
       jsonrpc: "2.0",
       method: "notifications/subscriptions/acknowledged",
       params: {
-        notifications: honored,
-        _meta: { "io.modelcontextprotocol/subscriptionId": request.id },
+        notifications: tools ? { toolsListChanged: true } : {},
+        _meta: { [SUBSCRIPTION_ID_KEY]: request.id },
       },
     });
   };
@@ -198,6 +218,7 @@ export function serveToolHost(
   transport.onclose = () => {
     if (phase === "closed") return;
     phase = "closed";
+    stopListening();
     server?.close();
   };
   const started = transport.start().catch(report);
@@ -206,14 +227,15 @@ export function serveToolHost(
       await started;
       if (phase === "closed") return;
       phase = "closed";
-      for (const id of listens) {
+      stopListening();
+      for (const id of listens.keys()) {
         await send({
           jsonrpc: "2.0",
           id,
           result: {
             resultType: "complete",
             _meta: {
-              "io.modelcontextprotocol/subscriptionId": id,
+              [SUBSCRIPTION_ID_KEY]: id,
               "io.modelcontextprotocol/serverInfo": host.serverInfo,
             },
           },

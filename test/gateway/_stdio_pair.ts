@@ -118,6 +118,14 @@ async function exchange(
   return written;
 }
 
+/**
+ * What the SDK-free server alone writes back for the steps: for what it answers on purpose
+ * otherwise than the SDK's server (see `stdio_server.ts`).
+ */
+export function ownAnswers(steps: Step[], results: unknown[] = []): Promise<unknown[]> {
+  return exchange(steps, false, results);
+}
+
 /** A request line. */
 export const rpc = (id: unknown, method: string, params?: unknown): string =>
   JSON.stringify({ jsonrpc: "2.0", id, method, ...(params === undefined ? {} : { params }) });

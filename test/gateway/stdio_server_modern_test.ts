@@ -1,6 +1,16 @@
 // The SDK-free stdio server answers as the MCP SDK's server did (`_stdio_pair.ts`): the
 // 2026-07-28 era, its opening probe, envelopes and subscriptions.
-import { assertSameAnswers, envelope, init, modern, note, rpc, type Step } from "./_stdio_pair.ts";
+import { deepEqual } from "node:assert/strict";
+import {
+  assertSameAnswers,
+  envelope,
+  init,
+  modern,
+  note,
+  ownAnswers,
+  rpc,
+  type Step,
+} from "./_stdio_pair.ts";
 
 const SEQUENCES: Record<string, Step[]> = {
   "a discover probe and a 2025-era initialize in one read": [
@@ -125,3 +135,39 @@ for (const [name, steps] of Object.entries(SEQUENCES)) {
     await assertSameAnswers(steps);
   });
 }
+
+// The one answer that differs from the SDK's on purpose: its stdio server never delivers a change
+// in this era (it listens after `notifications/initialized`, which the era does not have); its
+// HTTP face sends one per subscription that asked, in this shape, and so does this server.
+Deno.test("a 2026-07-28 subscription to tool list changes receives them, on it", async () => {
+  const changed = (id: unknown) => ({
+    jsonrpc: "2.0",
+    method: "notifications/tools/list_changed",
+    params: { _meta: { "io.modelcontextprotocol/subscriptionId": id } },
+  });
+  const written = await ownAnswers([
+    modern(1, "server/discover"),
+    "change",
+    modern("tools", "subscriptions/listen", { notifications: { toolsListChanged: true } }),
+    modern("prompts", "subscriptions/listen", { notifications: { promptsListChanged: true } }),
+    modern(2, "subscriptions/listen", { notifications: { toolsListChanged: true } }),
+    "change",
+    note("notifications/cancelled", { requestId: 2 }),
+    "change",
+  ]);
+  const notes = written.filter((message) =>
+    (message as { method?: string }).method === "notifications/tools/list_changed"
+  );
+  deepEqual(notes, [changed("tools"), changed(2), changed("tools")]);
+});
+
+Deno.test("a 2025-era connection is told of changes after initialized, as before", async () => {
+  const written = await ownAnswers([
+    init(1, "2025-06-18"),
+    modern(2, "subscriptions/listen", { notifications: { toolsListChanged: true } }),
+    "change",
+    note("notifications/initialized"),
+    "change",
+  ]);
+  deepEqual(written.slice(2), [{ jsonrpc: "2.0", method: "notifications/tools/list_changed" }]);
+});
