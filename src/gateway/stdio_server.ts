@@ -4,9 +4,10 @@
  * per connection: a 2025-era `initialize` or a message without a 2026-07-28 envelope pins the
  * 2025 era; a `server/discover` with an envelope probes the 2026-07-28 era, and its next request
  * pins it). `test/gateway/stdio_server_test.ts` sends the same messages to both and compares.
- * One answer differs on purpose: a 2026-07-28 subscription to tool list changes receives them
- * (the SDK's stdio server sends them only after `notifications/initialized`, which that era does
- * not have; its HTTP face sends them on the subscription, as this server does).
+ * Two answers differ on purpose, as the SDK's HTTP face answers them: a 2026-07-28 subscription to
+ * tool list changes receives them (the SDK's stdio server sends them only after
+ * `notifications/initialized`, which that era does not have), and one to nothing offered ends at
+ * once (the SDK's stdio server kept it open).
  * Loading the SDK cost the gateway 21–27 MiB and a schema check of every message.
  *
  * @module
@@ -74,14 +75,13 @@ export function serveToolHost(
     send({ jsonrpc: "2.0", id, error: { code, message, ...(data === undefined ? {} : { data }) } });
   let phase: "opening" | "probe" | "pinned" | "closed" = "opening";
   let server: EraServer | undefined;
-  // Subscriptions of a 2026-07-28 connection (`subscriptions/listen`), by request id: whether
-  // each asked for tool list changes, which go out on it as the SDK's HTTP face sends them.
-  const listens = new Map<RequestId, boolean>();
+  // Subscriptions of a 2026-07-28 connection (`subscriptions/listen`) to tool list changes, by
+  // request id: the changes go out on each as the SDK's HTTP face sends them.
+  const listens = new Set<RequestId>();
   let unlisten: (() => void) | undefined;
   const toolsChanged = () => {
     if (phase === "closed") return;
-    for (const [id, tools] of listens) {
-      if (!tools) continue;
+    for (const id of listens) {
       void send({
         jsonrpc: "2.0",
         method: "notifications/tools/list_changed",
@@ -89,6 +89,16 @@ export function serveToolHost(
       });
     }
   };
+  // A subscription's end: its request's result.
+  const end = (id: RequestId) =>
+    send({
+      jsonrpc: "2.0",
+      id,
+      result: {
+        resultType: "complete",
+        _meta: { [SUBSCRIPTION_ID_KEY]: id, "io.modelcontextprotocol/serverInfo": host.serverInfo },
+      },
+    });
   const stopListening = () => {
     unlisten?.();
     unlisten = undefined;
@@ -134,11 +144,14 @@ export function serveToolHost(
         "Invalid params: 'notifications' is required and must be a valid SubscriptionFilter",
       );
     }
-    // The gateway's tools list changes; nothing else is offered.
+    // The gateway's tools list changes; nothing else is offered. A subscription to nothing it
+    // offers ends at once, as on the SDK's HTTP face (its stdio server kept it open, idle).
     const tools = filter.toolsListChanged === true;
-    listens.set(request.id, tools);
-    if (tools) unlisten ??= host.onToolsChanged(toolsChanged);
-    return send({
+    if (tools) {
+      listens.add(request.id);
+      unlisten ??= host.onToolsChanged(toolsChanged);
+    }
+    const acknowledged = send({
       jsonrpc: "2.0",
       method: "notifications/subscriptions/acknowledged",
       params: {
@@ -146,6 +159,7 @@ export function serveToolHost(
         _meta: { [SUBSCRIPTION_ID_KEY]: request.id },
       },
     });
+    return tools ? acknowledged : acknowledged.then(() => end(request.id));
   };
   const servedByEntry = (message: JsonRpcMessage): boolean => {
     if (isRequest(message) && message.method === "subscriptions/listen") {
@@ -228,19 +242,7 @@ export function serveToolHost(
       if (phase === "closed") return;
       phase = "closed";
       stopListening();
-      for (const id of listens.keys()) {
-        await send({
-          jsonrpc: "2.0",
-          id,
-          result: {
-            resultType: "complete",
-            _meta: {
-              [SUBSCRIPTION_ID_KEY]: id,
-              "io.modelcontextprotocol/serverInfo": host.serverInfo,
-            },
-          },
-        });
-      }
+      for (const id of listens) await end(id);
       listens.clear();
       server?.close();
       await transport.close();

@@ -82,7 +82,9 @@ const SEQUENCES: Record<string, Step[]> = {
   "2026-07-28: listen, cancel and close": [
     modern(1, "tools/list"),
     modern(2, "subscriptions/listen", { notifications: { toolsListChanged: true } }),
-    modern(3, "subscriptions/listen", { notifications: { promptsListChanged: true } }),
+    modern(3, "subscriptions/listen", {
+      notifications: { toolsListChanged: true, promptsListChanged: true },
+    }),
     modern(4, "subscriptions/listen", { notifications: { toolsListChanged: "yes" } }),
     rpc(5, "subscriptions/listen", { notifications: {} }),
     note("notifications/cancelled", { requestId: 3 }),
@@ -94,8 +96,8 @@ const SEQUENCES: Record<string, Step[]> = {
       (_, i) => modern(i, "subscriptions/listen", { notifications: { toolsListChanged: true } }),
     ).join("\n"),
     note("notifications/cancelled", { requestId: 5 }),
-    modern("again", "subscriptions/listen", { notifications: {} }),
-    modern("full", "subscriptions/listen", { notifications: {} }),
+    modern("again", "subscriptions/listen", { notifications: { toolsListChanged: true } }),
+    modern("full", "subscriptions/listen", { notifications: { toolsListChanged: true } }),
   ],
   "2026-07-28: a discover probe, then a 2025-era client": [
     modern(1, "server/discover"),
@@ -136,9 +138,9 @@ for (const [name, steps] of Object.entries(SEQUENCES)) {
   });
 }
 
-// The one answer that differs from the SDK's on purpose: its stdio server never delivers a change
-// in this era (it listens after `notifications/initialized`, which the era does not have); its
-// HTTP face sends one per subscription that asked, in this shape, and so does this server.
+// The answers that differ from the SDK's stdio server on purpose, given as its HTTP face gives
+// them: it never delivered a change in this era (it listened after `notifications/initialized`,
+// which the era does not have), and it kept a subscription to nothing offered open.
 Deno.test("a 2026-07-28 subscription to tool list changes receives them, on it", async () => {
   const changed = (id: unknown) => ({
     jsonrpc: "2.0",
@@ -170,4 +172,29 @@ Deno.test("a 2025-era connection is told of changes after initialized, as before
     "change",
   ]);
   deepEqual(written.slice(2), [{ jsonrpc: "2.0", method: "notifications/tools/list_changed" }]);
+});
+
+Deno.test("a 2026-07-28 subscription to nothing offered ends at once", async () => {
+  const written = await ownAnswers([
+    modern(1, "subscriptions/listen", { notifications: { promptsListChanged: true } }),
+    "change",
+  ]);
+  deepEqual(written, [
+    {
+      jsonrpc: "2.0",
+      method: "notifications/subscriptions/acknowledged",
+      params: { notifications: {}, _meta: { "io.modelcontextprotocol/subscriptionId": 1 } },
+    },
+    {
+      jsonrpc: "2.0",
+      id: 1,
+      result: {
+        resultType: "complete",
+        _meta: {
+          "io.modelcontextprotocol/subscriptionId": 1,
+          "io.modelcontextprotocol/serverInfo": { name: "fake", version: "1.0.0" },
+        },
+      },
+    },
+  ]);
 });
