@@ -4,10 +4,12 @@
  * per connection: a 2025-era `initialize` or a message without a 2026-07-28 envelope pins the
  * 2025 era; a `server/discover` with an envelope probes the 2026-07-28 era, and its next request
  * pins it). `test/gateway/stdio_server_test.ts` sends the same messages to both and compares.
- * Two answers differ on purpose, as the SDK's HTTP face answers them: a 2026-07-28 subscription to
- * tool list changes receives them (the SDK's stdio server sends them only after
- * `notifications/initialized`, which that era does not have), and one to nothing offered ends at
- * once (the SDK's stdio server kept it open).
+ * Some answers differ on purpose, given as the SDK's HTTP face gives them: a 2026-07-28
+ * subscription to tool list changes receives them (the SDK's stdio server sends them only after
+ * `notifications/initialized`, which that era does not have), one to nothing offered ends at once
+ * (the SDK's stdio server kept it open), and each request's envelope is checked as at the opening
+ * (the SDK's stdio server checked it otherwise once the era was pinned;
+ * `test/gateway/stdio_faces_test.ts` compares the faces).
  * Loading the SDK cost the gateway 21–27 MiB and a schema check of every message.
  *
  * @module
@@ -161,6 +163,25 @@ export function serveToolHost(
     });
     return tools ? acknowledged : acknowledged.then(() => end(request.id));
   };
+  // Answers a 2026-07-28 message whose envelope is wrong or names another revision (a
+  // notification is dropped); whether it was.
+  const refusedEnvelope = (message: JsonRpcMessage, meta: Record<string, unknown>): boolean => {
+    const issue = envelopeIssues(meta)[0];
+    if (issue !== undefined) {
+      if (isRequest(message)) {
+        void fail(
+          message.id,
+          -32_602,
+          `Invalid _meta envelope for protocol revision 2026-07-28: ${issue.key}: ${issue.problem}`,
+          { envelope: issue },
+        );
+      }
+      return true;
+    }
+    if (meta[ENVELOPE.version] === MODERN_REVISION) return false;
+    if (isRequest(message)) void unsupported(message.id, String(meta[ENVELOPE.version]));
+    return true;
+  };
   const servedByEntry = (message: JsonRpcMessage): boolean => {
     if (isRequest(message) && message.method === "subscriptions/listen") {
       void listen(message);
@@ -181,6 +202,11 @@ export function serveToolHost(
           const version = message.params?.protocolVersion;
           return void unsupported(message.id, typeof version === "string" ? version : undefined);
         }
+        // Each request's envelope is checked as at the opening, as the HTTP face checks each.
+        const meta = "params" in message ? metaOf(message.params) : undefined;
+        if (meta !== undefined && ENVELOPE.version in meta && refusedEnvelope(message, meta)) {
+          return;
+        }
         if (servedByEntry(message)) return;
       }
       return server!.receive(message);
@@ -200,22 +226,7 @@ export function serveToolHost(
       phase = "pinned";
       return server.receive(message);
     }
-    const issue = envelopeIssues(meta!)[0];
-    if (issue !== undefined) {
-      if (isRequest(message)) {
-        void fail(
-          message.id,
-          -32_602,
-          `Invalid _meta envelope for protocol revision 2026-07-28: ${issue.key}: ${issue.problem}`,
-          { envelope: issue },
-        );
-      }
-      return;
-    }
-    if (meta![ENVELOPE.version] !== MODERN_REVISION) {
-      if (isRequest(message)) void unsupported(message.id, String(meta![ENVELOPE.version]));
-      return;
-    }
+    if (refusedEnvelope(message, meta!)) return;
     if (isRequest(message) && message.method === "server/discover") {
       if (phase !== "probe") server = open("modern");
       phase = "probe";
