@@ -38,6 +38,8 @@ export const INTEGRATION: readonly string[] = [
   "test/page/page_test.ts",
   "test/workers/durable_store_test.ts",
   "test/gateway/chaos/trust_test.ts",
+  "test/gateway/chaos/era_results_test.ts",
+  "test/gateway/chaos/era_list_changed_test.ts",
   // The rest, by path.
   "test/cli/hints_test.ts",
   "test/cli/inspect_test.ts",

@@ -228,6 +228,7 @@ export class EraServer {
           tenant: "",
           sessionId: this.#options.session,
           signal: controller.signal,
+          era: this.era,
         },
         token === undefined ? undefined : {
           token: token as string | number,

@@ -61,6 +61,8 @@ export function hostServer(host: ToolHost, session?: string): Server {
         tenant: ctx.http?.authInfo?.clientId ?? "",
         ...(session === undefined ? {} : { sessionId: session }),
         signal: ctx.mcpReq.signal,
+        // The instance's era (the SDK binds it per connection or request): its result schema.
+        era: (server.getNegotiatedProtocolVersion() ?? "") >= "2026-07-28" ? "modern" : "legacy",
       },
       token === undefined
         ? undefined

@@ -31,6 +31,7 @@ export function gatewayHost(gateway: Gateway, version: string): ToolHost {
     call: (name, args, call) =>
       gateway.call(name, args, {
         signal: call.signal,
+        ...(call.era === undefined ? {} : { era: call.era }),
         ...(call.sessionId === undefined
           ? {}
           : { session: { tenant: call.tenant, session: call.sessionId } }),

@@ -4,6 +4,12 @@
  * per connection: a 2025-era `initialize` or a message without a 2026-07-28 envelope pins the
  * 2025 era; a `server/discover` with an envelope probes the 2026-07-28 era, and its next request
  * pins it). `test/gateway/stdio_server_test.ts` sends the same messages to both and compares.
+ * Some answers differ on purpose, given as the SDK's HTTP face gives them: a 2026-07-28
+ * subscription to tool list changes receives them (the SDK's stdio server sends them only after
+ * `notifications/initialized`, which that era does not have), one to nothing offered ends at once
+ * (the SDK's stdio server kept it open), and each request's envelope is checked as at the opening
+ * (the SDK's stdio server checked it otherwise once the era was pinned;
+ * `test/gateway/stdio_faces_test.ts` compares the faces).
  * Loading the SDK cost the gateway 21–27 MiB and a schema check of every message.
  *
  * @module
@@ -72,10 +78,34 @@ export function serveToolHost(
     send(errorResponse(id, code, message, data));
   let phase: "opening" | "probe" | "pinned" | "closed" = "opening";
   let server: EraServer | undefined;
-  // Subscriptions of a 2026-07-28 connection (`subscriptions/listen`), by request id. As with the
-  // SDK's server, nothing is ever sent on them but their end: its `list_changed` follows
-  // `notifications/initialized`, which that era does not have.
+  // Subscriptions of a 2026-07-28 connection (`subscriptions/listen`) to tool list changes, by
+  // request id: the changes go out on each as the SDK's HTTP face sends them.
   const listens = new Set<RequestId>();
+  let unlisten: (() => void) | undefined;
+  const toolsChanged = () => {
+    if (phase === "closed") return;
+    for (const id of listens) {
+      void send({
+        jsonrpc: "2.0",
+        method: "notifications/tools/list_changed",
+        params: { _meta: { [SUBSCRIPTION_ID_META_KEY]: id } },
+      });
+    }
+  };
+  // A subscription's end: its request's result.
+  const end = (id: RequestId) =>
+    send({
+      jsonrpc: "2.0",
+      id,
+      result: {
+        resultType: "complete",
+        _meta: { [SUBSCRIPTION_ID_META_KEY]: id, [SERVER_INFO_META_KEY]: host.serverInfo },
+      },
+    });
+  const stopListening = () => {
+    unlisten?.();
+    unlisten = undefined;
+  };
 
   const open = (era: Era) => new EraServer(host, era, { session: options.session, send, report });
   const unsupported = (id: RequestId, requested: string | undefined) =>
@@ -117,17 +147,41 @@ export function serveToolHost(
         "Invalid params: 'notifications' is required and must be a valid SubscriptionFilter",
       );
     }
-    // The gateway's tools list changes; nothing else is offered.
-    const honored = filter.toolsListChanged === true ? { toolsListChanged: true } : {};
-    listens.add(request.id);
-    return send({
+    // The gateway's tools list changes; nothing else is offered. A subscription to nothing it
+    // offers ends at once, as on the SDK's HTTP face (its stdio server kept it open, idle).
+    const tools = filter.toolsListChanged === true;
+    if (tools) {
+      listens.add(request.id);
+      unlisten ??= host.onToolsChanged(toolsChanged);
+    }
+    const acknowledged = send({
       jsonrpc: "2.0",
       method: "notifications/subscriptions/acknowledged",
       params: {
-        notifications: honored,
+        notifications: tools ? { toolsListChanged: true } : {},
         _meta: { [SUBSCRIPTION_ID_META_KEY]: request.id },
       },
     });
+    return tools ? acknowledged : acknowledged.then(() => end(request.id));
+  };
+  // Answers a 2026-07-28 message whose envelope is wrong or names another revision (a
+  // notification is dropped); whether it was.
+  const refusedEnvelope = (message: JsonRpcMessage, meta: Record<string, unknown>): boolean => {
+    const issue = envelopeIssues(meta)[0];
+    if (issue !== undefined) {
+      if (isRequest(message)) {
+        void fail(
+          message.id,
+          JSON_RPC_CODES.invalidParams,
+          `Invalid _meta envelope for protocol revision 2026-07-28: ${issue.key}: ${issue.problem}`,
+          { envelope: issue },
+        );
+      }
+      return true;
+    }
+    if (meta[ENVELOPE.version] === MODERN_REVISION) return false;
+    if (isRequest(message)) void unsupported(message.id, String(meta[ENVELOPE.version]));
+    return true;
   };
   const servedByEntry = (message: JsonRpcMessage): boolean => {
     if (isRequest(message) && message.method === "subscriptions/listen") {
@@ -149,6 +203,11 @@ export function serveToolHost(
           const version = message.params?.protocolVersion;
           return void unsupported(message.id, typeof version === "string" ? version : undefined);
         }
+        // Each request's envelope is checked as at the opening, as the HTTP face checks each.
+        const meta = "params" in message ? metaOf(message.params) : undefined;
+        if (meta !== undefined && ENVELOPE.version in meta && refusedEnvelope(message, meta)) {
+          return;
+        }
         if (servedByEntry(message)) return;
       }
       return server!.receive(message);
@@ -168,22 +227,7 @@ export function serveToolHost(
       phase = "pinned";
       return server.receive(message);
     }
-    const issue = envelopeIssues(meta!)[0];
-    if (issue !== undefined) {
-      if (isRequest(message)) {
-        void fail(
-          message.id,
-          JSON_RPC_CODES.invalidParams,
-          `Invalid _meta envelope for protocol revision 2026-07-28: ${issue.key}: ${issue.problem}`,
-          { envelope: issue },
-        );
-      }
-      return;
-    }
-    if (meta![ENVELOPE.version] !== MODERN_REVISION) {
-      if (isRequest(message)) void unsupported(message.id, String(meta![ENVELOPE.version]));
-      return;
-    }
+    if (refusedEnvelope(message, meta!)) return;
     if (isRequest(message) && message.method === "server/discover") {
       if (phase !== "probe") server = open("modern");
       phase = "probe";
@@ -200,6 +244,7 @@ export function serveToolHost(
   transport.onclose = () => {
     if (phase === "closed") return;
     phase = "closed";
+    stopListening();
     server?.close();
   };
   const started = transport.start().catch(report);
@@ -208,19 +253,8 @@ export function serveToolHost(
       await started;
       if (phase === "closed") return;
       phase = "closed";
-      for (const id of listens) {
-        await send({
-          jsonrpc: "2.0",
-          id,
-          result: {
-            resultType: "complete",
-            _meta: {
-              [SUBSCRIPTION_ID_META_KEY]: id,
-              [SERVER_INFO_META_KEY]: host.serverInfo,
-            },
-          },
-        });
-      }
+      stopListening();
+      for (const id of listens) await end(id);
       listens.clear();
       server?.close();
       await transport.close();

@@ -17,7 +17,7 @@ import { type McpTool, toolId } from "../tool.ts";
 import { McpError } from "../tool_error.ts";
 import type { CallToolResultLike } from "../tool_result.ts";
 import type { GatewayOptions } from "./config.ts";
-import { isSendableResult } from "./sendable_result.ts";
+import { isSendableResult, sentResult } from "./sendable_result.ts";
 import type { GatewayState } from "./gateway_state.ts";
 import { pinnedName } from "./presentation.ts";
 import {
@@ -37,6 +37,11 @@ export interface CallContext {
   session?: SessionKey;
   /** Aborted when the host cancels the call; the upstream is then told. */
   signal?: AbortSignal;
+  /**
+   * The host's protocol era: an upstream result its schema refuses is a tool error, not the
+   * protocol error the server face would answer (default: the looser 2026-07-28 schema).
+   */
+  era?: "legacy" | "modern";
   /** Receives the upstream's progress, to pass back to the host. */
   onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
 }
@@ -173,6 +178,7 @@ export class ToolCalls {
     const id = toolId(tool);
     const admit = this.#admitter(tool);
     let result: CallToolResultLike;
+    let answer: CallToolResultLike;
     try {
       result = await this.#sources.pool.forward(tool, args, {
         ...(admit === undefined ? {} : { admit }),
@@ -190,6 +196,16 @@ export class ToolCalls {
           } sent a malformed result (not an MCP CallToolResult: "content" must be a list of content blocks and "isError" true or false)`,
         );
       }
+      answer = bridged ? executeResult(id, result) : result;
+      // The 2025-era schema is stricter: its server face would answer a protocol error.
+      if (context.era === "legacy" && sentResult(answer, "legacy") === undefined) {
+        throw new McpError(
+          "tool_error",
+          `the server ${
+            JSON.stringify(tool.server)
+          } sent a malformed result for this client's 2025-era MCP version ("structuredContent" must be an object, "_meta" a request's)`,
+        );
+      }
     } catch (error) {
       if (error instanceof HeldToolError) return heldResult(id, error.message, bridged);
       // Whatever went wrong upstream is the model's to read, never a protocol error.
@@ -199,7 +215,7 @@ export class ToolCalls {
       return failureResult(id, code, text, bridged);
     }
     await this.#record(context, result.isError === true);
-    return bridged ? executeResult(id, result) : result;
+    return answer;
   }
 
   // A describe or an execute of a tool held back is answered with why and the command that

@@ -31,6 +31,11 @@ export interface HostedCall {
   sessionId?: string;
   /** Aborted when the client cancels the call. */
   signal: AbortSignal;
+  /**
+   * The caller's protocol era: the result must fit that era's schema (the 2025 era's is
+   * stricter: its `structuredContent` is an object). Unknown: the looser 2026-07-28 one.
+   */
+  era?: "legacy" | "modern";
   /** Sends progress to the client, when it asked for progress. */
   onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
 }

@@ -15,9 +15,11 @@ import type { ToolHost } from "../../src/gateway/tool_host.ts";
 /** A line to send, a change of the host's tools, or closing the server. */
 export type Step = string | "change" | "close";
 
-// A host whose tools answer each way a host can: `echo` with progress, `slow` only when
-// cancelled, `nope` is no tool, `throws`/`crash` reject, and `r0`, `r1`, … answer the given results.
-function fakeHost(results: unknown[]): ToolHost & { change(): void } {
+/**
+ * A host whose tools answer each way a host can: `echo` with progress, `slow` only when
+ * cancelled, `nope` is no tool, `throws`/`crash` reject, and `r0`, `r1`, … answer the given results.
+ */
+export function fakeHost(results: unknown[]): ToolHost & { change(): void } {
   const listeners = new Set<() => void>();
   return {
     serverInfo: { name: "fake", version: "1.0.0" },
@@ -116,6 +118,14 @@ async function exchange(
   await wire.ended;
   await settle();
   return written;
+}
+
+/**
+ * What the SDK-free server alone writes back for the steps: for what it answers on purpose
+ * otherwise than the SDK's server (see `stdio_server.ts`).
+ */
+export function ownAnswers(steps: Step[], results: unknown[] = []): Promise<unknown[]> {
+  return exchange(steps, false, results);
 }
 
 /** A request line. */

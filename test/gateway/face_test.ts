@@ -1,6 +1,6 @@
-import { equal, ok } from "node:assert/strict";
+import { deepEqual, equal, ok } from "node:assert/strict";
 import { createMcpHttpHandler, type ToolHost } from "../../src/gateway/face.ts";
-import { initializeBody, MCP_POST_HEADERS } from "../_mcp_wire.ts";
+import { initializeBody, MCP_POST_HEADERS, MODERN, MODERN_ENVELOPE } from "../_mcp_wire.ts";
 
 const HOST: ToolHost = {
   serverInfo: { name: "demo", version: "1.0.0" },
@@ -99,5 +99,46 @@ Deno.test("/mcp answers a body that is not UTF-8 with a parse error, never a cha
     equal(body.error.message, "Parse error: the request body is not UTF-8");
   }
   equal(called.length, 0, `the host was called with ${JSON.stringify(called)}`);
+  await close();
+});
+
+Deno.test("/mcp ends a 2026-07-28 subscription to nothing offered at once, as stdio does", async () => {
+  const { handle, close } = createMcpHttpHandler(HOST, { sessions: { kind: "memory" } });
+  const response = await handle(
+    new Request("http://localhost/mcp", {
+      method: "POST",
+      headers: {
+        ...HEADERS,
+        "mcp-protocol-version": MODERN,
+        "mcp-method": "subscriptions/listen",
+      },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "subscriptions/listen",
+        params: { notifications: { promptsListChanged: true }, _meta: MODERN_ENVELOPE },
+      }),
+    }),
+    "",
+  );
+  const data = (await response.text()).split("\n").filter((line) => line.startsWith("data: "));
+  deepEqual(data.map((line) => JSON.parse(line.slice(6))), [
+    {
+      jsonrpc: "2.0",
+      method: "notifications/subscriptions/acknowledged",
+      params: { notifications: {}, _meta: { "io.modelcontextprotocol/subscriptionId": 1 } },
+    },
+    {
+      jsonrpc: "2.0",
+      id: 1,
+      result: {
+        resultType: "complete",
+        _meta: {
+          "io.modelcontextprotocol/subscriptionId": 1,
+          "io.modelcontextprotocol/serverInfo": HOST.serverInfo,
+        },
+      },
+    },
+  ]);
   await close();
 });

@@ -1,41 +1,14 @@
 import { deepEqual, equal, match, ok } from "node:assert/strict";
 import { startHttpGateway, writeConfig } from "./_gateway.ts";
-import { initializeBody, MCP_POST_HEADERS } from "../_mcp_wire.ts";
+import { answerOf, initializeBody, MCP_POST_HEADERS, MODERN, postModern } from "../_mcp_wire.ts";
 
-const MODERN = "2026-07-28";
-
-// A 2026-07-28 request: no session, the envelope in _meta and the routing headers.
+// A 2026-07-28 request, answered with status 200.
 async function modern(url: string, method: string, params: Record<string, unknown>, name?: string) {
-  const response = await fetch(url, {
-    method: "POST",
-    headers: {
-      "content-type": "application/json",
-      accept: "application/json, text/event-stream",
-      "mcp-protocol-version": MODERN,
-      "mcp-method": method,
-      ...(name === undefined ? {} : { "mcp-name": name }),
-    },
-    body: JSON.stringify({
-      jsonrpc: "2.0",
-      id: 1,
-      method,
-      params: {
-        ...params,
-        _meta: {
-          "io.modelcontextprotocol/protocolVersion": MODERN,
-          "io.modelcontextprotocol/clientInfo": { name: "protocol-test", version: "1.0.0" },
-          "io.modelcontextprotocol/clientCapabilities": {},
-        },
-      },
-    }),
-  });
+  const response = await postModern(url, method, params, name);
   equal(response.status, 200);
-  const text = await response.text();
-  // JSON, or an SSE stream whose last data line is the response.
-  const body = text.trimStart().startsWith("{")
-    ? text
-    : text.split("\n").filter((l) => l.startsWith("data: ")).at(-1)!.slice(6);
-  return JSON.parse(body);
+  // Read as JSON.parse reads: each step checks the members it needs.
+  const answer: ReturnType<typeof JSON.parse> = await answerOf(response);
+  return answer;
 }
 
 Deno.test("the gateway negotiates every protocol version and serves 2026-07-28 stateless requests", async (t) => {

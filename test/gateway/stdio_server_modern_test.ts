@@ -1,6 +1,16 @@
 // The SDK-free stdio server answers as the MCP SDK's server did (`_stdio_pair.ts`): the
 // 2026-07-28 era, its opening probe, envelopes and subscriptions.
-import { assertSameAnswers, envelope, init, modern, note, rpc, type Step } from "./_stdio_pair.ts";
+import { deepEqual } from "node:assert/strict";
+import {
+  assertSameAnswers,
+  envelope,
+  init,
+  modern,
+  note,
+  ownAnswers,
+  rpc,
+  type Step,
+} from "./_stdio_pair.ts";
 
 const SEQUENCES: Record<string, Step[]> = {
   "a discover probe and a 2025-era initialize in one read": [
@@ -32,19 +42,12 @@ const SEQUENCES: Record<string, Step[]> = {
       _meta: { ...envelope, "io.modelcontextprotocol/clientCapabilities": 5 },
     }),
   ],
+  // Envelopes that are wrong after the opening: `stdio_faces_test.ts` (as the HTTP face answers).
   "hostile envelope members": [
     modern(1, "tools/list", {
       _meta: { "io.modelcontextprotocol/clientCapabilities": { roots: 5 } },
     }),
-    modern(2, "tools/list", {
-      _meta: { "io.modelcontextprotocol/clientInfo": { name: "c", version: "1", title: 1 } },
-    }),
-    modern(3, "tools/list", {
-      _meta: { "io.modelcontextprotocol/clientCapabilities": { sampling: { tools: 5 } } },
-    }),
     modern(4, "tools/call", { name: "echo", task: 5 }),
-    modern(5, "tools/list", { _meta: { "io.modelcontextprotocol/logLevel": "loud" } }),
-    modern(6, "tools/list", { _meta: { "io.modelcontextprotocol/clientInfo": { icons: 5 } } }),
     modern(7, "tools/call", { name: "echo", requestState: 5 }),
     modern(8, "tools/call", { name: "echo", requestState: "s", inputResponses: {} }),
   ],
@@ -59,8 +62,6 @@ const SEQUENCES: Record<string, Step[]> = {
     modern(7, "logging/setLevel", { level: "info" }),
     modern(8, "subscriptions/listen"),
     modern(9, "tools/call", { name: "x" }),
-    rpc(10, "tools/list", { _meta: { "io.modelcontextprotocol/protocolVersion": "2030-01-01" } }),
-    rpc(11, "tools/list", { _meta: { "io.modelcontextprotocol/protocolVersion": 2 } }),
     modern(12, "foo"),
     modern(13, "tools/call", { name: "bare" }),
     modern(14, "tools/call", {}),
@@ -72,7 +73,9 @@ const SEQUENCES: Record<string, Step[]> = {
   "2026-07-28: listen, cancel and close": [
     modern(1, "tools/list"),
     modern(2, "subscriptions/listen", { notifications: { toolsListChanged: true } }),
-    modern(3, "subscriptions/listen", { notifications: { promptsListChanged: true } }),
+    modern(3, "subscriptions/listen", {
+      notifications: { toolsListChanged: true, promptsListChanged: true },
+    }),
     modern(4, "subscriptions/listen", { notifications: { toolsListChanged: "yes" } }),
     rpc(5, "subscriptions/listen", { notifications: {} }),
     note("notifications/cancelled", { requestId: 3 }),
@@ -84,8 +87,8 @@ const SEQUENCES: Record<string, Step[]> = {
       (_, i) => modern(i, "subscriptions/listen", { notifications: { toolsListChanged: true } }),
     ).join("\n"),
     note("notifications/cancelled", { requestId: 5 }),
-    modern("again", "subscriptions/listen", { notifications: {} }),
-    modern("full", "subscriptions/listen", { notifications: {} }),
+    modern("again", "subscriptions/listen", { notifications: { toolsListChanged: true } }),
+    modern("full", "subscriptions/listen", { notifications: { toolsListChanged: true } }),
   ],
   "2026-07-28: a discover probe, then a 2025-era client": [
     modern(1, "server/discover"),
@@ -125,3 +128,64 @@ for (const [name, steps] of Object.entries(SEQUENCES)) {
     await assertSameAnswers(steps);
   });
 }
+
+// The answers that differ from the SDK's stdio server on purpose, given as its HTTP face gives
+// them: it never delivered a change in this era (it listened after `notifications/initialized`,
+// which the era does not have), and it kept a subscription to nothing offered open.
+Deno.test("a 2026-07-28 subscription to tool list changes receives them, on it", async () => {
+  const changed = (id: unknown) => ({
+    jsonrpc: "2.0",
+    method: "notifications/tools/list_changed",
+    params: { _meta: { "io.modelcontextprotocol/subscriptionId": id } },
+  });
+  const written = await ownAnswers([
+    modern(1, "server/discover"),
+    "change",
+    modern("tools", "subscriptions/listen", { notifications: { toolsListChanged: true } }),
+    modern("prompts", "subscriptions/listen", { notifications: { promptsListChanged: true } }),
+    modern(2, "subscriptions/listen", { notifications: { toolsListChanged: true } }),
+    "change",
+    note("notifications/cancelled", { requestId: 2 }),
+    "change",
+  ]);
+  const notes = written.filter((message) =>
+    (message as { method?: string }).method === "notifications/tools/list_changed"
+  );
+  deepEqual(notes, [changed("tools"), changed(2), changed("tools")]);
+});
+
+Deno.test("a 2025-era connection is told of changes after initialized, as before", async () => {
+  const written = await ownAnswers([
+    init(1, "2025-06-18"),
+    modern(2, "subscriptions/listen", { notifications: { toolsListChanged: true } }),
+    "change",
+    note("notifications/initialized"),
+    "change",
+  ]);
+  deepEqual(written.slice(2), [{ jsonrpc: "2.0", method: "notifications/tools/list_changed" }]);
+});
+
+Deno.test("a 2026-07-28 subscription to nothing offered ends at once", async () => {
+  const written = await ownAnswers([
+    modern(1, "subscriptions/listen", { notifications: { promptsListChanged: true } }),
+    "change",
+  ]);
+  deepEqual(written, [
+    {
+      jsonrpc: "2.0",
+      method: "notifications/subscriptions/acknowledged",
+      params: { notifications: {}, _meta: { "io.modelcontextprotocol/subscriptionId": 1 } },
+    },
+    {
+      jsonrpc: "2.0",
+      id: 1,
+      result: {
+        resultType: "complete",
+        _meta: {
+          "io.modelcontextprotocol/subscriptionId": 1,
+          "io.modelcontextprotocol/serverInfo": { name: "fake", version: "1.0.0" },
+        },
+      },
+    },
+  ]);
+});

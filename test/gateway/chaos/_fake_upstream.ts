@@ -50,6 +50,7 @@ export const BEHAVIOURS = [
   "lose-tool", // "drop" removes echo from the list and sends list_changed
   "many-refused", // --count tools the catalogue refuses (--refusal; default 2,000) beside echo
   "rug-pull", // one tool per rug pull (RUG_PULLS); "bump" changes each one's field and notifies
+  "array-structured", // tools/call "list" answers structuredContent [1, 2] (2026-07-28 only)
 ] as const;
 
 /** One behaviour. */
@@ -202,6 +203,7 @@ class Fake {
       "changing-definition": "bump",
       "lose-tool": "drop",
       "rug-pull": "bump",
+      "array-structured": "list",
     };
     const name = extra[behaviour];
     if (name !== undefined) {
@@ -335,6 +337,8 @@ class Fake {
         };
       case "odd":
         return { jsonrpc: "2.0", id, result: { content: [], isError: "yes" } };
+      case "list":
+        return { jsonrpc: "2.0", id, result: { ...ok("[1,2]").result, structuredContent: [1, 2] } };
       case "flood": {
         const token = ((params._meta ?? {}) as Message).progressToken ?? "none";
         const count = this.options.count ?? 100_000;
