@@ -21,6 +21,11 @@ export interface Place {
   env: Readonly<Record<string, string | undefined>>;
   /** The names of the configured servers (enabled ones). */
   servers: readonly string[];
+  /**
+   * Where a variable that is not set is kept, when its use decides (`deferUnset`): the value that
+   * names it is left out and the rest is still read. Without it, such a variable fails the read.
+   */
+  unset?: UnsetVariableError[];
 }
 
 /** One key's value: its JSON Schema and how it is read. */
@@ -95,13 +100,62 @@ export class GatewayConfigError extends TypeError {
   }
 }
 
+/**
+ * A value that names environment variables that are not set: the message names the first, as
+ * every other problem of the file is named; `variables` has them all.
+ *
+ * @example Usage
+ * ```ts
+ * import { UnsetVariableError } from "./_config_fields.ts";
+ * import { equal } from "node:assert/strict";
+ *
+ * const error = new UnsetVariableError(["mcpServers", "gh", "url"], ["GH_URL"]);
+ * equal(error.message, 'Invalid gateway config at "/mcpServers/gh/url": the environment variable GH_URL is not set');
+ * ```
+ */
+export class UnsetVariableError extends GatewayConfigError {
+  /** The keys from the config's root to the value. */
+  readonly path: readonly string[];
+  /** The variables the value names that are not set, each once, in its order. */
+  readonly variables: readonly string[];
+
+  /**
+   * Makes the error.
+   *
+   * @param path The keys from the config's root to the value.
+   * @param variables The variables not set (at least one).
+   */
+  constructor(path: readonly string[], variables: readonly string[]) {
+    super(pointerOf(path), `the environment variable ${variables[0]} is not set`);
+    this.name = "UnsetVariableError";
+    this.path = path;
+    this.variables = variables;
+  }
+}
+
+function pointerOf(path: readonly string[]): string {
+  return path.map((part) => `/${part.replaceAll("~", "~0").replaceAll("/", "~1")}`).join("");
+}
+
 /** Stops reading: throws the problem at the place (or at keys `below` it). */
 export function fail(at: Place, problem: string, ...below: string[]): never {
-  const path = [...at.path, ...below];
-  throw new GatewayConfigError(
-    path.map((part) => `/${part.replaceAll("~", "~0").replaceAll("/", "~1")}`).join(""),
-    problem,
-  );
+  throw new GatewayConfigError(pointerOf([...at.path, ...below]), problem);
+}
+
+// What `orUnset` gives for a value left out.
+const UNREAD: unique symbol = Symbol("unread");
+
+// Reads one value of an object or array: with a place to keep them (`at.unset`), a variable not
+// set is kept and the value left out, so that the values after it are still checked.
+function orUnset<T>(at: Place, read: () => T): T | typeof UNREAD {
+  if (at.unset === undefined) return read();
+  try {
+    return read();
+  } catch (e) {
+    if (!(e instanceof UnsetVariableError)) throw e;
+    at.unset.push(e);
+    return UNREAD;
+  }
 }
 
 /** The place of a value below another. */
@@ -113,12 +167,16 @@ const VARIABLE = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
 
 /** Replaces `${VAR}` and `${VAR:-default}`; one pass, so values are never expanded again. */
 export function expand(text: string, at: Place): string {
-  return text.replace(VARIABLE, (_, name: string, fallback: string | undefined) => {
+  const unset: string[] = [];
+  const expanded = text.replace(VARIABLE, (_, name: string, fallback: string | undefined) => {
     const value = at.env[name];
     if (value !== undefined && value !== "") return value;
     if (fallback !== undefined) return fallback;
-    return fail(at, `the environment variable ${name} is not set`);
+    if (!unset.includes(name)) unset.push(name);
+    return "";
   });
+  if (unset.length > 0) throw new UnsetVariableError(at.path, unset);
+  return expanded;
 }
 
 /** A field whose value is also checked by `check` once read. */
@@ -129,8 +187,10 @@ export function refine<F extends Field<unknown>>(
   return {
     ...field,
     read(raw: unknown, at: Place) {
+      const kept = at.unset?.length;
       const value = field.read(raw, at) as Read<F>;
-      check(value, at);
+      // A value with a part left out (a variable not set) cannot be judged as a whole.
+      if (at.unset?.length === kept) check(value, at);
       return value;
     },
   };
@@ -169,8 +229,15 @@ export function choice<T extends string>(
 export function list<T>(item: Field<T>, problem: string, schema: JsonSchema = {}): Field<T[]> {
   return {
     schema: { type: "array", items: item.schema, ...schema },
-    read: (raw, at) =>
-      Array.isArray(raw) ? raw.map((v, i) => item.read(v, down(at, String(i)))) : fail(at, problem),
+    read(raw, at) {
+      if (!Array.isArray(raw)) return fail(at, problem);
+      const out: T[] = [];
+      raw.forEach((v, i) => {
+        const value = orUnset(at, () => item.read(v, down(at, String(i))));
+        if (value !== UNREAD) out.push(value);
+      });
+      return out;
+    },
   };
 }
 
@@ -191,7 +258,8 @@ export function record<T>(
       const out: Record<string, T> = {};
       for (const [name, value] of Object.entries(raw)) {
         if (names !== undefined && !names.pattern.test(name)) fail(at, names.problem, name);
-        out[name] = item.read(value, down(at, name));
+        const read = orUnset(at, () => item.read(value, down(at, name)));
+        if (read !== UNREAD) out[name] = read;
       }
       return out;
     },
@@ -245,8 +313,8 @@ export function readShape<S extends Shape>(
       if (f.fill !== undefined) out[key] = f.fill();
       continue;
     }
-    const value = f.read(raw[key], down(at, key));
-    if (!f.ignored) out[key] = value;
+    const value = orUnset(at, () => f.read(raw[key], down(at, key)));
+    if (!f.ignored && value !== UNREAD) out[key] = value;
   }
   return out as Parsed<S>;
 }
