@@ -6,7 +6,11 @@
  */
 
 import { readRegularFile } from "../_regular_file.ts";
-import { type GatewayConfig, parseGatewayConfig } from "../gateway/config.ts";
+import {
+  type AwaitingVariables,
+  type GatewayConfig,
+  parseGatewayConfig,
+} from "../gateway/config.ts";
 import { configEnvironment } from "../gateway/environment.ts";
 import { readPlainHostFile } from "../gateway/host_entries.ts";
 import type { Args } from "./args.ts";
@@ -21,7 +25,8 @@ const MAX_CONFIG_BYTES = 4 * 1024 * 1024;
  * @param args The command line (`config`, and whether it was given).
  * @param env The environment (`${VAR}` in the config reads it).
  * @param log Says what was left out of a host's file, once.
- * @returns The config, or the line that says why there is none.
+ * @returns The config, or the line that says why there is none. A server or profile that names
+ * a variable not set is in `awaiting`: {@linkcode unsetProblem} says whether the command needs it.
  */
 export async function readConfigFile(
   args: Pick<Args, "config" | "configGiven">,
@@ -50,9 +55,30 @@ export async function readConfigFile(
   if (hostFile.value.ignored.length > 0) {
     log(`${path}: leaving out ${hostFile.value.ignored.join(", ")} (not unfold's)`);
   }
+  // One config holds every host's servers (`unfold setup`): a variable only one host sets fails
+  // only the commands that serve what names it.
   const parsed = parseGatewayConfig(
     hostFile.value.config,
     configEnvironment(env, path, Deno.cwd()),
+    { deferUnset: true },
   );
   return parsed.ok ? parsed : { ok: false, error: `${path}: ${parsed.error.message}` };
+}
+
+/**
+ * The line a command fails with when something it serves names a variable that is not set: the
+ * first such in the file, said as the whole config failed before (`awaiting`'s error).
+ *
+ * @param path The config's path.
+ * @param config The config as read.
+ * @param serves Whether the command serves a server or a profile (its tokens).
+ * @returns The line, or `undefined` when all it serves is there.
+ */
+export function unsetProblem(
+  path: string,
+  config: GatewayConfig,
+  serves: (awaiting: Pick<AwaitingVariables, "kind" | "name">) => boolean,
+): string | undefined {
+  const first = config.awaiting?.find(serves);
+  return first === undefined ? undefined : `${path}: ${first.error.message}`;
 }

@@ -33,7 +33,7 @@ import { checkSettings } from "../http/settings.ts";
 import { denoConnector } from "./connector.ts";
 import { fileSnapshotStore, unfoldCacheDir } from "./snapshots.ts";
 import { parseArgs } from "./args.ts";
-import { readConfigFile } from "./config_file.ts";
+import { readConfigFile, unsetProblem } from "./config_file.ts";
 import { defaultConfigPath } from "./unfold_config.ts";
 import { bounded, CLOSE_BUDGET_MS } from "./_closing.ts";
 
@@ -101,6 +101,16 @@ async function main(argv: readonly string[]): Promise<number> {
   }
   const config = parsed.value;
   if (args.command === "login") {
+    // Signing in to a server needs that server's variables, no other's.
+    const unset = unsetProblem(
+      args.config,
+      config,
+      (a) => a.kind === "server" && a.name === args.words[0],
+    );
+    if (unset !== undefined) {
+      console.error(`unfold: ${unset}`);
+      return 1;
+    }
     const { login } = await import("./login.ts");
     const result = await login({
       config,
@@ -126,6 +136,19 @@ async function main(argv: readonly string[]): Promise<number> {
   const profile = args.profile === undefined ? undefined : profiles[args.profile];
   if (args.profile !== undefined && profile === undefined) {
     console.error(`unfold: ${args.config}: ${unknownProfile(args.profile, Object.keys(profiles))}`);
+    return 1;
+  }
+  // A variable not set fails only what the command serves: the profile's servers and its tokens
+  // (without a profile, everything). Another's servers are never read further nor started.
+  const unset = unsetProblem(
+    args.config,
+    config,
+    (a) =>
+      profile === undefined ||
+      (a.kind === "server" ? profileSeesServer(profile, a.name) : a.name === profile.name),
+  );
+  if (unset !== undefined) {
+    console.error(`unfold: ${unset}`);
     return 1;
   }
   // Over HTTP the profiles served are the one named, or all; a token must open one of them only.

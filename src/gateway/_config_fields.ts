@@ -9,19 +9,19 @@
 
 import { closestKey } from "../_edit_distance.ts";
 import { isRecord } from "../_record.ts";
+import { down, expand, fail, orUnset, type Place, UNREAD } from "./_config_place.ts";
+
+export {
+  down,
+  expand,
+  fail,
+  GatewayConfigError,
+  type Place,
+  UnsetVariableError,
+} from "./_config_place.ts";
 
 /** A JSON Schema (draft-07) fragment. */
 export type JsonSchema = { [keyword: string]: unknown };
-
-/** Where a value is read: its path in the config, the environment and the configured servers. */
-export interface Place {
-  /** The keys from the config's root to the value. */
-  path: readonly string[];
-  /** The environment variables `${VAR}` reads. */
-  env: Readonly<Record<string, string | undefined>>;
-  /** The names of the configured servers (enabled ones). */
-  servers: readonly string[];
-}
 
 /** One key's value: its JSON Schema and how it is read. */
 export interface Field<T> {
@@ -65,62 +65,6 @@ export type Same<A, B> = [A, keyof A] extends [B, keyof B]
 /** Compiles only when every item is `true`: a check `deno check` makes. */
 export type Check<T extends readonly true[]> = T;
 
-/**
- * A configuration that cannot be used: one message naming the place (a JSON pointer into the
- * file) and what is wrong there.
- *
- * @example Usage
- * ```ts
- * import { GatewayConfigError } from "./_config_fields.ts";
- * import { equal } from "node:assert/strict";
- *
- * const error = new GatewayConfigError("/mcpServers/a/command", "must be a non-empty string");
- * equal(error.message, 'Invalid gateway config at "/mcpServers/a/command": must be a non-empty string');
- * ```
- */
-export class GatewayConfigError extends TypeError {
-  /** Where the problem is: a JSON pointer into the configuration (`""` for the whole). */
-  readonly pointer: string;
-
-  /**
-   * Makes the error.
-   *
-   * @param pointer The JSON pointer of the bad value.
-   * @param problem What is wrong with it.
-   */
-  constructor(pointer: string, problem: string) {
-    super(`Invalid gateway config at ${JSON.stringify(pointer)}: ${problem}`);
-    this.name = "GatewayConfigError";
-    this.pointer = pointer;
-  }
-}
-
-/** Stops reading: throws the problem at the place (or at keys `below` it). */
-export function fail(at: Place, problem: string, ...below: string[]): never {
-  const path = [...at.path, ...below];
-  throw new GatewayConfigError(
-    path.map((part) => `/${part.replaceAll("~", "~0").replaceAll("/", "~1")}`).join(""),
-    problem,
-  );
-}
-
-/** The place of a value below another. */
-export function down(at: Place, ...keys: string[]): Place {
-  return { ...at, path: [...at.path, ...keys] };
-}
-
-const VARIABLE = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
-
-/** Replaces `${VAR}` and `${VAR:-default}`; one pass, so values are never expanded again. */
-export function expand(text: string, at: Place): string {
-  return text.replace(VARIABLE, (_, name: string, fallback: string | undefined) => {
-    const value = at.env[name];
-    if (value !== undefined && value !== "") return value;
-    if (fallback !== undefined) return fallback;
-    return fail(at, `the environment variable ${name} is not set`);
-  });
-}
-
 /** A field whose value is also checked by `check` once read. */
 export function refine<F extends Field<unknown>>(
   field: F,
@@ -129,8 +73,10 @@ export function refine<F extends Field<unknown>>(
   return {
     ...field,
     read(raw: unknown, at: Place) {
+      const kept = at.unset?.length;
       const value = field.read(raw, at) as Read<F>;
-      check(value, at);
+      // A value with a part left out (a variable not set) cannot be judged as a whole.
+      if (at.unset?.length === kept) check(value, at);
       return value;
     },
   };
@@ -169,8 +115,15 @@ export function choice<T extends string>(
 export function list<T>(item: Field<T>, problem: string, schema: JsonSchema = {}): Field<T[]> {
   return {
     schema: { type: "array", items: item.schema, ...schema },
-    read: (raw, at) =>
-      Array.isArray(raw) ? raw.map((v, i) => item.read(v, down(at, String(i)))) : fail(at, problem),
+    read(raw, at) {
+      if (!Array.isArray(raw)) return fail(at, problem);
+      const out: T[] = [];
+      raw.forEach((v, i) => {
+        const value = orUnset(at, () => item.read(v, down(at, String(i))));
+        if (value !== UNREAD) out.push(value);
+      });
+      return out;
+    },
   };
 }
 
@@ -191,7 +144,8 @@ export function record<T>(
       const out: Record<string, T> = {};
       for (const [name, value] of Object.entries(raw)) {
         if (names !== undefined && !names.pattern.test(name)) fail(at, names.problem, name);
-        out[name] = item.read(value, down(at, name));
+        const read = orUnset(at, () => item.read(value, down(at, name)));
+        if (read !== UNREAD) out[name] = read;
       }
       return out;
     },
@@ -245,8 +199,8 @@ export function readShape<S extends Shape>(
       if (f.fill !== undefined) out[key] = f.fill();
       continue;
     }
-    const value = f.read(raw[key], down(at, key));
-    if (!f.ignored) out[key] = value;
+    const value = orUnset(at, () => f.read(raw[key], down(at, key)));
+    if (!f.ignored && value !== UNREAD) out[key] = value;
   }
   return out as Parsed<S>;
 }

@@ -23,7 +23,8 @@
  * `createMcpHttpHandler`, `serveHostStdio`, `guardMcp` for the HTTP face's guard) and the types
  * their parameters and results name (`deno doc --lint` fails on a public type that names an
  * unexported one): the configuration (`GatewayConfig`, `GatewayOptions`, the upstream entries,
- * `Profile`, `TrustMode`, the lock), the pool (`Connector`, `PoolOptions`, `UpstreamPool`,
+ * `Profile`, `TrustMode`, the lock, `ParseOptions` and what `deferUnset` gives:
+ * `AwaitingVariables`, `UnsetVariableError`), the pool (`Connector`, `PoolOptions`, `UpstreamPool`,
  * `UpstreamStatus`, snapshots), the gateway (`GatewayDeps`, `CallContext`, `CallOutcome`,
  * `Presentation`, `MissingPin`) and the faces (`ToolHost`, `McpHttpOptions`, `SessionMode`,
  * `HostStdioOptions`). Defaults (`STARTUP_TIMEOUT_MS`, …), the lazy pool, the stdio wire's
@@ -34,15 +35,17 @@
  */
 
 export type {
+  AwaitingVariables,
   GatewayConfig,
   GatewayConfigResult,
   GatewayOptions,
   HttpUpstream,
+  ParseOptions,
   StartMode,
   StdioUpstream,
   UpstreamConfig,
 } from "./config.ts";
-export { GatewayConfigError, parseGatewayConfig } from "./config.ts";
+export { GatewayConfigError, parseGatewayConfig, UnsetVariableError } from "./config.ts";
 export type { CallContext, CallOutcome, GatewayDeps } from "./gateway.ts";
 export { Gateway } from "./gateway.ts";
 export { gatewayHost } from "./host.ts";

@@ -157,3 +157,108 @@ Deno.test("parseGatewayConfig() reads when the upstreams start and how long a la
     );
   }
 });
+
+// As the CLI reads a config: a variable not set in a server or a profile's tokens is deferred.
+function deferred(input: unknown, env: Record<string, string> = {}) {
+  const parsed = parseGatewayConfig(input, env, { deferUnset: true });
+  return parsed.ok ? parsed.value : fail(`the config was refused: ${parsed.error.message}`);
+}
+
+Deno.test("parseGatewayConfig() with deferUnset leaves out each server that awaits variables, naming them all", () => {
+  const input = {
+    mcpServers: {
+      fs: { command: "npx", args: ["${ROOT}/notes"], env: { A: "${A}", B: "${B}${A}" } },
+      gh: { url: "https://${HOST}/mcp", headers: { Authorization: "Bearer ${TOKEN}" } },
+      memory: { command: "memory", env: { PATH: "${PATH:-/bin}" } },
+    },
+    unfold: { profiles: { cursor: { servers: ["gh"], tokens: ["${CURSOR}", "fixed"] } } },
+  };
+  const config = deferred(input, { HOST: "example.com" });
+  deepEqual(config.servers, [{
+    server: "memory",
+    command: "memory",
+    args: [],
+    env: { PATH: "/bin" },
+  }]);
+  deepEqual(
+    config.awaiting?.map(({ kind, name, variables, error }) => ({
+      kind,
+      name,
+      variables,
+      pointer: error.pointer,
+    })),
+    [
+      {
+        kind: "server",
+        name: "fs",
+        variables: ["ROOT", "A", "B"],
+        pointer: "/mcpServers/fs/args/0",
+      },
+      {
+        kind: "server",
+        name: "gh",
+        variables: ["TOKEN"],
+        pointer: "/mcpServers/gh/headers/Authorization",
+      },
+      {
+        kind: "profile",
+        name: "cursor",
+        variables: ["CURSOR"],
+        pointer: "/unfold/profiles/cursor/tokens/0",
+      },
+    ],
+  );
+  // The first one's error is the very one the whole config fails with without deferUnset.
+  equal(config.awaiting?.[0]?.error.message, refused(input, { HOST: "example.com" }).message);
+  // Nothing is deferred when every variable is set.
+  deepEqual(
+    deferred(input, { ROOT: "/r", A: "a", B: "b", HOST: "h", TOKEN: "t", CURSOR: "c" }).awaiting,
+    [],
+  );
+});
+
+Deno.test("parseGatewayConfig() with deferUnset still refuses every other mistake of a server that awaits variables", () => {
+  const env = { A: "a" };
+  const cases: [Record<string, unknown>, string][] = [
+    [{ command: "x", env: { T: "${UNSET}" }, comand: "y" }, "/mcpServers/s/comand"],
+    [{ command: "x", env: { T: "${UNSET}", N: 1 } }, "/mcpServers/s/env/N"],
+    [{ command: "x", args: ["${UNSET}", 2] }, "/mcpServers/s/args/1"],
+    [{ url: "ftp://${A}/mcp", headers: { T: "${UNSET}" } }, "/mcpServers/s/url"],
+    [{ command: "", env: { T: "${UNSET}" } }, "/mcpServers/s/command"],
+  ];
+  for (const [server, pointer] of cases) {
+    const parsed = parseGatewayConfig({ mcpServers: { s: server } }, env, { deferUnset: true });
+    equal(parsed.ok ? "accepted" : parsed.error.pointer, pointer, JSON.stringify(server));
+  }
+  // A profile that names a server awaiting variables is right; one naming no server is not.
+  const profile = (servers: string[]) => ({
+    mcpServers: { s: { command: "x", env: { T: "${UNSET}" } } },
+    unfold: { profiles: { p: { servers } } },
+  });
+  equal(deferred(profile(["s"])).awaiting?.[0]?.name, "s");
+  const wrong = parseGatewayConfig(profile(["t"]), {}, { deferUnset: true });
+  equal(wrong.ok ? "" : wrong.error.pointer, "/unfold/profiles/p/servers/0");
+  // `$schema` is read by no server: a variable not set there fails the config as before.
+  const schema = parseGatewayConfig({ $schema: "${UNSET}", mcpServers: {} }, {}, {
+    deferUnset: true,
+  });
+  equal(schema.ok ? "" : schema.error.pointer, "/$schema");
+});
+
+Deno.test("parseGatewayConfig() with deferUnset does not judge a value whose part awaits a variable", () => {
+  // The URL is only a URL once its variable is set; the secret's client id is the variable.
+  const config = deferred({
+    mcpServers: {
+      api: { url: "${BASE}/mcp" },
+      signed: {
+        url: "https://example.com/mcp",
+        oauth: { clientId: "${CLIENT_ID}", clientSecret: "s" },
+      },
+    },
+  });
+  deepEqual(config.servers, []);
+  deepEqual(config.awaiting?.map((a) => [a.name, a.variables]), [
+    ["api", ["BASE"]],
+    ["signed", ["CLIENT_ID"]],
+  ]);
+});
