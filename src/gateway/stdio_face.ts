@@ -45,7 +45,7 @@ export function serveHostStdio(
   options: HostStdioOptions = {},
 ): { close(): Promise<void> } {
   const session = crypto.randomUUID();
-  const wire = options.wire ?? openStdioWire(Deno.stdin.readable, Deno.stdout);
+  const wire = options.wire ?? openStdioWire(Deno.stdin, Deno.stdout);
   void wire.ended.then(() => options.onClose?.());
   return serveToolHost(host, transportOf(wire), {
     session,
