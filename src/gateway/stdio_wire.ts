@@ -9,6 +9,9 @@
  */
 
 import { LineSplitter } from "../_line_splitter.ts";
+import { readerOf, type WireInput } from "./_wire_input.ts";
+
+export { hostStdin } from "./_wire_input.ts";
 import {
   checkMessage,
   errorResponse,
@@ -21,8 +24,6 @@ import {
 
 // The request id of a skipped line is looked for only in its first bytes.
 const ID_PREFIX_BYTES = 4_096;
-// The buffer a reader into a buffer reads into (Deno's own stdin stream reads 64 KiB at a time).
-const READ_BYTES = 64 * 1024;
 // Messages held while the gateway is still opening (bounded: it opens within its startup timeout).
 const MAX_WAITING = 1_000;
 
@@ -46,14 +47,7 @@ export type WireOutput = WritableStream<Uint8Array> | {
   close?(): void;
 };
 
-/**
- * Where a wire reads: a byte stream, or a reader into a buffer such as `Deno.stdin`. Reading
- * `Deno.stdin` into one reused buffer skips the web stream's machinery (a pull, a respond and a
- * promise per chunk), which was ~8 µs of the gateway's main-thread CPU per execute.
- */
-export type WireInput = ReadableStream<Uint8Array> | {
-  read(buffer: Uint8Array): Promise<number | null>;
-};
+export type { WireInput };
 
 /** A connection over stdin and stdout, read from the moment it is opened. */
 export interface StdioWire {
@@ -184,7 +178,7 @@ export function openStdioWire(
     if (closed) return;
     closed = true;
     ended.resolve();
-    void reader.cancel().catch(() => {});
+    reader.cancel();
     sink.close();
     wire.onclose?.();
   };
@@ -199,19 +193,17 @@ export function openStdioWire(
         `Invalid request: the message is over ${max} bytes, the most this server reads; it was skipped`,
       ),
   }, ID_PREFIX_BYTES);
-  const pump = async () => {
-    try {
-      while (!closed) {
-        const chunk = await reader.read();
-        if (chunk === null) break;
-        // A read still pending when the wire closed brings bytes no one is to answer.
-        if (!closed) splitter.push(chunk);
+  const pump = () =>
+    reader.start((chunk) => {
+      // A read still pending when the wire closed brings bytes no one is to answer.
+      if (!closed) splitter.push(chunk);
+      return !closed;
+    }, (error) => {
+      if (error !== undefined) {
+        wire.onerror?.(error instanceof Error ? error : new Error(String(error)));
       }
-    } catch (error) {
-      wire.onerror?.(error instanceof Error ? error : new Error(String(error)));
-    }
-    shutdown();
-  };
+      shutdown();
+    });
 
   const wire: WireTransport = {
     start() {
@@ -233,7 +225,7 @@ export function openStdioWire(
       return Promise.resolve();
     },
   };
-  void pump();
+  pump();
   const opened: StdioWire = { ended: ended.promise, close: () => wire.close() };
   TRANSPORTS.set(opened, wire);
   return opened;
@@ -252,27 +244,6 @@ function idOf(text: string): RequestId | null {
   } catch {
     return null;
   }
-}
-
-// One way to read chunks, over either kind of input: a chunk is valid until the next read (the
-// splitter copies what it holds), so a reader into a buffer reuses one.
-function readerOf(input: WireInput): {
-  read(): Promise<Uint8Array | null>;
-  cancel(): Promise<void>;
-} {
-  if (input instanceof ReadableStream) {
-    const reader = input.getReader();
-    return {
-      read: () => reader.read().then(({ value, done }) => done ? null : value),
-      cancel: () => reader.cancel(),
-    };
-  }
-  const buffer = new Uint8Array(READ_BYTES);
-  return {
-    read: () => input.read(buffer).then((n) => n === null ? null : buffer.subarray(0, n)),
-    // Its pending read ends with the input, or with the process.
-    cancel: () => Promise.resolve(),
-  };
 }
 
 // One way to write whole messages and to close, over either kind of output.
