@@ -14,9 +14,9 @@ import type { Readable } from "node:stream";
 const READ_BYTES = 64 * 1024;
 
 /**
- * Where a wire reads: a byte stream, or a reader into a buffer such as `Deno.stdin`. Reading
- * `Deno.stdin` into one reused buffer skips the web stream's machinery (a pull, a respond and a
- * promise per chunk).
+ * Where a wire reads: a byte stream, a reader into a buffer such as `Deno.stdin`, or a Node
+ * stream (a pipe, see {@linkcode hostStdin}). Reading `Deno.stdin` into one reused buffer skips
+ * the web stream's machinery (a pull, a respond and a promise per chunk).
  */
 export type WireInput = ReadableStream<Uint8Array> | {
   read(buffer: Uint8Array): Promise<number | null>;
