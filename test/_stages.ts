@@ -77,6 +77,7 @@ export const INTEGRATION: readonly string[] = [
   "test/gateway/protocol_test.ts",
   "test/gateway/quiet_test.ts",
   "test/gateway/stdio_face_test.ts",
+  "test/gateway/wire_input_test.ts",
   "test/gateway/unavailable_server_test.ts",
   "test/http/openapi_client_test.ts",
   "test/layers_test.ts",

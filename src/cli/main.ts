@@ -221,7 +221,7 @@ async function main(argv: readonly string[]): Promise<number> {
   ]);
   const { Gateway, backgroundRanker, MemorySessionStore, CountingStore, pinError, pinNotice } =
     loaded;
-  const wire = stdio?.[0].openStdioWire(Deno.stdin.readable, Deno.stdout);
+  const wire = stdio?.[0].openStdioWire(stdio[0].hostStdin(), Deno.stdout);
   void wire?.ended.then(() => stop.resolve());
   // The word vectors load in the background while the upstreams connect.
   const ranker = backgroundRanker();

@@ -9,7 +9,7 @@
  */
 
 import { serveToolHost } from "./stdio_server.ts";
-import { openStdioWire, type StdioWire, transportOf } from "./stdio_wire.ts";
+import { hostStdin, openStdioWire, type StdioWire, transportOf } from "./stdio_wire.ts";
 import type { ToolHost } from "./tool_host.ts";
 
 /** Options of {@linkcode serveHostStdio}. */
@@ -45,7 +45,7 @@ export function serveHostStdio(
   options: HostStdioOptions = {},
 ): { close(): Promise<void> } {
   const session = crypto.randomUUID();
-  const wire = options.wire ?? openStdioWire(Deno.stdin.readable, Deno.stdout);
+  const wire = options.wire ?? openStdioWire(hostStdin(), Deno.stdout);
   void wire.ended.then(() => options.onClose?.());
   return serveToolHost(host, transportOf(wire), {
     session,

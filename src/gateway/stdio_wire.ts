@@ -9,6 +9,9 @@
  */
 
 import { LineSplitter } from "../_line_splitter.ts";
+import { readerOf, type WireInput } from "./_wire_input.ts";
+
+export { hostStdin } from "./_wire_input.ts";
 import {
   checkMessage,
   errorResponse,
@@ -43,6 +46,8 @@ export type WireOutput = WritableStream<Uint8Array> | {
   writeSync(bytes: Uint8Array): number;
   close?(): void;
 };
+
+export type { WireInput };
 
 /** A connection over stdin and stdout, read from the moment it is opened. */
 export interface StdioWire {
@@ -92,7 +97,7 @@ export function transportOf(wire: StdioWire): WireTransport {
 /**
  * Opens the wire and starts reading at once; messages wait until the transport is started.
  *
- * @param input The bytes the host writes (stdin).
+ * @param input The bytes the host writes (stdin: `Deno.stdin`, or a stream).
  * @param output Where answers go: stdout (`Deno.stdout`), or a stream.
  * @param options The message size bound.
  * @returns The wire.
@@ -115,7 +120,7 @@ export function transportOf(wire: StdioWire): WireTransport {
  * ```
  */
 export function openStdioWire(
-  input: ReadableStream<Uint8Array>,
+  input: WireInput,
   output: WireOutput,
   options: StdioWireOptions = {},
 ): StdioWire {
@@ -125,7 +130,7 @@ export function openStdioWire(
   // argument would reach the host changed; such a line is a parse error, as over HTTP.
   const decoder = new TextDecoder("utf-8", { fatal: true });
   const sink = writerOf(output);
-  const reader = input.getReader();
+  const reader = readerOf(input);
   const waiting: JsonRpcMessage[] = [];
   const ended = Promise.withResolvers<void>();
   let started = false;
@@ -173,7 +178,7 @@ export function openStdioWire(
     if (closed) return;
     closed = true;
     ended.resolve();
-    void reader.cancel().catch(() => {});
+    reader.cancel();
     sink.close();
     wire.onclose?.();
   };
@@ -188,18 +193,17 @@ export function openStdioWire(
         `Invalid request: the message is over ${max} bytes, the most this server reads; it was skipped`,
       ),
   }, ID_PREFIX_BYTES);
-  const pump = async () => {
-    try {
-      while (!closed) {
-        const { value, done } = await reader.read();
-        if (done) break;
-        splitter.push(value);
+  const pump = () =>
+    reader.start((chunk) => {
+      // A read still pending when the wire closed brings bytes no one is to answer.
+      if (!closed) splitter.push(chunk);
+      return !closed;
+    }, (error) => {
+      if (error !== undefined) {
+        wire.onerror?.(error instanceof Error ? error : new Error(String(error)));
       }
-    } catch (error) {
-      wire.onerror?.(error instanceof Error ? error : new Error(String(error)));
-    }
-    shutdown();
-  };
+      shutdown();
+    });
 
   const wire: WireTransport = {
     start() {
@@ -221,7 +225,7 @@ export function openStdioWire(
       return Promise.resolve();
     },
   };
-  void pump();
+  pump();
   const opened: StdioWire = { ended: ended.promise, close: () => wire.close() };
   TRANSPORTS.set(opened, wire);
   return opened;

@@ -6,6 +6,7 @@
  */
 
 import { MAX_SESSION_BYTES } from "../limits.ts";
+import { TextSize } from "../_text_size.ts";
 
 /** What a session has counted since it began (counters survive new generations). */
 export type SessionCounters = SessionState["counters"];
@@ -201,15 +202,28 @@ function sizeOf(state: SessionState, base?: SessionState): number {
   bytes = known !== undefined && state.described === base!.described &&
       state.seen === base!.seen && state.catalogHash === base!.catalogHash &&
       state.generation === base!.generation && state.createdAt === base!.createdAt
-    ? known + textBytes(state.counters) - textBytes(base!.counters) +
+    ? known + countersBytes(state.counters) - countersBytes(base!.counters) +
       textBytes(state.updatedAt) - textBytes(base!.updatedAt)
     : sessionBytes(state);
   SIZES.set(state, bytes);
   return bytes;
 }
 
+// The counters' text size, kept with them: each state's counters are sized once, as the new
+// state's, and read back as the next event's base's.
+const COUNTER_SIZES = new WeakMap<SessionCounters, number>();
+
+function countersBytes(counters: SessionCounters): number {
+  let bytes = COUNTER_SIZES.get(counters);
+  if (bytes === undefined) COUNTER_SIZES.set(counters, bytes = textBytes(counters));
+  return bytes;
+}
+
+// Counted, not encoded: an encoding allocates the bytes only to read their length.
 function textBytes(value: unknown): number {
-  return encoder.encode(JSON.stringify(value)).length;
+  const size = new TextSize();
+  size.add(JSON.stringify(value));
+  return size.bytes;
 }
 
 // Drops the oldest described ids and sent-body hashes until the state is at least `excess` bytes

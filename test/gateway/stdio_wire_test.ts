@@ -111,3 +111,36 @@ Deno.test("the stdio wire never answers a skipped line with the first digits of 
   );
   deepEqual(written.map((m) => (m as { id: unknown }).id), [null]);
 });
+
+Deno.test("the stdio wire reads a reader into its buffer: lines split across reads come whole", async () => {
+  // As Deno.stdin: each read overwrites the buffer it is given, so a line held across reads must
+  // have been copied.
+  const chunks = [
+    '{"jsonrpc":"2.0","id":1,"method":"pi',
+    'ng"}\n{"jsonrpc":"2.0","id":"a","meth',
+    'od":"ping"}\n{"jsonrpc":"2.0","method":"notifications/initialized"}\n',
+  ].map((chunk) => new TextEncoder().encode(chunk));
+  const buffers = new Set<Uint8Array>();
+  const input = {
+    read(buffer: Uint8Array): Promise<number | null> {
+      buffers.add(buffer);
+      const chunk = chunks.shift();
+      if (chunk === undefined) return Promise.resolve(null);
+      buffer.fill(0x7b);
+      buffer.set(chunk);
+      return Promise.resolve(chunk.length);
+    },
+  };
+  const wire = openStdioWire(input, { writeSync: (bytes) => bytes.length });
+  const seen: unknown[] = [];
+  const transport = transportOf(wire);
+  transport.onmessage = (message) => void seen.push(message);
+  await transport.start();
+  await wire.ended;
+  deepEqual(seen, [
+    { jsonrpc: "2.0", id: 1, method: "ping" },
+    { jsonrpc: "2.0", id: "a", method: "ping" },
+    { jsonrpc: "2.0", method: "notifications/initialized" },
+  ]);
+  deepEqual(buffers.size, 1);
+});
