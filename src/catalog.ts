@@ -202,7 +202,8 @@ export class McpCatalog {
     if (validated) this.#uninspected = true;
     else {
       for (const tool of this.tools) {
-        const broken = prepareSchema(tool);
+        // validateTool measured the schema's depth with every field: it is not measured again.
+        const broken = prepareSchema(tool, true);
         if (broken !== undefined) throw schemaError(tool, indexes.get(tool)!, broken);
       }
     }
