@@ -6,8 +6,10 @@
  */
 
 /**
- * Whether a value nests objects and arrays deeper than a limit. Walks each object once (shared
- * objects are not walked again) and never recurses; a cycle counts as too deep.
+ * Whether a value nests objects and arrays deeper than a limit. Never recurses; a cycle counts as
+ * too deep. A small tree (the usual tool field) is walked path by path, remembering nothing; any
+ * other value, and any value past the limit, is then walked with each object once (shared objects
+ * are not walked again), so the time stays linear in the value's size.
  *
  * @param value Any value.
  * @param maxDepth The deepest nesting allowed: `{}` and `[]` have depth 1, `{"a":[1]}` depth 2.
@@ -24,6 +26,7 @@
  */
 export function tooDeep(value: unknown, maxDepth: number): string | undefined {
   if (typeof value !== "object" || value === null) return undefined;
+  if (fitsAsTree(value, maxDepth)) return undefined;
   // Depth-first without recursion; a finished object keeps its height (its deepest nesting), so an
   // object shared by several parents is walked once and still measured at every place it sits.
   // A plain map (cleared with the walk) is cheaper than a WeakMap; OPEN marks an object on the path.
@@ -91,4 +94,42 @@ const OPEN = -1;
 // A JSON pointer segment.
 function escape(key: number | string): string {
   return typeof key === "number" ? `${key}` : key.replace(/~/g, "~0").replace(/\//g, "~1");
+}
+
+// The most objects the quick walk visits before it leaves the answer to the full one.
+const QUICK_VISITS = 4_096;
+
+// The quick answer for the usual value, a small tree: every path walked, nothing remembered, so
+// no map entry per object. True when each object sits within the limit on every path to it
+// (then no cycle either: a cycle's path never ends); false when one does not, or when the walk
+// passes QUICK_VISITS objects (a value whose shared objects make paths many), and the full walk
+// then decides and finds the pointer.
+function fitsAsTree(value: object, maxDepth: number): boolean {
+  const nodes: object[] = [value];
+  const depths: number[] = [1];
+  let visits = 0;
+  while (nodes.length > 0) {
+    const node = nodes.pop()!;
+    const depth = depths.pop()!;
+    if (depth > maxDepth || ++visits > QUICK_VISITS) return false;
+    if (Array.isArray(node)) {
+      for (let i = 0; i < node.length; i++) {
+        const child: unknown = node[i];
+        if (typeof child === "object" && child !== null) {
+          nodes.push(child);
+          depths.push(depth + 1);
+        }
+      }
+      continue;
+    }
+    for (const key in node) {
+      if (!Object.hasOwn(node, key)) continue;
+      const child: unknown = (node as Record<string, unknown>)[key];
+      if (typeof child === "object" && child !== null) {
+        nodes.push(child);
+        depths.push(depth + 1);
+      }
+    }
+  }
+  return true;
 }
