@@ -50,6 +50,7 @@ import type { NameCoverage } from "./name_coverage.ts";
 import { withoutDataRuns } from "./data_runs.ts";
 import { joinParts, splitParts } from "./ranker_snapshot.ts";
 import { Vocabulary } from "./vocabulary.ts";
+import { memoizeTerms } from "./term_memo.ts";
 
 /**
  * The `_meta` key under which a tool may carry search keywords or aliases (a string or an array of
@@ -236,7 +237,9 @@ function buildRanker(
   settings: LexicalSettings,
   format: string,
 ): Ranker {
-  const terms = termsOf(settings);
+  // Each distinct word of the catalogue is tokenised once (./term_memo.ts).
+  const each = termsOf(settings);
+  const terms = { text: memoizeTerms(each.text), identifiers: memoizeTerms(each.identifiers) };
   const { tools, ids } = inIdOrder(input);
   const infos = new Map(options.servers.map((info) => [info.server, info]));
   // Tokenised once per server, shared by its tools.

@@ -87,6 +87,8 @@ export function checkSchema(inputSchema: Record<string, unknown>): SchemaError |
  * the server: patterns the linear-time engine cannot run (each pattern is inspected, not compiled).
  *
  * @param inputSchema The tool's input schema.
+ * @param measured Whether the caller has already found it acyclic and within `MAX_JSON_DEPTH`
+ * (the catalogue measures every field of a tool), so that it is not measured twice.
  * @returns The unchecked keywords in pointer order, or the first rule the schema breaks.
  *
  * @example Usage
@@ -100,8 +102,9 @@ export function checkSchema(inputSchema: Record<string, unknown>): SchemaError |
  */
 export function inspectSchema(
   inputSchema: Record<string, unknown>,
+  measured = false,
 ): { ok: true; unchecked: UncheckedKeyword[] } | { ok: false; error: SchemaError } {
-  const deep = tooDeep(inputSchema, MAX_JSON_DEPTH);
+  const deep = measured ? undefined : tooDeep(inputSchema, MAX_JSON_DEPTH);
   if (deep !== undefined) {
     const rule = `nests deeper than ${MAX_JSON_DEPTH} levels (MAX_JSON_DEPTH)`;
     return { ok: false, error: fail("(depth)", deep, rule) };

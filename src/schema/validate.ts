@@ -48,6 +48,8 @@ const NONE: readonly UncheckedKeyword[] = Object.freeze([]);
  * Patterns it cannot check are remembered with the tool (see {@linkcode uncheckedKeywords}).
  *
  * @param tool The tool.
+ * @param measured Whether the tool's input schema is known to be acyclic and within
+ * `MAX_JSON_DEPTH` (see `inspectSchema`).
  * @returns The first rule the schema breaks, or `undefined` when it is usable.
  *
  * @example Usage
@@ -59,10 +61,10 @@ const NONE: readonly UncheckedKeyword[] = Object.freeze([]);
  * equal(prepareSchema(tool)?.keyword, "$ref");
  * ```
  */
-export function prepareSchema(tool: McpTool): SchemaError | undefined {
+export function prepareSchema(tool: McpTool, measured = false): SchemaError | undefined {
   const known = checked.get(tool);
   if (known !== undefined) return "rule" in known ? known : undefined;
-  const result = inspectSchema(tool.inputSchema);
+  const result = inspectSchema(tool.inputSchema, measured);
   const unchecked = result.ok ? result.unchecked : undefined;
   checked.set(
     tool,

@@ -174,6 +174,22 @@ Deno.test("a tool field nested deeper than MAX_JSON_DEPTH is the catalogue's err
   }
 });
 
+Deno.test("a cyclic input schema is the catalogue's error, found once (the schema check does not measure it again)", () => {
+  const properties: Record<string, unknown> = {};
+  properties.self = { type: "object", properties };
+  const error = catalogErrorOf(() =>
+    new McpCatalog([{
+      server: "s",
+      name: "t",
+      description: "",
+      inputSchema: { type: "object", properties },
+    }])
+  );
+  equal(error.field, "inputSchema");
+  match(error.message, /MAX_JSON_DEPTH/);
+  equal(error.pointer, "/catalog/0/inputSchema/properties/self/properties");
+});
+
 Deno.test("an input schema that is not valid JSON Schema is the catalogue's error, found when it is built", () => {
   const cases: Array<[Record<string, unknown>, string, string]> = [
     [{ type: "object", properties: { q: { type: 42 } } }, "type", "/properties/q/type"],
