@@ -82,3 +82,31 @@ export function postModern(
     }),
   });
 }
+
+/**
+ * What a 2026-07-28 server sends for a `subscriptions/listen` to nothing it offers: the
+ * acknowledgement naming no notification, then the subscription's end at once.
+ */
+export function emptySubscriptionAnswers(
+  id: number,
+  serverInfo: { name: string; version: string },
+): Record<string, unknown>[] {
+  return [
+    {
+      jsonrpc: "2.0",
+      method: "notifications/subscriptions/acknowledged",
+      params: { notifications: {}, _meta: { "io.modelcontextprotocol/subscriptionId": id } },
+    },
+    {
+      jsonrpc: "2.0",
+      id,
+      result: {
+        resultType: "complete",
+        _meta: {
+          "io.modelcontextprotocol/subscriptionId": id,
+          "io.modelcontextprotocol/serverInfo": serverInfo,
+        },
+      },
+    },
+  ];
+}

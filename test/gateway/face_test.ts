@@ -1,6 +1,12 @@
 import { deepEqual, equal, ok } from "node:assert/strict";
 import { createMcpHttpHandler, type ToolHost } from "../../src/gateway/face.ts";
-import { initializeBody, MCP_POST_HEADERS, MODERN, MODERN_ENVELOPE } from "../_mcp_wire.ts";
+import {
+  emptySubscriptionAnswers,
+  initializeBody,
+  MCP_POST_HEADERS,
+  MODERN,
+  MODERN_ENVELOPE,
+} from "../_mcp_wire.ts";
 
 const HOST: ToolHost = {
   serverInfo: { name: "demo", version: "1.0.0" },
@@ -122,23 +128,9 @@ Deno.test("/mcp ends a 2026-07-28 subscription to nothing offered at once, as st
     "",
   );
   const data = (await response.text()).split("\n").filter((line) => line.startsWith("data: "));
-  deepEqual(data.map((line) => JSON.parse(line.slice(6))), [
-    {
-      jsonrpc: "2.0",
-      method: "notifications/subscriptions/acknowledged",
-      params: { notifications: {}, _meta: { "io.modelcontextprotocol/subscriptionId": 1 } },
-    },
-    {
-      jsonrpc: "2.0",
-      id: 1,
-      result: {
-        resultType: "complete",
-        _meta: {
-          "io.modelcontextprotocol/subscriptionId": 1,
-          "io.modelcontextprotocol/serverInfo": HOST.serverInfo,
-        },
-      },
-    },
-  ]);
+  deepEqual(
+    data.map((line) => JSON.parse(line.slice(6))),
+    emptySubscriptionAnswers(1, HOST.serverInfo),
+  );
   await close();
 });

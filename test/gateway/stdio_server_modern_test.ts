@@ -11,6 +11,7 @@ import {
   rpc,
   type Step,
 } from "./_stdio_pair.ts";
+import { emptySubscriptionAnswers } from "../_mcp_wire.ts";
 
 const SEQUENCES: Record<string, Step[]> = {
   "a discover probe and a 2025-era initialize in one read": [
@@ -170,22 +171,5 @@ Deno.test("a 2026-07-28 subscription to nothing offered ends at once", async () 
     modern(1, "subscriptions/listen", { notifications: { promptsListChanged: true } }),
     "change",
   ]);
-  deepEqual(written, [
-    {
-      jsonrpc: "2.0",
-      method: "notifications/subscriptions/acknowledged",
-      params: { notifications: {}, _meta: { "io.modelcontextprotocol/subscriptionId": 1 } },
-    },
-    {
-      jsonrpc: "2.0",
-      id: 1,
-      result: {
-        resultType: "complete",
-        _meta: {
-          "io.modelcontextprotocol/subscriptionId": 1,
-          "io.modelcontextprotocol/serverInfo": { name: "fake", version: "1.0.0" },
-        },
-      },
-    },
-  ]);
+  deepEqual(written, emptySubscriptionAnswers(1, { name: "fake", version: "1.0.0" }));
 });
