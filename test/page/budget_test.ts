@@ -1,6 +1,7 @@
 import { deepEqual, equal, match, ok } from "node:assert/strict";
 import { PAGE_FILES, pageHandler, parseHeaders } from "../../src/http/page.ts";
 import { gzipSize } from "../_gzip.ts";
+import { DEFINITION_FIELDS } from "../../src/gateway/trust_lock.ts";
 
 const PAGE = new URL("../../src/page/", import.meta.url);
 const read = (file: string) => Deno.readTextFile(new URL(file, PAGE));
@@ -80,4 +81,12 @@ Deno.test("the Deno servers' page handler serves each file with the _headers and
   equal(await page(new Request("http://127.0.0.1/", { method: "POST" })), undefined);
   const missing = pageHandler(new URL("file:///no/such/folder/"));
   equal((await missing(new Request("http://127.0.0.1/")))!.status, 404);
+});
+
+Deno.test("the page counts a definition by the fields the trust lock approves", async () => {
+  // page.js is a static asset and cannot import the lock's module: its copy is held to it here.
+  const script = await read("page.js");
+  const literal = /const DEFINITION_FIELDS = (\[[^\]]*\]);/.exec(script)?.[1];
+  ok(literal !== undefined, "page.js declares DEFINITION_FIELDS");
+  deepEqual(JSON.parse(literal.replace(/,\s*\]$/, "]")), [...DEFINITION_FIELDS]);
 });
