@@ -13,9 +13,9 @@
  * @module
  */
 
-import { indexInSorted } from "./_sorted.ts";
+import { indexInSorted, SortedRows } from "./_sorted.ts";
 import type { Postings } from "./field_scores.ts";
-import type { PairDocs, TermPostings } from "./lexical_search.ts";
+import type { TermPostings } from "./lexical_search.ts";
 import { ServerMatch } from "./server_match.ts";
 
 /** The parts of a built lexical index that are data (the rest is rebuilt from them). */
@@ -23,7 +23,7 @@ export interface LexicalParts {
   /** Each term's postings: as built, or as stored (a sorted table, read in place). */
   postings: ReadonlyMap<string, Postings> | StoredPostings;
   /** The tools (by number, ascending) whose names hold each pair of adjacent words. */
-  nameBigrams: ReadonlyMap<string, ReadonlySet<number>> | StoredPairs;
+  nameBigrams: ReadonlyMap<string, ReadonlySet<number>> | SortedRows;
   /** How each server's words match a query. */
   servers: ServerMatch;
   /** Each tool's server number. */
@@ -159,7 +159,7 @@ export function decodeLexicalParts(bytes: Uint8Array, format: string): LexicalPa
   const pairDocs = new Int32Array(buffer, layout.pairDocs, header.pairDocs);
   return {
     postings: new StoredPostings(header.terms, termStart, docs, scores),
-    nameBigrams: new StoredPairs(header.pairs, pairStart, pairDocs),
+    nameBigrams: new SortedRows(header.pairs, pairStart, pairDocs),
     servers: ServerMatch.fromTable({
       names: header.serverNames,
       words: header.serverWords,
@@ -249,45 +249,5 @@ export class StoredPostings implements TermPostings {
    */
   keys(): Iterable<string> {
     return this.terms;
-  }
-}
-
-/** A stored index's name word pairs: sorted pairs, each with its tools. */
-export class StoredPairs implements PairDocs {
-  readonly #pairs: readonly string[];
-  readonly #starts: Int32Array;
-  readonly #docs: Int32Array;
-
-  /**
-   * Wraps the stored table.
-   *
-   * @param pairs The pairs, sorted by UTF-16 code units.
-   * @param starts Each pair's first tool, and one past the last pair's.
-   * @param docs The tools, ascending within each pair.
-   */
-  constructor(pairs: readonly string[], starts: Int32Array, docs: Int32Array) {
-    this.#pairs = pairs;
-    this.#starts = starts;
-    this.#docs = docs;
-  }
-
-  /**
-   * The tools whose names hold a pair.
-   *
-   * @param pair Two words joined by a space.
-   * @returns Their numbers, or `undefined`.
-   */
-  get(pair: string): Int32Array | undefined {
-    const i = indexInSorted(this.#pairs, pair);
-    return i < 0 ? undefined : this.#docs.subarray(this.#starts[i]!, this.#starts[i + 1]!);
-  }
-
-  /**
-   * The pairs, sorted.
-   *
-   * @returns The pairs.
-   */
-  keys(): Iterable<string> {
-    return this.#pairs;
   }
 }

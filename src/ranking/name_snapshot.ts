@@ -12,7 +12,7 @@
  * @module
  */
 
-import { indexInSorted } from "./_sorted.ts";
+import { SortedRows } from "./_sorted.ts";
 
 /** The tools that hold each word (ascending), as a map or a stored table. */
 export interface WordDocs {
@@ -37,24 +37,6 @@ export interface NameParts {
 
 const MAGIC = 0x6e666e75; // "unfn"
 const HEAD = 32;
-
-/** A stored {@linkcode WordDocs}: a sorted word list over compressed rows. */
-class StoredWordDocs implements WordDocs {
-  readonly #words: readonly string[];
-  readonly #start: Int32Array;
-  readonly #docs: Int32Array;
-
-  constructor(words: readonly string[], start: Int32Array, docs: Int32Array) {
-    this.#words = words;
-    this.#start = start;
-    this.#docs = docs;
-  }
-
-  get(word: string): Int32Array | undefined {
-    const i = indexInSorted(this.#words, word);
-    return i < 0 ? undefined : this.#docs.subarray(this.#start[i]!, this.#start[i + 1]!);
-  }
-}
 
 /**
  * Writes a names' index.
@@ -144,8 +126,8 @@ export function decodeNames(bytes: Uint8Array): NameParts | undefined {
   const words = ownWords! + namedWords! === 0 ? [] : text.split("\n");
   if (words.length !== ownWords! + namedWords!) return undefined;
   return {
-    own: new StoredWordDocs(words.slice(0, ownWords), ownStart, ownList),
-    named: new StoredWordDocs(words.slice(ownWords), namedStart, namedList),
+    own: new SortedRows(words.slice(0, ownWords), ownStart, ownList),
+    named: new SortedRows(words.slice(ownWords), namedStart, namedList),
     count,
   };
 }

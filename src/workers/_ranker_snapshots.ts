@@ -54,11 +54,3 @@ export class StoredPostings {
     unavailable("StoredPostings");
   }
 }
-
-/** A restored index's name word pairs, standing in: as {@linkcode StoredPostings}. */
-export class StoredPairs {
-  /** Throws: the gateway Worker restores no index. */
-  constructor() {
-    unavailable("StoredPairs");
-  }
-}
