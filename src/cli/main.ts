@@ -322,6 +322,7 @@ async function main(argv: readonly string[]): Promise<number> {
     gateway,
     pool,
     profiles: profile === undefined ? httpProfiles : [],
+    ...(args.profile === undefined ? {} : { servedProfile: args.profile }),
     // Served alone, a profile's /view shows its own context size and pins.
     deps: {
       options: profile === undefined ? config.options : narrowOptions(config.options, profile),

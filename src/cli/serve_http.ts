@@ -32,6 +32,8 @@ export interface HttpSources {
   pool: UpstreamPool;
   /** The profiles served at `/mcp/NAME` (none when the command serves one profile). */
   profiles: readonly Profile[];
+  /** The profile the command serves alone (`--profile`), which `/status` names. */
+  servedProfile?: string;
   /** What each profile's gateway is opened with. */
   deps: Omit<GatewayDeps, "profile">;
   /** The live counters the page shows. */
@@ -111,6 +113,7 @@ export async function serveHttp(
     host: sources.host,
     pool: sources.pool,
     profiles: sources.profiles,
+    ...(sources.servedProfile === undefined ? {} : { servedProfile: sources.servedProfile }),
     deps: sources.deps,
     serve: (host) => createMcpHttpHandler(host, sessions),
     guard: {

@@ -29,6 +29,8 @@ export interface GatewayRouteSources {
   pool: UpstreamPool;
   /** The profiles served at `/mcp/NAME`. */
   profiles: readonly Profile[];
+  /** The profile the whole gateway is, when it serves one alone (`unfold gateway --profile`). */
+  servedProfile?: string;
   /** What each profile's gateway is opened with. */
   deps: Omit<GatewayDeps, "profile">;
   /** Builds the HTTP face of one host (`createMcpHttpHandler`). */
@@ -81,6 +83,7 @@ export async function openGatewayRoutes(sources: GatewayRouteSources): Promise<G
     gateway,
     options: deps.options,
     profiles: () => [...faces.values()].map((face) => face.summary()),
+    ...(sources.servedProfile === undefined ? {} : { profile: sources.servedProfile }),
     ...(sources.counters === undefined ? {} : { counters: sources.counters }),
     ...(sources.maxQueryChars === undefined ? {} : { maxQueryChars: sources.maxQueryChars }),
     ...(deps.ranker === undefined ? {} : { ranker: deps.ranker }),

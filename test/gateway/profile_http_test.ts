@@ -134,6 +134,8 @@ Deno.test("gateway --profile over HTTP: the profile is all that is served, and i
     const headers = { authorization: `Bearer ${token}` };
     const status = await (await fetch(`${origin}/status`, { headers })).json();
     deepEqual(status.servers.map((s: { server: string }) => s.server), ["memory"]);
+    // The gateway is the profile: its status says which.
+    equal(status.profile, "coding");
     const client = await httpClient(gateway.url, headers);
     try {
       ok(!/everything|filesystem/i.test(client.getInstructions() ?? ""));
