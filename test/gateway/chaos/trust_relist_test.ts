@@ -37,7 +37,8 @@ async function rugPull(gateway: RawGateway, dir: string, ms: number, storm = fal
 Deno.test("trust pin: an execute sent between list_changed and the new listing is held, and a call of another server is not delayed", async () => {
   const { gateway, dir } = await relistGateway("pin");
   await using _ = gateway;
-  await rugPull(gateway, dir, 1_500);
+  // Long enough for the other server's describe and execute on a loaded machine.
+  await rugPull(gateway, dir, 3_000);
   let held = false;
   const pulled = gateway.execute("rug/t_description").finally(() => held = true);
   // The other server answers while the rug pull's call still waits for its new listing.
