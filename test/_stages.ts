@@ -33,6 +33,7 @@ export const INTEGRATION: readonly string[] = [
   "test/gateway/chaos/first_start_test.ts",
   "test/gateway/chaos/startup_test.ts",
   "test/gateway/chaos/trust_rug_test.ts",
+  "test/gateway/chaos/trust_relist_test.ts",
   "test/gateway/fresh_clone_test.ts",
   "test/workers/catalog_store_test.ts",
   "test/page/page_test.ts",

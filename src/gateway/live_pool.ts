@@ -22,7 +22,7 @@ import {
 } from "./config.ts";
 import { type Entry, listed, MAX_ISSUES, relisted, snapshotOf } from "./_pool_entry.ts";
 import { idleTimer } from "./idle_timer.ts";
-import { notStarted, settled } from "./start_wait.ts";
+import { awaitRelist, notStarted, settled } from "./start_wait.ts";
 import { snapshotKeeper } from "./snapshot_keeper.ts";
 import {
   type Connector,
@@ -259,20 +259,23 @@ export async function openLivePool(
     };
     let connection = up();
     // Once ready, the entry's tools are its live listing: the call is judged on that, and again
-    // when a re-list came in while it was judged, so what goes out is what was judged.
+    // when a re-list came in while it was judged, so what goes out is what was judged. A server
+    // that said its tools changed is judged on the listing that follows, once it has come.
+    const left = () => timeoutMs === null ? null : Math.max(0, timeoutMs - (now() - began));
     for (let admits = 0; admit !== undefined; admits++) {
       if (admits === MAX_ADMITS) throw relisting(tool);
+      if (await awaitRelist(connection, tool, left(), timeoutMs, options.signal)) connection = up();
       const judged = entry.tools;
       await admit(judged.find((live) => live.name === tool.name));
       connection = up();
       waited = true;
-      if (entry.tools === judged) break;
+      if (entry.tools === judged && connection.relisting === undefined) break;
     }
-    const left = timeoutMs === null ? null : Math.max(1, timeoutMs - (now() - began));
+    const rest = left();
     return await connection.forward(
       tool.name,
       args,
-      waited ? { ...options, timeoutMs: left } : options,
+      waited ? { ...options, timeoutMs: rest === null ? null : Math.max(1, rest) } : options,
     );
   };
 

@@ -11,6 +11,7 @@
 
 import { within } from "../_deadline.ts";
 import type { McpCatalog } from "../catalog.ts";
+import type { McpConnection } from "../mcp/types.ts";
 import { parseBridgeCall } from "../bridge/parse.ts";
 import { McpError } from "../tool_error.ts";
 import { type McpTool, toolId } from "../tool.ts";
@@ -140,4 +141,59 @@ export function notStarted(tool: McpTool, ms: number): McpError {
       JSON.stringify(tool.server)
     } did not start within the call's timeout (${ms} ms); it is still starting: try again in a moment, or ask the user to check its log`,
   );
+}
+
+/**
+ * Waits, when its server said its tools changed, for the listing that follows (at most `ms`, or
+ * until `signal` aborts): the gateway does not vouch for a definition its server has withdrawn.
+ * Costs one property read when no such listing is pending.
+ *
+ * @param connection The tool's server's connection.
+ * @param tool The tool called.
+ * @param ms What is left of the call's timeout, or `null` for no bound.
+ * @param callMs The call's whole timeout, for the error.
+ * @param signal The call's cancellation.
+ * @returns Whether it waited.
+ * @throws {McpError} `call_timeout` when the listing does not end in time; `tool_error` when it
+ * failed; the signal's reason when aborted.
+ *
+ * @example Usage
+ * ```ts
+ * import { awaitRelist } from "./start_wait.ts";
+ * import { equal, rejects } from "node:assert/strict";
+ *
+ * const tool = { server: "a", name: "b", description: "", inputSchema: { type: "object" } };
+ * equal(await awaitRelist({}, tool, 1_000, 1_000, undefined), false);
+ * equal(await awaitRelist({ relisting: Promise.resolve(true) }, tool, 1_000, 1_000, undefined), true);
+ * await rejects(awaitRelist({ relisting: Promise.resolve(false) }, tool, 1_000, 1_000, undefined), /could not be read again/);
+ * await rejects(awaitRelist({ relisting: new Promise(() => {}) }, tool, 1, 1, undefined), /within the call's timeout/);
+ * ```
+ */
+export async function awaitRelist(
+  connection: Pick<McpConnection, "relisting">,
+  tool: McpTool,
+  ms: number | null,
+  callMs: number | null,
+  signal: AbortSignal | undefined,
+): Promise<boolean> {
+  const relisting = connection.relisting;
+  if (relisting === undefined) return false;
+  const waited = await within(relisting, ms, signal);
+  const changed = `Cannot call ${JSON.stringify(toolId(tool))}: the server ${
+    JSON.stringify(tool.server)
+  } announced that its tools changed`;
+  if (!waited.ok) {
+    if (waited.reason === "aborted") throw signal?.reason;
+    throw new McpError(
+      "call_timeout",
+      `${changed} and did not list them again within the call's timeout (${callMs} ms); try again in a moment`,
+    );
+  }
+  if (!waited.value) {
+    throw new McpError(
+      "tool_error",
+      `${changed}, and they could not be read again; try again in a moment, or ask the user to check its log`,
+    );
+  }
+  return true;
 }

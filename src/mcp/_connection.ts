@@ -133,6 +133,10 @@ class Connection implements McpConnection {
   #tokens = 0;
   #refreshing = false;
   #refreshAgain = false;
+  // From a change notification until the listing it causes ends (true: the tools were read).
+  #relist: PromiseWithResolvers<boolean> | undefined;
+  // The last listing after a change notification failed: the server's listing is not its own.
+  #stale = false;
   // The tools of the last listing by name: their output schemas check the results of calls.
   #definitions = new Map<string, McpTool>();
 
@@ -181,6 +185,12 @@ class Connection implements McpConnection {
 
   get closed(): boolean {
     return this.#closed;
+  }
+
+  get relisting(): Promise<boolean> | undefined {
+    // A listing that could not be read after a change is tried again by the next caller.
+    if (this.#stale && !this.#refreshing) this.#refresh();
+    return this.#relist?.promise;
   }
 
   async tools(): Promise<McpTool[]> {
@@ -414,6 +424,7 @@ class Connection implements McpConnection {
       return;
     }
     this.#refreshing = true;
+    const relist = this.#relist = Promise.withResolvers<boolean>();
     void (async () => {
       try {
         do {
@@ -421,7 +432,9 @@ class Connection implements McpConnection {
           let tools: McpTool[];
           try {
             tools = await this.tools();
+            this.#stale = false;
           } catch (error) {
+            this.#stale = true;
             if (!this.#closed && error instanceof McpError) this.#settings.onError(error);
             continue;
           }
@@ -435,6 +448,8 @@ class Connection implements McpConnection {
         } while (this.#refreshAgain && !this.#closed);
       } finally {
         this.#refreshing = false;
+        this.#relist = undefined;
+        relist.resolve(!this.#stale);
       }
     })();
   }

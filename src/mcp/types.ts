@@ -150,6 +150,12 @@ export interface McpConnection {
    */
   onToolsChanged(listener: (tools: McpTool[]) => void): () => void;
   /**
+   * Pending from a change notification until the listing it causes has ended (and its listeners
+   * have run): `true` when it read the tools, `false` when it could not (the next look lists
+   * again). `undefined` when no such listing is pending: the last listing is the server's word.
+   */
+  readonly relisting?: Promise<boolean> | undefined;
+  /**
    * Closes the connection: pending calls fail at once with `disconnected`, then the transport is
    * closed (a stdio server is stopped). Safe to call more than once.
    *

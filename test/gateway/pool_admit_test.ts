@@ -99,3 +99,25 @@ Deno.test("the live pool takes a re-list that changed nothing as no change: noth
   deepEqual(pool.tools().map((t) => t.description), ["Reads more"]);
   await pool.close();
 });
+
+Deno.test("the live pool refuses a call whose server said its tools changed and could not list them again; without a check it does not wait", async () => {
+  const { state, connector } = upstream();
+  let relisting: Promise<boolean> | undefined = Promise.resolve(false);
+  const pool = await openLivePool([CONFIG], async () => {
+    const connection = await connector();
+    Object.defineProperty(connection, "relisting", { get: () => relisting });
+    return connection;
+  });
+  const admit = () => Promise.resolve();
+  await rejects(
+    pool.forward(tool("Reads"), {}, { admit }),
+    /the server "rug" announced that its tools changed, and they could not be read again/,
+  );
+  equal(state.calls, 0);
+  // Trust off: a listing that never comes does not hold the call.
+  relisting = new Promise(() => {});
+  equal((await pool.forward(tool("Reads"), {}, {})).content?.length, 1);
+  equal(state.calls, 1);
+  relisting = undefined;
+  await pool.close();
+});

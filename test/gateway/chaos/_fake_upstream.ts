@@ -361,6 +361,8 @@ class Fake {
           Deno.writeTextFileSync(this.options.generationFile, String(this.generation));
         }
         changed();
+        // {"storm": true}: and again every 20 ms, for ever (a server that never stops changing).
+        if (args.storm === true) setInterval(changed, 20);
         return ok(`definition ${this.generation}`);
       case "drop":
         this.dropped = true;
