@@ -267,7 +267,7 @@ export class EraServer {
           ...(this.#instructions ? { instructions: this.#instructions } : {}),
         };
       case "tools/list":
-        return { tools: this.#host.tools() };
+        return { tools: await this.#host.tools() };
       default: // ping, logging/setLevel: the gateway logs nothing
         return {};
     }

@@ -51,7 +51,7 @@ export function hostServer(host: ToolHost, session?: string): Server {
     capabilities: { tools: { listChanged: true }, logging: {} },
     instructions: host.instructions(),
   });
-  server.setRequestHandler("tools/list", () => ({ tools: host.tools() as never }));
+  server.setRequestHandler("tools/list", async () => ({ tools: await host.tools() as never }));
   server.setRequestHandler("tools/call", async (request, ctx) => {
     const token = ctx.mcpReq._meta?.progressToken;
     const answer = await answerToolCall(

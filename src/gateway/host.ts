@@ -27,7 +27,9 @@ export function gatewayHost(gateway: Gateway, version: string): ToolHost {
   return {
     serverInfo: { name: "unfold", version },
     instructions: () => gateway.instructions(),
-    tools: () => gateway.tools(),
+    // Once every upstream change seen so far is taken in: a host that lists right after a call
+    // failed on a lost server reads the overview that says so, not the one before.
+    tools: () => gateway.settled().then(() => gateway.tools()),
     call: (name, args, call) =>
       gateway.call(name, args, {
         signal: call.signal,

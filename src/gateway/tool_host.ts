@@ -46,8 +46,8 @@ export interface ToolHost {
   readonly serverInfo: { name: string; version: string };
   /** The server instructions. */
   instructions(): string;
-  /** The `tools/list` answer. */
-  tools(): HostedTool[];
+  /** The `tools/list` answer, or a promise of it (the gateway's waits for a change being taken in). */
+  tools(): HostedTool[] | Promise<HostedTool[]>;
   /**
    * Answers a `tools/call`.
    *

@@ -5,6 +5,7 @@ import { MemorySessionStore } from "../../src/session/memory_store.ts";
 import type { McpTool } from "../../src/tool.ts";
 import { hasInvisible } from "../../src/untrusted.ts";
 import { lockEntry } from "../../src/gateway/trust_lock.ts";
+import { gatewayHost } from "../../src/gateway/host.ts";
 
 // A pool held in memory: the tools and states a test gives, and calls that echo.
 function pool(tools: McpTool[], statuses: UpstreamStatus[]): UpstreamPool {
@@ -104,5 +105,28 @@ Deno.test("a live definition found approved is not compared with the lock again 
   ok(first > 0, "the first call judged the live definition");
   for (let i = 0; i < 5; i++) ok((await gateway.call("mcp", execute)).ok);
   equal(reads, first, "later calls reused the judgement");
+  await gateway.close();
+});
+
+Deno.test("tools/list answered right after an upstream change reads the change", async () => {
+  // The rebuild after a change is asynchronous: a host that lists right after a call failed on a
+  // lost server must read the overview that names it lost, not the one before.
+  const tools = [tool("a")];
+  const statuses: UpstreamStatus[] = [{ server: "s", state: "ready", tools: 1 }];
+  let changed = () => {};
+  const gateway = await Gateway.open(
+    { ...pool(tools, statuses), onChange: (listener) => (changed = listener, () => {}) },
+    { options: { pinned: [] }, store: new MemorySessionStore() },
+  );
+  const host = gatewayHost(gateway, "0.0.0");
+  statuses[0] = { server: "s", state: "lost", tools: 1, detail: "the server exited" };
+  changed();
+  const listed = await host.tools();
+  ok(
+    /Unavailable servers, whose tools cannot be called now: s \(lost/.test(
+      listed[0]?.description ?? "",
+    ),
+    listed[0]?.description,
+  );
   await gateway.close();
 });
