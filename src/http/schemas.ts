@@ -8,7 +8,7 @@
 
 import * as z from "zod/mini";
 import { BRIDGE_NAME, DISCLOSURE_LEVELS, MAX_SEARCH_LIMIT, TOOL_FORMATS } from "../config.ts";
-import { DESCRIBE_FIRST_MODES } from "../session/session_route.ts";
+import { DESCRIBE_FIRST_MODES } from "../session/describe_first.ts";
 import { SESSION_NAME } from "../session/store.ts";
 import { CATALOG_REF } from "./catalog_cache.ts";
 import { NATIVE_KINDS, nativeResponseSchemas, nativeSchemas } from "./native_schemas.ts";

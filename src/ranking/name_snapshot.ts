@@ -12,6 +12,7 @@
  * @module
  */
 
+import { readLayout, writeLayout } from "./_snapshot_layout.ts";
 import { SortedRows } from "./_sorted.ts";
 
 /** The tools that hold each word (ascending), as a map or a stored table. */
@@ -36,7 +37,6 @@ export interface NameParts {
 }
 
 const MAGIC = 0x6e666e75; // "unfn"
-const HEAD = 32;
 
 /**
  * Writes a names' index.
@@ -73,24 +73,12 @@ export function encodeNames(
   const a = table(own);
   const b = table(named);
   const text = new TextEncoder().encode([...a.words, ...b.words].join("\n"));
-  const arrays = [count, a.start, a.docs, b.start, b.docs];
-  const out = new Uint8Array(HEAD + arrays.reduce((sum, x) => sum + x.byteLength, 0) + text.length);
-  new Uint32Array(out.buffer, 0, 7).set([
+  return writeLayout(
     MAGIC,
-    count.length,
-    a.words.length,
-    a.docs.length,
-    b.words.length,
-    b.docs.length,
-    text.length,
-  ]);
-  let at = HEAD;
-  for (const x of arrays) {
-    out.set(new Uint8Array(x.buffer, x.byteOffset, x.byteLength), at);
-    at += x.byteLength;
-  }
-  out.set(text, at);
-  return out;
+    [count.length, a.words.length, a.docs.length, b.words.length, b.docs.length, text.length],
+    [count, a.start, a.docs, b.start, b.docs],
+    text,
+  );
 }
 
 /**
@@ -100,31 +88,18 @@ export function encodeNames(
  * @returns The index's parts, or `undefined` when the bytes are not one.
  */
 export function decodeNames(bytes: Uint8Array): NameParts | undefined {
-  if (bytes.byteLength < HEAD) return undefined;
-  const own = bytes.byteOffset % 8 === 0 ? bytes : bytes.slice();
-  const [magic, tools, ownWords, ownDocs, namedWords, namedDocs, textLength] = new Uint32Array(
-    own.buffer,
-    own.byteOffset,
-    7,
-  );
-  if (magic !== MAGIC) return undefined;
+  const layout = readLayout(bytes, MAGIC, 6);
+  if (layout === undefined) return undefined;
+  const [tools, ownWords, ownDocs, namedWords, namedDocs, textLength] = layout.fields;
   const ints = ownWords! + 1 + ownDocs! + namedWords! + 1 + namedDocs!;
-  if (HEAD + tools! * 8 + ints * 4 + textLength! !== own.byteLength) return undefined;
-  let at = own.byteOffset + HEAD;
-  const count = new Float64Array(own.buffer, at, tools!);
-  at += tools! * 8;
-  const ints32 = (n: number) => {
-    const view = new Int32Array(own.buffer, at, n);
-    at += n * 4;
-    return view;
-  };
-  const ownStart = ints32(ownWords! + 1);
-  const ownList = ints32(ownDocs!);
-  const namedStart = ints32(namedWords! + 1);
-  const namedList = ints32(namedDocs!);
-  const text = new TextDecoder().decode(new Uint8Array(own.buffer, at, textLength!));
-  const words = ownWords! + namedWords! === 0 ? [] : text.split("\n");
-  if (words.length !== ownWords! + namedWords!) return undefined;
+  if (layout.head + tools! * 8 + ints * 4 + textLength! !== layout.byteLength) return undefined;
+  const count = layout.f64(tools!);
+  const ownStart = layout.i32(ownWords! + 1);
+  const ownList = layout.i32(ownDocs!);
+  const namedStart = layout.i32(namedWords! + 1);
+  const namedList = layout.i32(namedDocs!);
+  const words = layout.words(textLength!, ownWords! + namedWords!);
+  if (words === undefined) return undefined;
   return {
     own: new SortedRows(words.slice(0, ownWords), ownStart, ownList),
     named: new SortedRows(words.slice(ownWords), namedStart, namedList),

@@ -13,6 +13,7 @@
  */
 
 import type { NeighbourParts } from "./neighbours.ts";
+import { readLayout, writeLayout } from "./_snapshot_layout.ts";
 
 /** What a semantic match stores. */
 export interface SemanticParts {
@@ -25,7 +26,6 @@ export interface SemanticParts {
 }
 
 const MAGIC = 0x73666e75; // "unfs"
-const HEAD = 32;
 
 /**
  * Writes a semantic match's parts.
@@ -50,25 +50,18 @@ export function encodeSemantic(parts: SemanticParts): Uint8Array {
   const dimensions = parts.mean.length;
   const { words, rows, tails } = parts.neighbours;
   const text = new TextEncoder().encode(words.join("\n"));
-  const floats = [parts.tools, rows, tails];
-  const size = HEAD + dimensions * 8 + floats.reduce((sum, f) => sum + f.byteLength, 0) +
-    text.byteLength;
-  const out = new Uint8Array(size);
-  new Uint32Array(out.buffer, 0, 6).set([
+  return writeLayout(
     MAGIC,
-    parts.tools.length / dimensions,
-    dimensions,
-    words.length,
-    text.byteLength,
-    words.length === 0 ? 0 : tails.length / words.length,
-  ]);
-  let at = HEAD;
-  for (const array of [parts.mean, ...floats]) {
-    out.set(new Uint8Array(array.buffer, array.byteOffset, array.byteLength), at);
-    at += array.byteLength;
-  }
-  out.set(text, at);
-  return out;
+    [
+      parts.tools.length / dimensions,
+      dimensions,
+      words.length,
+      text.byteLength,
+      words.length === 0 ? 0 : tails.length / words.length,
+    ],
+    [parts.mean, parts.tools, rows, tails],
+    text,
+  );
 }
 
 /**
@@ -79,32 +72,17 @@ export function encodeSemantic(parts: SemanticParts): Uint8Array {
  * @returns The parts, or `undefined` when the bytes are not a match of these dimensions.
  */
 export function decodeSemantic(bytes: Uint8Array, dimensions: number): SemanticParts | undefined {
-  if (bytes.byteLength < HEAD) return undefined;
-  const own = bytes.byteOffset % 8 === 0 ? bytes : bytes.slice();
-  const [magic, count, dims, words, textLength, steps] = new Uint32Array(
-    own.buffer,
-    own.byteOffset,
-    6,
-  );
-  if (magic !== MAGIC || dims !== dimensions) return undefined;
+  const layout = readLayout(bytes, MAGIC, 5);
+  if (layout === undefined) return undefined;
+  const [count, dims, words, textLength, steps] = layout.fields;
+  if (dims !== dimensions) return undefined;
   const floats = (count! + words!) * dims! + words! * steps!;
-  if (HEAD + dims! * 8 + floats * 4 + textLength! !== own.byteLength) return undefined;
-  let at = own.byteOffset + HEAD;
-  const take = <T>(
-    Type: { new (b: ArrayBufferLike, at: number, n: number): T },
-    n: number,
-    size: number,
-  ) => {
-    const view = new Type(own.buffer, at, n);
-    at += n * size;
-    return view;
-  };
-  const mean = take(Float64Array, dims!, 8);
-  const tools = take(Float32Array, count! * dims!, 4);
-  const rows = take(Float32Array, words! * dims!, 4);
-  const tails = take(Float32Array, words! * steps!, 4);
-  const text = new TextDecoder().decode(new Uint8Array(own.buffer, at, textLength!));
-  const list = words === 0 ? [] : text.split("\n");
-  if (list.length !== words) return undefined;
+  if (layout.head + dims! * 8 + floats * 4 + textLength! !== layout.byteLength) return undefined;
+  const mean = layout.f64(dims!);
+  const tools = layout.f32(count! * dims!);
+  const rows = layout.f32(words! * dims!);
+  const tails = layout.f32(words! * steps!);
+  const list = layout.words(textLength!, words!);
+  if (list === undefined) return undefined;
   return { tools, mean, neighbours: { words: list, rows, tails } };
 }

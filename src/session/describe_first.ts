@@ -6,8 +6,11 @@
  * @module
  */
 
+// A type-only import: erased, so the route is still not loaded with this list.
+import type { SessionRouteOptions } from "./session_route.ts";
+
 /** Whether an execute of a tool not yet described is refused (`enforce`) or not (`off`). */
-export type DescribeFirstMode = "enforce" | "off";
+export type DescribeFirstMode = NonNullable<SessionRouteOptions["describeFirst"]>;
 
 /**
  * Every describe-first mode: `enforce` refuses an execute of a tool not yet described, `off` does not.

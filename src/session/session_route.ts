@@ -18,15 +18,9 @@ import { checkArguments } from "../bridge/route.ts";
 import { canonicalJson, sha256Hex } from "../canonical_json.ts";
 import type { Injector } from "../injector.ts";
 import { type McpTool, toolId } from "../tool.ts";
-import { DESCRIBE_FIRST_MODES, type DescribeFirstMode } from "./describe_first.ts";
 import type { SessionDecision } from "./state.ts";
 import { SessionFullError, type SessionKey, type SessionStore } from "./store.ts";
 import type { Result } from "../result.ts";
-
-export { DESCRIBE_FIRST_MODES };
-// The modes listed apart (for the config's checks) are exactly the route's: a compile-time check.
-true satisfies Same<DescribeFirstMode, NonNullable<SessionRouteOptions["describeFirst"]>>;
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 
 /** Where a call's session lives and how it behaves. */
 export interface SessionRouteOptions {

@@ -98,9 +98,8 @@ export const MAX_SEEN = 2_000;
  * ```
  */
 export function sessionBytes(state: SessionState): number {
-  return encoder.encode(JSON.stringify(state)).length;
+  return textBytes(state);
 }
-const encoder = new TextEncoder();
 
 /**
  * A new, empty session.

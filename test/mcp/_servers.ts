@@ -24,6 +24,19 @@ export function npmServer(pkg: string, ...args: string[]): { command: string; ar
   };
 }
 
+/**
+ * server-memory, storing in a fresh directory: a config's entry for it.
+ *
+ * @param dir The directory its memory file is written in.
+ * @returns The entry (command, arguments, environment).
+ */
+export function memoryServer(dir: string): Record<string, unknown> {
+  return {
+    ...npmServer("@modelcontextprotocol/server-memory"),
+    env: { ...denoEnv(), MEMORY_FILE_PATH: `${dir}/memory.jsonl` },
+  };
+}
+
 /** The environment a process a test starts needs: the host's Deno cache, and an unfold cache of its own. */
 export function denoEnv(): Record<string, string> {
   const dir = Deno.env.get("DENO_DIR");

@@ -3,7 +3,7 @@
 import { equal, match, ok } from "node:assert/strict";
 import type { ElementHandle } from "puppeteer-core";
 import { spawnLogged, stopper } from "../_deno.ts";
-import { denoEnv, npmServer } from "../mcp/_servers.ts";
+import { denoEnv, memoryServer } from "../mcp/_servers.ts";
 import { cliCommand, httpClient, startHttpGateway, writeConfig } from "../gateway/_gateway.ts";
 import { openPage, screenshot } from "./_browser.ts";
 
@@ -247,10 +247,7 @@ Deno.test("the gateway's page shows tools awaiting approval, with their live def
       path,
       JSON.stringify({
         mcpServers: {
-          memory: {
-            ...npmServer("@modelcontextprotocol/server-memory"),
-            env: { ...denoEnv(), MEMORY_FILE_PATH: `${dir}/memory.jsonl` },
-          },
+          memory: memoryServer(dir),
         },
         unfold: { trust: "pin", startupTimeoutMs: 30_000 },
       }),

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { denoEnv, npmServer } from "../../mcp/_servers.ts";
+import { denoEnv } from "../../mcp/_servers.ts";
 import { cliCommand } from "../_gateway.ts";
 
 const CONFIG = new URL("../../../deno.json", import.meta.url).pathname;
@@ -21,13 +21,8 @@ export function fake(behaviour: string, ...extra: string[]): Record<string, unkn
   };
 }
 
-/** server-memory, the healthy real neighbour, storing in a fresh directory. */
-export function memoryServer(dir: string): Record<string, unknown> {
-  return {
-    ...npmServer("@modelcontextprotocol/server-memory"),
-    env: { ...denoEnv(), MEMORY_FILE_PATH: `${dir}/memory.jsonl` },
-  };
-}
+// server-memory is the healthy real neighbour of the fakes.
+export { memoryServer } from "../../mcp/_servers.ts";
 
 /**
  * Small restart delays, so that the suite stays fast; the startup timeout leaves the real servers
