@@ -162,12 +162,13 @@ export class EraServer {
           "Request is missing the required _meta envelope for protocol revision 2026-07-28 (io.modelcontextprotocol/protocolVersion, io.modelcontextprotocol/clientCapabilities)",
         );
       }
-      const issues = envelopeSchemaIssues(envelope);
-      if (issues.length > 0) {
+      // An envelope naming its version was checked as it arrived (`stdio_server.ts`); one
+      // without it is refused here, as the SDK's server refuses it.
+      if (!(ENVELOPE.version in envelope)) {
         return fail(
           INVALID_PARAMS,
           `Invalid _meta envelope for protocol revision 2026-07-28: ${
-            issues.map((issue) => issue.message).join("; ")
+            envelopeSchemaIssues(envelope).map((issue) => issue.message).join("; ")
           }`,
         );
       }
