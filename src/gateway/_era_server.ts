@@ -47,12 +47,7 @@ const SERVED: Record<Era, Set<string>> = {
   legacy: new Set(["initialize", "ping", "logging/setLevel", "tools/list", "tools/call"]),
   modern: new Set(["server/discover", "tools/list", "tools/call"]),
 };
-const ENVELOPE_KEYS = [
-  ENVELOPE.version,
-  ENVELOPE.clientInfo,
-  ENVELOPE.capabilities,
-  ENVELOPE.logLevel,
-];
+const ENVELOPE_KEYS: string[] = Object.values(ENVELOPE);
 const CACHEABLE = new Set(["tools/list", "server/discover"]);
 // Members of other result families: such a result is not given an empty content.
 const FOREIGN_RESULT_KEYS = ["task", "inputRequests", "requestState"];
