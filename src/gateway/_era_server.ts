@@ -47,12 +47,7 @@ const SERVED: Record<Era, Set<string>> = {
   legacy: new Set(["initialize", "ping", "logging/setLevel", "tools/list", "tools/call"]),
   modern: new Set(["server/discover", "tools/list", "tools/call"]),
 };
-const ENVELOPE_KEYS = [
-  ENVELOPE.version,
-  ENVELOPE.clientInfo,
-  ENVELOPE.capabilities,
-  ENVELOPE.logLevel,
-];
+const ENVELOPE_KEYS: string[] = Object.values(ENVELOPE);
 const CACHEABLE = new Set(["tools/list", "server/discover"]);
 // Members of other result families: such a result is not given an empty content.
 const FOREIGN_RESULT_KEYS = ["task", "inputRequests", "requestState"];
@@ -162,12 +157,13 @@ export class EraServer {
           "Request is missing the required _meta envelope for protocol revision 2026-07-28 (io.modelcontextprotocol/protocolVersion, io.modelcontextprotocol/clientCapabilities)",
         );
       }
-      const issues = envelopeSchemaIssues(envelope);
-      if (issues.length > 0) {
+      // An envelope naming its version was checked as it arrived (`stdio_server.ts`); one
+      // without it is refused here, as the SDK's server refuses it.
+      if (!(ENVELOPE.version in envelope)) {
         return fail(
           INVALID_PARAMS,
           `Invalid _meta envelope for protocol revision 2026-07-28: ${
-            issues.map((issue) => issue.message).join("; ")
+            envelopeSchemaIssues(envelope).map((issue) => issue.message).join("; ")
           }`,
         );
       }

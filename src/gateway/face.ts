@@ -20,7 +20,6 @@ import {
 import { answerToolCall, type ToolHost } from "./tool_host.ts";
 
 export type { HostedCall, HostedTool, ToolHost } from "./tool_host.ts";
-export { isSendableResult } from "./sendable_result.ts";
 
 /**
  * Makes one SDK server instance over a host: `tools/list`, `tools/call` with progress and

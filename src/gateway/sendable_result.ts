@@ -12,8 +12,8 @@ import { isId } from "../_jsonrpc.ts";
 import { RELATED_TASK_META_KEY, SERVER_INFO_META_KEY } from "../_mcp_protocol.ts";
 import { isRecord } from "../_record.ts";
 
-/** Which of the SDK's result schemas: its public check, or a server's of one protocol era. */
-export type ResultSchemaEra = "check" | "legacy" | "modern";
+/** Which server's result schema: the 2025 era's, or 2026-07-28's (also the SDK's public check). */
+export type ResultSchemaEra = "legacy" | "modern";
 
 const INVALID: unique symbol = Symbol("invalid");
 // A parse in the shape of a zod schema: the value as zod outputs it, or INVALID.
@@ -128,13 +128,14 @@ const block = union(
   }),
 );
 const resultMeta = object({ [SERVER_INFO_META_KEY]: orUndefined(optional(implementation)) }, true);
+// The SDK's public check and its 2026-07-28 server take the same result.
+const RESULT = object({
+  _meta: optional(resultMeta),
+  content: arrayOf(block),
+  structuredContent: any,
+  isError: optional(boolean),
+}, true);
 const RESULTS: Record<ResultSchemaEra, Parse> = {
-  check: object({
-    _meta: optional(resultMeta),
-    content: arrayOf(block),
-    structuredContent: any,
-    isError: optional(boolean),
-  }, true),
   // The 2025 era's result `_meta` is a request's, and its structured content an object.
   legacy: object({
     _meta: optional(object({
@@ -145,12 +146,7 @@ const RESULTS: Record<ResultSchemaEra, Parse> = {
     structuredContent: optional(record),
     isError: optional(boolean),
   }, true),
-  modern: object({
-    _meta: optional(resultMeta),
-    content: arrayOf(block),
-    structuredContent: any,
-    isError: optional(boolean),
-  }, true),
+  modern: RESULT,
 };
 
 /**
@@ -171,8 +167,7 @@ const RESULTS: Record<ResultSchemaEra, Parse> = {
  * ```
  */
 export function isSendableResult(result: unknown): boolean {
-  return isRecord(result) && result.content !== undefined &&
-    RESULTS.check(result) !== INVALID;
+  return RESULT(result) !== INVALID;
 }
 
 /**

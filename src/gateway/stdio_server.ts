@@ -121,21 +121,14 @@ export function serveToolHost(
         requested,
       });
   const listen = (request: JsonRpcRequest) => {
-    const issues = envelopeOf(request) === undefined
-      ? [{
-        key: "_meta",
-        problem: "the per-request envelope is required on protocol revision 2026-07-28",
-      }]
-      : envelopeIssues(metaOf(request.params)!);
-    const claimed = metaOf(request.params)?.[ENVELOPE.version];
-    if (issues[0] !== undefined) {
+    // An envelope naming its version was checked as it arrived (`refusedEnvelope`).
+    if (!(ENVELOPE.version in (metaOf(request.params) ?? {}))) {
       return fail(
         request.id,
         JSON_RPC_CODES.invalidParams,
-        `Invalid _meta envelope: ${issues[0].key}: ${issues[0].problem}`,
+        "Invalid _meta envelope: _meta: the per-request envelope is required on protocol revision 2026-07-28",
       );
     }
-    if (claimed !== MODERN_REVISION) return unsupported(request.id, String(claimed ?? "unknown"));
     if (listens.size >= MAX_SUBSCRIPTIONS) {
       return fail(request.id, JSON_RPC_CODES.internalError, "Subscription limit reached");
     }
@@ -264,11 +257,6 @@ export function serveToolHost(
 
 function metaOf(params: unknown): Record<string, unknown> | undefined {
   return isRecord(params) && isRecord(params._meta) ? params._meta : undefined;
-}
-
-function envelopeOf(request: JsonRpcRequest): Record<string, unknown> | undefined {
-  const meta = metaOf(request.params);
-  return meta !== undefined && ENVELOPE.version in meta ? meta : undefined;
 }
 
 // A 2026-07-28 claim (or later) with a valid envelope: such an `initialize` is a modern request.

@@ -70,8 +70,9 @@ export interface ToolHost {
   onToolsChanged(listener: () => void): () => void;
 }
 
-/** The JSON-RPC code of a call to a name that is no tool (invalid params). */
-export const UNKNOWN_TOOL_CODE = -32_602;
+// JSON-RPC invalid params, written out: importing `JSON_RPC_CODES` here measured 0.08 KiB gzip
+// more in the gateway Worker.
+const UNKNOWN_TOOL = -32_602;
 
 /** How a `tools/call` was answered: a result, or a JSON-RPC error. */
 export type ToolCallAnswer =
@@ -135,5 +136,5 @@ export async function answerToolCall(
     }),
   });
   await sent;
-  return outcome.ok ? outcome : { ok: false, code: UNKNOWN_TOOL_CODE, message: outcome.message };
+  return outcome.ok ? outcome : { ok: false, code: UNKNOWN_TOOL, message: outcome.message };
 }

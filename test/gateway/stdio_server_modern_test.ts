@@ -52,6 +52,17 @@ const SEQUENCES: Record<string, Step[]> = {
     modern(7, "tools/call", { name: "echo", requestState: 5 }),
     modern(8, "tools/call", { name: "echo", requestState: "s", inputResponses: {} }),
   ],
+  // Pinned, an envelope without its version is the era server's to refuse; the opening's is not.
+  "a pinned modern connection: envelopes without their version": [
+    modern(1, "tools/list"),
+    rpc(2, "tools/list", {
+      _meta: { "io.modelcontextprotocol/clientCapabilities": { roots: 5 } },
+    }),
+    rpc(3, "tools/call", {
+      name: "echo",
+      _meta: { "io.modelcontextprotocol/clientInfo": { name: 1 }, progressToken: 1 },
+    }),
+  ],
   "2026-07-28: discover, then requests": [
     modern(1, "server/discover"),
     modern(2, "tools/list"),
