@@ -88,8 +88,9 @@ export function relisted(entry: Entry, tools: McpTool[]): boolean {
   const before = entry.tools;
   const status = JSON.stringify(entry.status);
   listed(entry, tools);
-  const same = JSON.stringify(entry.status) === status && before.length === tools.length &&
-    before.every((tool, i) => JSON.stringify(tool) === JSON.stringify(tools[i]));
+  // One text per listing: two arrays print alike exactly when their entries do, in order.
+  const same = JSON.stringify(entry.status) === status &&
+    JSON.stringify(before) === JSON.stringify(tools);
   if (same) entry.tools = before;
   return !same;
 }

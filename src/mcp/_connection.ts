@@ -131,9 +131,9 @@ class Connection implements McpConnection {
   // arrives, so the last progress before a result was lost whenever both came in one read.
   #progress = new Map<string, ProgressGate>();
   #tokens = 0;
-  #refreshing = false;
   #refreshAgain = false;
-  // From a change notification until the listing it causes ends (true: the tools were read).
+  // From a change notification until the listing it causes ends (true: the tools were read): set
+  // exactly while a listing after a change runs.
   #relist: PromiseWithResolvers<boolean> | undefined;
   // The last listing after a change notification failed: the server's listing is not its own.
   #stale = false;
@@ -189,7 +189,7 @@ class Connection implements McpConnection {
 
   get relisting(): Promise<boolean> | undefined {
     // A listing that could not be read after a change is tried again by the next caller.
-    if (this.#stale && !this.#refreshing) this.#refresh();
+    if (this.#stale && this.#relist === undefined) this.#refresh();
     return this.#relist?.promise;
   }
 
@@ -419,11 +419,10 @@ class Connection implements McpConnection {
   // listing cause one more listing after it, not one each.
   #refresh(): void {
     if (this.#closed || this.#listeners.size === 0) return;
-    if (this.#refreshing) {
+    if (this.#relist !== undefined) {
       this.#refreshAgain = true;
       return;
     }
-    this.#refreshing = true;
     const relist = this.#relist = Promise.withResolvers<boolean>();
     void (async () => {
       try {
@@ -447,7 +446,6 @@ class Connection implements McpConnection {
           }
         } while (this.#refreshAgain && !this.#closed);
       } finally {
-        this.#refreshing = false;
         this.#relist = undefined;
         relist.resolve(!this.#stale);
       }

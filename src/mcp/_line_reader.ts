@@ -13,8 +13,6 @@ import { checkMessage } from "../_jsonrpc.ts";
 import { OVERSIZED_CODE } from "./_peer.ts";
 import { LineSplitter } from "../_line_splitter.ts";
 
-export { OVERSIZED_CODE };
-
 // How much of an oversized message's start and end is kept to find the request it answers.
 const EDGE_BYTES = 256;
 // The request id as a response's first member (after "jsonrpc") or as its last one.
@@ -31,7 +29,8 @@ type Entry = { message: JSONRPCMessage } | { error: unknown };
  *
  * @example Usage
  * ```ts
- * import { LineReader, OVERSIZED_CODE } from "./_line_reader.ts";
+ * import { LineReader } from "./_line_reader.ts";
+ * import { OVERSIZED_CODE } from "./_peer.ts";
  * import { Buffer } from "node:buffer";
  * import { deepEqual, equal } from "node:assert/strict";
  *

@@ -17,6 +17,7 @@
  */
 
 import type { JSONRPCMessage } from "@modelcontextprotocol/client";
+import { deadline } from "../_deadline.ts";
 import { methodNotFound } from "../_jsonrpc.ts";
 import { LEGACY_PROTOCOL_VERSIONS } from "../_mcp_protocol.ts";
 import { isRecord } from "../_record.ts";
@@ -93,17 +94,12 @@ class LitePeer implements Peer {
     transport.onerror = (error) => this.#errorHandler(error);
     transport.onclose = () => this.#closed();
     await transport.start();
-    const timeout = new AbortController();
-    const timer = setTimeout(
-      () => timeout.abort(peerError("timeout", "Request timed out")),
-      timeoutMs,
-    );
     try {
       const result = await this.request("initialize", {
         protocolVersion: LEGACY_PROTOCOL_VERSIONS[0],
         capabilities: {},
         clientInfo: this.#clientInfo,
-      }, timeout.signal);
+      }, deadline(timeoutMs)!);
       const problem = initializeProblem(result);
       if (problem !== undefined) throw new Error(`Invalid result for initialize: ${problem}`);
       const version = result.protocolVersion as string;
@@ -119,8 +115,6 @@ class LitePeer implements Peer {
     } catch (error) {
       void this.close().catch(() => {});
       throw error;
-    } finally {
-      clearTimeout(timer);
     }
   }
 
@@ -248,12 +242,14 @@ class LitePeer implements Peer {
   }
 }
 
-// The error of a request abandoned through its signal: the signal's own reason when it is a peer's
-// timeout (the handshake's), else a timeout in the reason's words, as the SDK rejects.
+// The error of a request abandoned through its signal, as the SDK rejects: a timeout, in the SDK's
+// words when the time ran out (the handshake's `deadline`), else in the reason's.
 function abandoned(signal: AbortSignal): PeerError {
-  const reason = signal.reason as Partial<PeerError> | undefined;
-  if (reason?.kind === "timeout") return reason as PeerError;
-  return peerError("timeout", String(signal.reason));
+  const reason = signal.reason as { name?: unknown } | undefined;
+  return peerError(
+    "timeout",
+    reason?.name === "TimeoutError" ? "Request timed out" : String(signal.reason),
+  );
 }
 
 // What is wrong with an `initialize` result, or `undefined`.
