@@ -3,7 +3,7 @@
  * per shape of `bench/_canonical_shapes.ts`: the fastest of 21 runs of each, taken in turn, so a
  * loaded machine's pauses weigh on neither side (`bench/hostile.ts` has the same rows as means).
  * Pass another module exporting `canonicalJson` to compare an older version, e.g. main's:
- * `git show main:src/canonical_json.ts > /tmp/old.ts` (and `src/_canonical_walk.ts` if it imports it).
+ * `git show main:src/canonical_json.ts > /tmp/old.ts` (and `src/utils/canonical_walk.ts` if it imports it).
  *
  * Run: `deno run --node-modules-dir=auto -A bench/canonical_ratio.ts [module]`
  *

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { walkCanonical } from "./_canonical_walk.ts";
+import { walkCanonical } from "./utils/canonical_walk.ts";
 
 /**
  * Serialises JSON data with object keys sorted at every depth. `undefined` members are left out,

@@ -5,10 +5,10 @@
  * @module
  */
 
-import { isRecord } from "./_record.ts";
-import { compareStrings } from "./_compare.ts";
+import { isRecord } from "./utils/record.ts";
+import { compareStrings } from "./utils/compare.ts";
 import { prepareSchema, uncheckedKeywords } from "./schema/validate.ts";
-import { tooDeep } from "./json_depth.ts";
+import { tooDeep } from "./utils/json_depth.ts";
 import { MAX_JSON_DEPTH, MAX_NAME_CHARS } from "./limits.ts";
 import type { RankerFactory } from "./ranking/ranker.ts";
 import { lexicalRanker } from "./ranking/lexical_ranker.ts";

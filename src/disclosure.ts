@@ -12,7 +12,7 @@ import { DISCLOSURE_LEVELS, type DisclosureLevel } from "./config.ts";
 import { estimateTokens } from "./tokens.ts";
 import type { McpTool, ServerInfo } from "./tool.ts";
 import { toolId } from "./tool.ts";
-import { TextSize } from "./_text_size.ts";
+import { TextSize } from "./utils/text_size.ts";
 import {
   firstSentence,
   isPlainId,

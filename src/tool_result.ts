@@ -5,7 +5,7 @@
  * @module
  */
 
-import { isRecord } from "./_record.ts";
+import { isRecord } from "./utils/record.ts";
 import { McpError } from "./tool_error.ts";
 import type { Result } from "./result.ts";
 

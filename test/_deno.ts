@@ -6,7 +6,7 @@
  */
 
 /** The repository's root directory, with a trailing slash. */
-import { PASSED_ENV_VARS } from "../src/gateway/environment.ts";
+import { PASSED_ENV_VARS } from "../src/gateway/config/environment.ts";
 export const ROOT: string = new URL("..", import.meta.url).pathname;
 
 /**

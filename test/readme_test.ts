@@ -7,7 +7,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 
 import { dirname } from "node:path";
 import { ROOT, runDeno } from "./_deno.ts";
-import { HOSTS } from "../src/cli/hosts.ts";
+import { HOSTS } from "../src/cli/hosts/known.ts";
 
 // The README and the docs that took over most of its text: what they show is run and checked here,
 // whichever of them it now lives in.

@@ -14,7 +14,9 @@ Deno.test("the static module graph of src/mcp/stdio.ts reaches no MCP SDK packag
   const { npm, files } = await staticReach("src/mcp/stdio.ts");
   deepEqual([...npm].filter((name) => name.startsWith(SDK)), []);
   // The walk saw the connection, its peer and the shared reader: the graph is the one that runs.
-  for (const file of ["src/mcp/_connection.ts", "src/mcp/_lite_peer.ts", "src/_jsonrpc.ts"]) {
+  for (
+    const file of ["src/mcp/_connection.ts", "src/mcp/_lite_peer.ts", "src/protocol/jsonrpc.ts"]
+  ) {
     ok([...files].some((url) => url.endsWith(file)), `${file} is not in the graph`);
   }
 });
@@ -27,10 +29,10 @@ Deno.test("the static module graph of src/mcp/client.ts does reach the SDK clien
 // What `unfold gateway` loads to serve stdio: the wire, the face, the gateway and its host.
 for (
   const path of [
-    "src/gateway/stdio_face.ts",
-    "src/gateway/stdio_wire.ts",
+    "src/gateway/faces/stdio.ts",
+    "src/gateway/faces/stdio_wire.ts",
     "src/gateway/gateway.ts",
-    "src/gateway/host.ts",
+    "src/gateway/faces/host.ts",
   ]
 ) {
   Deno.test(`the static module graph of ${path} reaches no MCP SDK server package`, async () => {
@@ -40,7 +42,7 @@ for (
   });
 }
 
-Deno.test("the static module graph of src/gateway/face.ts does reach the SDK server (the walk finds it)", async () => {
-  const { npm } = await staticReach("src/gateway/face.ts");
+Deno.test("the static module graph of src/gateway/faces/http.ts does reach the SDK server (the walk finds it)", async () => {
+  const { npm } = await staticReach("src/gateway/faces/http.ts");
   ok(npm.has(`${SDK}server`), [...npm].join(", "));
 });

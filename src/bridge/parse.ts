@@ -7,9 +7,9 @@
  * @module
  */
 
-import { isRecord } from "../_record.ts";
+import { isRecord } from "../utils/record.ts";
 import type { Result } from "../result.ts";
-import { editDistance } from "../_edit_distance.ts";
+import { editDistance } from "../utils/edit_distance.ts";
 import { oneLine, quote } from "../untrusted.ts";
 import { BRIDGE_ACTIONS, bridgeParameters } from "./tool.ts";
 

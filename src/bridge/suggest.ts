@@ -7,7 +7,7 @@
  * @module
  */
 
-import { compareStrings } from "../_compare.ts";
+import { compareStrings } from "../utils/compare.ts";
 import type { McpCatalog } from "../catalog.ts";
 import { MAX_NAME_CHARS, MAX_SUGGESTION_COMPARISONS, MAX_SUGGESTION_DISTANCE } from "../limits.ts";
 import { toolId } from "../tool.ts";

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { within } from "../_deadline.ts";
+import { within } from "../utils/deadline.ts";
 
 /**
  * How long closing may take before the process exits anyway: the host expects the gateway gone

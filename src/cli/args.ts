@@ -7,7 +7,7 @@
  */
 
 import { parseArgs as parseNodeArgs } from "node:util";
-import { closest } from "../gateway/profiles.ts";
+import { closest } from "../gateway/config/profiles.ts";
 import { VERSION } from "../version.ts";
 import {
   commandHelp,

@@ -6,7 +6,7 @@
  */
 
 import { VERSION } from "../version.ts";
-import { HOST_NAMES } from "./hosts.ts";
+import { HOST_NAMES } from "./hosts/known.ts";
 
 /** One option: its type, and its value's placeholder and line in the help. */
 export interface OptionSpec {

@@ -5,14 +5,14 @@
  * @module
  */
 
-import { readRegularFile } from "../_regular_file.ts";
+import { readRegularFile } from "../utils/regular_file.ts";
 import {
   type AwaitingVariables,
   type GatewayConfig,
   parseGatewayConfig,
-} from "../gateway/config.ts";
-import { configEnvironment } from "../gateway/environment.ts";
-import { readPlainHostFile } from "../gateway/host_entries.ts";
+} from "../gateway/config/parse.ts";
+import { configEnvironment } from "../gateway/config/environment.ts";
+import { readPlainHostFile } from "./hosts/entries.ts";
 import type { Args } from "./args.ts";
 import { unfoldCommand } from "./hints.ts";
 
@@ -50,7 +50,7 @@ export async function readConfigFile(
   // A host's own file is read as it is: its other keys are left out, and said once. The JSONC
   // and TOML readers load only for a file that needs them (they cost the start ~60 ms, ~9 MiB).
   const hostFile = readPlainHostFile(text, path) ??
-    (await import("../gateway/host_files.ts")).readHostFile(text, path);
+    (await import("./hosts/files.ts")).readHostFile(text, path);
   if (!hostFile.ok) return { ok: false, error: `${path}: ${hostFile.error}` };
   if (hostFile.value.ignored.length > 0) {
     log(`${path}: leaving out ${hostFile.value.ignored.join(", ")} (not unfold's)`);

@@ -7,8 +7,8 @@
  * @module
  */
 
-import type { HttpUpstream, UpstreamConfig } from "../gateway/config.ts";
-import type { Connector } from "../gateway/upstreams.ts";
+import type { HttpUpstream, UpstreamConfig } from "../gateway/config/parse.ts";
+import type { Connector } from "../gateway/pool/upstreams.ts";
 import type { ConnectOptions } from "../mcp/types.ts";
 import { connectStdio } from "../mcp/stdio.ts";
 import { unfoldCommand } from "./hints.ts";

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { shellWord } from "../gateway/trust.ts";
+import { shellWord } from "../gateway/trust/policy.ts";
 
 export { shellWord };
 

@@ -7,10 +7,10 @@
 
 import type { McpCatalog } from "../catalog.ts";
 import type { DisclosureLevel } from "../config.ts";
-import type { GatewayOptions } from "../gateway/config.ts";
+import type { GatewayOptions } from "../gateway/config/parse.ts";
 import { definitionOf, present } from "../gateway/presentation.ts";
-import type { UpstreamStatus } from "../gateway/upstreams.ts";
-import { type FieldChange, fieldChanges, type Unapproved } from "../gateway/trust_lock.ts";
+import type { UpstreamStatus } from "../gateway/pool/upstreams.ts";
+import { type FieldChange, fieldChanges, type Unapproved } from "../gateway/trust/lock.ts";
 import { estimateTokens } from "../tokens.ts";
 
 /** The context sizes `inspect` reports on. */

@@ -7,8 +7,8 @@
  * @module
  */
 
-import { within } from "../_deadline.ts";
-import type { GatewayConfig, HttpUpstream } from "../gateway/config.ts";
+import { within } from "../utils/deadline.ts";
+import type { GatewayConfig, HttpUpstream } from "../gateway/config/parse.ts";
 import { connectOAuth } from "../mcp/oauth/connect.ts";
 import { fileOAuthStore, oauthRecordPath, unfoldConfigDir } from "../mcp/oauth/file_store.ts";
 import { StoredOAuthProvider } from "../mcp/oauth/provider.ts";

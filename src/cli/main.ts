@@ -23,12 +23,12 @@
 // Static: only what reading the config and spawning the upstreams needs. The rest (the server
 // SDK, the gateway, the ranker) loads while the upstreams start, and each command's own modules
 // when it runs: loading them all first cost the start ~130 ms and the process ~15 MiB.
-import { poolOptions } from "../gateway/config.ts";
-import { openLivePool } from "../gateway/live_pool.ts";
-import type { UpstreamStatus } from "../gateway/upstreams.ts";
-import { closest, narrowOptions, profileSeesServer } from "../gateway/profiles.ts";
+import { poolOptions } from "../gateway/config/parse.ts";
+import { openLivePool } from "../gateway/pool/live_pool.ts";
+import type { UpstreamStatus } from "../gateway/pool/upstreams.ts";
+import { closest, narrowOptions, profileSeesServer } from "../gateway/config/profiles.ts";
 import { approveCommand, openTrust, watchLock } from "./trust.ts";
-import { withPassedEnvironment } from "../gateway/environment.ts";
+import { withPassedEnvironment } from "../gateway/config/environment.ts";
 import { checkSettings } from "../http/settings.ts";
 import { denoConnector } from "./connector.ts";
 import { fileSnapshotStore, unfoldCacheDir } from "./snapshots.ts";
@@ -43,7 +43,7 @@ async function gatewayModules() {
     import("../gateway/gateway.ts"),
     import("../ranking/deno_ranker.ts"),
     import("../session/memory_store.ts"),
-    import("../gateway/status.ts"),
+    import("../gateway/faces/status.ts"),
     import("../gateway/pinned_check.ts"),
   ]);
   return { ...gateway, ...ranker, ...store, ...status, ...pinned };
@@ -154,7 +154,7 @@ async function main(argv: readonly string[]): Promise<number> {
   // Over HTTP the profiles served are the one named, or all; a token must open one of them only.
   const httpProfiles = profile === undefined ? Object.values(profiles) : [profile];
   const clash = args.http
-    ? (await import("../gateway/gateway_routes.ts")).profileTokenProblem(
+    ? (await import("../gateway/faces/routes.ts")).profileTokenProblem(
       checkedSettings.value.tokens,
       httpProfiles,
     )
@@ -216,7 +216,7 @@ async function main(argv: readonly string[]): Promise<number> {
   const [loaded, stdio] = await Promise.all([
     gatewayModules(),
     serves
-      ? Promise.all([import("../gateway/stdio_wire.ts"), import("../gateway/stdio_face.ts")])
+      ? Promise.all([import("../gateway/faces/stdio_wire.ts"), import("../gateway/faces/stdio.ts")])
       : undefined,
   ]);
   const { Gateway, backgroundRanker, MemorySessionStore, CountingStore, pinError, pinNotice } =
@@ -304,7 +304,7 @@ async function main(argv: readonly string[]): Promise<number> {
     return matches.length === 0 ? 1 : code;
   }
   const [{ gatewayHost }, { VERSION }] = await Promise.all([
-    import("../gateway/host.ts"),
+    import("../gateway/faces/host.ts"),
     import("../version.ts"),
   ]);
   const host = gatewayHost(gateway, VERSION);

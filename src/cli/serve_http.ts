@@ -6,13 +6,13 @@
  * @module
  */
 
-import { serveWithDeliverySignal } from "../gateway/delivery_signal.ts";
-import { createMcpHttpHandler, type ToolHost } from "../gateway/face.ts";
+import { serveWithDeliverySignal } from "../deno/delivery_signal.ts";
+import { createMcpHttpHandler, type ToolHost } from "../gateway/faces/http.ts";
 import type { Gateway, GatewayDeps } from "../gateway/gateway.ts";
-import { openGatewayRoutes } from "../gateway/gateway_routes.ts";
-import type { Profile } from "../gateway/profiles.ts";
-import type { LiveCounters } from "../gateway/status.ts";
-import type { UpstreamPool } from "../gateway/upstreams.ts";
+import { openGatewayRoutes } from "../gateway/faces/routes.ts";
+import type { Profile } from "../gateway/config/profiles.ts";
+import type { LiveCounters } from "../gateway/faces/status.ts";
+import type { UpstreamPool } from "../gateway/pool/upstreams.ts";
 import { isLoopbackName } from "../http/guard.ts";
 import { pageHandler } from "../http/page.ts";
 import type { HttpSettings } from "../http/settings.ts";
@@ -65,8 +65,8 @@ export interface HttpServing {
  * ```ts
  * import { serveHttp } from "./serve_http.ts";
  * import { Gateway } from "../gateway/gateway.ts";
- * import { gatewayHost } from "../gateway/host.ts";
- * import { CountingStore } from "../gateway/status.ts";
+ * import { gatewayHost } from "../gateway/faces/host.ts";
+ * import { CountingStore } from "../gateway/faces/status.ts";
  * import { MemorySessionStore } from "../session/memory_store.ts";
  * import { equal, match } from "node:assert/strict";
  *

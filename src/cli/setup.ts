@@ -11,14 +11,14 @@ import { Buffer } from "node:buffer";
 import { isDeepStrictEqual } from "node:util";
 import { dirname, join, resolve } from "node:path";
 import { createTwoFilesPatch } from "diff";
-import { parseGatewayConfig } from "../gateway/config.ts";
-import { hostFormat, readHostFile } from "../gateway/host_files.ts";
-import { closest } from "../gateway/profiles.ts";
-import { HOST_NAMES, HOSTS, type HostSpec } from "./hosts.ts";
-import { withOnlyEntry } from "./host_edit.ts";
+import { parseGatewayConfig } from "../gateway/config/parse.ts";
+import { hostFormat, readHostFile } from "./hosts/files.ts";
+import { closest } from "../gateway/config/profiles.ts";
+import { HOST_NAMES, HOSTS, type HostSpec } from "./hosts/known.ts";
+import { withOnlyEntry } from "./hosts/edit.ts";
 import { unfoldCommand } from "./hints.ts";
 import { RUN_FLAGS } from "./run_flags.ts";
-import { readRegularBytes, readRegularFile } from "../_regular_file.ts";
+import { readRegularBytes, readRegularFile } from "../utils/regular_file.ts";
 
 // The largest host file read: hosts' settings files are a few KB (Claude Desktop's, VS Code's).
 const MAX_HOST_FILE_BYTES = 4 * 1024 * 1024;

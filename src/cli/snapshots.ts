@@ -7,10 +7,10 @@
  * @module
  */
 
-import { readRegularFile } from "../_regular_file.ts";
+import { readRegularFile } from "../utils/regular_file.ts";
 import { canonicalJson, sha256Hex } from "../canonical_json.ts";
-import type { UpstreamConfig } from "../gateway/config.ts";
-import type { Snapshot, SnapshotStore } from "../gateway/upstreams.ts";
+import type { UpstreamConfig } from "../gateway/config/parse.ts";
+import type { Snapshot, SnapshotStore } from "../gateway/pool/upstreams.ts";
 import { toMcpTools } from "../mcp/tool_list.ts";
 
 /** The largest snapshot written or read: a bigger list is simply listed live at each start. */

@@ -10,13 +10,13 @@
 // deno-lint-ignore-file no-console
 
 import { dirname, isAbsolute, join, resolve } from "node:path";
-import { readRegularFile } from "../_regular_file.ts";
-import type { GatewayOptions } from "../gateway/config.ts";
+import { readRegularFile } from "../utils/regular_file.ts";
+import type { GatewayOptions } from "../gateway/config/parse.ts";
 import type { TrustSource } from "../gateway/gateway.ts";
 import type { McpTool } from "../tool.ts";
 import { toolId } from "../tool.ts";
-import { closest } from "../gateway/profiles.ts";
-import { DEFAULT_TRUST, LOCK_FILE_NAME } from "../gateway/trust.ts";
+import { closest } from "../gateway/config/profiles.ts";
+import { DEFAULT_TRUST, LOCK_FILE_NAME } from "../gateway/trust/policy.ts";
 import { unfoldCommand } from "./hints.ts";
 import {
   fieldChanges,
@@ -25,7 +25,7 @@ import {
   parseLock,
   review,
   serializeLock,
-} from "../gateway/trust_lock.ts";
+} from "../gateway/trust/lock.ts";
 
 /**
  * The largest lock file read: a lock of 10,000 tools is about 1.5 MB, so anything much larger is

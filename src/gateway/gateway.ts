@@ -4,32 +4,32 @@
  * session or by the stateless rules; executes forwarded upstream with cancellation and progress),
  * and follows upstream changes (a new catalogue is a new generation). What it serves is built in
  * `gateway_state.ts`, its calls are answered in `tool_calls.ts`, its log lines written by
- * `gateway_log.ts`. Free of any MCP SDK: the server faces in `src/gateway/face.ts` wire it to the
+ * `gateway_log.ts`. Free of any MCP SDK: the server faces in `src/gateway/faces/http.ts` wire it to the
  * protocol.
  *
  * @module
  */
 
 import { type Hasher, sha256Hex } from "../canonical_json.ts";
-import { deadline, within } from "../_deadline.ts";
+import { deadline, within } from "../utils/deadline.ts";
 import type { McpCatalog } from "../catalog.ts";
 import type { RankerFactory } from "../ranking/ranker.ts";
 import type { SessionStore } from "../session/store.ts";
 import type { CallToolResultLike } from "../tool_result.ts";
-import type { GatewayOptions } from "./config.ts";
+import type { GatewayOptions } from "./config/parse.ts";
 import { GatewayLog } from "./gateway_log.ts";
 import { buildState, type GatewayState } from "./gateway_state.ts";
 import type { MissingPin } from "./pinned_check.ts";
 import type { Presentation, ToolDefinition } from "./presentation.ts";
-import type { Profile } from "./profiles.ts";
-import { FIRST_LISTING_WAIT_MS, unlistedNeeded, unlistedServers } from "./start_wait.ts";
+import type { Profile } from "./config/profiles.ts";
+import { FIRST_LISTING_WAIT_MS, unlistedNeeded, unlistedServers } from "./pool/start_wait.ts";
 import { type CallContext, ToolCalls } from "./tool_calls.ts";
-import type { TrustSource } from "./trust.ts";
-import type { Unapproved } from "./trust_lock.ts";
-import type { UpstreamPool, UpstreamStatus } from "./upstreams.ts";
+import type { TrustSource } from "./trust/policy.ts";
+import type { Unapproved } from "./trust/lock.ts";
+import type { UpstreamPool, UpstreamStatus } from "./pool/upstreams.ts";
 
 export type { CallContext } from "./tool_calls.ts";
-export type { TrustSource } from "./trust.ts";
+export type { TrustSource } from "./trust/policy.ts";
 
 /** The outcome of a `tools/call`: a result, or a name that is no tool of the gateway. */
 export type CallOutcome =
@@ -83,7 +83,7 @@ export interface GatewayDeps {
  * @example Usage
  * ```ts
  * import { Gateway } from "./gateway.ts";
- * import { openLivePool } from "./live_pool.ts";
+ * import { openLivePool } from "./pool/live_pool.ts";
  * import { connectTransport } from "../mcp/client.ts";
  * import { MemorySessionStore } from "../session/memory_store.ts";
  * import { InMemoryTransport, McpServer } from "@modelcontextprotocol/server";

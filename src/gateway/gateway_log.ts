@@ -9,8 +9,8 @@
 import type { McpTool } from "../tool.ts";
 import type { GatewayState } from "./gateway_state.ts";
 import { pinNotice } from "./pinned_check.ts";
-import { type Profile, unmatchedPatterns } from "./profiles.ts";
-import { approveHint, describeUnapproved, type TrustSource } from "./trust.ts";
+import { type Profile, unmatchedPatterns } from "./config/profiles.ts";
+import { approveHint, describeUnapproved, type TrustSource } from "./trust/policy.ts";
 
 // How many lines are remembered so a re-list does not log them again.
 const MAX_LOGGED = 10_000;

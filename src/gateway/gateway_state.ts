@@ -11,14 +11,14 @@ import type { McpCatalog } from "../catalog.ts";
 import type { Injector } from "../injector.ts";
 import type { RankerFactory } from "../ranking/ranker.ts";
 import { toolId } from "../tool.ts";
-import type { GatewayOptions } from "./config.ts";
+import type { GatewayOptions } from "./config/parse.ts";
 import { type MissingPin, missingPins } from "./pinned_check.ts";
 import { present, type Presentation } from "./presentation.ts";
-import { inProfile, narrowOptions, type Profile, profileSeesServer } from "./profiles.ts";
+import { inProfile, narrowOptions, type Profile, profileSeesServer } from "./config/profiles.ts";
 import { admitTools } from "./quarantine.ts";
-import { checkTrust, type TrustSource } from "./trust.ts";
-import { fieldChanges, type Unapproved } from "./trust_lock.ts";
-import type { UpstreamPool, UpstreamStatus } from "./upstreams.ts";
+import { checkTrust, type TrustSource } from "./trust/policy.ts";
+import { fieldChanges, type Unapproved } from "./trust/lock.ts";
+import type { UpstreamPool, UpstreamStatus } from "./pool/upstreams.ts";
 
 // The statuses (and so /status and the page) carry the values of the first tools' changed fields,
 // each cut: a server listing thousands of new tools must not make every status that big.

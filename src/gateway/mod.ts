@@ -44,18 +44,18 @@ export type {
   StartMode,
   StdioUpstream,
   UpstreamConfig,
-} from "./config.ts";
-export { GatewayConfigError, parseGatewayConfig, UnsetVariableError } from "./config.ts";
+} from "./config/parse.ts";
+export { GatewayConfigError, parseGatewayConfig, UnsetVariableError } from "./config/parse.ts";
 export type { CallContext, CallOutcome, GatewayDeps } from "./gateway.ts";
 export { Gateway } from "./gateway.ts";
-export { gatewayHost } from "./host.ts";
-export type { GuardOptions } from "./guard.ts";
-export { guardMcp } from "./guard.ts";
+export { gatewayHost } from "./faces/host.ts";
+export type { GuardOptions } from "./faces/guard.ts";
+export { guardMcp } from "./faces/guard.ts";
 export type { MissingPin } from "./pinned_check.ts";
 export type { Presentation, ToolDefinition } from "./presentation.ts";
-export type { Profile } from "./profiles.ts";
+export type { Profile } from "./config/profiles.ts";
 export type { OAuthSettings } from "../mcp/oauth/provider.ts";
-export type { TrustMode, TrustSource } from "./trust.ts";
+export type { TrustMode, TrustSource } from "./trust/policy.ts";
 export type {
   DefinitionField,
   FieldChange,
@@ -63,7 +63,7 @@ export type {
   Lock,
   LockEntry,
   Unapproved,
-} from "./trust_lock.ts";
+} from "./trust/lock.ts";
 export type {
   Connector,
   PoolForwardOptions,
@@ -72,8 +72,8 @@ export type {
   SnapshotStore,
   UpstreamPool,
   UpstreamStatus,
-} from "./upstreams.ts";
-export { openLivePool } from "./live_pool.ts";
+} from "./pool/upstreams.ts";
+export { openLivePool } from "./pool/live_pool.ts";
 export type {
   HostedCall,
   HostedTool,
@@ -82,8 +82,8 @@ export type {
   SessionMode,
   SessionRegistry,
   ToolHost,
-} from "./face.ts";
-export { createMcpHttpHandler } from "./face.ts";
-export type { HostStdioOptions } from "./stdio_face.ts";
-export { serveHostStdio } from "./stdio_face.ts";
-export type { StdioWire } from "./stdio_wire.ts";
+} from "./faces/http.ts";
+export { createMcpHttpHandler } from "./faces/http.ts";
+export type { HostStdioOptions } from "./faces/stdio.ts";
+export { serveHostStdio } from "./faces/stdio.ts";
+export type { StdioWire } from "./faces/stdio_wire.ts";

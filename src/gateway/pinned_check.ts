@@ -10,8 +10,8 @@
 import { closestIds } from "../bridge/suggest.ts";
 import type { McpCatalog } from "../catalog.ts";
 import type { McpTool } from "../tool.ts";
-import { GatewayConfigError } from "./config.ts";
-import type { UpstreamStatus } from "./upstreams.ts";
+import { GatewayConfigError } from "./config/parse.ts";
+import type { UpstreamStatus } from "./pool/upstreams.ts";
 
 /** A pinned id whose server lists no such tool. */
 export interface MissingPin {

@@ -13,10 +13,10 @@ import type { ProgressiveConfig } from "../config.ts";
 import { type Injection, Injector } from "../injector.ts";
 import { type McpTool, toolId } from "../tool.ts";
 import { oneLine, quote } from "../untrusted.ts";
-import { type GatewayOptions, UPSTREAM_INSTRUCTIONS_CHARS } from "./config.ts";
-import { INJECTOR_KEYS, UNFOLD } from "./config_model.ts";
-import { FIRST_LISTING_WAIT_MS, unlistedServers } from "./start_wait.ts";
-import type { UpstreamStatus } from "./upstreams.ts";
+import { type GatewayOptions, UPSTREAM_INSTRUCTIONS_CHARS } from "./config/parse.ts";
+import { INJECTOR_KEYS, UNFOLD } from "./config/model.ts";
+import { FIRST_LISTING_WAIT_MS, unlistedServers } from "./pool/start_wait.ts";
+import type { UpstreamStatus } from "./pool/upstreams.ts";
 
 /** An MCP `tools/list` entry: a catalogue entry without its server. */
 export type ToolDefinition = Omit<McpTool, "server">;

@@ -13,8 +13,8 @@ import type { Injector } from "../injector.ts";
 import type { CallToolResultLike } from "../tool_result.ts";
 import { COMMAND_NOT_FOUND } from "../tool_error.ts";
 import { escapeInvisible, quote } from "../untrusted.ts";
-import { unlistedServers } from "./start_wait.ts";
-import type { UpstreamStatus } from "./upstreams.ts";
+import { unlistedServers } from "./pool/start_wait.ts";
+import type { UpstreamStatus } from "./pool/upstreams.ts";
 
 // How much of a failed server's own error output an unknown-id answer quotes.
 const MAX_DETAIL_CHARS = 200;

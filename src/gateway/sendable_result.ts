@@ -3,14 +3,14 @@
  * values its server sends (v2.4's `CallToolResult` schemas of each era, which drop the members a
  * content block does not name), without loading the SDK or a schema library, so that the gateway's
  * call path and its stdio face stay SDK-free. Property tests hold them to the SDK
- * (`test/gateway/sendable_result_test.ts`, `test/gateway/stdio_server_test.ts`).
+ * (`test/gateway/sendable_result_test.ts`, `test/gateway/faces/stdio_server_test.ts`).
  *
  * @module
  */
 
-import { isId } from "../_jsonrpc.ts";
-import { RELATED_TASK_META_KEY, SERVER_INFO_META_KEY } from "../_mcp_protocol.ts";
-import { isRecord } from "../_record.ts";
+import { isId } from "../protocol/jsonrpc.ts";
+import { RELATED_TASK_META_KEY, SERVER_INFO_META_KEY } from "../protocol/mcp.ts";
+import { isRecord } from "../utils/record.ts";
 
 /** Which server's result schema: the 2025 era's, or 2026-07-28's (also the SDK's public check). */
 export type ResultSchemaEra = "legacy" | "modern";

@@ -16,7 +16,7 @@ import type { SessionKey, SessionStore } from "../session/store.ts";
 import { type McpTool, toolId } from "../tool.ts";
 import { McpError } from "../tool_error.ts";
 import type { CallToolResultLike } from "../tool_result.ts";
-import type { GatewayOptions } from "./config.ts";
+import type { GatewayOptions } from "./config/parse.ts";
 import { isSendableResult, sentResult } from "./sendable_result.ts";
 import type { GatewayState } from "./gateway_state.ts";
 import { pinnedName } from "./presentation.ts";
@@ -28,8 +28,8 @@ import {
   heldResult,
   stateless,
 } from "./results.ts";
-import { checkTrust, heldMessage, HeldToolError, type TrustSource } from "./trust.ts";
-import type { UpstreamPool } from "./upstreams.ts";
+import { checkTrust, heldMessage, HeldToolError, type TrustSource } from "./trust/policy.ts";
+import type { UpstreamPool } from "./pool/upstreams.ts";
 
 /** What one `tools/call` brings besides its name and arguments. */
 export interface CallContext {

@@ -6,7 +6,7 @@
  */
 
 import type * as z from "zod/mini";
-import { closestKey } from "../_edit_distance.ts";
+import { closestKey } from "../utils/edit_distance.ts";
 import { problem, type ProblemCode, type ProblemDetail } from "./problems.ts";
 import { SETTING_VARIABLES } from "./settings.ts";
 

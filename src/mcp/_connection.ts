@@ -6,7 +6,7 @@
  * @module
  */
 
-import { deadline } from "../_deadline.ts";
+import { deadline } from "../utils/deadline.ts";
 import type { McpInvoker } from "../injector.ts";
 import { type McpTool, toolId } from "../tool.ts";
 import type {

@@ -1,6 +1,6 @@
 /**
  * The stdio client's reader of newline-delimited JSON-RPC, bounded (on the one line splitter,
- * `src/_line_splitter.ts`): a message over the limit is skipped as it streams (never held whole),
+ * `src/utils/line_splitter.ts`): a message over the limit is skipped as it streams (never held whole),
  * and the request it answered fails alone with its size and the limit, instead of the connection
  * closing. Linear in the bytes read.
  *
@@ -9,9 +9,9 @@
 
 import type { JSONRPCMessage } from "@modelcontextprotocol/client";
 import type { Buffer } from "node:buffer";
-import { checkMessage } from "../_jsonrpc.ts";
+import { checkMessage } from "../protocol/jsonrpc.ts";
 import { OVERSIZED_CODE } from "./_peer.ts";
-import { LineSplitter } from "../_line_splitter.ts";
+import { LineSplitter } from "../utils/line_splitter.ts";
 
 // How much of an oversized message's start and end is kept to find the request it answers.
 const EDGE_BYTES = 256;

@@ -4,7 +4,7 @@
  * loading the SDK (+21 MiB of resident memory and a schema library's parse of every message, on
  * the gateway's hot path). The connection above it checks what answers mean (`tool_list.ts`,
  * `_result.ts`, `_progress.ts`); the transport below it checks that each line is a JSON-RPC
- * message (`src/_jsonrpc.ts`), so that this client only routes them.
+ * message (`src/protocol/jsonrpc.ts`), so that this client only routes them.
  *
  * What it does as the SDK's client does: the version it offers and accepts, `clientInfo` and
  * empty capabilities, `notifications/initialized`, ids counted from 0, `notifications/cancelled`
@@ -17,10 +17,10 @@
  */
 
 import type { JSONRPCMessage } from "@modelcontextprotocol/client";
-import { deadline } from "../_deadline.ts";
-import { methodNotFound } from "../_jsonrpc.ts";
-import { LEGACY_PROTOCOL_VERSIONS } from "../_mcp_protocol.ts";
-import { isRecord } from "../_record.ts";
+import { deadline } from "../utils/deadline.ts";
+import { methodNotFound } from "../protocol/jsonrpc.ts";
+import { LEGACY_PROTOCOL_VERSIONS } from "../protocol/mcp.ts";
+import { isRecord } from "../utils/record.ts";
 import type { McpTransport, ServerIdentity } from "./types.ts";
 import { type Peer, type PeerError, peerError } from "./_peer.ts";
 import { isProgressParams, type ProgressParams } from "./_progress.ts";

@@ -7,7 +7,7 @@
  */
 
 import type { StandardSchemaV1 } from "@modelcontextprotocol/client";
-import { isRecord } from "../_record.ts";
+import { isRecord } from "../utils/record.ts";
 import { rethrow } from "./_settings.ts";
 
 /** One progress notification, as a listener hears it. */

@@ -7,7 +7,7 @@
  * @module
  */
 
-import { isRecord } from "../_record.ts";
+import { isRecord } from "../utils/record.ts";
 import type { McpTool } from "../tool.ts";
 import { provenProblems } from "./_validator.ts";
 

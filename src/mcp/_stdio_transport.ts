@@ -11,7 +11,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import process from "node:process";
 import type { JSONRPCMessage, Transport } from "@modelcontextprotocol/client";
-import { messageLine, STDIO_MAX_MESSAGE_BYTES } from "../_jsonrpc.ts";
+import { messageLine, STDIO_MAX_MESSAGE_BYTES } from "../protocol/jsonrpc.ts";
 import { LineReader } from "./_line_reader.ts";
 
 /** The host variables a server inherits when its config names no environment (the SDK's list). */

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { within } from "../_deadline.ts";
+import { within } from "../utils/deadline.ts";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { checkServerName, openConnection } from "./_connection.ts";
 import { sdkPeer } from "./_sdk_peer.ts";

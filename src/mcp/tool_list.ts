@@ -6,7 +6,7 @@
  * @module
  */
 
-import { isRecord } from "../_record.ts";
+import { isRecord } from "../utils/record.ts";
 import type { McpTool } from "../tool.ts";
 import { McpError } from "../tool_error.ts";
 

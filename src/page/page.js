@@ -30,7 +30,7 @@ function normalise(json) {
 
 // The tokens of every tool's full definition as tools/list sends it (the fields the gateway's
 // definitionOf keeps), as unfold counts them: a token per 4 code points. The fields are the trust
-// lock's DEFINITION_FIELDS (src/gateway/trust_lock.ts), held equal by test/page/budget_test.ts.
+// lock's DEFINITION_FIELDS (src/gateway/trust/lock.ts), held equal by test/page/budget_test.ts.
 const DEFINITION_FIELDS = [
   "name",
   "title",

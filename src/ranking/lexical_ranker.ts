@@ -15,7 +15,7 @@
  * @module
  */
 
-import { compareStrings } from "../_compare.ts";
+import { compareStrings } from "../utils/compare.ts";
 import type { McpTool } from "../tool.ts";
 import { toolId } from "../tool.ts";
 import type { RankedTool, Ranker, RankerFactory, RankerOptions } from "./ranker.ts";

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { compareStrings } from "../_compare.ts";
+import { compareStrings } from "../utils/compare.ts";
 import MiniSearch from "minisearch";
 import type { McpTool } from "../tool.ts";
 import { toolId } from "../tool.ts";

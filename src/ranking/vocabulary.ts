@@ -6,7 +6,7 @@
  * @module
  */
 
-import { compareStrings } from "../_compare.ts";
+import { compareStrings } from "../utils/compare.ts";
 
 /** A vocabulary word a query word reaches, and how much a match on it counts (exact: 1). */
 export interface Expansion {

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { isRecord } from "../_record.ts";
+import { isRecord } from "../utils/record.ts";
 
 // Keywords whose value is one schema (`items` may also be a list of them, in draft 4 to 2019-09).
 const ONE = new Set([

@@ -12,9 +12,9 @@
 
 import type { Schema, SchemaDraft } from "@cfworker/json-schema";
 import { dereference, resolveReference } from "./_dereference.ts";
-import { isRecord } from "../_record.ts";
-import { compareStrings } from "../_compare.ts";
-import { tooDeep } from "../json_depth.ts";
+import { isRecord } from "../utils/record.ts";
+import { compareStrings } from "../utils/compare.ts";
+import { tooDeep } from "../utils/json_depth.ts";
 import { MAX_JSON_DEPTH } from "../limits.ts";
 import { inspectPattern } from "./pattern.ts";
 

@@ -7,7 +7,7 @@
  * @module
  */
 
-import { tooDeep } from "../json_depth.ts";
+import { tooDeep } from "../utils/json_depth.ts";
 import {
   MAX_FORMAT_CHARS,
   MAX_JSON_DEPTH,

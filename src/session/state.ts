@@ -6,7 +6,7 @@
  */
 
 import { MAX_SESSION_BYTES } from "../limits.ts";
-import { TextSize } from "../_text_size.ts";
+import { TextSize } from "../utils/text_size.ts";
 
 /** What a session has counted since it began (counters survive new generations). */
 export type SessionCounters = SessionState["counters"];

@@ -9,14 +9,14 @@
  * @module
  */
 
-import { parseGatewayConfig, poolOptions } from "../gateway/config.ts";
+import { parseGatewayConfig, poolOptions } from "../gateway/config/parse.ts";
 import { Gateway } from "../gateway/gateway.ts";
-import { gatewayHost } from "../gateway/host.ts";
-import { openGatewayRoutes, profileTokenProblem } from "../gateway/gateway_routes.ts";
-import { type OnDemandPool, openOnDemandPool } from "../gateway/upstreams.ts";
+import { gatewayHost } from "../gateway/faces/host.ts";
+import { openGatewayRoutes, profileTokenProblem } from "../gateway/faces/routes.ts";
+import { type OnDemandPool, openOnDemandPool } from "../gateway/pool/upstreams.ts";
 import type { HttpSettings } from "../http/settings.ts";
 import { connectHttp } from "../mcp/http_client.ts";
-import { createMcpHttpHandler, type SessionRegistry } from "../gateway/face.ts";
+import { createMcpHttpHandler, type SessionRegistry } from "../gateway/faces/http.ts";
 import type { SessionStore } from "../session/store.ts";
 import { VERSION } from "../version.ts";
 import { assetRanker } from "../ranking/deno_ranker.ts";

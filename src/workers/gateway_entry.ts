@@ -16,7 +16,7 @@ import { forwardToApi, withApiSessions } from "./api_binding.ts";
 import { DurableSessionStore, type SessionNamespace } from "./durable_store.ts";
 import { workerMcp } from "./gateway.ts";
 import { workerEntry } from "./worker_entry.ts";
-import { STATUS_PATHS } from "../gateway/status.ts";
+import { STATUS_PATHS } from "../gateway/faces/status.ts";
 
 // Exported though no binding of this Worker names them: a gateway deployed before it bound the API
 // Worker's objects keeps its classes (its migrations name them), and their alarms expire what

@@ -7,7 +7,7 @@
  * @module
  */
 
-import { tomlText as stringify } from "../../src/gateway/host_files.ts";
+import { tomlText as stringify } from "../../src/cli/hosts/files.ts";
 
 /** A stdio server. */
 export interface StdioServer {

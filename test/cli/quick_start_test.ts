@@ -7,7 +7,7 @@
 import { ok } from "node:assert/strict";
 import { dirname } from "node:path";
 import { cloneRepo, machineEnv, ROOT } from "../_deno.ts";
-import { HOSTS } from "../../src/cli/hosts.ts";
+import { HOSTS } from "../../src/cli/hosts/known.ts";
 
 // What the first hour may fetch into the Deno cache and node_modules together.
 const MAX_FETCHED_BYTES = 80 * 1024 * 1024;

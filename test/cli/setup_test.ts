@@ -7,8 +7,8 @@ import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { runCli } from "../gateway/_gateway.ts";
 import { denoEnv, npmServer } from "../mcp/_servers.ts";
-import { parseHostText } from "../../src/gateway/host_files.ts";
-import { HOST_NAMES, HOSTS } from "../../src/cli/hosts.ts";
+import { parseHostText } from "../../src/cli/hosts/files.ts";
+import { HOST_NAMES, HOSTS } from "../../src/cli/hosts/known.ts";
 import { type FixtureServers, hostFixture, type StdioServer } from "./_host_fixtures.ts";
 
 function stdio(pkg: string, ...args: string[]): StdioServer {

@@ -3,7 +3,7 @@
  * assert on either with `throws`.
  */
 
-import { type GatewayConfig, parseGatewayConfig } from "../../src/gateway/config.ts";
+import { type GatewayConfig, parseGatewayConfig } from "../../src/gateway/config/parse.ts";
 
 /** The parsed config; throws the config error when the config is refused. */
 export function parsedConfig(

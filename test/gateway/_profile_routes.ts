@@ -8,7 +8,7 @@
  */
 
 import { equal, ok } from "node:assert/strict";
-import { STATUS_PATHS } from "../../src/gateway/status.ts";
+import { STATUS_PATHS } from "../../src/gateway/faces/status.ts";
 import { PAGE_FILES, PAGE_FOLDER } from "../../src/http/page.ts";
 import { httpClient } from "./_gateway.ts";
 

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import type { Snapshot, SnapshotStore } from "../../src/gateway/upstreams.ts";
+import type { Snapshot, SnapshotStore } from "../../src/gateway/pool/upstreams.ts";
 
 /**
  * A store that reads `initial` for every server and keeps a copy of each snapshot written.

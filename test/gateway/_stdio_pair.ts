@@ -7,9 +7,9 @@
  */
 import { deepEqual } from "node:assert/strict";
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
-import { hostServer } from "../../src/gateway/face.ts";
-import { serveToolHost } from "../../src/gateway/stdio_server.ts";
-import { openStdioWire, transportOf } from "../../src/gateway/stdio_wire.ts";
+import { hostServer } from "../../src/gateway/faces/http.ts";
+import { serveToolHost } from "../../src/gateway/faces/stdio_server.ts";
+import { openStdioWire, transportOf } from "../../src/gateway/faces/stdio_wire.ts";
 import type { ToolHost } from "../../src/gateway/tool_host.ts";
 
 /** A line to send, a change of the host's tools, or closing the server. */

@@ -5,7 +5,7 @@ import { errorAction } from "../../src/bridge/action.ts";
 import { deepEqual, equal, match } from "node:assert/strict";
 import { runCli } from "./_gateway.ts";
 import { connectStdio } from "../../src/mcp/stdio.ts";
-import { openLivePool } from "../../src/gateway/live_pool.ts";
+import { openLivePool } from "../../src/gateway/pool/live_pool.ts";
 import { explainConfiguredServer } from "../../src/gateway/results.ts";
 import { McpError } from "../../src/tool_error.ts";
 

@@ -1,8 +1,8 @@
 import { deepEqual, equal, ok, throws } from "node:assert/strict";
-import { GatewayConfigError } from "../../src/gateway/config.ts";
+import { GatewayConfigError } from "../../src/gateway/config/parse.ts";
 import { parsedConfig } from "./_config.ts";
 import { Gateway } from "../../src/gateway/gateway.ts";
-import type { UpstreamPool } from "../../src/gateway/upstreams.ts";
+import type { UpstreamPool } from "../../src/gateway/pool/upstreams.ts";
 import { MemorySessionStore } from "../../src/session/memory_store.ts";
 import type { McpTool } from "../../src/tool.ts";
 

@@ -1,11 +1,11 @@
 import { equal, ok } from "node:assert/strict";
 import { Gateway } from "../../src/gateway/gateway.ts";
-import type { UpstreamPool, UpstreamStatus } from "../../src/gateway/upstreams.ts";
+import type { UpstreamPool, UpstreamStatus } from "../../src/gateway/pool/upstreams.ts";
 import { MemorySessionStore } from "../../src/session/memory_store.ts";
 import type { McpTool } from "../../src/tool.ts";
 import { hasInvisible } from "../../src/untrusted.ts";
-import { lockEntry } from "../../src/gateway/trust_lock.ts";
-import { gatewayHost } from "../../src/gateway/host.ts";
+import { lockEntry } from "../../src/gateway/trust/lock.ts";
+import { gatewayHost } from "../../src/gateway/faces/host.ts";
 
 // A pool held in memory: the tools and states a test gives, and calls that echo.
 function pool(tools: McpTool[], statuses: UpstreamStatus[]): UpstreamPool {

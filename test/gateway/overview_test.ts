@@ -1,6 +1,6 @@
 import { equal, match, ok, throws } from "node:assert/strict";
 import { McpCatalog } from "../../src/catalog.ts";
-import { GatewayConfigError } from "../../src/gateway/config.ts";
+import { GatewayConfigError } from "../../src/gateway/config/parse.ts";
 import { parsedConfig } from "./_config.ts";
 import { present } from "../../src/gateway/presentation.ts";
 import { RawGateway } from "./chaos/_chaos.ts";

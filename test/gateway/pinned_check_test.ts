@@ -2,8 +2,8 @@
 // snapshot's only a warning that is judged again once the server lists live.
 import { deepEqual, equal } from "node:assert/strict";
 import { Gateway } from "../../src/gateway/gateway.ts";
-import { statusHandler } from "../../src/gateway/status.ts";
-import type { UpstreamPool, UpstreamStatus } from "../../src/gateway/upstreams.ts";
+import { statusHandler } from "../../src/gateway/faces/status.ts";
+import type { UpstreamPool, UpstreamStatus } from "../../src/gateway/pool/upstreams.ts";
 import { MemorySessionStore } from "../../src/session/memory_store.ts";
 import type { McpTool } from "../../src/tool.ts";
 import { formatReport, inspectCatalog } from "../../src/cli/inspect.ts";

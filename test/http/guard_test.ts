@@ -1,6 +1,6 @@
 import { equal } from "node:assert/strict";
 import { createApp } from "../../src/http/app.ts";
-import { guardMcp } from "../../src/gateway/guard.ts";
+import { guardMcp } from "../../src/gateway/faces/guard.ts";
 import { isLoopbackName } from "../../src/http/guard.ts";
 import { MemorySessionStore } from "../../src/session/memory_store.ts";
 import { assertGuardPolicy, GUARD_TOKEN, LISTED_ORIGIN } from "./_guard_cases.ts";

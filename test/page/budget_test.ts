@@ -1,7 +1,7 @@
 import { deepEqual, equal, match, ok } from "node:assert/strict";
 import { PAGE_FILES, pageHandler, parseHeaders } from "../../src/http/page.ts";
 import { gzipSize } from "../_gzip.ts";
-import { DEFINITION_FIELDS } from "../../src/gateway/trust_lock.ts";
+import { DEFINITION_FIELDS } from "../../src/gateway/trust/lock.ts";
 
 const PAGE = new URL("../../src/page/", import.meta.url);
 const read = (file: string) => Deno.readTextFile(new URL(file, PAGE));

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { readRegularFile } from "../../_regular_file.ts";
+import { readRegularFile } from "../../utils/regular_file.ts";
 import { checkOAuthRecord, type OAuthRecord, type OAuthStore } from "./store.ts";
 
 // A record holds a few tokens and a registration: anything much larger is not ours.

@@ -6,7 +6,7 @@
 
 import { equal, ok } from "node:assert/strict";
 import { Gateway } from "../../../src/gateway/gateway.ts";
-import { openLivePool } from "../../../src/gateway/live_pool.ts";
+import { openLivePool } from "../../../src/gateway/pool/live_pool.ts";
 import { connectStdio } from "../../../src/mcp/stdio.ts";
 import { MemorySessionStore } from "../../../src/session/memory_store.ts";
 import { denoEnv } from "../../mcp/_servers.ts";

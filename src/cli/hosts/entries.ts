@@ -1,0 +1,185 @@
+/**
+ * A host's config file, once parsed, as unfold's `{mcpServers, unfold}` config: each host's own
+ * way of writing an entry becomes unfold's (`host_files.ts` says which). Apart from the JSONC and
+ * TOML libraries, so that a config in plain JSON is read without loading them: the gateway's
+ * start pays neither their load time nor their memory (jsonc-parser alone is ~9 MiB RSS, ~60 ms).
+ *
+ * @module
+ */
+
+import { isRecord } from "../../utils/record.ts";
+
+/** A host file's format: JSON (comments and trailing commas allowed) or TOML. */
+export type HostFormat = "json" | "toml";
+
+/** A host file read as unfold's config. */
+export interface HostConfig {
+  /** `{mcpServers, unfold?, $schema?}` for the config parser, or the text itself when it is not
+   * JSON (the parser then says where it breaks). */
+  config: unknown;
+  /** What was left out, one phrase each (`the top-level keys "theme", "preferences"`). */
+  ignored: string[];
+  /** The key the servers were under: `mcpServers`, `servers` (VS Code) or `mcp_servers` (Codex). */
+  serversKey: string;
+}
+
+/**
+ * The format of a host file, by its name.
+ *
+ * @param path The file's path.
+ * @returns `"toml"` for `*.toml`, else `"json"`.
+ */
+export function hostFormat(path: string): HostFormat {
+  return /\.toml$/i.test(path) ? "toml" : "json";
+}
+
+// Keys an unfold config has at its top; the rest of a host file is the host's.
+const OWN_KEYS = new Set(["mcpServers", "unfold", "$schema"]);
+
+// Entry fields hosts write that unfold has no use for (the host's own timeouts, trust, tool
+// filters, ...): left out and named. A key in none of these lists goes on to the config parser,
+// which names the key it meant ("comand").
+const HOST_ONLY_FIELDS = new Set([
+  "timeout",
+  "trust",
+  "includeTools",
+  "excludeTools",
+  "description",
+  "alwaysAllow",
+  "autoApprove",
+  "envFile",
+  "dev",
+  "gallery",
+  "version",
+  "startup_timeout_sec",
+  "startup_timeout_ms",
+  "tool_timeout_sec",
+  "enabled_tools",
+  "disabled_tools",
+  "required",
+]);
+
+/**
+ * A host file in plain JSON read as unfold's config, without the JSONC library.
+ *
+ * @param text The file's text.
+ * @param path The file's path.
+ * @returns As `readHostFile` (`host_files.ts`) would, or `undefined` when the text is not plain
+ *   JSON (comments, trailing commas, TOML) or names `__proto__`, which only that reader takes as
+ *   it always has.
+ */
+export function readPlainHostFile(
+  text: string,
+  path: string,
+): { ok: true; value: HostConfig } | { ok: false; error: string } | undefined {
+  if (hostFormat(path) !== "json" || text.includes("__proto__")) return undefined;
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  return hostConfigOf(raw, text);
+}
+
+/**
+ * A host file's parsed data as unfold's config.
+ *
+ * @param raw The data.
+ * @param text The file's text (passed on to the config parser when the data is no object).
+ * @returns The config and what was left out, or why the file cannot be used, in one line.
+ */
+export function hostConfigOf(
+  raw: unknown,
+  text: string,
+): { ok: true; value: HostConfig } | { ok: false; error: string } {
+  if (!isRecord(raw)) return { ok: true, value: { config: text, ignored: [], serversKey: "" } };
+  const serversKey = "mcpServers" in raw
+    ? "mcpServers"
+    : "servers" in raw
+    ? "servers"
+    : "mcp_servers" in raw
+    ? "mcp_servers"
+    : "mcpServers";
+  const config: Record<string, unknown> = {};
+  const ignored: string[] = [];
+  const others = Object.keys(raw).filter((key) => key !== serversKey && !OWN_KEYS.has(key));
+  if (others.length > 0) {
+    ignored.push(
+      `the top-level key${others.length === 1 ? "" : "s"} ${others.map(quote).join(", ")}`,
+    );
+  }
+  for (const key of OWN_KEYS) if (key in raw) config[key] = raw[key];
+  const servers = raw[serversKey];
+  if (!isRecord(servers)) {
+    // The parser says what is wrong with it ("must be an object of servers by name").
+    if (servers !== undefined || serversKey === "mcpServers") config.mcpServers = servers;
+    return { ok: true, value: { config, ignored, serversKey } };
+  }
+  const entries: Record<string, unknown> = {};
+  for (const [name, entry] of Object.entries(servers)) {
+    const where = `${serversKey}/${name}`;
+    if (!isRecord(entry)) {
+      entries[name] = entry;
+      continue;
+    }
+    const normal = normalEntry(entry, where, ignored);
+    if (!normal.ok) return normal;
+    entries[name] = normal.value;
+  }
+  config.mcpServers = entries;
+  return { ok: true, value: { config, ignored, serversKey } };
+}
+
+// One server entry in unfold's words.
+function normalEntry(
+  entry: Record<string, unknown>,
+  where: string,
+  ignored: string[],
+): { ok: true; value: Record<string, unknown> } | { ok: false; error: string } {
+  const refused = inputVariable(entry, where);
+  if (refused !== undefined) return { ok: false, error: refused };
+  const out: Record<string, unknown> = {};
+  const headers: Record<string, unknown> = {};
+  for (const [key, raw] of Object.entries(entry)) {
+    const value = envVariables(raw);
+    // unfold tells stdio from HTTP by "command" or "url"; a server is enabled unless it says not.
+    if (key === "type" || (key === "disabled" && value === false)) continue;
+    if (key === "serverUrl" || key === "httpUrl") out.url = value;
+    else if (key === "enabled") {
+      if (value === false) out.disabled = true;
+    } else if (key === "bearer_token_env_var" && typeof value === "string") {
+      headers.Authorization = `Bearer \${${value}}`;
+    } else if (key === "http_headers" && isRecord(value)) Object.assign(headers, value);
+    else if (key === "env_http_headers" && isRecord(value)) {
+      for (const [name, variable] of Object.entries(value)) headers[name] = `\${${variable}}`;
+    } else if (HOST_ONLY_FIELDS.has(key)) ignored.push(`the field ${quote(`${where}/${key}`)}`);
+    else out[key] = value;
+  }
+  if (Object.keys(headers).length > 0) {
+    out.headers = { ...headers, ...(isRecord(out.headers) ? out.headers : {}) };
+  }
+  return { ok: true, value: out };
+}
+
+// VS Code asks the user for `${input:ID}` when it starts a server; unfold cannot.
+function inputVariable(entry: unknown, where: string): string | undefined {
+  const found = JSON.stringify(entry).match(/\$\{input:[^}"]*\}/);
+  if (found === null) return undefined;
+  return `${where} uses ${found[0]}, which only VS Code can ask for: set the value in an ` +
+    `environment variable and write \${env:NAME} (or \${NAME}) instead`;
+}
+
+// VS Code's `${env:NAME}` is unfold's `${NAME}`.
+function envVariables(value: unknown): unknown {
+  if (typeof value === "string") return value.replace(/\$\{env:([^}]+)\}/g, "${$1}");
+  if (Array.isArray(value)) return value.map(envVariables);
+  if (isRecord(value)) {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, envVariables(v)]));
+  }
+  return value;
+}
+
+function quote(text: string): string {
+  return JSON.stringify(text);
+}

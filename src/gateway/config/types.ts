@@ -1,0 +1,98 @@
+/**
+ * The public types of the gateway's configuration, generated from its declaration
+ * (`config_model.ts`, `config_servers.ts`) and its words (`config_docs.ts`): do not edit.
+ * Written out so that the published types and their docs stand on their own; `deno check`
+ * fails where the declaration checks them against its own (`Same`) until this command
+ * writes them again:
+ * `deno run --allow-read --allow-write=docs,src/gateway/config/types.ts scripts/build_config_schema.ts`
+ *
+ * @module
+ */
+
+import type { OAuthSettings } from "../../mcp/oauth/provider.ts";
+
+/** The `unfold` block as parsed: `pinned` is always there (none: `[]`), the rest when given. */
+export interface GatewayOptions {
+  /** Whole number, 1 to 10,000,000. Default: 100,000 (`DEFAULT_CONFIG`). */
+  availableContextTokens?: number;
+  /** Number in (0, 100]: the overview's share of the context. Default: 6. */
+  inventoryThresholdPercent?: number;
+  /** Levels the overview may use: `manifest`, `brief`, `names`, `inventory`. Default: all four. */
+  disclosure?: ("manifest" | "brief" | "names" | "inventory")[];
+  /** Ids `server/tool` of configured servers, listed directly. Default: none. */
+  pinned: string[];
+  /** 1 to 64 of `A-Z a-z 0-9 _ -`. Default: `mcp`. */
+  bridgeName?: string;
+  /** Positive ms, at most 2,147,483,647, or `null` for none. Default: 300,000. */
+  callTimeoutMs?: number | null;
+  /** Positive ms, at most 2,147,483,647. Default: 5,000 (`STARTUP_TIMEOUT_MS`). */
+  startupTimeoutMs?: number;
+  /** Positive ms, at most 2,147,483,647. Default: 1,000 (`RESTART_DEFAULTS`). */
+  restartDelayMs?: number;
+  /** Positive ms, at most 2,147,483,647. Default: 60,000 (`RESTART_DEFAULTS`). */
+  restartMaxDelayMs?: number;
+  /** `"eager"`, `"lazy"`. Default: `"eager"`. */
+  start?: "eager" | "lazy";
+  /** Whole positive ms, at most 2,147,483,647 (lazy only). Default: 600,000 (`IDLE_TIMEOUT_MS`). */
+  idleTimeoutMs?: number;
+  /** `"enforce"`, `"off"`. Default: `"enforce"`. */
+  describeFirst?: "enforce" | "off";
+  /** `"both"`, `"instructions"`, `"description"`. Default: `"description"`. */
+  overviewIn?: "both" | "instructions" | "description";
+  /**
+   * `"brief"` (at most 300 characters each), `"none"`. Default: `"brief"`
+   * (`UPSTREAM_INSTRUCTIONS_CHARS`).
+   */
+  upstreamInstructions?: "brief" | "none";
+  /** `"off"`, `"notify"`, `"pin"`. Default: `"notify"`. */
+  trust?: "off" | "notify" | "pin";
+  /** A path, relative to the config's folder. Default: `unfold.lock.json` beside the config. */
+  lockFile?: string;
+  /** Profiles by name (`docs/gateway.md#profiles`). Default: none. */
+  profiles?: Record<string, Profile>;
+}
+
+/** One profile (`unfold.profiles.NAME`), as parsed. */
+export interface Profile {
+  /** Its name: what `--profile` and `/mcp/NAME` use. */
+  name: string;
+  /** The servers it uses. Default: all of them. */
+  servers?: string[];
+  /** Patterns `server/tool`: `*` within a part, `!` excludes. Default: every tool of its servers. */
+  tools?: string[];
+  /** Its own pinned tools. Default: the config's pinned tools that are in the profile. */
+  pinned?: string[];
+  /** Its own context size, in tokens. Default: the config's. */
+  availableContextTokens?: number;
+  /** Bearer tokens of its own clients (`${VAR}` expanded). Default: none. */
+  tokens?: string[];
+}
+
+/** An upstream started as a child process, spoken to over stdio (`connectStdio`'s config). */
+export interface StdioUpstream {
+  /** Its name in `mcpServers`: the first part of its tools' ids. */
+  server: string;
+  /** The program of a stdio server. */
+  command: string;
+  /** Its arguments. Default: none. */
+  args: string[];
+  /** Environment variables for it, over a safe subset of the gateway's. Default: none. */
+  env: Record<string, string>;
+  /** Its working directory. Default: the gateway's. */
+  cwd?: string;
+}
+
+/** An upstream reached over Streamable HTTP (`connectHttp`'s config, and its OAuth settings). */
+export interface HttpUpstream {
+  /** Its name in `mcpServers`: the first part of its tools' ids. */
+  server: string;
+  /** The MCP endpoint of a Streamable HTTP server (`http:` or `https:`). */
+  url: string;
+  /** Headers sent with every request (its own credentials). Default: none. */
+  headers: Record<string, string>;
+  /** How `unfold login` signs in: `clientId`, `clientSecret`, `scopes`, `clientMetadataUrl`. */
+  oauth?: OAuthSettings;
+}
+
+/** One upstream server. */
+export type UpstreamConfig = StdioUpstream | HttpUpstream;

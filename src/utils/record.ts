@@ -1,0 +1,25 @@
+/**
+ * The one test for "a plain JSON object" (not null, not an array), for data from outside.
+ *
+ * @module
+ */
+
+/**
+ * Whether a value is an object that is neither `null` nor an array.
+ *
+ * @param value Any value.
+ * @returns Whether it is a record.
+ *
+ * @example Usage
+ * ```ts
+ * import { isRecord } from "./record.ts";
+ * import { equal } from "node:assert/strict";
+ *
+ * equal(isRecord({ a: 1 }), true);
+ * equal(isRecord([1]), false);
+ * equal(isRecord(null), false);
+ * ```
+ */
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
