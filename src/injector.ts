@@ -5,15 +5,20 @@
  * @module
  */
 
-import type { BridgeAction } from "./bridge/action.ts";
-import { renderToolFailure } from "./bridge/render.ts";
+import { type BridgeAction, errorAction, type MoreAction } from "./bridge/action.ts";
+import type { Answer } from "./bridge/answer.ts";
+import { type CutInfo, resultCeiling } from "./bridge/ceiling.ts";
+import { parseBridgeCall } from "./bridge/parse.ts";
+import { renderError, renderToolFailure } from "./bridge/render.ts";
 import { route } from "./bridge/route.ts";
 import { type BridgeTool, bridgeTool } from "./bridge/tool.ts";
 import type { McpCatalog } from "./catalog.ts";
 import { type DisclosureLevel, type ProgressiveConfig, resolveConfig } from "./config.ts";
 import { disclose, type Inventory, listCatalog } from "./disclosure.ts";
 import { instructions, renderPrompt } from "./prompt.ts";
+import { answerMore, boundAnswer, type BoundContext, countAnswer } from "./session/bound.ts";
 import type { McpTool } from "./tool.ts";
+import { isRecord } from "./utils/record.ts";
 
 /** What a host puts in front of the model. */
 export interface Injection {
@@ -54,19 +59,32 @@ export interface McpInvoker {
 }
 
 /**
- * What {@linkcode Injector.prototype.handle} returns: every result carries its `toolResult`. An
- * execute that ran carries the invoker's `result`, or `isError: true` and the failure as
- * `error: {code, message}`, the place where a model mistake (`action: "error"`) has its own.
+ * What {@linkcode Injector.prototype.handle} returns: every result carries its `toolResult`,
+ * within the result ceiling (`maxResultTokens`, `maxResultBytes`), and `cut` when it was cut. An
+ * execute that ran carries the invoker's `result` as it came, or `isError: true` and the failure
+ * as `error: {code, message}`, the place where a model mistake (`action: "error"`) has its own;
+ * `more` carries the next part of a cut answer.
  */
 export type HandledAction =
-  | Exclude<BridgeAction, { action: "execute" }>
-  | (
-    & Extract<BridgeAction, { action: "execute" }>
-    & (
-      | { isError: false; result: unknown; toolResult: unknown }
-      | { isError: true; error: { code: string; message: string }; toolResult: string }
+  & (
+    | Exclude<BridgeAction, { action: "execute" }>
+    | MoreAction
+    | (
+      & Extract<BridgeAction, { action: "execute" }>
+      & (
+        | { isError: false; result: unknown; toolResult: unknown }
+        | { isError: true; error: { code: string; message: string }; toolResult: string }
+      )
     )
-  );
+  )
+  & { cut?: CutInfo };
+
+/**
+ * Where {@linkcode Injector.prototype.handle} keeps the rest of a cut answer and counts what it
+ * hands over: a session and its store (`MemorySessionStore` is both a session store and a result
+ * store). Without one, a cut answer's marker says the rest is not kept.
+ */
+export type HandleOptions = Partial<Omit<BoundContext, "ceiling">>;
 
 /** An execute that ran: its action, and the invoker's result or failure. */
 export type ExecutedAction = Extract<HandledAction, { action: "execute" }>;
@@ -158,31 +176,108 @@ export class Injector {
   /**
    * Routes one call of the bridge tool and, for an execute, runs the resolved tool through the
    * invoker. Model mistakes and invoker failures come back as results with `isError`, never as
-   * exceptions; `toolResult` is what to hand back to the model.
+   * exceptions; `toolResult` is what to hand back to the model, within the result ceiling: an
+   * answer over it is cut at a clean boundary and ends with a marker, and with a session and a
+   * result store in `options` the rest is kept for `{action: "more", ref}`.
    *
    * @param args The bridge arguments: an object, or the model's raw JSON string.
    * @param invoker Runs the resolved tool.
+   * @param options The session that keeps cut answers and counts what is handed over.
    * @returns The action, with its `toolResult`.
    */
-  async handle(args: unknown, invoker: McpInvoker): Promise<HandledAction> {
+  async handle(
+    args: unknown,
+    invoker: McpInvoker,
+    options: HandleOptions = {},
+  ): Promise<HandledAction> {
+    const context: BoundContext = { ...options, ceiling: resultCeiling(this.config) };
+    const call = parseBridgeCall(args, this.config);
+    const ref = call.ok && call.value.action === "more" ? call.value.ref?.trim() : undefined;
+    if (ref !== undefined && ref !== "") {
+      const more = await answerMore(ref, context);
+      const answer = more.ok
+        ? { action: "more" as const, ref, toolResult: more.value.answer, cut: more.value.cut! }
+        : errorAction(
+          more.error.code,
+          more.error.message,
+          renderError(more.error.code, more.error.message),
+        );
+      await countAnswer(context, {
+        tokens: more.ok
+          ? more.value.tokens
+          : this.config.estimateTokens(answer.toolResult as string),
+        cut: false,
+        more: true,
+        ...(more.ok ? {} : { error: more.error.code }),
+      });
+      return answer;
+    }
     const action = this.route(args);
-    if (action.action !== "execute") return action;
+    if (action.action !== "execute") {
+      const bounded = await this.#bound({ shape: "text", text: action.toolResult }, context);
+      return { ...action, toolResult: bounded.answer as string, ...bounded.cut };
+    }
     try {
       const result = await invoker.invoke(action.tool, action.arguments);
-      return { ...action, isError: false, result, toolResult: result };
+      const answer = answerOf(result);
+      const bounded = await this.#bound(answer, context);
+      // A value that is no text or result reaches the model as its JSON only when that is cut.
+      const toolResult = "value" in answer && bounded.cut.cut === undefined
+        ? result
+        : bounded.answer;
+      return { ...action, isError: false, result, toolResult, ...bounded.cut };
     } catch (e) {
       const code = typeof (e as { code?: unknown })?.code === "string"
         ? (e as { code: string }).code
         : "tool_failed";
       const message = e instanceof Error ? e.message : String(e);
+      const failure = renderToolFailure(action.id, code, message);
+      const bounded = await this.#bound({ shape: "text", text: failure }, context);
       return {
         ...action,
         isError: true,
         error: { code, message },
-        toolResult: renderToolFailure(action.id, code, message),
+        toolResult: bounded.answer as string,
+        ...bounded.cut,
       };
     }
   }
+
+  // Bounds and counts one answer; `cut` is spread into the action when there is one.
+  async #bound(
+    answer: Answer | JsonAnswer,
+    context: BoundContext,
+  ): Promise<{ answer: unknown; cut: { cut?: CutInfo } }> {
+    const bounded = await boundAnswer(answer, context);
+    await countAnswer(context, {
+      tokens: bounded.tokens,
+      cut: bounded.cut !== undefined,
+      more: false,
+    });
+    return { answer: bounded.answer, cut: bounded.cut === undefined ? {} : { cut: bounded.cut } };
+  }
+}
+
+// A value that is no text or result: its JSON text, and the value it stands for.
+type JsonAnswer = Extract<Answer, { shape: "text" }> & { value: unknown };
+
+// What an invoker's result is to the ceiling: a text; a mapped result's blocks (an array, or a
+// text with its structured copy); an MCP result (`content` as a list of blocks); anything else,
+// its JSON text (only when it is over the ceiling does it reach the model as that text).
+function answerOf(result: unknown): Answer | JsonAnswer {
+  if (typeof result === "string") return { shape: "text", text: result };
+  if (Array.isArray(result)) return { shape: "mapped", result: result as never };
+  if (isRecord(result) && typeof result.content === "string") {
+    return { shape: "mapped", result: result as never };
+  }
+  if (isRecord(result) && Array.isArray(result.content)) return { shape: "mcp", result };
+  let text: string;
+  try {
+    text = JSON.stringify(result) ?? String(result);
+  } catch {
+    text = String(result);
+  }
+  return { shape: "text", text, value: result };
 }
 
 // The inventory is the floor: it is listed whatever the budget, and the host is told.

@@ -1,14 +1,15 @@
 /**
- * The bridge tool: the one tool the model sees, with its three actions (search, describe,
- * execute), emitted in OpenAI, Anthropic or MCP format.
+ * The bridge tool: the one tool the model sees, with its actions (search, describe, execute, and
+ * more for the next part of a cut answer), emitted in OpenAI, Anthropic or MCP format.
  *
  * @module
  */
 
 import type { ToolFormat } from "../config.ts";
+import { ceilingSentence } from "./render.ts";
 
 /** The bridge's actions. */
-export const BRIDGE_ACTIONS = ["search", "describe", "execute"] as const;
+export const BRIDGE_ACTIONS = ["search", "describe", "execute", "more"] as const;
 
 /**
  * The bridge tool in one of the formats: OpenAI's function (`{type: "function", function}`),
@@ -41,11 +42,19 @@ export interface BridgeToolOptions {
   maxSearchLimit: number;
   /** The number of search results when the model gives no limit. */
   searchDefaultLimit: number;
+  /** The most tokens of one answer (`0`: none), said in the description. */
+  maxResultTokens?: number;
 }
 
 const DESCRIPTION = "Use the tools of MCP servers; ids are server/tool. " +
   "search: find tools by keywords. describe: get a tool's input schema. " +
   "execute: run a tool with arguments that follow that schema. Describe before you execute.";
+
+// The description, with the ceiling's sentence when there is one.
+function description(maxResultTokens: number | undefined): string {
+  const ceiling = maxResultTokens === undefined ? "" : ceilingSentence(maxResultTokens);
+  return ceiling === "" ? DESCRIPTION : `${DESCRIPTION} ${ceiling}`;
+}
 
 /**
  * The bridge tool's JSON Schema parameters.
@@ -81,6 +90,7 @@ export function bridgeParameters(
       },
       name: { type: "string", description: "describe, execute: the tool id server/tool" },
       arguments: { type: "object", description: "execute: the tool's arguments" },
+      ref: { type: "string", description: "more: the ref a cut answer gives" },
     },
     required: ["action"],
     additionalProperties: false,
@@ -105,6 +115,7 @@ export function bridgeParameters(
 export function bridgeTool(options: BridgeToolOptions): BridgeTool {
   const name = options.bridgeName;
   const parameters = bridgeParameters(options);
+  const DESCRIPTION = description(options.maxResultTokens);
   switch (options.toolFormat) {
     case "openai":
       return { type: "function", function: { name, description: DESCRIPTION, parameters } };
