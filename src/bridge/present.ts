@@ -166,7 +166,10 @@ export function presentPart(
     };
   }
   const only = blocks.length === 1 ? blocks[0] as { type: string; text?: string } : undefined;
-  const content = only?.type === "text" ? only.text : blocks;
+  // One text block is its text, as a mapped result has it, unless a marker follows the part.
+  const content = only?.type === "text" && marker === undefined && start.part === 1
+    ? only.text
+    : blocks;
   return {
     answer: structuredCopy === undefined ? content : { content, structuredContent: structuredCopy },
     ...facts,
