@@ -5,18 +5,17 @@
  * @module
  */
 
-import { type BridgeAction, errorAction, type MoreAction } from "./bridge/action.ts";
+import type { BridgeAction } from "./bridge/action.ts";
 import type { Answer } from "./bridge/answer.ts";
 import { type CutInfo, resultCeiling } from "./bridge/ceiling.ts";
-import { parseBridgeCall } from "./bridge/parse.ts";
-import { renderError, renderToolFailure } from "./bridge/render.ts";
+import { renderToolFailure } from "./bridge/render.ts";
 import { route } from "./bridge/route.ts";
 import { type BridgeTool, bridgeTool } from "./bridge/tool.ts";
 import type { McpCatalog } from "./catalog.ts";
 import { type DisclosureLevel, type ProgressiveConfig, resolveConfig } from "./config.ts";
 import { disclose, type Inventory, listCatalog } from "./disclosure.ts";
 import { instructions, renderPrompt } from "./prompt.ts";
-import { answerMore, boundAnswer, type BoundContext, countAnswer } from "./session/bound.ts";
+import { boundAnswer, type Bounded } from "./session/bound.ts";
 import type { McpTool } from "./tool.ts";
 import { isRecord } from "./utils/record.ts";
 
@@ -60,31 +59,20 @@ export interface McpInvoker {
 
 /**
  * What {@linkcode Injector.prototype.handle} returns: every result carries its `toolResult`,
- * within the result ceiling (`maxResultTokens`, `maxResultBytes`), and `cut` when it was cut. An
- * execute that ran carries the invoker's `result` as it came, or `isError: true` and the failure
- * as `error: {code, message}`, the place where a model mistake (`action: "error"`) has its own;
- * `more` carries the next part of a cut answer.
+ * within the result ceiling (`maxResultTokens`, `maxResultBytes`; a cut one ends with a marker
+ * that says so). An execute that ran carries the invoker's `result` as it came, or
+ * `isError: true` and the failure as `error: {code, message}`, the place where a model mistake
+ * (`action: "error"`) has its own.
  */
 export type HandledAction =
-  & (
-    | Exclude<BridgeAction, { action: "execute" }>
-    | MoreAction
-    | (
-      & Extract<BridgeAction, { action: "execute" }>
-      & (
-        | { isError: false; result: unknown; toolResult: unknown }
-        | { isError: true; error: { code: string; message: string }; toolResult: string }
-      )
+  | Exclude<BridgeAction, { action: "execute" }>
+  | (
+    & Extract<BridgeAction, { action: "execute" }>
+    & (
+      | { isError: false; result: unknown; toolResult: unknown }
+      | { isError: true; error: { code: string; message: string }; toolResult: string }
     )
-  )
-  & { cut?: CutInfo };
-
-/**
- * Where {@linkcode Injector.prototype.handle} keeps the rest of a cut answer and counts what it
- * hands over: a session and its store (`MemorySessionStore` is both a session store and a result
- * store). Without one, a cut answer's marker says the rest is not kept.
- */
-export type HandleOptions = Partial<Omit<BoundContext, "ceiling">>;
+  );
 
 /** An execute that ran: its action, and the invoker's result or failure. */
 export type ExecutedAction = Extract<HandledAction, { action: "execute" }>;
@@ -138,7 +126,7 @@ export class Injector {
     const c = this.config;
     const budget = Math.floor(c.availableContextTokens * c.inventoryThresholdPercent / 100);
     const chosen = disclose(this.catalog, budget, c);
-    const tool = bridgeTool(c);
+    const tool = bridgeTool({ ...c, resultCeilingTokens: c.maxResultTokens });
     this.#injection = {
       bridgeTool: tool,
       prompt: renderPrompt(c.bridgeName, chosen.mode, chosen.text),
@@ -177,85 +165,67 @@ export class Injector {
    * Routes one call of the bridge tool and, for an execute, runs the resolved tool through the
    * invoker. Model mistakes and invoker failures come back as results with `isError`, never as
    * exceptions; `toolResult` is what to hand back to the model, within the result ceiling: an
-   * answer over it is cut at a clean boundary and ends with a marker, and with a session and a
-   * result store in `options` the rest is kept for `{action: "more", ref}`.
+   * answer over it is cut at a clean boundary and ends with a marker saying so. Nothing is kept
+   * here: `handleBounded` (`@unfold/unfold/session`) keeps the rest in a session for `more`.
    *
    * @param args The bridge arguments: an object, or the model's raw JSON string.
    * @param invoker Runs the resolved tool.
-   * @param options The session that keeps cut answers and counts what is handed over.
    * @returns The action, with its `toolResult`.
    */
-  async handle(
-    args: unknown,
-    invoker: McpInvoker,
-    options: HandleOptions = {},
-  ): Promise<HandledAction> {
-    const context: BoundContext = { ...options, ceiling: resultCeiling(this.config) };
-    const call = parseBridgeCall(args, this.config);
-    const ref = call.ok && call.value.action === "more" ? call.value.ref?.trim() : undefined;
-    if (ref !== undefined && ref !== "") {
-      const more = await answerMore(ref, context);
-      const answer = more.ok
-        ? { action: "more" as const, ref, toolResult: more.value.answer, cut: more.value.cut! }
-        : errorAction(
-          more.error.code,
-          more.error.message,
-          renderError(more.error.code, more.error.message),
-        );
-      await countAnswer(context, {
-        tokens: more.ok
-          ? more.value.tokens
-          : this.config.estimateTokens(answer.toolResult as string),
-        cut: false,
-        more: true,
-        ...(more.ok ? {} : { error: more.error.code }),
-      });
-      return answer;
-    }
+  async handle(args: unknown, invoker: McpInvoker): Promise<HandledAction> {
+    const ceiling = resultCeiling(this.config);
+    const bound = (answer: Answer) => boundAnswer(answer, { ceiling });
     const action = this.route(args);
     if (action.action !== "execute") {
-      const bounded = await this.#bound({ shape: "text", text: action.toolResult }, context);
-      return { ...action, toolResult: bounded.answer as string, ...bounded.cut };
+      const bounded = await bound({ shape: "text", text: action.toolResult });
+      return { ...action, toolResult: bounded.answer as string };
     }
-    try {
-      const result = await invoker.invoke(action.tool, action.arguments);
-      const answer = answerOf(result);
-      const bounded = await this.#bound(answer, context);
-      // A value that is no text or result reaches the model as its JSON only when that is cut.
-      const toolResult = "value" in answer && bounded.cut.cut === undefined
-        ? result
-        : bounded.answer;
-      return { ...action, isError: false, result, toolResult, ...bounded.cut };
-    } catch (e) {
-      const code = typeof (e as { code?: unknown })?.code === "string"
-        ? (e as { code: string }).code
-        : "tool_failed";
-      const message = e instanceof Error ? e.message : String(e);
-      const failure = renderToolFailure(action.id, code, message);
-      const bounded = await this.#bound({ shape: "text", text: failure }, context);
-      return {
-        ...action,
-        isError: true,
-        error: { code, message },
-        toolResult: bounded.answer as string,
-        ...bounded.cut,
-      };
-    }
+    const { cut: _, ...executed } = await executeBounded(action, invoker, bound);
+    return executed as ExecutedAction;
   }
+}
 
-  // Bounds and counts one answer; `cut` is spread into the action when there is one.
-  async #bound(
-    answer: Answer | JsonAnswer,
-    context: BoundContext,
-  ): Promise<{ answer: unknown; cut: { cut?: CutInfo } }> {
-    const bounded = await boundAnswer(answer, context);
-    await countAnswer(context, {
-      tokens: bounded.tokens,
-      cut: bounded.cut !== undefined,
-      more: false,
+/**
+ * Runs a resolved execute through the invoker and bounds what the model is handed: the result
+ * (`result` as it came, `toolResult` within the ceiling), or the failure's text.
+ *
+ * @param action The resolved execute.
+ * @param invoker Runs the tool.
+ * @param bound Bounds an answer (and, in a session, keeps and counts it).
+ * @returns The executed action.
+ */
+export async function executeBounded(
+  action: Extract<BridgeAction, { action: "execute" }>,
+  invoker: McpInvoker,
+  bound: (answer: Answer) => Promise<Bounded>,
+): Promise<ExecutedAction & { cut?: CutInfo }> {
+  try {
+    const result = await invoker.invoke(action.tool, action.arguments);
+    const answer = answerOf(result);
+    const bounded = await bound(answer);
+    // A value that is no text or result reaches the model as its JSON only when that is cut.
+    const toolResult = "value" in answer && bounded.cut === undefined ? result : bounded.answer;
+    return withCut({ ...action, isError: false, result, toolResult }, bounded);
+  } catch (e) {
+    const code = typeof (e as { code?: unknown })?.code === "string"
+      ? (e as { code: string }).code
+      : "tool_failed";
+    const message = e instanceof Error ? e.message : String(e);
+    const bounded = await bound({
+      shape: "text",
+      text: renderToolFailure(action.id, code, message),
     });
-    return { answer: bounded.answer, cut: bounded.cut === undefined ? {} : { cut: bounded.cut } };
+    return withCut({
+      ...action,
+      isError: true,
+      error: { code, message },
+      toolResult: bounded.answer as string,
+    }, bounded);
   }
+}
+
+function withCut<T extends object>(action: T, bounded: Bounded): T & { cut?: CutInfo } {
+  return bounded.cut === undefined ? action : { ...action, cut: bounded.cut };
 }
 
 // A value that is no text or result: its JSON text, and the value it stands for.

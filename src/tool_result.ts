@@ -42,16 +42,6 @@ export interface ImageBlock {
   data: string;
 }
 
-/** An audio block: base64 data and its media type (passed on where a caller asks for it). */
-export interface AudioBlock {
-  /** The block's type. */
-  type: "audio";
-  /** The media type, such as `audio/wav`. */
-  mimeType: string;
-  /** The audio, base64-encoded. */
-  data: string;
-}
-
 /**
  * A resource block. An embedded resource carries its content as `text` or `blob` (base64); a
  * resource link (`resource_link` in MCP) carries neither, but a `name` and maybe a `description`:
@@ -74,8 +64,16 @@ export interface ResourceBlock {
   description?: string;
 }
 
-/** One block of mapped content (audio only where the caller passes it on: `{audio: true}`). */
-export type ContentBlock = TextBlock | ImageBlock | AudioBlock | ResourceBlock;
+/**
+ * One block of mapped content. An audio block is an image block's shape with `type: "audio"`
+ * (base64 `data` and its `mimeType`), mapped only where the caller passes audio on
+ * (`{audio: true}`).
+ */
+export type ContentBlock =
+  | TextBlock
+  | ImageBlock
+  | (Omit<ImageBlock, "type"> & { type: "audio" })
+  | ResourceBlock;
 
 /** How a result is mapped. */
 export interface MapOptions {

@@ -42,8 +42,11 @@ export interface BridgeToolOptions {
   maxSearchLimit: number;
   /** The number of search results when the model gives no limit. */
   searchDefaultLimit: number;
-  /** The most tokens of one answer (`0`: none), said in the description. */
-  maxResultTokens?: number;
+  /**
+   * The result ceiling the face applies (`maxResultTokens`; `0`: none), said in the description;
+   * not said when not given (a face that does not cut answers).
+   */
+  resultCeilingTokens?: number;
 }
 
 const DESCRIPTION = "Use the tools of MCP servers; ids are server/tool. " +
@@ -51,8 +54,8 @@ const DESCRIPTION = "Use the tools of MCP servers; ids are server/tool. " +
   "execute: run a tool with arguments that follow that schema. Describe before you execute.";
 
 // The description, with the ceiling's sentence when there is one.
-function description(maxResultTokens: number | undefined): string {
-  const ceiling = maxResultTokens === undefined ? "" : ceilingSentence(maxResultTokens);
+function description(resultCeilingTokens: number | undefined): string {
+  const ceiling = resultCeilingTokens === undefined ? "" : ceilingSentence(resultCeilingTokens);
   return ceiling === "" ? DESCRIPTION : `${DESCRIPTION} ${ceiling}`;
 }
 
@@ -115,7 +118,7 @@ export function bridgeParameters(
 export function bridgeTool(options: BridgeToolOptions): BridgeTool {
   const name = options.bridgeName;
   const parameters = bridgeParameters(options);
-  const DESCRIPTION = description(options.maxResultTokens);
+  const DESCRIPTION = description(options.resultCeilingTokens);
   switch (options.toolFormat) {
     case "openai":
       return { type: "function", function: { name, description: DESCRIPTION, parameters } };

@@ -1,7 +1,8 @@
 /**
  * A bridge call routed with every answer within the ceiling: `more` answered from the session's
  * kept answers, any other call routed (in the session when one is given) and its text bounded.
- * The door the HTTP API's `/v1/route` uses, and the gateway's bridge calls.
+ * The door the HTTP API's `/v1/route` uses, and the gateway's bridge calls; `handleBounded` adds
+ * running an execute through an invoker, as `Injector.handle()` does without a session.
  *
  * @module
  */
@@ -10,9 +11,9 @@ import { type ErrorAction, errorAction, type RoutedAction } from "../bridge/acti
 import { type CutInfo, resultCeiling } from "../bridge/ceiling.ts";
 import { parseBridgeCall } from "../bridge/parse.ts";
 import { renderError } from "../bridge/render.ts";
-import type { Injector } from "../injector.ts";
+import { executeBounded, type HandledAction, type Injector, type McpInvoker } from "../injector.ts";
 import type { Result } from "../result.ts";
-import { answerMore, boundAnswer, type BoundContext, countAnswer } from "./bound.ts";
+import { answerMore, boundAnswer, type BoundContext, boundResult, countAnswer } from "./bound.ts";
 import { routeInSession, type SessionRouteOptions } from "./session_route.ts";
 import type { SessionFullError } from "./store.ts";
 
@@ -90,4 +91,57 @@ export async function routeBounded(
       ...(result.cut === undefined ? {} : { cut: result.cut }),
     },
   };
+}
+
+/**
+ * {@linkcode routeBounded}, and an execute run through the invoker with its result bounded and
+ * counted in the session ({@linkcode boundResult}): what `Injector.handle()` does, with a session
+ * that keeps the rest of a cut answer for `more`.
+ *
+ * @param injector The injector over the catalogue.
+ * @param args The bridge arguments: an object, or the model's raw JSON string.
+ * @param invoker Runs the resolved tool.
+ * @param session The session's routing options (`routeInSession`); none: the stateless rules.
+ * @param context Where the rest is kept (the session's store, when it keeps results), its scope.
+ * @returns The action with its `toolResult`, or the session's failure to record.
+ *
+ * @example Usage
+ * ```ts
+ * import { Injector, McpCatalog } from "../../mod.ts";
+ * import { handleBounded } from "./bounded_route.ts";
+ * import { MemorySessionStore } from "./memory_store.ts";
+ * import { equal } from "node:assert/strict";
+ *
+ * const injector = new Injector(new McpCatalog([
+ *   { server: "fs", name: "read", description: "Reads", inputSchema: { type: "object" } },
+ * ]), { maxResultTokens: 100 });
+ * const store = new MemorySessionStore();
+ * const session = { store, key: { tenant: "", session: "s" }, catalogHash: "c", describeFirst: "off" as const };
+ * const invoker = { invoke: () => "line\n".repeat(1_000) };
+ * const first = await handleBounded(injector, { action: "execute", name: "fs/read" }, invoker, session, { results: store });
+ * const next = first.ok ? first.value.cut?.next : undefined;
+ * const more = await handleBounded(injector, next, invoker, session, { results: store });
+ * equal(more.ok && more.value.action, "more");
+ * ```
+ */
+export async function handleBounded(
+  injector: Injector,
+  args: unknown,
+  invoker: McpInvoker,
+  session?: SessionRouteOptions,
+  context: Partial<BoundContext> = {},
+): Promise<Result<HandledAction | BoundedAction, SessionFullError>> {
+  const routed = await routeBounded(injector, args, session, context);
+  if (!routed.ok || routed.value.action !== "execute") return routed;
+  const full: BoundContext = {
+    ...context,
+    ceiling: context.ceiling ?? resultCeiling(injector.config),
+    ...(session === undefined ? {} : { session: { store: session.store, key: session.key } }),
+  };
+  const executed = await executeBounded(
+    routed.value,
+    invoker,
+    (answer) => boundResult(answer, full),
+  );
+  return { ok: true, value: executed };
 }

@@ -57,10 +57,12 @@ Deno.test("the bridge tool's description teaches the three actions", () => {
 
 Deno.test("the bridge tool's description says the result ceiling in one sentence, or nothing for 0", () => {
   const described = (maxResultTokens: number) => {
-    const t = bridgeTool({ ...options, toolFormat: "mcp", maxResultTokens });
+    const t = bridgeTool({ ...options, toolFormat: "mcp", resultCeilingTokens: maxResultTokens });
     return "inputSchema" in t ? t.description : "";
   };
   const sentence = "Answers over 10,000 tokens are cut; more gets the next part by the ref given.";
   ok(described(10_000).endsWith(` ${sentence}`));
   ok(!described(0).includes("are cut"));
+  const unsaid = bridgeTool({ ...options, toolFormat: "mcp" });
+  ok("inputSchema" in unsaid && !unsaid.description.includes("are cut"));
 });

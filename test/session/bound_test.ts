@@ -4,10 +4,9 @@ import { layOut } from "../../src/bridge/answer.ts";
 import type { CutWork } from "../../src/bridge/cut.ts";
 import { readPart } from "../../src/bridge/part.ts";
 import { answerMore, boundResult } from "../../src/session/bound.ts";
-import { routeBounded } from "../../src/session/bounded_route.ts";
+import { handleBounded, routeBounded } from "../../src/session/bounded_route.ts";
 import { MemorySessionStore } from "../../src/session/memory_store.ts";
 import { estimateTokens } from "../../src/tokens.ts";
-import type { HandledAction } from "../../src/injector.ts";
 import { withoutMarker } from "../_contracts/result_store_contract.ts";
 
 const readTool: McpTool = {
@@ -34,21 +33,36 @@ const catalog = new McpCatalog([readTool, wide]);
 const execute = { action: "execute", name: "fs/read", arguments: { path: "/log" } };
 const invoker = (result: unknown) => ({ invoke: () => result });
 
+type Handled = {
+  action: string;
+  code?: string;
+  toolResult: unknown;
+  cut?: { next?: { action: "more"; ref: string }; notKept?: string };
+};
+
+// A session (describe-first off: these calls execute at once) and its handler.
 function session(store = new MemorySessionStore(), name = "s", tenant = "") {
   const key = { tenant, session: name };
-  return { store, key, options: { session: { store, key }, results: store } };
+  const routing = { store, key, catalogHash: "c1", describeFirst: "off" as const };
+  const handle = async (injector: Injector, args: unknown, result: unknown): Promise<Handled> => {
+    const handled = await handleBounded(injector, args, invoker(result), routing, {
+      results: store,
+    });
+    ok(handled.ok);
+    return handled.value as Handled;
+  };
+  return { store, key, handle };
 }
 
 // Every part of a handled answer, reading on with `more` while its marker offers one.
 async function parts(
   injector: Injector,
-  first: HandledAction,
-  result: unknown,
-  options: Parameters<Injector["handle"]>[2],
-): Promise<HandledAction[]> {
+  first: Handled,
+  handle: ReturnType<typeof session>["handle"],
+): Promise<Handled[]> {
   const all = [first];
   for (let part = first; part.cut?.next !== undefined;) {
-    all.push(part = await injector.handle(part.cut.next, invoker(result), options));
+    all.push(part = await handle(injector, part.cut.next, null));
     equal(part.action, "more", JSON.stringify(part).slice(0, 300));
   }
   return all;
@@ -66,7 +80,7 @@ Deno.test("handle() leaves an answer within the ceiling as it was", async () => 
   const result = { content: [{ type: "text", text: "small" }], structuredContent: { a: 1 } };
   const handled = await injector.handle(execute, invoker(result));
   equal(handled.action === "execute" && handled.toolResult, result);
-  equal(handled.cut, undefined);
+  equal("cut" in handled, false);
   const described = await injector.handle({ action: "describe", name: "fs/read" }, invoker(null));
   deepEqual(described, injector.route({ action: "describe", name: "fs/read" }));
   const value = { any: "value" };
@@ -78,19 +92,15 @@ Deno.test("handle() cuts a describe over the ceiling, and its parts join to the 
   const injector = new Injector(catalog, { maxResultTokens: 500 });
   const whole = injector.route({ action: "describe", name: "fs/wide" });
   ok(whole.action === "describe" && estimateTokens(whole.toolResult) > 2_000);
-  const { options } = session();
-  const first = await injector.handle(
-    { action: "describe", name: "fs/wide" },
-    invoker(null),
-    options,
-  );
+  const { handle } = session();
+  const first = await handle(injector, { action: "describe", name: "fs/wide" }, null);
   equal(first.action, "describe");
   ok(estimateTokens(withoutMarker(first.toolResult as string)) <= 500);
   match(
     first.toolResult as string,
     /\n\[Cut by unfold: \d+ of [\d,]+ tokens shown \([\d.]+ %\)\. Next part: \{"action":"more","ref":"[a-z0-9]{12}\.2"\}\]$/,
   );
-  const all = await parts(injector, first, null, options);
+  const all = await parts(injector, first, handle);
   equal(
     all.map((p) => withoutMarker(p.toolResult as string)).join(""),
     whole.action === "describe" ? whole.toolResult : "",
@@ -113,9 +123,9 @@ Deno.test("handle() pages a text, a JSON text and a multi-byte text: the parts j
     multibyte: "日本語のテキスト🙂é\u0301".repeat(400),
   };
   for (const [what, text] of Object.entries(texts)) {
-    const { options } = session();
-    const first = await injector.handle(execute, invoker(text), options);
-    const all = await parts(injector, first, text, options);
+    const { handle } = session();
+    const first = await handle(injector, execute, text);
+    const all = await parts(injector, first, handle);
     ok(all.length > 3, what);
     const joined = all.map((p) => withoutMarker(p.toolResult as string)).join("");
     deepEqual(new TextEncoder().encode(joined), new TextEncoder().encode(text), what);
@@ -129,9 +139,9 @@ Deno.test("handle() cuts an MCP result's text and structured copy alike, each jo
   const injector = new Injector(catalog, { maxResultTokens: 300 });
   const text = Array.from({ length: 300 }, (_, i) => `line ${i}: ${"ü".repeat(i % 20)}`).join("\n");
   const result = { content: [{ type: "text", text }], structuredContent: { content: text } };
-  const { options } = session();
-  const first = await injector.handle(execute, invoker(result), options);
-  const all = await parts(injector, first, result, options);
+  const { handle } = session();
+  const first = await handle(injector, execute, result);
+  const all = await parts(injector, first, handle);
   equal(all.map((p) => contentText(p.toolResult)).join(""), text);
   const structured = all.map((p) =>
     (p.toolResult as { structuredContent: { json?: string } }).structuredContent
@@ -147,8 +157,7 @@ Deno.test("handle() cuts an MCP result's text and structured copy alike, each jo
 Deno.test("without a session the marker says the rest is not kept, and more is refused", async () => {
   const injector = new Injector(catalog, { maxResultTokens: 100 });
   const first = await injector.handle(execute, invoker("word ".repeat(2_000)));
-  equal(first.cut?.notKept, "no_session");
-  equal(first.cut?.next, undefined);
+  ok(estimateTokens(withoutMarker(first.toolResult as string)) <= 100);
   match(
     first.toolResult as string,
     /The rest is not kept without a session: ask the tool for less/,
@@ -162,25 +171,25 @@ Deno.test("a ref is unknown in another session or tenant, and an expired one say
   const injector = new Injector(catalog, { maxResultTokens: 100 });
   const store = new MemorySessionStore();
   const a = session(store, "a");
-  const first = await injector.handle(execute, invoker("word ".repeat(2_000)), a.options);
+  const first = await a.handle(injector, execute, "word ".repeat(2_000));
   const next = first.cut!.next!;
   for (const other of [session(store, "b"), session(store, "a", "tenant-2")]) {
-    const refused = await injector.handle(next, invoker(null), other.options);
+    const refused = await other.handle(injector, next, null);
     equal(refused.action === "error" && refused.code, "unknown_ref");
     match(
       refused.toolResult as string,
       /is not kept in this session: it expired .* Run the call that gave it again/,
     );
   }
-  equal((await injector.handle(next, invoker(null), a.options)).action, "more");
+  equal((await a.handle(injector, next, null)).action, "more");
 });
 
 Deno.test("the session counts the tokens handed over, the results cut and the calls of more", async () => {
   const injector = new Injector(catalog, { maxResultTokens: 100 });
-  const { store, key, options } = session();
-  const first = await injector.handle(execute, invoker("word ".repeat(200)), options);
-  const all = await parts(injector, first, null, options);
-  await injector.handle({ action: "more", ref: "zzzzzzzzzzzz.2" }, invoker(null), options);
+  const { store, key, handle } = session();
+  const first = await handle(injector, execute, "word ".repeat(200));
+  const all = await parts(injector, first, handle);
+  await handle(injector, { action: "more", ref: "zzzzzzzzzzzz.2" }, null);
   const counters = store.get(key)!.counters;
   equal(counters.resultsCut, 1);
   equal(counters.moreCalls, all.length);
@@ -228,7 +237,7 @@ Deno.test("an image or audio passes within the byte ceiling; a bigger one or a b
     },
     doc,
   ]);
-  equal(handled.cut, undefined);
+  equal("cut" in handled, false);
 });
 
 Deno.test("images over the byte ceiling together go to the next parts, each within it", async () => {
@@ -239,9 +248,9 @@ Deno.test("images over the byte ceiling together go to the next parts, each with
     data: `${i}`.padEnd(800, "A"),
   });
   const result = { content: [0, 1, 2, 3].map(image) };
-  const { options } = session();
-  const first = await injector.handle(execute, invoker(result), options);
-  const all = await parts(injector, first, result, options);
+  const { handle } = session();
+  const first = await handle(injector, execute, result);
+  const all = await parts(injector, first, handle);
   equal(all.length, 4);
   const images = all.flatMap((p) =>
     (p.toolResult as { content: { type: string }[] }).content.filter((b) => b.type === "image")
@@ -249,11 +258,21 @@ Deno.test("images over the byte ceiling together go to the next parts, each with
   deepEqual(images, result.content);
 });
 
-Deno.test("routeBounded() cuts a search, a describe and a model error within the session, and answers more", async () => {
+Deno.test("routeBounded() cuts a model error and a describe within the session, and answers more", async () => {
   const injector = new Injector(catalog, { maxResultTokens: 300 });
   const store = new MemorySessionStore();
   const key = { tenant: "", session: "route" };
   const routing = { store, key, catalogHash: "c1" };
+  // Execute before describe: the refusal carries the schema, over the ceiling.
+  const refused = await routeBounded(
+    injector,
+    { action: "execute", name: "fs/wide" },
+    { ...routing, key: { tenant: "", session: "refused" } },
+    { results: store },
+  );
+  ok(refused.ok && refused.value.action === "error" && refused.value.code === "describe_first");
+  ok(refused.value.cut?.next !== undefined);
+  match(refused.value.toolResult, /^Error describe_first: /);
   const described = await routeBounded(injector, { action: "describe", name: "fs/wide" }, routing, {
     results: store,
   });
@@ -268,6 +287,7 @@ Deno.test("routeBounded() cuts a search, a describe and a model error within the
   equal(counters.describes, 1);
   equal(counters.moreCalls, 1);
   equal(counters.resultsCut, 1);
+  equal(store.get({ tenant: "", session: "refused" })!.counters.resultsCut, 1);
 });
 
 Deno.test("a 64 MiB result costs work linear in its size, and its parts join to it exactly", async () => {
@@ -318,18 +338,18 @@ Deno.test("a session's memory bound holds under 1,000 cut results", async () => 
   const injector = new Injector(catalog, { maxResultTokens: 100 });
   const limit = 1024 * 1024;
   const store = new MemorySessionStore({ maxKeptBytesPerSession: limit });
-  const { options, key } = session(store);
+  const { handle, key } = session(store);
   const refs: string[] = [];
   for (let i = 0; i < 1_000; i++) {
-    const handled = await injector.handle(execute, invoker(`result ${i} `.repeat(1_000)), options);
+    const handled = await handle(injector, execute, `result ${i} `.repeat(1_000));
     refs.push(handled.cut!.next!.ref);
     ok(store.keptBytes <= limit, `${store.keptBytes} bytes kept after ${i + 1} results`);
   }
   equal(store.get(key)!.counters.resultsCut, 1_000);
-  const oldest = await injector.handle({ action: "more", ref: refs[0]! }, invoker(null), options);
+  const oldest = await handle(injector, { action: "more", ref: refs[0]! }, null);
   equal(oldest.action === "error" && oldest.code, "unknown_ref");
   equal(
-    (await injector.handle({ action: "more", ref: refs.at(-1)! }, invoker(null), options)).action,
+    (await handle(injector, { action: "more", ref: refs.at(-1)! }, null)).action,
     "more",
   );
 });
