@@ -29,6 +29,12 @@ export interface CutOptions {
   inString?: boolean;
   /** Whether the window reaches the end of the text. */
   complete: boolean;
+  /**
+   * Whether the part is measured as the content of a JSON string (`"` and `\` take two code
+   * points, a control character two or six): for a part handed on inside a string, as the
+   * structured copy's piece of its JSON is.
+   */
+  escaped?: boolean;
   /** Counts the work. */
   work?: CutWork;
 }
@@ -101,7 +107,8 @@ export function cutText(window: string, options: CutOptions): Cut | undefined {
   const work = options.work;
   const cost = (end: number) => {
     if (work !== undefined) work.units += end;
-    return estimate(window.slice(0, end));
+    const slice = window.slice(0, end);
+    return estimate(options.escaped === true ? JSON.stringify(slice) : slice);
   };
   if (cost(window.length) <= budget) {
     if (!options.complete) return undefined;
@@ -164,30 +171,34 @@ function scan(
   let depth = 0;
   let points = 0;
   let i = 0;
-  let line: Boundary | undefined;
-  let space: Boundary | undefined;
-  let comma: (Boundary & { depth: number }) | undefined;
-  let safe: Boundary = { at: 0, points: 0, inString };
+  // The latest boundary of each kind (-1: none yet), as plain numbers: an object a boundary
+  // would cost an allocation a character.
+  let lineAt = -1, linePoints = 0, lineIn = false;
+  let spaceAt = -1, spacePoints = 0, spaceIn = false;
+  let commaAt = -1, commaPoints = 0, commaDepth = 0;
+  let safeAt = 0, safePoints = 0, safeIn = inString;
+  const escaped = options.escaped === true;
   // Past the budget with no clean boundary yet (a budget smaller than one escape): the part ends
   // at the first one, so that every cut makes progress.
   let over = false;
   let stopped = false;
   while (i < n) {
-    if (!over && (points >= limits.maxPoints || i >= limits.stopAt)) {
-      if (safe.at > 0) {
-        stopped = true;
-        break;
-      }
-      over = true;
-    }
     const unit = window.charCodeAt(i);
     const width = isHigh(unit) && i + 1 < n && isLow(window.charCodeAt(i + 1)) ? 2 : 1;
     if (width === 1 && isHigh(unit) && i + 1 === n && !options.complete) {
       // The window ends between the halves of a pair: the next window decides.
       break;
     }
+    const weight = escaped ? escapedWidth(unit, width) : 1;
+    if (!over && (points + weight > limits.maxPoints || i >= limits.stopAt)) {
+      if (safeAt > 0) {
+        stopped = true;
+        break;
+      }
+      over = true;
+    }
     i += width;
-    points++;
+    points += weight;
     // Escapes are tracked in JSON strings and anywhere in plain text (a describe's schema, a
     // log line that quotes JSON): a cut never splits `\u00e9` or `\n`.
     let isSafe = true;
@@ -219,22 +230,43 @@ function scan(
       isSafe = escape === 0 && !highEscape;
     }
     if (!isSafe) continue;
-    const here = { at: i, points, inString };
-    safe = here;
+    safeAt = i;
+    safePoints = points;
+    safeIn = inString;
     if (over) {
       stopped = true;
       break;
     }
     if (points < halfPoints || i < limits.halfAt) continue;
-    if (unit === 0x0a) line = here;
-    else if (unit === 0x20 || unit === 0x09) space = here;
-    else if (unit === 0x2c && !inString && (comma === undefined || depth <= comma.depth)) {
-      comma = { ...here, depth };
+    if (unit === 0x0a) {
+      lineAt = i;
+      linePoints = points;
+      lineIn = inString;
+    } else if (unit === 0x20 || unit === 0x09) {
+      spaceAt = i;
+      spacePoints = points;
+      spaceIn = inString;
+    } else if (unit === 0x2c && !inString && (commaAt === -1 || depth <= commaDepth)) {
+      commaAt = i;
+      commaPoints = points;
+      commaDepth = depth;
     }
   }
+  const line: Boundary | undefined = lineAt < 0
+    ? undefined
+    : { at: lineAt, points: linePoints, inString: lineIn };
+  const space: Boundary | undefined = spaceAt < 0
+    ? undefined
+    : { at: spaceAt, points: spacePoints, inString: spaceIn };
+  const comma: Boundary | undefined = commaAt < 0
+    ? undefined
+    : { at: commaAt, points: commaPoints, inString: false };
+  const safe: Boundary = { at: safeAt, points: safePoints, inString: safeIn };
   if (options.work !== undefined) options.work.units += i;
   const tokensOf = (end: number, count: number) =>
-    estimate === defaultEstimate ? Math.ceil(count / 4) : estimate(window.slice(0, end));
+    estimate === defaultEstimate
+      ? Math.ceil(count / 4)
+      : estimate(escaped ? JSON.stringify(window.slice(0, end)) : window.slice(0, end));
   if (!stopped) {
     if (!options.complete) return undefined;
     return { end: n, tokens: tokensOf(n, points), inString, whole: true };
@@ -251,6 +283,20 @@ function scan(
     inString: chosen.inString,
     whole: chosen.at === n && options.complete,
   };
+}
+
+// The code points a code unit (or a pair, `width` 2) takes once escaped in a JSON string, as
+// `JSON.stringify` writes it.
+function escapedWidth(unit: number, width: number): number {
+  if (width === 2) return 1;
+  if (unit === 0x22 || unit === 0x5c) return 2;
+  if (unit < 0x20) {
+    return unit === 0x08 || unit === 0x09 || unit === 0x0a || unit === 0x0c || unit === 0x0d
+      ? 2
+      : 6;
+  }
+  if (unit >= 0xd800 && unit <= 0xdfff) return 6; // a lone surrogate
+  return 1;
 }
 
 function hexValue(unit: number): number {

@@ -95,7 +95,17 @@ export async function readPart(
   let structured: { piece: string; tokens: number; next?: ChannelStart } | undefined;
   if (start.structured !== undefined && layout.structuredEnd !== undefined) {
     const from = start.structured;
-    const cut = await cutFrom(source, from, layout.structuredEnd, true, budget, ceiling, work);
+    // Its piece is handed on inside a JSON string: measured escaped, so the copy stays within.
+    const cut = await cutFrom(
+      source,
+      from,
+      layout.structuredEnd,
+      true,
+      budget,
+      ceiling,
+      work,
+      true,
+    );
     structured = {
       piece: cut.piece,
       tokens: cut.tokens,
@@ -207,6 +217,7 @@ async function cutFrom(
   budget: number,
   ceiling: Ceiling,
   work: CutWork | undefined,
+  escaped = false,
 ): Promise<{ piece: string; tokens: number; end: number; inString: boolean }> {
   let units = budget === Infinity ? end - from.at : windowUnits(budget);
   for (;;) {
@@ -220,12 +231,15 @@ async function cutFrom(
         json,
         inString: from.inString,
         complete: to === end,
+        escaped,
         ...(work === undefined ? {} : { work }),
       });
     if (cut !== undefined) {
+      const piece = window.slice(0, cut.end);
       return {
-        piece: window.slice(0, cut.end),
-        tokens: cut.tokens,
+        piece,
+        // The progress counts the piece as it is, as the whole was counted.
+        tokens: escaped ? ceiling.estimateTokens(piece) : cut.tokens,
         end: from.at + cut.end,
         inString: cut.inString,
       };

@@ -134,6 +134,8 @@ export async function runResultsScenario(send: Send, session: string): Promise<v
   for (let cut = posted.cut; cut.next !== undefined;) {
     const part = await route(cut.next, { options });
     texts.push(pieces(part.toolResult));
+    // The structured copy as a host shows it: the ceiling, and its marker's facts.
+    ok(estimateTokens(JSON.stringify(part.toolResult.structuredContent)) <= 400 + 100);
     ok(estimateTokens(texts.at(-1)!.text) <= 400 && estimateTokens(texts.at(-1)!.json) <= 400);
     cut = part.cut;
   }
