@@ -30,14 +30,18 @@ export interface WorkerSize {
  * ```
  */
 export const WORKER_SIZES: Readonly<Record<string, WorkerSize>> = Object.freeze({
-  // Measured 82.37 KiB (wrangler deploy --dry-run --outdir) with the Deno default's code (74.14
-  // before: the ranking data is a static asset, not script); docs/performance.md lists its parts.
-  "wrangler.toml": { targetKib: 100, budgetKib: 83 },
+  // Measured 90.71 KiB (wrangler deploy --dry-run --outdir) with the result ceilings (issue 38:
+  // the cut, the answer's layout and parts, the kept answers in session objects; 82.37 before);
+  // 74.14 before the Deno default's code (the ranking data is a static asset, not script);
+  // docs/performance.md lists its parts.
+  "wrangler.toml": { targetKib: 100, budgetKib: 91.5 },
   // Measured 148.23 KiB (the same command; 147.94 before the index build's term memo): the ranker's
   // snapshot code stands in (an index is
   // stored and restored only by the API Worker's catalogue objects; 6.1 KB of script), from 149.66
   // after issue 31 gave the stdio faces unfold's own MCP checks, which the Worker shares; 159.90
   // before the SDK's OAuth client flow and McpServer stood in and the retired Durable Object
-  // classes kept only their alarms. docs/workers.md lists its parts.
-  "wrangler.gateway.toml": { targetKib: 150, budgetKib: 148.5 },
+  // classes kept only their alarms. 153.81 with the result ceilings (issue 38, 5.6 KiB of script
+  // the gateway's faces call once integrated: the injector's handle() bounds its answers): the
+  // target moved from 150 with that feature, not with a regression. docs/workers.md lists its parts.
+  "wrangler.gateway.toml": { targetKib: 160, budgetKib: 154.5 },
 });
