@@ -9,7 +9,7 @@
  */
 
 import type { ToolMatch } from "../catalog.ts";
-import { type RoutedAction, SEARCH_MISS_REASONS, type SearchMiss } from "./action.ts";
+import { type BridgeAction, SEARCH_MISS_REASONS, type SearchMiss } from "./action.ts";
 
 /** A search match as the gateway's structured result gives it: the id, description and score. */
 export type OutputMatch = Pick<ToolMatch, "id" | "description" | "score">;
@@ -20,7 +20,7 @@ export type OutputMatch = Pick<ToolMatch, "id" | "description" | "score">;
  */
 export interface BridgeOutput {
   /** What the call came to. */
-  action: RoutedAction["action"];
+  action: BridgeAction["action"];
   /** The tool id `server/tool`: describe, execute, and errors about a known tool. */
   id?: string;
   /** search: the query, trimmed. */
@@ -41,14 +41,6 @@ export interface BridgeOutput {
   message?: string;
   /** error: the code and message, where every face puts them. */
   error?: { code: string; message: string };
-  /** more: the ref it was sent. */
-  ref?: string;
-  /** A cut answer: how much was shown, and the exact call for the next part. */
-  cut?: Record<string, unknown>;
-  /** A cut answer: this part of its text, marker included (what hosts that show only this read). */
-  text?: string;
-  /** A cut answer: this part of the tool's structured content, as a piece of its JSON text. */
-  json?: string;
 }
 
 /** A JSON Schema, as plain data. */
@@ -56,10 +48,7 @@ type Schema = Readonly<Record<string, unknown>>;
 
 // Every action, checked complete by the compiler (the object literal must name each one).
 const ACTIONS = Object.keys(
-  { search: 0, describe: 0, execute: 0, error: 0, more: 0 } satisfies Record<
-    RoutedAction["action"],
-    0
-  >,
+  { search: 0, describe: 0, execute: 0, error: 0 } satisfies Record<BridgeAction["action"], 0>,
 );
 
 const TOOL_MATCH_PROPERTIES = {
@@ -114,13 +103,6 @@ const OUTPUT_PROPERTIES = {
     properties: { code: { type: "string" }, message: MESSAGE },
     required: ["code", "message"],
   },
-  ref: { type: "string", description: "more: the ref it was sent" },
-  cut: {
-    type: "object",
-    description: "a cut answer: how much was shown, and the exact call for the next part",
-  },
-  text: { type: "string", description: "a cut answer: this part of its text, marker included" },
-  json: { type: "string", description: "a cut answer: this part of the structured content's JSON" },
 } as const satisfies Record<keyof BridgeOutput, Schema>;
 
 /**
