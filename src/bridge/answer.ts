@@ -35,6 +35,8 @@ export type StreamItem =
     end: number;
     /** Whether it reads as JSON (its first character is `{` or `[`). */
     json: boolean;
+    /** The tokens of its block around the text (`{"type":"text","text":…}`); 0 in a bridge text. */
+    frame: number;
     /**
      * A text resource's URI and media type (`nested` as MCP has it, `{type, resource: {...}}`,
      * else flat as a mapped result has it); none for a text block.
@@ -120,11 +122,26 @@ export function layOut(answer: Answer, ceiling: Ceiling, work?: CutWork): LaidOu
   let tokens = 0;
   let bytes = 0;
   let replaced = false;
+  // A block's framing counts too: 50,000 one-word blocks are not 50,000 tokens.
+  const frameOf = (resource?: ItemResource) =>
+    answer.shape === "text" ? 0 : estimate(JSON.stringify(
+      resource ? { type: "resource", ...resource, text: "" } : {
+        type: "text",
+        text: "",
+      },
+    ));
   const addText = (text: string, resource?: ItemResource) => {
     end += text.length;
     pieces.push(text);
-    tokens += estimate(text);
-    items.push({ kind: "text", end, json: readsAsJson(text), ...(resource ? { resource } : {}) });
+    const frame = frameOf(resource);
+    tokens += estimate(text) + frame;
+    items.push({
+      kind: "text",
+      end,
+      json: readsAsJson(text),
+      frame,
+      ...(resource ? { resource } : {}),
+    });
   };
   const addBlock = (block: Record<string, unknown>, size: number, kind: string) => {
     const limit = ceiling.maxResultBytes;
@@ -170,6 +187,12 @@ export function layOut(answer: Answer, ceiling: Ceiling, work?: CutWork): LaidOu
     const read = readBlock(block);
     if (read.kind === "text") addText(read.text, read.resource);
     else addBlock(read.block, read.bytes, read.type);
+  }
+  // One text, the usual result, is read as its text alone: no framing to count.
+  const only = items.length === 1 ? items[0] : undefined;
+  if (only?.kind === "text" && only.resource === undefined) {
+    tokens -= only.frame;
+    only.frame = 0;
   }
   const structured = structuredOf(answer);
   let structuredTokens = 0;

@@ -163,14 +163,14 @@ async function readContent(
       index++;
       continue;
     }
-    const left = budget - used;
+    const left = budget - used - item.frame;
     if (blocks.length > 0 && left <= 0) break;
     const cut = await cutFrom(
       source,
       { at, inString, shown: 0 },
       item.end,
       item.json,
-      left,
+      Math.max(1, left),
       ceiling,
       work,
     );
@@ -181,7 +181,7 @@ async function readContent(
       text: cut.piece,
       ...(item.resource === undefined ? {} : { resource: item.resource }),
     });
-    used += cut.tokens;
+    used += cut.tokens + item.frame;
     at = cut.end;
     inString = cut.inString;
     if (cut.end < item.end) break;

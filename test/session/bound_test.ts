@@ -1,6 +1,7 @@
 import { deepEqual, equal, match, ok } from "node:assert/strict";
 import { Injector, McpCatalog, type McpTool } from "../../mod.ts";
-import { layOut } from "../../src/bridge/answer.ts";
+import { layOut, MAX_ANSWER_ITEMS } from "../../src/bridge/answer.ts";
+import { resultCeiling } from "../../src/bridge/ceiling.ts";
 import type { CutWork } from "../../src/bridge/cut.ts";
 import { readPart } from "../../src/bridge/part.ts";
 import { answerMore, boundResult } from "../../src/session/bound.ts";
@@ -355,4 +356,29 @@ Deno.test("a session's memory bound holds under 1,000 cut results", async () => 
     (await handle(injector, { action: "more", ref: refs.at(-1)! }, null)).action,
     "more",
   );
+});
+
+Deno.test("a hostile result stays within the ceiling: 50,000 blocks, a huge link, a huge media type", async () => {
+  const injector = new Injector(catalog, { maxResultTokens: 200, maxResultBytes: 1_000 });
+  const { handle } = session();
+  const many = {
+    content: Array.from({ length: 50_000 }, (_, i) => ({ type: "text", text: `b${i}` })),
+  };
+  const laid = layOut({ shape: "mcp", result: many }, resultCeiling(injector.config));
+  ok(laid.layout.items.length <= MAX_ANSWER_ITEMS);
+  const link = {
+    type: "resource_link",
+    uri: "file:///x",
+    name: "x",
+    description: "d".repeat(100_000),
+  };
+  const image = { type: "image", mimeType: "m".repeat(100_000), data: "AAAA" };
+  for (const result of [many, { content: [link] }, { content: [image] }]) {
+    const first = await handle(injector, execute, result);
+    const shown = JSON.stringify(first.toolResult);
+    ok(
+      estimateTokens(shown) <= 200 + 200,
+      `${estimateTokens(shown)} tokens: ${shown.slice(0, 200)}`,
+    );
+  }
 });
