@@ -184,7 +184,10 @@ async function runSetup(ctx: SetupContext): Promise<number> {
     if (!plan.ok) return fail(plan.error);
     if (plan.value.steps.length > 0) plans.set(work, plan.value);
   }
-  const allMoves = () => [...plans.values()].flatMap((p) => p.moves);
+  // In the order the host prefers its places: on a clash of names, its favourite keeps the name.
+  const allMoves = () =>
+    [...plans.values()].flatMap((p) => p.moves)
+      .sort((a, b) => ctx.places.indexOf(a.place) - ctx.places.indexOf(b.place));
   const first = planChecked(ctx, configText.text, allMoves());
   if (!first.ok) return fail(first.error);
   if (options.dryRun) {
@@ -264,12 +267,14 @@ async function runSetup(ctx: SetupContext): Promise<number> {
   let state = configState;
   let text = configText;
   for (let tries = 0;; tries++) {
-    const plan = planChecked(ctx, text.text, allMoves());
+    const moves = allMoves();
+    const plan = planChecked(ctx, text.text, moves);
     if (!plan.ok) return await stop(plan.error);
     const bytes = encodeLossless({ ...text, text: plan.value.text });
     if (await commitEdit(state, bytes, options.hooks) === "done") {
-      await finish(plans, records, plan.value, snapshot(bytes, false));
-      report(ctx, plans, plan.value);
+      const ids = new Map(moves.map((move, i) => [move, plan.value.ids[i]!]));
+      await finish(plans, records, plan.value, ids, snapshot(bytes, false));
+      report(ctx, moves, plans, plan.value);
       return 0;
     }
     if (tries + 1 >= MAX_TRIES) return await stop(`${config} kept changing while setup wrote it`);

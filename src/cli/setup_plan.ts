@@ -99,6 +99,8 @@ export async function readFiles(places: readonly Place[]): Promise<Outcome<FileW
 
 // One server to move out of a place.
 export interface Moving extends Move {
+  /** Moved disabled: a project's server the host had not been allowed to run. */
+  unapproved: boolean;
   value: unknown;
   raw: string;
   place: Place;
@@ -160,6 +162,9 @@ export function planFile(
     const read = placeServersOf(ctx, text, place);
     if (!read.ok) return { ok: false, error: `${place.file} ${read.error}` };
     const { moved, ours, exists } = read.value;
+    const approvals = place.scope === "project"
+      ? ctx.spec.approvals?.(ctx.options.env, ctx.options.cwd ?? Deno.cwd())
+      : undefined;
     const add = place === entryPlace && !ours ? [{ name: ENTRY_NAME, value: entry }] : [];
     if (moved.length === 0 && add.length === 0) continue;
     for (const [name, { value, raw }] of moved) {
@@ -167,7 +172,11 @@ export function planFile(
       if (!isRecord(value)) return { ok: false, error: `${place.file}: ${where} is not an object` };
       const normal = unfoldEntry(value, where);
       if (!normal.ok) return { ok: false, error: `${place.file}: ${normal.error}` };
-      plan.moves.push({ name, entry: normal.value.entry, value, raw, place });
+      // A project's server the host would not run yet (not approved) moves disabled.
+      const unapproved = approvals !== undefined && !approvals.approved(name) &&
+        normal.value.entry.disabled !== true;
+      const entry = unapproved ? { ...normal.value.entry, disabled: true } : normal.value.entry;
+      plan.moves.push({ name, entry, value, raw, place, unapproved });
     }
     const edited = editPlace(text, place.file, place.pointer, {
       remove: moved.map(([name]) => name),
@@ -220,24 +229,26 @@ export function planChecked(
  * @param plans Each file's plan.
  * @param records Each file's record.
  * @param plan The config's plan.
+ * @param ids Each move's id in the config.
  * @param after The config's bytes after, as a snapshot.
  */
 export async function finish(
   plans: Map<FileWork, FilePlan>,
   records: Map<FileWork, StoredRecord>,
   plan: ConfigPlan,
+  ids: Map<Moving, string>,
   after: ReturnType<typeof snapshot>,
 ): Promise<void> {
-  let at = 0;
   const claimed = new Set<string>();
   let profileClaimed = false;
-  for (const work of plans.keys()) {
+  for (const [work, filePlan] of plans) {
+    let at = 0;
     const stored = records.get(work)!;
     const step = stored.record.steps[stored.record.steps.length - 1]!;
     const servers: ConfigServer[] = [];
     for (const placeStep of step.places) {
       for (const moved of placeStep.removed) {
-        const id = plan.ids[at++]!;
+        const id = ids.get(filePlan.moves[at++]!)!;
         moved.id = id;
         const server = plan.servers.find((s) => s.id === id)!;
         if (servers.some((s) => s.id === id)) continue;
@@ -264,12 +275,17 @@ export async function finish(
  * and why, what moved disabled.
  *
  * @param ctx The setup.
+ * @param moves The servers moved, in order.
  * @param plans Each file's plan.
  * @param plan The config's plan.
  */
-export function report(ctx: SetupContext, plans: Map<FileWork, FilePlan>, plan: ConfigPlan): void {
+export function report(
+  ctx: SetupContext,
+  moves: readonly Moving[],
+  plans: Map<FileWork, FilePlan>,
+  plan: ConfigPlan,
+): void {
   const { spec, options, config, host } = ctx;
-  const moves = [...plans.values()].flatMap((p) => p.moves);
   const names = moves.map((m) => m.name);
   const from = [...plans].map(([work, p]) => {
     const scopes = p.steps.map((s) => s.scope).filter((s) => s !== "file");
@@ -288,7 +304,15 @@ export function report(ctx: SetupContext, plans: Map<FileWork, FilePlan>, plan: 
   for (const { from, to, why } of plan.renamed) {
     options.print(`Renamed ${from} to ${to} in ${config}: ${why}`);
   }
-  const disabled = moves.filter((m) => m.entry.disabled === true).map((m) => m.name);
+  const unapproved = moves.filter((m) => m.unapproved).map((m) => m.name);
+  if (unapproved.length > 0) {
+    options.print(
+      `Moved disabled, since ${spec.label} runs them only once approved for this project ` +
+        `(enable them in ${config} when you trust them): ${unapproved.join(", ")}`,
+    );
+  }
+  const disabled = moves.filter((m) => m.entry.disabled === true && !m.unapproved)
+    .map((m) => m.name);
   if (disabled.length > 0) {
     options.print(`Moved disabled, and still disabled in ${config}: ${disabled.join(", ")}`);
   }

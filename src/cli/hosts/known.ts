@@ -11,7 +11,13 @@
 
 import { join, resolve } from "node:path";
 import type { Pointer } from "./json_doc.ts";
-import { codexTrusts, projectRoot, upwards } from "./project_dirs.ts";
+import {
+  type Approvals,
+  claudeApprovals,
+  codexTrusts,
+  projectRoot,
+  upwards,
+} from "./project_dirs.ts";
 
 /** The environment setup reads. */
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -43,6 +49,11 @@ export interface HostSpec {
   serversKey: "mcpServers" | "servers" | "mcp_servers";
   /** The `type` its stdio entries carry, for hosts that write one. */
   stdioType?: string;
+  /**
+   * For a host that asks before it runs a project's servers: which it runs. The others move
+   * disabled, so that unfold does not start what the host would not.
+   */
+  approvals?(env: Env, cwd: string): Approvals;
 }
 
 function home(env: Env): string {
@@ -130,6 +141,8 @@ export const HOSTS: Readonly<Record<string, HostSpec>> = {
     scopes: ["user", "local", "project"],
     serversKey: "mcpServers",
     stdioType: "stdio",
+    approvals: (env, cwd) =>
+      claudeApprovals(claudeFile(env), env.CLAUDE_CONFIG_DIR || underHome(env, ".claude"), cwd),
   },
   cursor: {
     label: "Cursor",

@@ -2,7 +2,8 @@
  * Where a host finds the project it starts in: the folders from the start up to the root, and
  * the project's root (the git repository's, with a worktree's the main repository's, as Claude
  * Code 2.1 keys its local scope and Codex 0.169 finds `.codex/`), else the start itself; and
- * whether Codex trusts a project (it reads a project's `.codex/config.toml` only then).
+ * whether Codex trusts a project (it reads a project's `.codex/config.toml` only then), and
+ * which of a project's `.mcp.json` servers Claude Code runs (the user approved them).
  *
  * @module
  */
@@ -10,6 +11,7 @@
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { parse as parseToml } from "smol-toml";
 import { own } from "./data.ts";
+import { jsonData } from "./json_doc.ts";
 
 /**
  * The folders from one up to the file system's root.
@@ -85,5 +87,55 @@ export function codexTrusts(userFile: string, root: string): boolean {
     return own(own(own(data, "projects"), root), "trust_level") === "trusted";
   } catch {
     return false;
+  }
+}
+
+/** Which of a project's `.mcp.json` servers the user let Claude Code run. */
+export interface Approvals {
+  /** Whether Claude Code runs it (approved, one by one or all of the project's). */
+  approved(name: string): boolean;
+}
+
+/**
+ * The approvals Claude Code 2.1 keeps for a project's `.mcp.json` servers: in the project's
+ * `.claude/settings.local.json` and `.claude/settings.json`, the user's `settings.json`, and the
+ * project's entry in its own file (`enabledMcpjsonServers`, `enableAllProjectMcpServers`; a name
+ * in `disabledMcpjsonServers` is rejected).
+ *
+ * @param claudeFile Claude Code's own file (`~/.claude.json`).
+ * @param claudeDir Its folder of settings (`$CLAUDE_CONFIG_DIR`, else `~/.claude`).
+ * @param cwd The folder Claude Code starts in.
+ * @returns The approvals.
+ */
+export function claudeApprovals(claudeFile: string, claudeDir: string, cwd: string): Approvals {
+  const root = projectRoot(cwd);
+  const sources: unknown[] = [
+    ...[...new Set([resolve(cwd), root])].flatMap((dir) => [
+      readJson(join(dir, ".claude", "settings.local.json")),
+      readJson(join(dir, ".claude", "settings.json")),
+    ]),
+    claudeDir === "" ? undefined : readJson(join(claudeDir, "settings.json")),
+    own(own(readJson(claudeFile), "projects"), root),
+  ];
+  const listed = (key: string, name: string) =>
+    sources.some((s) => {
+      const list = own(s, key);
+      return Array.isArray(list) && list.includes(name);
+    });
+  const all = sources.some((s) => own(s, "enableAllProjectMcpServers") === true);
+  return {
+    approved: (name) =>
+      !listed("disabledMcpjsonServers", name) && (all || listed("enabledMcpjsonServers", name)),
+  };
+}
+
+function readJson(path: string): unknown {
+  try {
+    const info = Deno.statSync(path);
+    if (!info.isFile || info.size > 32 * 1024 * 1024) return undefined;
+    const read = jsonData(Deno.readTextFileSync(path));
+    return read.ok ? read.value : undefined;
+  } catch {
+    return undefined;
   }
 }

@@ -28,13 +28,21 @@ Deno.test("Claude Code's local and project scopes are moved, keyed by the git ro
       mcpServers: {},
     }),
   );
-  await box.write(`${box.project}/.mcp.json`, json({ mcpServers: { fs: FS } }));
+  // A project's servers run in Claude Code once approved: db was, fs was not.
+  await box.write(
+    `${box.project}/.mcp.json`,
+    json({ mcpServers: { fs: FS, db: { command: "db" } } }),
+  );
+  await box.write(
+    `${box.project}/.claude/settings.local.json`,
+    json({ enabledMcpjsonServers: ["db"] }),
+  );
   const before = [await box.read(claude), await box.read(`${box.project}/.mcp.json`)];
   const dry = await box.run("claude-code", { dryRun: true, cwd: `${box.project}/src` });
   deepEqual(dry.out.slice(0, 4), [
     "Claude Code keeps servers in:",
     `  local    ${claude} projects["${box.project}"]: memory`,
-    `  project  ${box.project}/.mcp.json: fs`,
+    `  project  ${box.project}/.mcp.json: fs, db`,
     `  user     ${claude}: none`,
   ]);
   equal(await exists(box.config), false);
@@ -43,7 +51,12 @@ Deno.test("Claude Code's local and project scopes are moved, keyed by the git ro
   equal(done.code, 0, done.err.join("\n"));
   match(
     done.out[0]!,
-    /^Moved 2 servers \(memory, fs\) from .*\.claude\.json \(local\), .*\.mcp\.json \(project\) into /,
+    /^Moved 3 servers \(memory, fs, db\) from .*\.claude\.json \(local\), .*\.mcp\.json \(project\) into /,
+  );
+  equal(
+    done.out[1],
+    `Moved disabled, since Claude Code runs them only once approved for this project (enable ` +
+      `them in ${box.config} when you trust them): fs`,
   );
   const after = await box.json(claude);
   const local =
@@ -51,8 +64,14 @@ Deno.test("Claude Code's local and project scopes are moved, keyed by the git ro
   deepEqual(Object.keys(local.mcpServers), ["unfold"], "the entry goes where the servers were");
   deepEqual(after.mcpServers, {});
   deepEqual((await box.json(`${box.project}/.mcp.json`)).mcpServers, {});
-  deepEqual(((await box.json(box.config)).unfold as { profiles: unknown }).profiles, {
-    "claude-code": { servers: ["memory", "fs"] },
+  const config = await box.json(box.config);
+  deepEqual(config.mcpServers, {
+    memory: MEMORY,
+    fs: { command: FS.command, args: FS.args, disabled: true },
+    db: { command: "db" },
+  });
+  deepEqual((config.unfold as { profiles: unknown }).profiles, {
+    "claude-code": { servers: ["memory", "fs", "db"] },
   });
   equal((await box.run("claude-code", { undo: true })).code, 0);
   deepEqual([await box.read(claude), await box.read(`${box.project}/.mcp.json`)], before);
