@@ -69,7 +69,10 @@ Deno.test({
       equal(done.code, 0, done.stderr);
       match(done.stdout, /^Moved 3 servers \(mem, pj, us\) from /);
       // `mcp add -s project` leaves the server waiting for the user's approval: it moves off.
-      match(done.stdout, /^Moved disabled, since Claude Code runs them only once approved .*: pj$/m);
+      match(
+        done.stdout,
+        /^Moved disabled, since Claude Code runs them only once approved .*: pj$/m,
+      );
       let data = JSON.parse(await Deno.readTextFile(file));
       deepEqual(claudeServers(data, w.project), { local: [], user: ["unfold"] });
       deepEqual(JSON.parse(await Deno.readTextFile(`${w.project}/.mcp.json`)).mcpServers, {});

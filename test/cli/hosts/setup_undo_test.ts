@@ -224,3 +224,37 @@ Deno.test("a host file setup made goes with --undo, unless the host wrote to it 
   equal((await box.run("claude-code", { undo: true })).code, 0);
   deepEqual(await box.json(claude), { ...JSON.parse(original), numStartups: 4 });
 });
+
+Deno.test("a setup that stops half way takes back what it wrote: the files, the records", async () => {
+  await using box = await sandbox();
+  const claude = `${box.home}/.claude.json`;
+  const project = `${box.project}/.mcp.json`;
+  await box.write(
+    claude,
+    json({ projects: { [box.project]: { mcpServers: { memory: MEMORY } } } }),
+  );
+  await box.write(project, json({ mcpServers: { github: GITHUB } }));
+  // The project's file changes at every try: setup gives up on it after writing ~/.claude.json.
+  let writes = 0;
+  const hooks = {
+    beforeRename(target: string) {
+      if (target !== project) return;
+      writes++;
+      const data = JSON.parse(Deno.readTextFileSync(project));
+      data.busy = writes;
+      Deno.writeTextFileSync(project, JSON.stringify(data));
+    },
+  };
+  const run = await box.run("claude-code", { hooks });
+  equal(run.code, 1);
+  deepEqual(run.err, [
+    `unfold: ${project} kept changing while setup wrote it (10 tries); nothing was changed`,
+  ]);
+  equal(writes, 10);
+  deepEqual(await box.json(claude), {
+    projects: { [box.project]: { mcpServers: { memory: MEMORY } } },
+  });
+  deepEqual(await box.json(project), { mcpServers: { github: GITHUB }, busy: 10 });
+  equal(await Deno.stat(box.config).then(() => true, () => false), false);
+  deepEqual([...Deno.readDirSync(`${box.dir}/unfold/setup/claude-code`)], []);
+});
