@@ -253,15 +253,27 @@ async function runSetup(ctx: SetupContext): Promise<number> {
         const replanned = planFile(ctx, work, entryPlace, entry);
         if (!replanned.ok) return replanned.error;
         plan = replanned.value;
-        plans.set(work, plan);
         const stored = records.get(work)!;
+        if (plan.steps.length === 0) {
+          // Its host took out what setup was to move: nothing to do in this file now.
+          plans.delete(work);
+          stored.record.steps.pop();
+          await saveRecord(stored);
+          return "skipped";
+        }
+        plans.set(work, plan);
         stored.record.steps[stored.record.steps.length - 1] = pending(work, plan, work.state);
         await saveRecord(stored);
       }
       return `${work.state.path} kept changing while setup wrote it (${MAX_TRIES} tries)`;
     });
+    if (outcome === "skipped") continue;
     if (outcome !== "done") return await stop(outcome);
     done.push(work);
+  }
+  if (plans.size === 0) {
+    options.print(`Found no servers for ${spec.label} to move any more: nothing was written`);
+    return 0;
   }
   // unfold's config, from the servers the host files gave up.
   let state = configState;

@@ -78,11 +78,15 @@ export async function undoSetup(ctx: SetupContext): Promise<number> {
   const selected = select(ctx, all);
   if (selected.length === 0) {
     const which = options.file !== undefined ? ` in ${options.file}` : "";
+    const scope = options.scope ? ` (scope ${options.scope})` : "";
+    // An unfold from before per-file records kept one copy per host, of the file's bytes alone.
+    const legacy = `${ctx.setupDir}/${ctx.host}.backup.json`;
+    const older = await Deno.stat(legacy).then(() => true, () => false)
+      ? ` (${legacy} is an older unfold's copy of the host's file from before its setup)`
+      : "";
     return fail(
-      `nothing to undo for ${spec.label}${which}${
-        options.scope ? ` (scope ${options.scope})` : ""
-      }: ` +
-        `no record of setup in ${ctx.setupDir}/${ctx.host}`,
+      `nothing to undo for ${spec.label}${which}${scope}: no record of setup in ` +
+        `${ctx.setupDir}/${ctx.host}${older}`,
     );
   }
   // Everything is read and checked before anything is written.
