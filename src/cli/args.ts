@@ -172,9 +172,6 @@ function parse(argv: readonly string[], defaultConfig: string): Args {
   if (name === "setup" && args.words.length !== 1) {
     throw new UsageError("setup needs one host name (unfold setup --help lists them)");
   }
-  if (name === "setup" && args.dryRun && args.undo) {
-    throw new UsageError("setup takes --dry-run or --undo, not both");
-  }
   return args;
 }
 

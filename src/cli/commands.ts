@@ -52,7 +52,7 @@ export const OPTIONS = {
   "dry-run": {
     type: "boolean",
     help: "print what would change (setup: every place that holds servers, and each file's " +
-      "change; approve: what would be approved), write nothing",
+      "change, or with --undo what undo would do; approve: what would be approved), write nothing",
   },
   undo: {
     type: "boolean",
@@ -75,7 +75,7 @@ export interface CommandSpec {
 /** Each command: its usage line, what it does, its options (the help and the parser read these). */
 export const COMMANDS = {
   setup: {
-    usage: "unfold setup HOST [--scope SCOPE | --file PATH] [--config FILE] [--dry-run | --undo]",
+    usage: "unfold setup HOST [--scope SCOPE | --file PATH] [--config FILE] [--undo] [--dry-run]",
     summary: `move a host's MCP servers behind unfold (hosts: ${HOST_NAMES.join(", ")})`,
     options: ["file", "scope", "config", "dry-run", "undo"],
   },

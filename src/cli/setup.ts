@@ -99,7 +99,8 @@ export async function setup(options: SetupOptions): Promise<number> {
   if (!places.ok) return ctx.fail(places.error);
   ctx.places = places.value;
   try {
-    if (options.dryRun) return await runSetup(ctx);
+    if (options.dryRun && !options.undo) return await runSetup(ctx);
+    if (options.dryRun) return await (await import("./setup_undo.ts")).undoSetup(ctx);
     // unfold's own folder first: its lock and records go there.
     for (const path of [config, join(ctx.lockDir, "x.lock")]) {
       const writable = checkWritable(path);

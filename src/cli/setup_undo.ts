@@ -12,6 +12,7 @@
  */
 
 import { resolve } from "node:path";
+import { createTwoFilesPatch } from "diff";
 import { contentHash, own, sameData } from "./hosts/data.ts";
 import { editPlace, placeServers } from "./hosts/edit.ts";
 import { ENTRY_NAME, isGatewayEntry } from "./hosts/gateway_entry.ts";
@@ -106,15 +107,16 @@ export async function undoSetup(ctx: SetupContext): Promise<number> {
     const planned = undoFile(ctx, sel, read.value.bytes, servers);
     if (typeof planned === "string") return fail(`${planned}: nothing was undone`);
     const writable = checkWritable(sel.stored.record.file);
-    if (!writable.ok) {
+    if (!writable.ok && !options.dryRun) {
       return fail(writable.error.replace("nothing was written", "nothing was undone"));
     }
     files.set(sel, read);
   }
   const writable = checkWritable(config);
-  if (!writable.ok) {
+  if (!writable.ok && !options.dryRun) {
     return fail(writable.error.replace("nothing was written", "nothing was undone"));
   }
+  if (options.dryRun) return preview(ctx, selected, files, configRead.value, configText, all);
   // The host files, each under its lock, planned again from what it holds if it changed.
   const undone: ServerUndo[] = [];
   const lines: string[] = [];
@@ -147,14 +149,7 @@ export async function undoSetup(ctx: SetupContext): Promise<number> {
       }
     }
   }
-  // The records lose what was undone; unfold's config loses what only those steps added.
-  for (const sel of selected) {
-    for (const { step, places } of sel.steps) {
-      step.places = step.places.filter((p) => !places.includes(p));
-    }
-    sel.stored.record.steps = sel.stored.record.steps.filter((s) => s.places.length > 0);
-  }
-  const remaining = all.flatMap((r) => r.record.steps).filter((s) => s.config.path === config);
+  const remaining = withoutUndone(selected, all, config);
   const configLine = await undoUnfoldConfig(
     ctx,
     configRead.value,
@@ -167,6 +162,67 @@ export async function undoSetup(ctx: SetupContext): Promise<number> {
   for (const stored of all) await saveRecord(stored);
   for (const line of [...lines, configLine]) options.print(line);
   for (const note of notes) options.print(`Not undone: ${note}`);
+  return 0;
+}
+
+// The records lose what is undone; the steps that remain (of any host, for this config).
+function withoutUndone(
+  selected: readonly Selected[],
+  all: readonly StoredRecord[],
+  config: string,
+): Step[] {
+  for (const sel of selected) {
+    for (const { step, places } of sel.steps) {
+      step.places = step.places.filter((p) => !places.includes(p));
+    }
+    sel.stored.record.steps = sel.stored.record.steps.filter((s) => s.places.length > 0);
+  }
+  return all.flatMap((r) => r.record.steps).filter((s) => s.config.path === config);
+}
+
+// What --undo would do, each file's change and what it would say; nothing written.
+function preview(
+  ctx: SetupContext,
+  selected: readonly Selected[],
+  files: Map<Selected, Awaited<ReturnType<typeof readForEdit>>>,
+  configState: FileState,
+  configText: FileText,
+  all: readonly StoredRecord[],
+): number {
+  const { options, config } = ctx;
+  const data = jsonData(configText.text);
+  const servers = own(data.ok ? data.value : undefined, "mcpServers");
+  const undone: ServerUndo[] = [];
+  const lines: string[] = [];
+  const notes: string[] = [];
+  const diff = (path: string, before: Uint8Array | undefined, after: Uint8Array | undefined) => {
+    const [a, b] = [before, after].map((bytes) => decodeLossless(bytes ?? new Uint8Array()).text);
+    if (a !== b || (before === undefined) !== (after === undefined)) {
+      options.print(createTwoFilesPatch(path, path, a!, b!).trimEnd());
+    }
+  };
+  for (const sel of selected) {
+    const read = files.get(sel)!;
+    if (!read.ok) continue;
+    const planned = undoFile(ctx, sel, read.value.bytes, servers);
+    if (typeof planned === "string") return ctx.fail(planned);
+    diff(sel.stored.record.file, read.value.bytes, planned.bytes);
+    lines.push(fileLine(sel, planned));
+    notes.push(...planned.notes);
+    for (const { step, places } of sel.steps) {
+      for (const moved of places.flatMap((p) => p.removed)) {
+        undone.push({ step, id: moved.id, keep: planned.keep.has(moved.id) });
+      }
+    }
+  }
+  const remaining = withoutUndone(selected, all, config);
+  const planned = configUndo(ctx, configState, configText, undone, remaining);
+  if (typeof planned === "number") return planned;
+  diff(config, configState.bytes, planned.bytes);
+  options.print("--undo would say:");
+  for (const line of [...lines, planned.line]) options.print(`  ${line}`);
+  for (const note of [...notes, ...planned.notes]) options.print(`  Not undone: ${note}`);
+  options.print("Dry run: nothing was written.");
   return 0;
 }
 
@@ -350,8 +406,63 @@ function isEmptyFile(text: string, file: string): boolean {
   return data.ok && isRecord(data.value) && Object.keys(data.value).length === 0;
 }
 
-// unfold's config: back to its bytes when nothing touched it since the runs undone, else the
-// inverse of what they added.
+// unfold's config undone: back to its bytes when nothing touched it since the runs undone, else
+// the inverse of what they added; a config setup made, left with nothing, goes.
+function configUndo(
+  ctx: SetupContext,
+  state: FileState,
+  decoded: FileText,
+  undone: readonly ServerUndo[],
+  remaining: readonly Step[],
+): { bytes: Uint8Array | undefined; line: string; notes: string[] } | number {
+  const { config } = ctx;
+  const runs = [...new Set(undone.map((u) => u.step.run))].sort((a, b) => b - a);
+  let bytes: Uint8Array | undefined = state.bytes;
+  let body = decoded.text;
+  let restored = false;
+  const took = { servers: [] as string[], profiles: [] as string[] };
+  const notes: string[] = [];
+  for (const run of runs) {
+    const mine = undone.filter((u) => u.step.run === run);
+    const step = mine[0]!.step;
+    const whole = !remaining.some((s) => s.run === run);
+    const plain = mine.every((u) => !u.keep);
+    if (whole && plain && contentHash(bytes) === step.config.after.sha256) {
+      bytes = snapshotBytes(step.config.before);
+      body = decodeLossless(bytes ?? new Uint8Array()).text;
+      restored = true;
+      continue;
+    }
+    const edit = undoConfig(body, config, mine, remaining);
+    if (!edit.ok) return ctx.fail(`${config} ${edit.error}`);
+    body = edit.value.text;
+    bytes = encodeLossless({ ...decoded, text: body });
+    restored = false;
+    took.servers.push(...edit.value.servers);
+    took.profiles.push(...edit.value.profiles);
+    notes.push(...edit.value.notes);
+  }
+  // A config setup made, left with nothing in it and no record of setup, goes too.
+  const made = undone.some((u) =>
+    u.step.config.made === true || u.step.config.before.sha256 === "absent"
+  );
+  if (made && remaining.length === 0 && isBareConfig(body)) bytes = undefined;
+  if (made && remaining.length > 0) remaining[0]!.config.made = true;
+  const parts = [
+    ...(took.servers.length > 0 ? [`servers ${took.servers.join(", ")}`] : []),
+    ...(took.profiles.length > 0 ? [`profile ${took.profiles.join(", ")}`] : []),
+  ];
+  const line = bytes === undefined
+    ? `Removed ${config}: setup had made it`
+    : restored
+    ? `Restored ${config} as it was before setup`
+    : parts.length === 0
+    ? `Took nothing out of ${config}`
+    : `Took ${parts.join("; ")} out of ${config}`;
+  return { bytes, line, notes };
+}
+
+// unfold's config written undone, planned again from what it holds if it changed meanwhile.
 async function undoUnfoldConfig(
   ctx: SetupContext,
   state: FileState,
@@ -360,60 +471,21 @@ async function undoUnfoldConfig(
   remaining: readonly Step[],
   notes: string[],
 ): Promise<string | number> {
-  const { config, options } = ctx;
   let current = state;
   let decoded = text;
   for (let tries = 0; tries < MAX_TRIES; tries++) {
-    const runs = [...new Set(undone.map((u) => u.step.run))].sort((a, b) => b - a);
-    let bytes: Uint8Array | undefined = current.bytes;
-    let body = decoded.text;
-    let restored = false;
-    const took = { servers: [] as string[], profiles: [] as string[] };
-    const said: string[] = [];
-    for (const run of runs) {
-      const mine = undone.filter((u) => u.step.run === run);
-      const step = mine[0]!.step;
-      const whole = !remaining.some((s) => s.run === run);
-      const plain = mine.every((u) => !u.keep);
-      if (whole && plain && contentHash(bytes) === step.config.after.sha256) {
-        bytes = snapshotBytes(step.config.before);
-        body = decodeLossless(bytes ?? new Uint8Array()).text;
-        restored = true;
-        continue;
-      }
-      const edit = undoConfig(body, config, mine, remaining);
-      if (!edit.ok) return ctx.fail(`${config} ${edit.error}`);
-      body = edit.value.text;
-      bytes = encodeLossless({ ...decoded, text: body });
-      restored = false;
-      took.servers.push(...edit.value.servers);
-      took.profiles.push(...edit.value.profiles);
-      said.push(...edit.value.notes);
+    const planned = configUndo(ctx, current, decoded, undone, remaining);
+    if (typeof planned === "number") return planned;
+    if (await commitEdit(current, planned.bytes, ctx.options.hooks) === "done") {
+      notes.push(...planned.notes);
+      return planned.line;
     }
-    // A config setup made, left with nothing in it and no record of setup, goes too.
-    const made = undone.some((u) =>
-      u.step.config.made === true || u.step.config.before.sha256 === "absent"
-    );
-    if (made && remaining.length === 0 && isBareConfig(body)) bytes = undefined;
-    if (made && remaining.length > 0) remaining[0]!.config.made = true;
-    if (await commitEdit(current, bytes, options.hooks) === "done") {
-      notes.push(...said);
-      if (bytes === undefined) return `Removed ${config}: setup had made it`;
-      if (restored) return `Restored ${config} as it was before setup`;
-      const parts = [
-        ...(took.servers.length > 0 ? [`servers ${took.servers.join(", ")}`] : []),
-        ...(took.profiles.length > 0 ? [`profile ${took.profiles.join(", ")}`] : []),
-      ];
-      return parts.length === 0
-        ? `Took nothing out of ${config}`
-        : `Took ${parts.join("; ")} out of ${config}`;
-    }
-    const again = await readForEdit(config);
+    const again = await readForEdit(ctx.config);
     if (!again.ok) return ctx.fail(again.error);
     current = again.value;
     decoded = decodeLossless(current.bytes ?? new Uint8Array());
   }
-  return ctx.fail(`${config} kept changing while --undo wrote it; the host files are undone`);
+  return ctx.fail(`${ctx.config} kept changing while --undo wrote it; the host files are undone`);
 }
 
 // Nothing but an empty mcpServers, and no comment: what setup's inverse edits leave of a config

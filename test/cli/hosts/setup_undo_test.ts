@@ -258,3 +258,27 @@ Deno.test("a setup that stops half way takes back what it wrote: the files, the 
   equal(await Deno.stat(box.config).then(() => true, () => false), false);
   deepEqual([...Deno.readDirSync(`${box.dir}/unfold/setup/claude-code`)], []);
 });
+
+Deno.test("--undo --dry-run shows each file's change and what it would say, and writes nothing", async () => {
+  await using box = await sandbox();
+  const file = `${box.home}/.cursor/mcp.json`;
+  await box.write(file, json({ mcpServers: { memory: MEMORY, github: GITHUB } }));
+  equal((await box.run("cursor")).code, 0);
+  const config = await box.json(box.config);
+  delete (config.mcpServers as Record<string, unknown>).github;
+  await box.write(box.config, json(config));
+  const [hostBytes, configBytes] = [await box.read(file), await box.read(box.config)];
+  const records = await Array.fromAsync(Deno.readDir(`${box.dir}/unfold/setup/cursor`));
+  const dry = await box.run("cursor", { undo: true, dryRun: true });
+  equal(dry.code, 0, dry.err.join("\n"));
+  ok(dry.out.some((line) => line.includes(`+++ ${file}`)), dry.out.join("\n"));
+  deepEqual(dry.out.slice(-5), [
+    "--undo would say:",
+    `  Undid setup in ${file} (user): put back memory; took out the unfold entry`,
+    `  Removed ${box.config}: setup had made it`,
+    `  Not undone: github not put back into ${file}: it was taken out of ${box.config} since setup`,
+    "Dry run: nothing was written.",
+  ]);
+  deepEqual([await box.read(file), await box.read(box.config)], [hostBytes, configBytes]);
+  deepEqual(await Array.fromAsync(Deno.readDir(`${box.dir}/unfold/setup/cursor`)), records);
+});
