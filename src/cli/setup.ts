@@ -55,7 +55,6 @@ import {
 } from "./setup_plan.ts";
 
 export type { SetupContext, SetupOptions } from "./setup_plan.ts";
-export { ENTRY_NAME } from "./hosts/gateway_entry.ts";
 
 // How often one file is read again when it changed while being written.
 const MAX_TRIES = 10;
