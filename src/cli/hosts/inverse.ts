@@ -24,17 +24,19 @@ import {
 } from "./records.ts";
 import { isRecord } from "../../utils/record.ts";
 
-// What becomes of one moved server: put back; gone from unfold's config since (stays gone);
-// changed there since (put back as it was, the changed one kept).
+/**
+ * What becomes of one moved server: put back; gone from unfold's config since (it stays gone);
+ * changed there since (put back as it was, the changed one kept).
+ */
 export type Fate = "back" | "gone" | "changed";
 
-// The steps of one record to undo, newest first, each with the places to undo.
+/** The steps of one record to undo, newest first, each with the places to undo. */
 export interface Selected {
   stored: StoredRecord;
   steps: { step: Step; places: PlaceStep[] }[];
 }
 
-// One file's undo: its new bytes (`undefined`: remove it), and what to say.
+/** One file's undo: its new bytes (`undefined`: remove it), and what to say. */
 export interface FileUndo {
   bytes: Uint8Array | undefined;
   restored: boolean;
@@ -45,7 +47,14 @@ export interface FileUndo {
   keep: Set<string>;
 }
 
-// What becomes of a moved server, by what unfold's config holds now.
+/**
+ * What becomes of a moved server, by what unfold's config holds now.
+ *
+ * @param step The step that moved it.
+ * @param moved The server.
+ * @param servers unfold's `mcpServers` now.
+ * @returns Its fate.
+ */
 export function fate(step: Step, moved: MovedServer, servers: unknown): Fate {
   if (step.state === "pending") return "back";
   const now = own(servers, moved.id);
@@ -54,7 +63,15 @@ export function fate(step: Step, moved: MovedServer, servers: unknown): Fate {
   return recorded === undefined || sameData(now, recorded) ? "back" : "changed";
 }
 
-// One file's inverse edit, from its bytes now (or why it cannot be made).
+/**
+ * One file's inverse edit, from its bytes now.
+ *
+ * @param ctx unfold's config and the host (to know setup's entry).
+ * @param sel The steps and places to undo.
+ * @param bytes The file's bytes now (`undefined`: no file).
+ * @param servers unfold's `mcpServers` now.
+ * @returns The new bytes and what to say, or why the file cannot be undone, in one line.
+ */
 export function undoFile(
   ctx: { config: string; host: string },
   sel: Selected,
