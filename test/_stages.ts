@@ -24,6 +24,7 @@ export const INTEGRATION: readonly string[] = [
   "test/mcp/conformance_client_test.ts",
   "test/readme_test.ts",
   "test/cli/setup_test.ts",
+  "test/cli/setup_hosts_test.ts",
   "test/cli/spawn_after_checks_test.ts",
   "test/workers/gateway_binding_test.ts",
   "test/gateway/conformance_test.ts",

@@ -85,6 +85,7 @@ async function main(argv: readonly string[]): Promise<number> {
     return await setup({
       host: args.words[0]!,
       ...(args.file === undefined ? {} : { file: args.file }),
+      ...(args.scope === undefined ? {} : { scope: args.scope }),
       config: args.config,
       configGiven: args.configGiven,
       dryRun: args.dryRun,
