@@ -29,6 +29,8 @@ export interface KnownHost {
   readonly overviewIn: "instructions" | "description";
   /** The most characters of a tool description it keeps (it cuts the rest), if it cuts. */
   readonly descriptionChars?: number;
+  /** The most characters of the server instructions it keeps, if it cuts. */
+  readonly instructionsChars?: number;
   /**
    * How its model names a tool of a server, as `unfold setup` names the server (`unfold`).
    *
@@ -41,12 +43,21 @@ export interface KnownHost {
   readonly measured: string;
 }
 
+/**
+ * How long the stdio gateway waits for its upstreams' first listings before it answers the host,
+ * unless `startupTimeoutMs` says otherwise: Claude Code waits 5 s (`MCP_CONNECT_TIMEOUT_MS`) for a
+ * server's connection and then sends its model's first request without it, and the gateway's own
+ * start takes a second of that. Servers still starting then are named, and join with one
+ * `list_changed`.
+ */
+export const HOST_ANSWER_MS = 2_500;
+
 /** The name of the server entry `unfold setup` writes (`ENTRY_NAME` of `src/cli/setup.ts`). */
 export const SETUP_ENTRY = "unfold";
 
 /**
- * The hosts, measured. Claude Code cuts a tool description at 2,048 characters and shows the
- * server instructions whole in a `<system-reminder>`; Codex defers every MCP tool behind its own
+ * The hosts, measured. Claude Code cuts a tool description and the server instructions alike at
+ * 2,048 characters ("… [truncated]"), and shows the instructions once, in a `<system-reminder>`; Codex defers every MCP tool behind its own
  * `tool_search` and shows the instructions as the namespace's description in a developer message
  * as soon as the server is up; Gemini CLI sends every tool's description whole in every request
  * (its instructions reach the model only when the folder is trusted).
@@ -57,6 +68,7 @@ export const KNOWN_HOSTS: readonly KnownHost[] = Object.freeze([
     clientNames: ["claude-code"],
     overviewIn: "instructions",
     descriptionChars: 2_048,
+    instructionsChars: 2_048,
     toolName: (server, tool) => `mcp__${server}__${tool}`,
     measured: "Claude Code 2.1.197",
   },

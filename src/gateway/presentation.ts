@@ -195,9 +195,12 @@ export function present(
   const words = bridgeWords(c.bridgeName, view.host, view.profile);
   // With the overview in the description, the instructions are the protocol, and what must reach a
   // host that reads them once: that no tool is available, or which servers are still starting.
+  const instructionCap = view.host?.instructionsChars;
   const instructions = place === "description"
     ? `${protocol}${injection === null ? none : ""}${unlistedNote(unlistedServers(statuses))}`
-    : overviewOf(injection, words);
+    : instructionCap === undefined
+    ? overviewOf(injection, words)
+    : fitted(catalog, config, injection, instructionCap, (shown) => overviewOf(shown, words));
   const cap = view.host?.descriptionChars;
   const description = place === "instructions"
     ? `${protocol} The catalogue of tools is in this server's instructions.`

@@ -193,6 +193,8 @@ export function roundTrip(
      * may still be starting: a real model's turn takes that long and more), for up to 20 s.
      */
     discover?: string;
+    /** The read-only discovery tool, used for search and describe when the host offers it. */
+    readOnly?: (tool: ModelTool) => boolean;
   },
 ): Script {
   return async (turn) => {
@@ -206,14 +208,19 @@ export function roundTrip(
       }
       return { text: "done" };
     }
-    const calls = turn.calls.filter((call) => call.name === tool.name);
-    const call = (args: Record<string, unknown>) => ({
-      call: {
-        name: tool.name,
-        arguments: { ...args, ...step.extra },
-        ...(tool.namespace === undefined ? {} : { namespace: tool.namespace }),
-      },
-    });
+    const looker = step.readOnly === undefined ? undefined : turn.tools.find(step.readOnly);
+    const names = new Set([tool.name, looker?.name]);
+    const calls = turn.calls.filter((call) => names.has(call.name));
+    const call = (args: Record<string, unknown>) => {
+      const using = args.action === "execute" ? tool : looker ?? tool;
+      return {
+        call: {
+          name: using.name,
+          arguments: { ...args, ...step.extra },
+          ...(using.namespace === undefined ? {} : { namespace: using.namespace }),
+        },
+      };
+    };
     const last = calls.at(-1)?.result ?? "";
     switch (calls.length) {
       case 0:
