@@ -5,10 +5,12 @@
 // default approval policy ("never") through the read-only tool, and execute stays the user's to
 // approve: refused by that policy, run once the user approved it in Codex's own config.
 import { equal, match, ok } from "node:assert/strict";
-import { assertCommon, assertWholeOverviewOnce, hostScenario } from "./_scenario.ts";
+import { assertCommon, assertWholeOverviewOnce, everything, hostScenario } from "./_scenario.ts";
 
 Deno.test("Codex: setup, mcp list, the overview in the namespace's description, read-only search and describe, execute as approved", async () => {
   const seen = await hostScenario("codex", {
+    // Codex waits 10 s for a server to start; the npm servers' first start here may take more.
+    unfold: { startupTimeoutMs: 8_000 },
     // What Codex writes when the user answers "Allow and don't ask me again" for the bridge.
     approve: async (file) => {
       await Deno.writeTextFile(
