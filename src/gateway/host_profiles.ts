@@ -11,6 +11,8 @@
  * @module
  */
 
+import { FIRST_LISTING_WAIT_MS } from "./pool/start_wait.ts";
+
 /** What the gateway knows of the client it serves. */
 export interface ClientIdentity {
   /** `clientInfo.name` at `initialize`. */
@@ -39,6 +41,10 @@ export interface KnownHost {
    * @returns The words for the model.
    */
   readonly toolName: (server: string, tool: string) => string;
+  /** The most characters of the instructions' first line it shows before the tools load. */
+  readonly firstLineChars?: number;
+  /** How long it waits for a server's start before it goes on without it (its default). */
+  readonly waitsMs: number;
   /** The versions it was measured with. */
   readonly measured: string;
 }
@@ -51,6 +57,35 @@ export interface KnownHost {
  * `list_changed`.
  */
 export const HOST_ANSWER_MS = 2_500;
+
+// What the gateway keeps of a host's wait for its own start (Deno, the modules, the handshake).
+const START_HEADROOM_MS = 2_500;
+
+/**
+ * How long the stdio gateway waits for its upstreams' first listings before it answers a host
+ * (unless `startupTimeoutMs` says otherwise): within the host's own wait for a server, less the
+ * gateway's own start, and never longer than a search waits for a server's first listing. Claude
+ * Code waits 5 s (2.5 s here), Codex 10 s (`startup_timeout_sec`: 7.5 s), Gemini CLI 10 minutes
+ * (`MCP_DEFAULT_TIMEOUT_MSEC`: the 30 s a search waits); a host unfold does not know gets
+ * {@linkcode HOST_ANSWER_MS}.
+ *
+ * @param host The host, if known (by the profile `unfold setup` made for it: the gateway starts
+ * its servers before the host says who it is).
+ * @returns The wait in milliseconds.
+ *
+ * @example Usage
+ * ```ts
+ * import { hostAnswerMs, knownHost } from "./host_profiles.ts";
+ * import { equal } from "node:assert/strict";
+ *
+ * equal(hostAnswerMs(knownHost(undefined, "codex")), 7_500);
+ * equal(hostAnswerMs(undefined), 2_500);
+ * ```
+ */
+export function hostAnswerMs(host?: KnownHost): number {
+  if (host === undefined) return HOST_ANSWER_MS;
+  return Math.max(0, Math.min(host.waitsMs - START_HEADROOM_MS, FIRST_LISTING_WAIT_MS));
+}
 
 /** The name of the server entry `unfold setup` writes (`ENTRY_NAME` of `src/cli/setup.ts`). */
 export const SETUP_ENTRY = "unfold";
@@ -70,6 +105,7 @@ export const KNOWN_HOSTS: readonly KnownHost[] = Object.freeze([
     descriptionChars: 2_048,
     instructionsChars: 2_048,
     toolName: (server, tool) => `mcp__${server}__${tool}`,
+    waitsMs: 5_000,
     measured: "Claude Code 2.1.197",
   },
   {
@@ -77,6 +113,9 @@ export const KNOWN_HOSTS: readonly KnownHost[] = Object.freeze([
     clientNames: ["codex-mcp-client"],
     overviewIn: "instructions",
     toolName: (server, tool) => `${tool} (namespace mcp__${server})`,
+    // "Added deferred tool namespaces" shows 247 characters of the first line, then "...".
+    firstLineChars: 247,
+    waitsMs: 10_000,
     measured: "Codex CLI 0.169.0",
   },
   {
@@ -84,6 +123,7 @@ export const KNOWN_HOSTS: readonly KnownHost[] = Object.freeze([
     clientNames: ["gemini-cli-mcp-client"],
     overviewIn: "description",
     toolName: (server, tool) => `mcp_${server}_${tool}`,
+    waitsMs: 600_000,
     measured: "Gemini CLI 0.61.0",
   },
 ]);

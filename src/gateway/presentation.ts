@@ -193,14 +193,28 @@ export function present(
   const place: Presentation["overviewIn"] = options.overviewIn ?? view.host?.overviewIn ??
     UNFOLD.overviewIn.fallback ?? "description";
   const words = bridgeWords(c.bridgeName, view.host, view.profile);
+  const lookWords = view.discovery === false
+    ? undefined
+    : bridgeWords(discoveryName(c.bridgeName), view.host, view.profile);
+  // In the instructions the first line stands alone: a host may show only it (Codex's deferred
+  // namespace message).
+  const inInstructions = (shown: Injection | null) =>
+    standalone(
+      overviewOf(shown, words),
+      catalog,
+      words,
+      lookWords,
+      unlistedServers(statuses),
+      view.host?.firstLineChars,
+    );
   // With the overview in the description, the instructions are the protocol, and what must reach a
   // host that reads them once: that no tool is available, or which servers are still starting.
   const instructionCap = view.host?.instructionsChars;
   const instructions = place === "description"
     ? `${protocol}${injection === null ? none : ""}${unlistedNote(unlistedServers(statuses))}`
     : instructionCap === undefined
-    ? overviewOf(injection, words)
-    : fitted(catalog, config, injection, instructionCap, (shown) => overviewOf(shown, words));
+    ? inInstructions(injection)
+    : fitted(catalog, config, injection, instructionCap, inInstructions);
   const cap = view.host?.descriptionChars;
   const description = place === "instructions"
     ? `${protocol} The catalogue of tools is in this server's instructions.`
@@ -244,6 +258,48 @@ export function present(
     toolTokens: tools.reduce((sum, tool) => sum + c.estimateTokens(JSON.stringify(tool)), 0),
     instructionTokens: c.estimateTokens(instructions),
   };
+}
+
+// How many servers the one-line summary names; the rest are counted.
+const SUMMARY_SERVERS = 6;
+
+// The overview with its first line made a summary that stands on its own (what this is, how many
+// tools of which servers, how to reach them), for hosts that show the instructions' first line
+// alone. The rest, the protocol and the catalogue, is unchanged.
+function standalone(
+  text: string,
+  catalog: McpCatalog,
+  words: string,
+  lookWords: string | undefined,
+  unlisted: readonly string[],
+  firstLineCap: number | undefined,
+): string {
+  const end = text.indexOf("\n");
+  const head = end < 0 ? text : text.slice(0, end);
+  const overview = head.startsWith("MCP tools are reached through ");
+  // Without a catalogue yet, the line names the servers still starting (a host may keep it).
+  if (!overview && (catalog.size > 0 || unlisted.length === 0)) return text;
+  const listed = /"server\/tool"\. (.+)$/.exec(head)?.[1];
+  const servers = overview ? [...new Set(catalog.tools.map((tool) => tool.server))] : unlisted;
+  const what = overview
+    ? `${catalog.size} tools of ${servers.length} MCP servers`
+    : `the tools of ${servers.length} MCP servers still starting`;
+  const reach = lookWords === undefined
+    ? `search, describe and execute them with ${words}`
+    : `search and describe them with ${lookWords} (read-only), execute with ${words}`;
+  // Fewer servers are named until the line fits the host's cut (Codex: 250 characters).
+  let summary = "";
+  for (let shown = Math.min(SUMMARY_SERVERS, servers.length); shown >= 0; shown--) {
+    const named = servers.slice(0, shown).map((server) => oneLine(server, 40));
+    const more = servers.length - shown;
+    const list = [named.join(", "), more > 0 ? `${shown > 0 ? "and " : ""}${more} more` : ""]
+      .filter((part) => part !== "").join(" ");
+    summary = `unfold: ${what} (${list}); ${reach}; ids are "server/tool".`;
+    if (summary.length <= (firstLineCap ?? Infinity)) break;
+  }
+  if (listed !== undefined) summary += `\n${listed}`;
+  if (!overview) return `${summary}\n${text}`;
+  return end < 0 ? summary : `${summary}${text.slice(end)}`;
 }
 
 // The read-only twin of the bridge: search and describe, nothing that runs an upstream tool.

@@ -32,7 +32,10 @@ Deno.test("Claude Code: setup, Connected, the overview whole and once in its fir
   const text = everything(first);
   // The overview: in the "MCP Server Instructions" block, every tool, once.
   const unfold = text.slice(text.indexOf("## unfold"), text.indexOf("## unfold") + 800);
-  match(unfold, /^## unfold\nMCP tools are reached through the mcp__unfold__mcp tool;/);
+  match(
+    unfold,
+    /^## unfold\nunfold: \d+ tools of 3 MCP servers \(everything, filesystem, memory\); search and describe them with the mcp__unfold__discover tool \(read-only\), execute with the mcp__unfold__mcp tool;/,
+  );
   assertWholeOverviewOnce(text);
   // The round trip: search and describe read-only, the execute through the bridge, its text seen.
   const calls = seen.turns.at(-1)!.calls;
