@@ -80,14 +80,14 @@ export const COMMANDS = {
     options: ["config", "profile", "json"],
   },
   approve: {
-    usage: "unfold approve [--config FILE] (SERVER/TOOL ... | --all) [--dry-run]",
+    usage: "unfold approve [--config FILE] [--profile NAME] (SERVER/TOOL ... | --all) [--dry-run]",
     summary: "approve tool definitions (trust: notify or pin)",
-    options: ["config", "all", "dry-run"],
+    options: ["config", "profile", "all", "dry-run"],
   },
   search: {
-    usage: 'unfold search [--config FILE] [--limit N] [--json] "WORDS"',
+    usage: 'unfold search [--config FILE] [--profile NAME] [--limit N] [--json] "WORDS"',
     summary: "show what the model would find for a search",
-    options: ["config", "limit", "json"],
+    options: ["config", "profile", "limit", "json"],
   },
   login: {
     usage:

@@ -8,8 +8,8 @@
  * unfold setup claude-desktop
  * unfold gateway --config mcp.json [--profile work] [--http --port 8788]
  * unfold inspect --config mcp.json [--json] [--profile work]
- * unfold approve --config mcp.json (server/tool …| --all) [--dry-run]
- * unfold search --config mcp.json "create an issue" [--limit 10] [--json]
+ * unfold approve --config mcp.json [--profile work] (server/tool …| --all) [--dry-run]
+ * unfold search --config mcp.json [--profile work] "create an issue" [--limit 10] [--json]
  * unfold login --config mcp.json github [--no-browser]
  * ```
  *
@@ -26,7 +26,12 @@
 import { poolOptions } from "../gateway/config/parse.ts";
 import { openLivePool } from "../gateway/pool/live_pool.ts";
 import type { UpstreamStatus } from "../gateway/pool/upstreams.ts";
-import { closest, narrowOptions, profileSeesServer } from "../gateway/config/profiles.ts";
+import {
+  closest,
+  inProfile,
+  narrowOptions,
+  profileSeesServer,
+} from "../gateway/config/profiles.ts";
 import { approveCommand, openTrust, watchLock } from "./trust.ts";
 import { withPassedEnvironment } from "../gateway/config/environment.ts";
 import { checkSettings } from "../http/settings.ts";
@@ -133,7 +138,10 @@ async function main(argv: readonly string[]): Promise<number> {
     return 1;
   }
   const profiles = config.options.profiles ?? {};
-  const profile = args.profile === undefined ? undefined : profiles[args.profile];
+  // A name from the command line is data: `constructor` is a profile only if the config has one.
+  const profile = args.profile !== undefined && Object.hasOwn(profiles, args.profile)
+    ? profiles[args.profile]
+    : undefined;
   if (args.profile !== undefined && profile === undefined) {
     console.error(`unfold: ${args.config}: ${unknownProfile(args.profile, Object.keys(profiles))}`);
     return 1;
@@ -283,7 +291,11 @@ async function main(argv: readonly string[]): Promise<number> {
   }
   if (args.command === "approve") {
     const ids = args.all ? "all" : args.words;
-    const code = await approveCommand(locked, pool.tools(), ids, args.dryRun === true);
+    // A profile approves what its clients can reach: its own tools, none of another's.
+    const tools = profile === undefined
+      ? pool.tools()
+      : pool.tools().filter((tool) => inProfile(profile, tool));
+    const code = await approveCommand(locked, tools, ids, args.dryRun === true);
     await finish();
     return code;
   }

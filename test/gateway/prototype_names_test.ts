@@ -1,0 +1,127 @@
+/**
+ * Names a user, a host or an upstream chose are data, never keys into `Object.prototype`: a
+ * profile, a server or a route named `constructor`, `toString`, `hasOwnProperty` or `__proto__`
+ * is an ordinary name at every door that looks one up — the CLI's `--profile` (gateway, inspect,
+ * search, approve), the gateway's HTTP routes (`/mcp/NAME`, `/status`) and the Worker's.
+ *
+ * @module
+ */
+
+import { deepEqual, equal, match, notEqual } from "node:assert/strict";
+import { runCli, startHttpGateway } from "./_gateway.ts";
+import { postPing } from "./_profile_routes.ts";
+import { startGatewayWorker } from "../workers/_gateway_worker.ts";
+
+// Members of every plain object: none of them is a profile of the configs below.
+const INHERITED = ["toString", "hasOwnProperty", "__proto__", "valueOf", "isPrototypeOf"];
+
+// A server named like a member of Object.prototype (an HTTP one nothing listens for, so that it
+// fails at once), a profile named `constructor` that uses it, and one that does not.
+const CONFIG = {
+  mcpServers: { toString: { url: "http://127.0.0.1:9/mcp" } },
+  unfold: {
+    profiles: {
+      constructor: { servers: ["toString"] },
+      work: { servers: [] },
+    },
+  },
+};
+
+async function withConfigs(
+  run: (paths: { named: string; bare: string }) => Promise<void>,
+): Promise<void> {
+  const dir = await Deno.makeTempDir({ prefix: "unfold-proto-names-" });
+  try {
+    const named = `${dir}/named.json`;
+    const bare = `${dir}/bare.json`;
+    await Deno.writeTextFile(named, JSON.stringify(CONFIG));
+    await Deno.writeTextFile(bare, JSON.stringify({ mcpServers: CONFIG.mcpServers }));
+    await run({ named, bare });
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+// Each command that takes --profile, with what else it needs.
+const COMMANDS: readonly (readonly string[])[] = [
+  ["gateway"],
+  ["inspect"],
+  ["search", "anything"],
+  ["approve", "--all"],
+];
+
+Deno.test("--profile NAME is unknown for every name the config does not list, Object.prototype's included", async () => {
+  await withConfigs(async ({ named, bare }) => {
+    for (const command of COMMANDS) {
+      for (const name of INHERITED) {
+        const run = await runCli([...command, "--config", named, "--profile", name]);
+        equal(run.code, 1, `${command[0]} --profile ${name}: ${run.stdout}${run.stderr}`);
+        match(
+          run.stderr,
+          new RegExp(`unknown profile "${name}": the profiles are constructor, work`),
+          `${command[0]} --profile ${name}`,
+        );
+      }
+      // A config without profiles has no `constructor` either.
+      const none = await runCli([...command, "--config", bare, "--profile", "constructor"]);
+      equal(none.code, 1, `${command[0]}: ${none.stdout}${none.stderr}`);
+      match(none.stderr, /unknown profile "constructor": the config has no "unfold\.profiles"/);
+    }
+  });
+});
+
+Deno.test("a profile named constructor and a server named toString are ordinary names to the CLI", async () => {
+  await withConfigs(async ({ named }) => {
+    const run = await runCli(["inspect", "--config", named, "--profile", "constructor", "--json"]);
+    equal(run.code, 0, run.stderr);
+    const report = JSON.parse(run.stdout) as { servers: { server: string; state: string }[] };
+    deepEqual(report.servers.map((s) => s.server), ["toString"]);
+    // The other profile sees no server at all.
+    const work = await runCli(["inspect", "--config", named, "--profile", "work", "--json"]);
+    equal(work.code, 0, work.stderr);
+    deepEqual(JSON.parse(work.stdout).servers, []);
+  });
+});
+
+// The routes of one gateway (the CLI's over HTTP, or the Worker's) at `origin`.
+async function probeRoutes(origin: string): Promise<void> {
+  for (const name of INHERITED) {
+    const answer = await postPing(`${origin}/mcp/${encodeURIComponent(name)}`);
+    equal(answer.status, 404, `/mcp/${name}`);
+    const body = await answer.json();
+    equal(body.code, "not_found", `/mcp/${name}`);
+    match(body.detail, new RegExp(`There is no profile "${name}"`));
+  }
+  const known = await postPing(`${origin}/mcp/constructor`);
+  notEqual(known.status, 404, "/mcp/constructor is a profile of the config");
+  await known.body?.cancel();
+  const status = await fetch(`${origin}/status`);
+  equal(status.status, 200);
+  const shown = await status.json() as {
+    servers: { server: string }[];
+    profiles: { name: string }[];
+  };
+  deepEqual(shown.servers.map((s) => s.server), ["toString"]);
+  deepEqual(shown.profiles.map((p) => p.name).sort(), ["constructor", "work"]);
+}
+
+Deno.test("the gateway's HTTP routes take /mcp/NAME of an inherited member for no profile", async () => {
+  await withConfigs(async ({ named }) => {
+    await using gateway = await startHttpGateway(named);
+    await probeRoutes(gateway.url.slice(0, -"/mcp".length));
+  });
+});
+
+Deno.test({
+  name: "the Worker's routes take /mcp/NAME of an inherited member for no profile",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  fn: async () => {
+    const worker = await startGatewayWorker({ UNFOLD_UPSTREAMS: JSON.stringify(CONFIG) });
+    try {
+      await probeRoutes(worker.url);
+    } finally {
+      await worker.close();
+    }
+  },
+});
