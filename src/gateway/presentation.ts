@@ -221,26 +221,33 @@ function unlistedNote(unlisted: readonly string[]): string {
   } s).`;
 }
 
+// A server restarting after a failure is said as it was: the overview does not change (nor the
+// host's cache of it) at each try.
+const shownState = (s: UpstreamStatus): UpstreamStatus["state"] => s.restarting ?? s.state;
+
 function upstreamNotes(statuses: readonly UpstreamStatus[], lazy: boolean): string {
   // Lazy servers start and stop with their use: one line names them whichever of those states
   // they are in, so that the overview (and the host's cache of it) does not change with each.
   const onDemand = (s: UpstreamStatus) =>
-    s.state === "stopped" ||
-    (lazy && (s.state === "ready" || (s.state === "starting" && s.snapshot === true)));
+    shownState(s) === "stopped" ||
+    (lazy && (shownState(s) === "ready" || (shownState(s) === "starting" && s.snapshot === true)));
   const unlisted = unlistedServers(statuses);
   const listed = (s: UpstreamStatus) => !unlisted.includes(s.server);
-  const starting = statuses.filter((s) => s.state === "starting" && !s.snapshot && listed(s))
+  const starting = statuses.filter((s) => shownState(s) === "starting" && !s.snapshot && listed(s))
     .map((s) => s.server);
   const remembered = statuses.filter((s) =>
-    s.state === "starting" && s.snapshot === true && !onDemand(s)
+    shownState(s) === "starting" && s.snapshot === true && !onDemand(s)
   ).map((s) => s.server);
   const lazyServers = statuses.filter(onDemand).map((s) => s.server);
-  const login = statuses.filter((s) => s.state === "needs_login").map((s) =>
+  const login = statuses.filter((s) => shownState(s) === "needs_login").map((s) =>
     `${s.server} (${quote(oneLine(s.detail ?? "", 200))})`
   );
-  const down = statuses.filter((s) => s.state === "failed" || s.state === "lost").map((s) =>
-    `${s.server} (${STATE_WORDS[s.state]}: ${quote(oneLine(s.detail ?? "", 200))})`
-  );
+  const down = statuses.flatMap((s) => {
+    const state = shownState(s);
+    return state === "failed" || state === "lost"
+      ? [`${s.server} (${STATE_WORDS[state]}: ${quote(oneLine(s.detail ?? "", 200))})`]
+      : [];
+  });
   const refused = statuses.flatMap((s) => {
     const tools = s.quarantined ?? [];
     if (tools.length === 0) return [];

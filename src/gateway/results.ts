@@ -84,9 +84,10 @@ export function explainConfiguredServer(
   for (const status of statuses) {
     const said = ` The server ${quote(status.server)} does not exist here.`;
     if (!action.message.includes(said)) continue;
+    const state = status.restarting ?? status.state;
     const why = status.detail === undefined
-      ? status.state
-      : `${status.state}: ${quote(status.detail.slice(0, MAX_DETAIL_CHARS))}`;
+      ? state
+      : `${state}: ${quote(status.detail.slice(0, MAX_DETAIL_CHARS))}`;
     // Under trust "pin" a server whose tools all await approval is up: waiting would not help.
     const held = status.unapproved?.find((tool) => tool.held);
     // A command that is not installed will not appear by waiting: the server is unavailable.

@@ -25,8 +25,9 @@ import type { UpstreamStatus } from "./upstreams.ts";
 export const FIRST_LISTING_WAIT_MS = 30_000;
 
 /**
- * The servers still starting whose tools are not known yet: no live listing and no snapshot (at
- * the first start, or restarting after failing to start). A bridge call waits for them.
+ * The servers at their first start whose tools are not known yet: no live listing and no
+ * snapshot. A bridge call waits for them; once a start has failed, none does again (a server
+ * `restarting` is named, not waited for), so the wait is paid once per server and start-up.
  *
  * @param statuses The upstreams' states.
  * @returns Their names, in the order of the statuses.
@@ -40,12 +41,14 @@ export const FIRST_LISTING_WAIT_MS = 30_000;
  *   { server: "a", state: "starting", tools: 0 },
  *   { server: "b", state: "starting", tools: 3, snapshot: true },
  *   { server: "c", state: "ready", tools: 2 },
+ *   { server: "d", state: "starting", tools: 0, restarting: "failed", detail: "exited" },
  * ]), ["a"]);
  * ```
  */
 export function unlistedServers(statuses: readonly UpstreamStatus[]): string[] {
-  return statuses.filter((s) => s.state === "starting" && s.snapshot !== true && s.tools === 0)
-    .map((s) => s.server);
+  return statuses.filter((s) =>
+    s.state === "starting" && s.restarting === undefined && s.snapshot !== true && s.tools === 0
+  ).map((s) => s.server);
 }
 
 /**

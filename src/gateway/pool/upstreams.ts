@@ -34,6 +34,12 @@ export interface UpstreamStatus {
   state: "starting" | "ready" | "failed" | "lost" | "needs_login" | "stopped";
   /** Why it failed or was lost (third-party text: the server's own error output). */
   detail?: string;
+  /**
+   * Set while it is `starting` again after a start that failed, a connection lost or a sign-in
+   * asked for: that state, whose `detail` it keeps. The wait for a first listing is not paid
+   * again: no call waits for it, and the overview names it as it was.
+   */
+  restarting?: "failed" | "lost" | "needs_login";
   /** How many tools it listed. */
   tools: number;
   /** Set while its tools are the last start's snapshot, not yet a live listing. */
