@@ -138,6 +138,8 @@ export function formatReport(report: InspectReport, approve = "unfold approve"):
       ? "ready"
       : s.state === "stopped"
       ? "stopped until called"
+      : s.state === "unavailable"
+      ? "unavailable (below)"
       : `${s.state}: ${(s.detail ?? "").slice(0, 60)}`,
     n(s.tools),
     n(s.definitionTokens),
@@ -153,6 +155,10 @@ export function formatReport(report: InspectReport, approve = "unfold approve"):
       report.definitionTokens === 0 ? 0 : Math.round(b.savingTokens / report.definitionTokens * 100)
     } %)`,
   ]);
+  // unfold's own words, whole: what the user must do before such a server can start.
+  const unavailable = report.servers.filter((s) => s.state === "unavailable").map((s) =>
+    `  ${s.server}: ${s.detail ?? ""}`
+  );
   const quarantined = report.servers.flatMap((s) =>
     (s.quarantined ?? []).map((tool) => `  ${s.server}/${tool.name}: ${tool.reason}`)
   );
@@ -178,6 +184,9 @@ export function formatReport(report: InspectReport, approve = "unfold approve"):
       ["context", "level", "tools/list tokens", "instruction tokens", "gateway cost", "saving"],
       budgets,
     ),
+    ...(unavailable.length === 0
+      ? []
+      : ["", "servers that cannot start as configured (not retried):", ...unavailable]),
     ...(quarantined.length === 0
       ? []
       : ["", "quarantined tools (left out of the catalogue):", ...quarantined]),

@@ -26,6 +26,7 @@
 import { poolOptions } from "../gateway/config/parse.ts";
 import { openLivePool } from "../gateway/pool/live_pool.ts";
 import type { UpstreamStatus } from "../gateway/pool/upstreams.ts";
+import { unsetDetail, withUnavailable } from "../gateway/pool/unavailable.ts";
 import {
   closest,
   inProfile,
@@ -146,21 +147,40 @@ async function main(argv: readonly string[]): Promise<number> {
     console.error(`unfold: ${args.config}: ${unknownProfile(args.profile, Object.keys(profiles))}`);
     return 1;
   }
-  // A variable not set fails only what the command serves: the profile's servers and its tokens
-  // (without a profile, everything). Another's servers are never read further nor started.
-  const unset = unsetProblem(
-    args.config,
-    config,
-    (a) =>
-      profile === undefined ||
-      (a.kind === "server" ? profileSeesServer(profile, a.name) : a.name === profile.name),
+  // A server's problem is that server's: one whose entry names a variable not set is unavailable,
+  // said here and in every state the command shows, and never started; the rest serve.
+  const awaiting = config.awaiting ?? [];
+  const unavailableServers = awaiting.filter((a) =>
+    a.kind === "server" && (profile === undefined || profileSeesServer(profile, a.name))
+  ).map((a) => ({ server: a.name, detail: unsetDetail(a.variables, a.error.pointer) }));
+  for (const { server, detail } of unavailableServers) {
+    log(describe({ server, state: "unavailable", detail, tools: 0 }));
+  }
+  // A profile whose token names a variable not set cannot tell its clients apart over HTTP: it is
+  // not served there (stdio has no tokens), and the others are.
+  const awaitingProfiles = new Map(
+    awaiting.filter((a) => a.kind === "profile").map((a) => [
+      a.name,
+      unsetDetail(a.variables, a.error.pointer),
+    ]),
   );
-  if (unset !== undefined) {
-    console.error(`unfold: ${unset}`);
+  if (args.http && profile !== undefined && awaitingProfiles.has(profile.name)) {
+    console.error(
+      `unfold: ${args.config}: the profile ${
+        JSON.stringify(profile.name)
+      } cannot be served over HTTP: ${awaitingProfiles.get(profile.name)}`,
+    );
     return 1;
   }
+  if (args.http && profile === undefined) {
+    for (const [name, why] of awaitingProfiles) {
+      log(`profile ${JSON.stringify(name)}: not served at /mcp/${name}: ${why}`);
+    }
+  }
   // Over HTTP the profiles served are the one named, or all; a token must open one of them only.
-  const httpProfiles = profile === undefined ? Object.values(profiles) : [profile];
+  const httpProfiles = profile === undefined
+    ? Object.values(profiles).filter((p) => !awaitingProfiles.has(p.name))
+    : [profile];
   const clash = args.http
     ? (await import("../gateway/faces/routes.ts")).profileTokenProblem(
       checkedSettings.value.tokens,
@@ -233,7 +253,7 @@ async function main(argv: readonly string[]): Promise<number> {
   void wire?.ended.then(() => stop.resolve());
   // The word vectors load in the background while the upstreams connect.
   const ranker = backgroundRanker();
-  const pool = await opening;
+  const pool = withUnavailable(await opening, unavailableServers);
   const settings = checkedSettings.value;
   // Counted as it goes, for the page's live counters.
   const store = new CountingStore(
@@ -334,6 +354,7 @@ async function main(argv: readonly string[]): Promise<number> {
     gateway,
     pool,
     profiles: profile === undefined ? httpProfiles : [],
+    ...(profile === undefined ? { unavailableProfiles: awaitingProfiles } : {}),
     ...(args.profile === undefined ? {} : { servedProfile: args.profile }),
     // Served alone, a profile's /view shows its own context size and pins.
     deps: {

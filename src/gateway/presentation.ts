@@ -206,6 +206,7 @@ const STATE_WORDS: Record<UpstreamStatus["state"], string> = {
   lost: "lost",
   needs_login: "needs a sign-in",
   stopped: "stopped until called",
+  unavailable: "cannot start as configured",
 };
 
 // The lines after the overview: servers that cannot be called now, and tools left out. Their
@@ -241,6 +242,9 @@ function upstreamNotes(statuses: readonly UpstreamStatus[], lazy: boolean): stri
   const lazyServers = statuses.filter(onDemand).map((s) => s.server);
   const login = statuses.filter((s) => shownState(s) === "needs_login").map((s) =>
     `${s.server} (${quote(oneLine(s.detail ?? "", 200))})`
+  );
+  const misconfigured = statuses.filter((s) => s.state === "unavailable").map((s) =>
+    `${s.server} (${quote(oneLine(s.detail ?? "", 300))})`
   );
   const down = statuses.flatMap((s) => {
     const state = shownState(s);
@@ -279,6 +283,12 @@ function upstreamNotes(statuses: readonly UpstreamStatus[], lazy: boolean): stri
     notes += `\nUnavailable servers, whose tools cannot be called now: ${
       down.join("; ")
     }. They are restarted in the background; try again later.`;
+  }
+  if (misconfigured.length > 0) {
+    notes +=
+      `\nServers that cannot start until the user changes what their configuration needs (tell the user what is said; they are not retried): ${
+        misconfigured.join("; ")
+      }.`;
   }
   if (login.length > 0) {
     notes +=

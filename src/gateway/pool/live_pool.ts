@@ -153,7 +153,7 @@ export async function openLivePool(
       entry.status = {
         ...entry.status,
         state: "starting",
-        ...(from === "stopped" ? {} : { restarting: from }),
+        ...(from === "stopped" || from === "unavailable" ? {} : { restarting: from }),
       };
       report(entry);
     }
