@@ -91,6 +91,47 @@ export function unlistedNeeded(
   return unlisted.includes(server) ? [server] : [];
 }
 
+/**
+ * The server a describe or an execute of a held tool waits for when that tool is held on its
+ * server's snapshot (the server is starting, listed from its last start): what is held, and why,
+ * is told from the live listing, never from a snapshot. Parsed without ranking.
+ *
+ * @param args The bridge arguments.
+ * @param held The ids of the tools held back (trust `pin`).
+ * @param statuses The upstreams' states.
+ * @param limits The bridge's search limits (for the parse).
+ * @returns The server to wait for, or none.
+ *
+ * @example Usage
+ * ```ts
+ * import { heldOnSnapshot } from "./start_wait.ts";
+ * import { deepEqual } from "node:assert/strict";
+ *
+ * const limits = { maxSearchLimit: 20, searchDefaultLimit: 5 };
+ * const statuses = [{ server: "a", state: "starting" as const, tools: 1, snapshot: true as const }];
+ * deepEqual(heldOnSnapshot({ action: "describe", name: "a/b" }, new Set(["a/b"]), statuses, limits), ["a"]);
+ * deepEqual(heldOnSnapshot({ action: "search", query: "b" }, new Set(["a/b"]), statuses, limits), []);
+ * ```
+ */
+export function heldOnSnapshot(
+  args: unknown,
+  held: { has(id: string): boolean; readonly size: number },
+  statuses: readonly UpstreamStatus[],
+  limits: { maxSearchLimit: number; searchDefaultLimit: number },
+): readonly string[] {
+  if (held.size === 0) return [];
+  const parsed = parseBridgeCall(args, limits);
+  if (!parsed.ok || parsed.value.action === "search") return [];
+  const id = parsed.value.name?.trim();
+  if (id === undefined || !held.has(id)) return [];
+  const server = id.slice(0, Math.max(0, id.indexOf("/")));
+  const status = statuses.find((s) => s.server === server);
+  return status?.state === "starting" && status.snapshot === true &&
+      status.restarting === undefined
+    ? [server]
+    : [];
+}
+
 /** How a wait for a server's start ended. */
 export type StartWait = "started" | "timeout" | "aborted";
 

@@ -111,6 +111,8 @@ export function approveHint(trust: TrustSource, ids: readonly string[] | "all"):
  *
  * @param tool The tool held.
  * @param trust The trust source.
+ * @param snapshot Whether the definition judged is its server's snapshot (the server has not
+ * listed live yet): the fields are then said to be the last listing's.
  * @returns The message (no trailing period).
  *
  * @example Usage
@@ -122,11 +124,14 @@ export function approveHint(trust: TrustSource, ids: readonly string[] | "all"):
  * match(heldMessage({ server: "s", name: "t", change: "changed", fields: ["_meta"] }, trust), /awaits the user's approval.*unfold approve --config \/etc\/mcp.json s\/t/);
  * ```
  */
-export function heldMessage(tool: UnapprovedLine, trust: TrustSource): string {
+export function heldMessage(tool: UnapprovedLine, trust: TrustSource, snapshot = false): string {
   const id = `${tool.server}/${tool.name}`;
+  const listing = snapshot
+    ? " in its server's last listing (the server has not listed it live yet)"
+    : "";
   const why = tool.change === "new"
-    ? "is new (the user never approved it)"
-    : `changed since the user approved it (${tool.fields.join(", ")})`;
+    ? `is new (the user never approved it)${listing}`
+    : `changed since the user approved it (${tool.fields.join(", ")})${listing}`;
   const review = trust.inspect === undefined ? "" : ` (review: ${trust.inspect})`;
   return `the definition of ${
     JSON.stringify(id)
