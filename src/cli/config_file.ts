@@ -14,7 +14,8 @@ import {
 import { configEnvironment } from "../gateway/config/environment.ts";
 import { readPlainHostFile } from "./hosts/entries.ts";
 import type { Args } from "./args.ts";
-import { unfoldCommand } from "./hints.ts";
+import { commandSpan, unfoldCommand } from "./hints.ts";
+import { HOST_NAMES } from "./hosts/known.ts";
 
 // The largest config read: an `mcpServers` file of hundreds of servers is a few hundred KB.
 const MAX_CONFIG_BYTES = 4 * 1024 * 1024;
@@ -39,7 +40,11 @@ export async function readConfigFile(
   if (!read.ok) {
     const why = read.code === "not_found"
       ? `no such file${
-        args.configGiven ? "" : `; run ${unfoldCommand("setup", "HOST")} or give --config FILE`
+        args.configGiven
+          ? ""
+          : `; run ${commandSpan(unfoldCommand("setup", "HOST"))} (HOST: ${
+            HOST_NAMES.join(", ")
+          }) or give --config FILE`
       }`
       : read.reason === "it is a folder"
       ? "it is a folder; give the config file in it"

@@ -12,6 +12,7 @@ import { definitionOf, present } from "../gateway/presentation.ts";
 import type { UpstreamStatus } from "../gateway/pool/upstreams.ts";
 import { type FieldChange, fieldChanges, type Unapproved } from "../gateway/trust/lock.ts";
 import { estimateTokens } from "../tokens.ts";
+import { commandSpan } from "./hints.ts";
 
 /** The context sizes `inspect` reports on. */
 export const INSPECT_BUDGETS: readonly number[] = [8_000, 32_000, 128_000, 200_000, 1_000_000];
@@ -192,8 +193,8 @@ export function formatReport(report: InspectReport, approve = "unfold approve"):
       : ["", "quarantined tools (left out of the catalogue):", ...quarantined]),
     ...(unapproved.length === 0 ? [] : [
       "",
-      `tool definitions not approved (review them, then run ${approve} --all, or name the ids ` +
-      "to approve in place of --all):",
+      `tool definitions not approved (review them, then run ${commandSpan(`${approve} --all`)}, ` +
+      "or give the ids to approve in place of --all):",
       ...unapproved,
     ]),
     ...(pins.length === 0

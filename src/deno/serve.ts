@@ -58,9 +58,9 @@ try {
       console.log(`unfold ${VERSION} listening on ${url} (in-memory sessions); the page: ${url}/`);
       const auth = settings.tokens.length > 0 ? ` -H 'authorization: Bearer <token>'` : "";
       console.log(
-        `try: curl -s ${url}/v1/route${auth} -H 'content-type: application/json' -d '{"catalog":[{"server":"demo","name":"echo",` +
+        `try: \`curl -s ${url}/v1/route${auth} -H 'content-type: application/json' -d '{"catalog":[{"server":"demo","name":"echo",` +
           `"description":"Echo a message","inputSchema":{"type":"object"}}],` +
-          `"arguments":{"action":"search","query":"echo"}}'`,
+          `"arguments":{"action":"search","query":"echo"}}'\``,
       );
     },
   }, serve);
