@@ -52,6 +52,7 @@ export const INTEGRATION: readonly string[] = [
   "test/cli/profile_env_test.ts",
   "test/cli/unset_variable_test.ts",
   "test/cli/quick_start_test.ts",
+  "test/deno/ranking_fifo_test.ts",
   "test/deno/serve_test.ts",
   "test/e2e/deno_server_test.ts",
   "test/e2e/worker_test.ts",

@@ -45,14 +45,15 @@ import { bounded, CLOSE_BUDGET_MS } from "./_closing.ts";
 
 // The modules every command past the upstreams' start needs, loaded together.
 async function gatewayModules() {
-  const [gateway, ranker, store, status, pinned] = await Promise.all([
+  const [gateway, ranker, store, status, pinned, file] = await Promise.all([
     import("../gateway/gateway.ts"),
     import("../ranking/deno_ranker.ts"),
     import("../session/memory_store.ts"),
     import("../gateway/faces/status.ts"),
     import("../gateway/pinned_check.ts"),
+    import("../deno/ranking_file.ts"),
   ]);
-  return { ...gateway, ...ranker, ...store, ...status, ...pinned };
+  return { ...gateway, ...ranker, ...store, ...status, ...pinned, ...file };
 }
 
 // The upstreams' last listings, kept where the environment says; none when it names no place.
@@ -247,12 +248,20 @@ async function main(argv: readonly string[]): Promise<number> {
       ? Promise.all([import("../gateway/faces/stdio_wire.ts"), import("../gateway/faces/stdio.ts")])
       : undefined,
   ]);
-  const { Gateway, backgroundRanker, MemorySessionStore, CountingStore, pinError, pinNotice } =
-    loaded;
+  const {
+    Gateway,
+    backgroundRanker,
+    loadDenoRanker,
+    MemorySessionStore,
+    CountingStore,
+    pinError,
+    pinNotice,
+  } = loaded;
   const wire = stdio?.[0].openStdioWire(stdio[0].hostStdin(), Deno.stdout);
   void wire?.ended.then(() => stop.resolve());
   // The word vectors load in the background while the upstreams connect.
-  const ranker = backgroundRanker();
+  // Read without blocking: a named pipe in the data's place leaves lexical search, said.
+  const ranker = backgroundRanker({ load: () => loadDenoRanker() });
   const pool = withUnavailable(await opening, unavailableServers);
   const settings = checkedSettings.value;
   // Counted as it goes, for the page's live counters.
