@@ -2,7 +2,8 @@
  * Names a user, a host or an upstream chose are data, never keys into `Object.prototype`: a
  * profile, a server or a route named `constructor`, `toString`, `hasOwnProperty` or `__proto__`
  * is an ordinary name at every door that looks one up — the CLI's `--profile` (gateway, inspect,
- * search, approve), the gateway's HTTP routes (`/mcp/NAME`, `/status`) and the Worker's.
+ * search, approve), the gateway's HTTP routes (`/mcp/NAME`, `/status`), the Worker's, and the
+ * HTTP API's session ids.
  *
  * @module
  */
@@ -11,6 +12,8 @@ import { deepEqual, equal, match, notEqual } from "node:assert/strict";
 import { runCli, startHttpGateway } from "./_gateway.ts";
 import { postPing } from "./_profile_routes.ts";
 import { startGatewayWorker } from "../workers/_gateway_worker.ts";
+import { createApp } from "../../src/http/app.ts";
+import { MemorySessionStore } from "../../src/session/mod.ts";
 
 // Members of every plain object: none of them is a profile of the configs below.
 const INHERITED = ["toString", "hasOwnProperty", "__proto__", "valueOf", "isPrototypeOf"];
@@ -124,4 +127,30 @@ Deno.test({
       await worker.close();
     }
   },
+});
+
+Deno.test("session ids named like Object.prototype's members are sessions of their own", async () => {
+  const app = createApp({ store: new MemorySessionStore() });
+  const catalog = [{
+    server: "constructor",
+    name: "toString",
+    description: "d",
+    inputSchema: { type: "object" },
+  }];
+  for (const session of ["constructor", "__proto__", "toString", "hasOwnProperty"]) {
+    equal((await app.request(`/v1/sessions/${session}`)).status, 404, `${session} before`);
+    const routed = await app.request("/v1/route", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        session,
+        catalog,
+        arguments: { action: "describe", name: "constructor/toString" },
+      }),
+    });
+    equal(routed.status, 200);
+    equal((await routed.json()).action, "describe");
+    const kept = await (await app.request(`/v1/sessions/${session}`)).json();
+    deepEqual([kept.session, kept.described], [session, ["constructor/toString"]]);
+  }
 });
