@@ -15,8 +15,8 @@ function hintsIn(text: string): string[][] {
   return commands.filter((command) => command.words[0] === "unfold").map((c) => c.words);
 }
 
-// `unfold setup` prints its undo hint at the end of its line, unmarked (setup.ts is being
-// rewritten elsewhere): a command there ends at an unquoted ",", ")", ";" or the line's end.
+// `unfold setup` prints its undo hint at the end of its line, unmarked (`setup_plan.ts`, the setup
+// room's, is left to it): a command there ends at an unquoted ",", ")", ";" or the line's end.
 function setupHintsIn(text: string): string[][] {
   const hints: string[][] = [];
   for (const found of text.matchAll(/\bunfold (?=[a-z]+ )/g)) {
