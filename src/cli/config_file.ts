@@ -12,6 +12,7 @@ import {
   parseGatewayConfig,
 } from "../gateway/config/parse.ts";
 import { configEnvironment } from "../gateway/config/environment.ts";
+import { ownRecord } from "../utils/record.ts";
 import { readPlainHostFile } from "./hosts/entries.ts";
 import type { Args } from "./args.ts";
 import { commandSpan, unfoldCommand } from "./hints.ts";
@@ -64,7 +65,9 @@ export async function readConfigFile(
   // only the commands that serve what names it.
   const parsed = parseGatewayConfig(
     hostFile.value.config,
-    configEnvironment(env, path, Deno.cwd()),
+    // Variables are looked up by the names a config chose: `${toString}` is a variable, never
+    // Object.prototype's member.
+    ownRecord(configEnvironment(env, path, Deno.cwd())),
     { deferUnset: true },
   );
   return parsed.ok ? parsed : { ok: false, error: `${path}: ${parsed.error.message}` };

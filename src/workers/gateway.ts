@@ -15,6 +15,7 @@ import { gatewayHost } from "../gateway/faces/host.ts";
 import { openGatewayRoutes, profileTokenProblem } from "../gateway/faces/routes.ts";
 import { type OnDemandPool, openOnDemandPool } from "../gateway/pool/upstreams.ts";
 import { unsetDetail, withUnavailable } from "../gateway/pool/unavailable.ts";
+import { ownRecord } from "../utils/record.ts";
 import type { HttpSettings } from "../http/settings.ts";
 import { connectHttp } from "../mcp/http_client.ts";
 import { createMcpHttpHandler, type SessionRegistry } from "../gateway/faces/http.ts";
@@ -53,9 +54,10 @@ export function workerMcp(
 ): WorkerMcp | undefined {
   const raw = env.UNFOLD_UPSTREAMS;
   if (typeof raw !== "string" || raw.trim() === "") return undefined;
-  const strings = Object.fromEntries(
+  // Looked up by the names a config chose: `${toString}` is a variable, never Object's member.
+  const strings = ownRecord(Object.fromEntries(
     Object.entries(env).filter((e): e is [string, string] => typeof e[1] === "string"),
-  );
+  ));
   // A server (or a profile's token) that names a variable not set is that server's problem: it
   // is unavailable, said in its state, and the others serve.
   const parsed = parseGatewayConfig(raw, strings, { deferUnset: true });

@@ -19,9 +19,13 @@ import { MemorySessionStore } from "../../src/session/mod.ts";
 const INHERITED = ["toString", "hasOwnProperty", "__proto__", "valueOf", "isPrototypeOf"];
 
 // A server named like a member of Object.prototype (an HTTP one nothing listens for, so that it
-// fails at once), a profile named `constructor` that uses it, and one that does not.
+// fails at once), one whose token is a variable of such a name (never set here), a profile named
+// `constructor` that uses the first, and one that uses none.
 const CONFIG = {
-  mcpServers: { toString: { url: "http://127.0.0.1:9/mcp" } },
+  mcpServers: {
+    toString: { url: "http://127.0.0.1:9/mcp" },
+    remote: { url: "http://127.0.0.1:9/mcp", headers: { Authorization: "Bearer ${toString}" } },
+  },
   unfold: {
     profiles: {
       constructor: { servers: ["toString"] },
@@ -38,7 +42,10 @@ async function withConfigs(
     const named = `${dir}/named.json`;
     const bare = `${dir}/bare.json`;
     await Deno.writeTextFile(named, JSON.stringify(CONFIG));
-    await Deno.writeTextFile(bare, JSON.stringify({ mcpServers: CONFIG.mcpServers }));
+    await Deno.writeTextFile(
+      bare,
+      JSON.stringify({ mcpServers: { toString: CONFIG.mcpServers.toString } }),
+    );
     await run({ named, bare });
   } finally {
     await Deno.remove(dir, { recursive: true });
@@ -101,14 +108,23 @@ async function probeRoutes(origin: string): Promise<void> {
   const status = await fetch(`${origin}/status`);
   equal(status.status, 200);
   const shown = await status.json() as {
-    servers: { server: string }[];
+    servers: { server: string; state: string; reason?: string }[];
     profiles: { name: string }[];
   };
-  deepEqual(shown.servers.map((s) => s.server), ["toString"]);
+  deepEqual(shown.servers.map((s) => s.server), ["toString", "remote"]);
+  // `${toString}` is a variable, not set: never Object.prototype's function sent as a token.
+  const remote = shown.servers[1]!;
+  deepEqual([
+    remote.state,
+    remote.reason?.startsWith("the environment variable toString is not set"),
+  ], [
+    "unavailable",
+    true,
+  ]);
   deepEqual(shown.profiles.map((p) => p.name).sort(), ["constructor", "work"]);
 }
 
-Deno.test("the gateway's HTTP routes take /mcp/NAME of an inherited member for no profile", async () => {
+Deno.test("the gateway's HTTP routes and /status take inherited names (a route, a variable) as ordinary ones", async () => {
   await withConfigs(async ({ named }) => {
     await using gateway = await startHttpGateway(named);
     await probeRoutes(gateway.url.slice(0, -"/mcp".length));
@@ -116,7 +132,8 @@ Deno.test("the gateway's HTTP routes take /mcp/NAME of an inherited member for n
 });
 
 Deno.test({
-  name: "the Worker's routes take /mcp/NAME of an inherited member for no profile",
+  name:
+    "the Worker's routes and /status take inherited names (a route, a variable) as ordinary ones",
   sanitizeResources: false,
   sanitizeOps: false,
   fn: async () => {
