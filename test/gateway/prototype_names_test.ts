@@ -80,6 +80,14 @@ Deno.test("--profile NAME is unknown for every name the config does not list, Ob
   });
 });
 
+Deno.test("unfold setup NAME of an inherited member is an unknown host", async () => {
+  for (const name of ["constructor", ...INHERITED]) {
+    const run = await runCli(["setup", name, "--dry-run", "--config", "/nonexistent/mcp.json"]);
+    equal(run.code, 2, `setup ${name}: ${run.stdout}${run.stderr}`);
+    match(run.stderr, new RegExp(`unknown host ${name} \\(hosts: `));
+  }
+});
+
 Deno.test("a profile named constructor and a server named toString are ordinary names to the CLI", async () => {
   await withConfigs(async ({ named }) => {
     const run = await runCli(["inspect", "--config", named, "--profile", "constructor", "--json"]);
