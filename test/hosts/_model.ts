@@ -189,10 +189,12 @@ export function roundTrip(
     extra?: Record<string, unknown>;
     /**
      * Where the bridge is deferred: what to ask the host's own tool search for. A search that
-     * finds nothing is asked again after the model "thought" for half a second (a host's servers
-     * may still be starting: a real model's turn takes that long and more), for up to 20 s.
+     * finds nothing (the host's servers may still be starting) is asked again once `ready`
+     * resolved, then at once on each later request, 40 searches at most.
      */
     discover?: string;
+    /** Resolves once the gateway has listed its servers (an event, never a timer). */
+    ready?: () => Promise<void>;
     /** The read-only discovery tool, used for search and describe when the host offers it. */
     readOnly?: (tool: ModelTool) => boolean;
   },
@@ -203,7 +205,7 @@ export function roundTrip(
       const searched = turn.calls.filter((c) => HOST_SEARCH.test(c.name)).length;
       const offered = turn.tools.some((t) => HOST_SEARCH.test(t.name));
       if (step.discover !== undefined && offered && searched < 40) {
-        if (searched > 0) await new Promise((resolve) => setTimeout(resolve, 500));
+        if (searched > 0) await step.ready?.();
         return { toolSearch: { query: step.discover } };
       }
       return { text: "done" };

@@ -91,6 +91,7 @@ export async function hostScenario(host: HostName, options: ScenarioOptions = {}
         arguments: { message: "hi" },
         // What a model asks its host's tool search for when the bridge is deferred (Codex).
         discover: "mcp servers search describe execute tools",
+        ready: () => snapshotsWritten(join(box.home, ".cache", "unfold", "snapshots"), 3),
         readOnly: DISCOVER[host],
         // Gemini CLI adds it to every tool and forwards it; the others never do.
         ...(host === "gemini" ? { extra: { wait_for_previous: true } } : {}),
@@ -188,4 +189,31 @@ export function assertCommon(seen: Seen): void {
   equal(seen.session.code, 0, seen.session.stderr.slice(-3000));
   // Every request to leave the machine was refused by the proxy: none reached anywhere.
   ok(seen.proxied.every((line) => line !== ""), JSON.stringify(seen.proxied));
+}
+
+/**
+ * Resolves once a gateway has listed `count` servers: their snapshot files are in the folder
+ * (the gateway writes each after its first listing, under a temporary name renamed into place).
+ * Watches the folder (created when missing): an event, no timer. Resolved at once when they are
+ * already there.
+ *
+ * @param folder The gateway's snapshot folder.
+ * @param count How many servers.
+ */
+export async function snapshotsWritten(folder: string, count: number): Promise<void> {
+  await Deno.mkdir(folder, { recursive: true });
+  const watcher = Deno.watchFs(folder);
+  try {
+    const written = async () => {
+      let n = 0;
+      for await (const entry of Deno.readDir(folder)) {
+        if (/^[0-9a-f]{64}\.json$/.test(entry.name)) n++;
+      }
+      return n >= count;
+    };
+    if (await written()) return;
+    for await (const _event of watcher) if (await written()) return;
+  } finally {
+    watcher.close();
+  }
 }
