@@ -14,7 +14,7 @@ import { type Injection, Injector } from "../injector.ts";
 import { type McpTool, toolId } from "../tool.ts";
 import { oneLine, quote } from "../untrusted.ts";
 import { type GatewayOptions, UPSTREAM_INSTRUCTIONS_CHARS } from "./config/parse.ts";
-import { INJECTOR_KEYS, UNFOLD } from "./config/model.ts";
+import { fallbackOf, INJECTOR_KEYS, UNFOLD } from "./config/model.ts";
 import { FIRST_LISTING_WAIT_MS, unlistedServers } from "./pool/start_wait.ts";
 import type { UpstreamStatus } from "./pool/upstreams.ts";
 
@@ -140,7 +140,7 @@ export function present(
   const overview = injection === null
     ? `${protocol}${none}${notes}`
     : `${injection.prompt}${notes}`;
-  const place = options.overviewIn ?? UNFOLD.overviewIn.fallback;
+  const place = options.overviewIn ?? fallbackOf(UNFOLD.shape.overviewIn);
   // With the overview in the description, the instructions are the protocol, and what must reach a
   // host that reads them once: that no tool is available, or which servers are still starting.
   const instructions = place === "description"
