@@ -133,7 +133,10 @@ async function main(argv: readonly string[]): Promise<number> {
     return 1;
   }
   const profiles = config.options.profiles ?? {};
-  const profile = args.profile === undefined ? undefined : profiles[args.profile];
+  // A profile's name is the user's: `constructor` is one like another, never Object's.
+  const profile = args.profile !== undefined && Object.hasOwn(profiles, args.profile)
+    ? profiles[args.profile]
+    : undefined;
   if (args.profile !== undefined && profile === undefined) {
     console.error(`unfold: ${args.config}: ${unknownProfile(args.profile, Object.keys(profiles))}`);
     return 1;
