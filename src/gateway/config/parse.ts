@@ -111,7 +111,7 @@ export function parseGatewayConfig(
   env: Readonly<Record<string, string | undefined>>,
   options: ParseOptions = {},
 ): GatewayConfigResult {
-  let value = input;
+  let value = withoutUndefined(input);
   if (typeof input === "string") {
     try {
       value = JSON.parse(input);
@@ -136,6 +136,19 @@ export function parseGatewayConfig(
 }
 
 const refused = (error: GatewayConfigError): GatewayConfigResult => ({ ok: false, error });
+
+// A value as JSON carries it: a key whose value is `undefined` is absent. As deep as the config's
+// objects go; what is deeper is no config's to read.
+function withoutUndefined(value: unknown, depth = 6): unknown {
+  if (depth === 0 || !isRecord(value)) return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, v] of Object.entries(value)) {
+    if (v === undefined) continue;
+    const kept = { value: withoutUndefined(v, depth - 1), enumerable: true, writable: true };
+    Object.defineProperty(out, key, kept);
+  }
+  return out;
+}
 
 // What the `unfold` block may name: the servers that are not disabled. A config whose entries
 // have problems is refused for them before the block is (they come first), so the names are read

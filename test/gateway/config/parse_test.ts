@@ -303,3 +303,17 @@ Deno.test("parseGatewayConfig() keeps servers, profiles, tools and variables nam
   const set = accepted({ mcpServers: { a: { command: "${toString}" } } }, { toString: "t" });
   equal("command" in set.servers[0]! && set.servers[0].command, "t");
 });
+
+Deno.test("parseGatewayConfig() reads a key given as undefined as absent, as JSON would carry it", () => {
+  const config = accepted({
+    $schema: undefined,
+    mcpServers: { a: { command: "x", cwd: undefined, env: { A: undefined, B: "b" } } },
+    unfold: { start: undefined, pinned: undefined },
+  });
+  deepEqual(config.servers, [{ server: "a", command: "x", args: [], env: { B: "b" } }]);
+  deepEqual(config.options, { pinned: [] });
+  equal(
+    pointerOf({ mcpServers: { a: { command: "x", args: [undefined] } } }),
+    "/mcpServers/a/args/0",
+  );
+});
