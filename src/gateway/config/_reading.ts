@@ -94,9 +94,9 @@ export interface Reading {
 let current: Reading | undefined;
 
 /** Runs one synchronous parse with its reading. */
-export function whileReading<T>(with_: Reading, read: () => T): T {
+export function whileReading<T>(given: Reading, read: () => T): T {
   const outer = current;
-  current = with_;
+  current = given;
   try {
     return read();
   } finally {
@@ -126,7 +126,7 @@ export class Unset {
   constructor(readonly variables: readonly string[]) {}
 }
 
-/** Whether a value, or one of an object's own values, waits for a variable. */
+/** Whether a parsed value, or a value within it, waits for a variable. */
 export function awaitsVariable(value: unknown): boolean {
   return value instanceof Unset ||
     (typeof value === "object" && value !== null && Object.values(value).some(awaitsVariable));
