@@ -20,7 +20,7 @@ import { bridgeWords, type KnownHost } from "./host_profiles.ts";
 import { type McpTool, toolId } from "../tool.ts";
 import { oneLine, quote } from "../untrusted.ts";
 import { type GatewayOptions, UPSTREAM_INSTRUCTIONS_CHARS } from "./config/parse.ts";
-import { INJECTOR_KEYS, UNFOLD } from "./config/model.ts";
+import { fallbackOf, INJECTOR_KEYS, UNFOLD } from "./config/model.ts";
 import { FIRST_LISTING_WAIT_MS, unlistedServers } from "./pool/start_wait.ts";
 import type { UpstreamStatus } from "./pool/upstreams.ts";
 
@@ -191,7 +191,7 @@ export function present(
       ? `${protocol}${none}${notes}`
       : `${renamedPrompt(shown.prompt, c.bridgeName, shown.mode, words)}${notes}`;
   const place: Presentation["overviewIn"] = options.overviewIn ?? view.host?.overviewIn ??
-    UNFOLD.overviewIn.fallback ?? "description";
+    fallbackOf(UNFOLD.shape.overviewIn) ?? "description";
   const words = bridgeWords(c.bridgeName, view.host, view.profile);
   const lookWords = view.discovery === false
     ? undefined

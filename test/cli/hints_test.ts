@@ -5,7 +5,7 @@ import { deepEqual, equal, ok } from "node:assert/strict";
 import { type CliRun, runCli } from "../gateway/_gateway.ts";
 import { denoEnv, npmServer, startHttpEverything } from "../mcp/_servers.ts";
 import { startOAuthGate } from "../mcp/_oauth_gate.ts";
-import { commandsIn, shellWords } from "./_commands_in.ts";
+import { commandsIn } from "./_commands_in.ts";
 
 // The `unfold …` commands in a text, each as the words a shell would pass: the commands it sets
 // apart (in backticks, or alone on a line), none of them glued to the prose.
@@ -13,17 +13,6 @@ function hintsIn(text: string): string[][] {
   const { commands, unmarked } = commandsIn(text);
   deepEqual(unmarked, [], "a command written into the prose");
   return commands.filter((command) => command.words[0] === "unfold").map((c) => c.words);
-}
-
-// `unfold setup` prints its undo hint at the end of its line, unmarked (`setup_plan.ts`, the setup
-// room's, is left to it): a command there ends at an unquoted ",", ")", ";" or the line's end.
-function setupHintsIn(text: string): string[][] {
-  const hints: string[][] = [];
-  for (const found of text.matchAll(/\bunfold (?=[a-z]+ )/g)) {
-    const end = text.slice(found.index).search(/[,);\n]|$/);
-    hints.push(shellWords(text.slice(found.index, found.index + end)));
-  }
-  return hints;
 }
 
 Deno.test("hintsIn splits a hint as a shell does", () => {
@@ -100,7 +89,7 @@ Deno.test("the undo hint of unfold setup runs as printed", async () => {
       env,
     );
     equal(done.code, 0, done.stderr);
-    const hints = setupHintsIn(done.stdout);
+    const hints = hintsIn(done.stdout);
     deepEqual(hints.map((words) => words.at(-1)), ["--undo"], done.stdout);
     const undone = await runHint(hints[0]!, env);
     equal(undone.code, 0, undone.stderr);
