@@ -91,6 +91,7 @@ Deno.test("RouteResult is a oneOf discriminated by action, each shape with its r
     ["describe", ["action", "catalogHash", "id", "tool", "toolResult"]],
     ["execute", ["action", "arguments", "catalogHash", "id", "tool"]],
     ["error", ["action", "catalogHash", "error", "toolResult"]],
+    ["more", ["action", "catalogHash", "cut", "ref", "toolResult"]],
   ]);
 });
 
