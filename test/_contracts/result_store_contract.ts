@@ -23,7 +23,7 @@ export interface ResultStoreFixture {
   key: (name: string) => SessionKey;
   /** The most bytes one session keeps, as the store was made with. */
   limit: number;
-  /** Lets idle sessions expire (advances a fake clock, or waits past a short time to live). */
+  /** Lets idle sessions expire: moves the store's clock past their time to live. */
   expire: () => Promise<void>;
   /** Releases resources. */
   close?: () => Promise<void>;

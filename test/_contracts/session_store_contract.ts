@@ -14,7 +14,7 @@ export interface StoreFixture {
   store: SessionStore;
   /** A key no other step uses. */
   key: (name: string) => SessionKey;
-  /** Lets idle sessions expire (advances a fake clock, or waits past a short time to live). */
+  /** Lets idle sessions expire: moves the store's clock past their time to live. */
   expire: () => Promise<void>;
   /** Releases resources. */
   close?: () => Promise<void>;

@@ -42,7 +42,8 @@ Deno.test("the model is told a server whose command is missing is unavailable", 
 Deno.test("a missing command is looked for again with backoff up to 10 minutes", async () => {
   const delays: number[] = [];
   let clock = 0;
-  const pending: (() => void)[] = [];
+  // Resolved by the pool's own scheduler: each failed look schedules the next one.
+  let next = Promise.withResolvers<() => void>();
   const pool = await openLivePool(
     [{ server: "typo", command: "npxx", args: [], env: {} }],
     (config) => connectStdio(config as Parameters<typeof connectStdio>[0]),
@@ -51,7 +52,7 @@ Deno.test("a missing command is looked for again with backoff up to 10 minutes",
       schedule: (run, ms) => {
         delays.push(ms);
         clock += ms;
-        pending.push(run);
+        next.resolve(run);
         return () => {};
       },
       startupTimeoutMs: 10_000,
@@ -61,12 +62,12 @@ Deno.test("a missing command is looked for again with backoff up to 10 minutes",
     equal(pool.statuses()[0]!.detail, 'Cannot connect to "typo": command not found: npxx');
     // Each retry fails the same way, and schedules the next one.
     while (delays.length < 12) {
-      const run = pending.shift()!;
+      const run = await next.promise;
+      next = Promise.withResolvers();
       run();
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      while (pending.length === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+      await next.promise;
     }
-    deepEqual(delays.slice(0, 12), [
+    deepEqual(delays, [
       1_000,
       2_000,
       4_000,
@@ -80,6 +81,7 @@ Deno.test("a missing command is looked for again with backoff up to 10 minutes",
       600_000,
       600_000,
     ]);
+    equal(pool.statuses()[0]!.detail, 'Cannot connect to "typo": command not found: npxx');
   } finally {
     await pool.close();
   }

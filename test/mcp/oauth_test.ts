@@ -10,9 +10,14 @@ import { memoryOAuthStore, type OAuthRecord } from "../../src/mcp/oauth/store.ts
 const BASE = "http://127.0.0.1:1";
 const URL_ = `${BASE}/mcp`;
 
-function fakeServer(live: Set<string>) {
+// `refusalsFirst`: the token endpoint answers only once that many requests have been refused
+// (the requests refused together are all refused before any refresh ends).
+function fakeServer(live: Set<string>, refusalsFirst = 0) {
   const seen: { url: string; authorization: string | null }[] = [];
   let refreshes = 0;
+  let refusals = 0;
+  const refused = Promise.withResolvers<void>();
+  if (refusalsFirst === 0) refused.resolve();
   const fetch = async (input: string | URL, init?: RequestInit): Promise<Response> => {
     const url = new URL(String(input));
     const authorization = new Headers(init?.headers).get("authorization");
@@ -31,7 +36,7 @@ function fakeServer(live: Set<string>) {
     }
     if (url.pathname === "/token") {
       refreshes++;
-      await new Promise((resolve) => setTimeout(resolve, 0));
+      await refused.promise;
       live.add(`fresh-${refreshes}`);
       return Response.json({
         access_token: `fresh-${refreshes}`,
@@ -42,6 +47,7 @@ function fakeServer(live: Set<string>) {
     if (url.pathname === "/mcp" && live.has(authorization?.replace("Bearer ", "") ?? "")) {
       return new Response("ok");
     }
+    if (url.pathname === "/mcp" && ++refusals === refusalsFirst) refused.resolve();
     return new Response(null, {
       status: 401,
       headers: {
@@ -109,7 +115,7 @@ Deno.test("an expired token is refreshed before it is sent, by the clock, keepin
 });
 
 Deno.test("requests refused together share one refresh", async () => {
-  const server = fakeServer(new Set());
+  const server = fakeServer(new Set(), 3);
   const { provider: p } = provider(signedIn(Infinity));
   const fetch = withOAuth({ server: "s", url: URL_, provider: p, fetch: server.fetch });
   const answers = await Promise.all([1, 2, 3].map(() => fetch(URL_, { method: "POST" })));

@@ -84,6 +84,10 @@ export async function openLivePool(
     const timer = setTimeout(run, ms);
     return () => clearTimeout(timer);
   });
+  // A call's waits (for a start, for a re-list) follow an injected scheduler, so a test's clock
+  // bounds them; the open's startup bound stays on the platform's timer, since no one can move a
+  // clock before the open returns.
+  const timed = options.schedule;
   const listeners = new Set<() => void>();
   let closed = false;
   // Aborted at close: a server still in its handshake then is stopped, not left behind.
@@ -254,7 +258,7 @@ export async function openLivePool(
       if (entry.connecting === undefined && now() >= entry.retryAt) void start(entry);
       if (entry.connecting !== undefined) {
         waited = true;
-        const outcome = await settled(entry.connecting, timeoutMs, options.signal);
+        const outcome = await settled(entry.connecting, timeoutMs, options.signal, timed);
         if (outcome === "aborted") throw options.signal?.reason;
         if (outcome === "timeout") throw notStarted(tool, timeoutMs!);
       }
@@ -272,7 +276,9 @@ export async function openLivePool(
     const left = () => timeoutMs === null ? null : Math.max(0, timeoutMs - (now() - began));
     for (let admits = 0; admit !== undefined; admits++) {
       if (admits === MAX_ADMITS) throw relisting(tool);
-      if (await awaitRelist(connection, tool, left(), timeoutMs, options.signal)) connection = up();
+      if (await awaitRelist(connection, tool, left(), timeoutMs, options.signal, timed)) {
+        connection = up();
+      }
       const judged = entry.tools;
       await admit(judged.find((live) => live.name === tool.name));
       connection = up();

@@ -9,7 +9,7 @@
  * @module
  */
 
-import { within } from "../../utils/deadline.ts";
+import { type Scheduler, within } from "../../utils/deadline.ts";
 import type { McpCatalog } from "../../catalog.ts";
 import type { McpConnection } from "../../mcp/types.ts";
 import { parseBridgeCall } from "../../bridge/parse.ts";
@@ -142,6 +142,7 @@ export type StartWait = "started" | "timeout" | "aborted";
  * @param start The start in progress (it never rejects).
  * @param ms The longest wait, or `null` for no bound.
  * @param signal The call's cancellation.
+ * @param schedule What times `ms` (the platform's timer when not given).
  * @returns How the wait ended.
  *
  * @example Usage
@@ -158,8 +159,11 @@ export function settled(
   start: Promise<void>,
   ms: number | null,
   signal: AbortSignal | undefined,
+  schedule?: Scheduler,
 ): Promise<StartWait> {
-  return within(start, ms, signal).then((waited) => waited.ok ? "started" : waited.reason);
+  return within(start, ms, signal, schedule).then((waited) =>
+    waited.ok ? "started" : waited.reason
+  );
 }
 
 /**
@@ -197,6 +201,7 @@ export function notStarted(tool: McpTool, ms: number): McpError {
  * @param ms What is left of the call's timeout, or `null` for no bound.
  * @param callMs The call's whole timeout, for the error.
  * @param signal The call's cancellation.
+ * @param schedule What times `ms` (the platform's timer when not given).
  * @returns Whether it waited.
  * @throws {McpError} `call_timeout` when the listing does not end in time; `tool_error` when it
  * failed; the signal's reason when aborted.
@@ -219,10 +224,11 @@ export async function awaitRelist(
   ms: number | null,
   callMs: number | null,
   signal: AbortSignal | undefined,
+  schedule?: Scheduler,
 ): Promise<boolean> {
   const relisting = connection.relisting;
   if (relisting === undefined) return false;
-  const waited = await within(relisting, ms, signal);
+  const waited = await within(relisting, ms, signal, schedule);
   const changed = `Cannot call ${JSON.stringify(toolId(tool))}: the server ${
     JSON.stringify(tool.server)
   } announced that its tools changed`;

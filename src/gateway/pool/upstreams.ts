@@ -14,6 +14,7 @@ import type { StartMode, UpstreamConfig } from "../config/parse.ts";
 import { McpError } from "../../tool_error.ts";
 import { toolId } from "../../tool.ts";
 import type { FieldChange } from "../trust/lock.ts";
+import type { Scheduler } from "../../utils/deadline.ts";
 
 /** Opens a connection to one upstream (`connectStdio` or `connectHttp` behind a config). */
 export type Connector = (
@@ -165,10 +166,11 @@ export interface PoolOptions {
    */
   restart?: { initialDelayMs?: number; maxDelayMs?: number };
   /**
-   * Runs a restart after a delay, and returns what cancels it.
+   * Runs a restart, an idle stop or the end of a call's wait for its server after a delay, and
+   * returns what cancels it (the startup timeout stays on the platform's timer).
    * @default {setTimeout}
    */
-  schedule?: (run: () => void, ms: number) => () => void;
+  schedule?: Scheduler;
   /**
    * When the upstreams run: `"lazy"` starts one at the first call of one of its tools (one
    * without a snapshot is started once to be listed, then stopped) and stops it after

@@ -154,15 +154,21 @@ Deno.test("a call of a server still starting waits within its own timeout, not t
   const { connector, state } = countingConnector();
   const gate = Promise.withResolvers<void>();
   state.gate = gate.promise;
+  const time = manualTime();
   const pool = await openLivePool([CONFIG], connector, {
     snapshots: memoryStore({ tools: [ECHO] }),
     startupTimeoutMs: 1,
+    now: time.now,
+    schedule: time.schedule,
   });
   const called = pool.forward(ECHO, { text: "waited" }, { timeoutMs: 60_000 });
-  // Longer than the startup timeout: the call still waits.
-  await new Promise((resolve) => setTimeout(resolve, 20));
+  // Far longer than the startup timeout, short of the call's: a wait bounded by the startup
+  // timeout would end here (its abort runs now, before the start that the gate holds), and the
+  // call would fail with call_timeout.
+  time.advance(59_999);
   gate.resolve();
-  match(text(await called), /^waited \d+$/);
+  // The call got what was left of its timeout.
+  equal(text(await called), "waited 1");
   await pool.close();
 });
 
@@ -240,8 +246,13 @@ Deno.test("a lazily started server that crashes is lost, restarted with backoff,
   crash!();
   deepEqual(pool.statuses()[0]!.state, "lost");
   // The backoff's first delay passes: restarted, and up while the idle time runs.
+  const ready = new Promise<void>((resolve) => {
+    const stop = pool.onChange(() => {
+      if (pool.statuses()[0]!.state === "ready") resolve(stop());
+    });
+  });
   time.advance(100);
-  await new Promise((resolve) => setTimeout(resolve, 0));
+  await ready;
   equal(pool.statuses()[0]!.state, "ready");
   equal(open, 1);
   time.advance(10_000);

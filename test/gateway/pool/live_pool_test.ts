@@ -16,19 +16,23 @@ const TOOL = {
 function manualTime() {
   const pending: { run: () => void; ms: number }[] = [];
   const clock = { now: 0 };
+  let scheduled = Promise.withResolvers<void>();
   return {
     clock,
     delays: () => pending.map((p) => p.ms),
     schedule: (run: () => void, ms: number) => {
       const item = { run, ms };
       pending.push(item);
+      scheduled.resolve();
       return () => void pending.splice(pending.indexOf(item) >>> 0, 1);
     },
+    /** Runs the next restart and waits until it has failed: its failure schedules the next. */
     async fire() {
-      const next = pending.shift();
-      clock.now += next?.ms ?? 0;
-      next?.run();
-      await new Promise((resolve) => setTimeout(resolve, 0));
+      const next = pending.shift()!;
+      clock.now += next.ms;
+      scheduled = Promise.withResolvers();
+      next.run();
+      await scheduled.promise;
     },
   };
 }
