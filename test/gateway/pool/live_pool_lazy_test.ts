@@ -1,4 +1,4 @@
-import { deepEqual, equal, match, rejects } from "node:assert/strict";
+import { deepEqual, equal, rejects } from "node:assert/strict";
 import { openLivePool } from "../../../src/gateway/pool/live_pool.ts";
 import type { Connector } from "../../../src/gateway/pool/upstreams.ts";
 import type { McpConnection } from "../../../src/mcp/types.ts";
