@@ -112,6 +112,86 @@ export function stopper(
 }
 
 /**
+ * The lines a started child writes on its log, kept as they come, with a wait for one: the
+ * event a test waits on instead of asking the child again and again.
+ */
+export class ChildLog {
+  /** Every complete line so far. */
+  readonly lines: string[] = [];
+  /** Resolves once the log has ended (the child closed it, or exited). */
+  readonly ended: Promise<void>;
+  #event = Promise.withResolvers<void>();
+  #done = false;
+
+  /**
+   * Starts reading.
+   *
+   * @param reader The reader of the log (text chunks), past what was read before.
+   * @param seen Text read before, from the start of a line.
+   */
+  constructor(reader: ReadableStreamDefaultReader<string>, seen = "") {
+    this.ended = (async () => {
+      let buffered = seen;
+      for (;;) {
+        const lines = buffered.split("\n");
+        buffered = lines.pop() ?? "";
+        if (lines.length > 0) this.#add(lines);
+        const { value, done } = await reader.read();
+        if (done) break;
+        buffered += value;
+      }
+      if (buffered !== "") this.#add([buffered]);
+    })().catch(() => {}).finally(() => {
+      this.#done = true;
+      this.#event.resolve();
+    });
+  }
+
+  /** Whether the log has ended. */
+  get done(): boolean {
+    return this.#done;
+  }
+
+  /** Resolves at the next line, or when the log ends. */
+  next(): Promise<void> {
+    return this.#event.promise;
+  }
+
+  #add(lines: string[]): void {
+    this.lines.push(...lines);
+    this.#event.resolve();
+    this.#event = Promise.withResolvers();
+  }
+
+  /**
+   * Waits for a line that matches: at once when one came already, else at the first that does.
+   *
+   * @param pattern What the line matches.
+   * @param ms The longest wait (an upper bound only: the wait ends on the line).
+   * @returns The line.
+   * @throws {Error} When the log ends, or the time passes, before such a line.
+   */
+  async line(pattern: RegExp, ms = 15_000): Promise<string> {
+    const { promise: bound, resolve } = Promise.withResolvers<"timeout">();
+    const timer = setTimeout(() => resolve("timeout"), ms);
+    try {
+      for (let seen = 0;;) {
+        const next = this.#event.promise;
+        const found = this.lines.slice(seen).find((line) => pattern.test(line));
+        if (found !== undefined) return found;
+        seen = this.lines.length;
+        if (this.#done) throw new Error(`the log ended before a line ${pattern}`);
+        if ((await Promise.race([next, bound])) === "timeout") {
+          throw new Error(`timed out waiting for a line ${pattern}:\n${this.lines.join("\n")}`);
+        }
+      }
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}
+
+/**
  * A user's machine as a fresh-clone test sets it up: of this process's environment, only the
  * proxy and certificate variables unfold passes on (and any other `names`), as a new machine
  * behind the same network has them; the caller adds its own HOME, DENO_DIR and the like.

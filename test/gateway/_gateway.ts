@@ -8,7 +8,7 @@
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { denoEnv, npmServer } from "../mcp/_servers.ts";
-import { spawnLogged, stopper } from "../_deno.ts";
+import { ChildLog, spawnLogged } from "../_deno.ts";
 import { RUN_FLAGS } from "../../src/cli/run_flags.ts";
 
 const CONFIG = new URL("../../deno.json", import.meta.url).pathname;
@@ -132,6 +132,8 @@ export async function stdioClient(config: string): Promise<Client> {
 export interface HttpGateway extends AsyncDisposable {
   /** Its `/mcp` URL. */
   url: string;
+  /** Its stderr: each upstream's state as it changes, kept and waited on. */
+  log: ChildLog;
   /** Stops it. */
   stop(): Promise<void>;
 }
@@ -170,8 +172,17 @@ export async function startHttpGateway(
     seen += value;
     url = /tools at (http:\/\/\S+\/mcp)/.exec(seen)?.[1];
   }
-  const stop = stopper(child, lines);
-  return { url, stop, [Symbol.asyncDispose]: stop };
+  const log = new ChildLog(lines, seen);
+  let stopped: Promise<void> | undefined;
+  const stop = () =>
+    stopped ??= (async () => {
+      try {
+        child.kill("SIGTERM");
+      } catch { /* already gone */ }
+      await child.status;
+      await log.ended;
+    })();
+  return { url, log, stop, [Symbol.asyncDispose]: stop };
 }
 
 /**

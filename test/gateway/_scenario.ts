@@ -211,7 +211,7 @@ export async function gatewayScenario(
 
   await t.step("an upstream that dies fails by name while the others answer", async () => {
     await describeThenExecute(client, "lab/exit");
-    // wait never answers by itself: the server's exit ends it.
+    // The server exits at the start of this call of wait, the call in flight: it fails as such.
     const dead = await describeThenExecute(client, "lab/wait");
     equal(dead.isError, true);
     match(textOf(dead), /^Error disconnected: the tool lab\/wait failed: /);

@@ -9,6 +9,13 @@
 
 import puppeteer, { type Browser, type Page } from "puppeteer-core";
 
+/**
+ * The options of a `page.waitForFunction` that checks again at each change of the page's DOM
+ * (a `MutationObserver`), not at every animation frame: the wait ends on the change it waits for.
+ * Its default 30 s timeout is an upper bound only.
+ */
+export const ON_CHANGE = { polling: "mutation" } as const;
+
 /** Where screenshots go (git-ignored). */
 export const OUTPUT = new URL("../output/", import.meta.url);
 

@@ -5,7 +5,7 @@ import type { ElementHandle } from "puppeteer-core";
 import { spawnLogged, stopper } from "../_deno.ts";
 import { denoEnv, memoryServer } from "../mcp/_servers.ts";
 import { cliCommand, httpClient, startHttpGateway, writeConfig } from "../gateway/_gateway.ts";
-import { openPage, screenshot } from "./_browser.ts";
+import { ON_CHANGE, openPage, screenshot } from "./_browser.ts";
 
 const TOKEN = "page-test-token";
 const PROFILE_TOKEN = "page-test-files-token";
@@ -26,7 +26,7 @@ Deno.test("the page on the gateway's HTTP face shows each upstream's state, live
     await page.setViewport({ width: 1280, height: 900 });
 
     await t.step("the page asks for the token first, and shows nothing else", async () => {
-      await page.goto(`${base}/`, { waitUntil: "networkidle0" });
+      await page.goto(`${base}/`, { waitUntil: "load" });
       await page.waitForSelector("#token", { visible: true });
       // The 401 that asked for the token is expected (the browser logs it too): nothing else.
       ok(errors.length > 0 && errors.every((e) => e.includes("401")), errors.join("\n"));
@@ -40,9 +40,15 @@ Deno.test("the page on the gateway's HTTP face shows each upstream's state, live
     await t.step("with the token: the gateway's panels only, at the config's size", async () => {
       await page.type("#token", TOKEN);
       await page.keyboard.press("Enter");
-      await page.waitForFunction(() => document.querySelector("#face")?.textContent === "gateway");
+      await page.waitForFunction(
+        () => document.querySelector("#face")?.textContent === "gateway",
+        ON_CHANGE,
+      );
       equal(await page.evaluate(() => sessionStorage.getItem("unfold.token")), TOKEN);
-      await page.waitForFunction(() => document.querySelector("#level")?.textContent !== "–");
+      await page.waitForFunction(
+        () => document.querySelector("#level")?.textContent !== "–",
+        ON_CHANGE,
+      );
       equal(await page.$eval("#context", (el) => (el as HTMLInputElement).value), String(CONTEXT));
       const views = requests.filter((url) => new URL(url).pathname === "/view");
       equal(new URL(views[0]!).searchParams.get("context"), String(CONTEXT));
@@ -64,8 +70,14 @@ Deno.test("the page on the gateway's HTTP face shows each upstream's state, live
     await t.step(
       "the status panel lists each upstream with its state, the dead one failed",
       async () => {
-        await page.waitForFunction(() =>
-          document.querySelectorAll("#status-table tbody tr").length === 4
+        // Four rows, none still starting (the page reads /status again every few seconds).
+        await page.waitForFunction(
+          () => {
+            const rows = [...document.querySelectorAll("#status-table tbody tr")];
+            return rows.length === 4 &&
+              rows.every((row) => row.children[1]?.textContent !== "starting");
+          },
+          { ...ON_CHANGE, timeout: 60_000 },
         );
         const rows = await page.$$eval(
           "#status-table tbody tr",
@@ -104,7 +116,7 @@ Deno.test("the page on the gateway's HTTP face shows each upstream's state, live
             `${document.querySelector("#prompt")?.textContent}\n${
               document.querySelector("#bridge")?.textContent
             }` !== was,
-          {},
+          ON_CHANGE,
           before,
         );
         levels.push(await page.$eval("#level", (el) => el.textContent ?? ""));
@@ -135,7 +147,7 @@ Deno.test("the page on the gateway's HTTP face shows each upstream's state, live
         const cells = [...document.querySelectorAll("#counters div")];
         const searches = cells.find((div) => div.querySelector("dt")?.textContent === "Searches");
         return Number(searches?.querySelector("dd")?.textContent) >= 1;
-      }, { timeout: 20_000 });
+      }, { ...ON_CHANGE, timeout: 20_000 });
     });
 
     await t.step("screenshots at desktop and phone widths", async () => {
@@ -152,12 +164,13 @@ Deno.test("the page on the gateway's HTTP face shows each upstream's state, live
     await t.step("a profile's token shows that profile alone", async () => {
       await using other = await openPage();
       const profilePage = other.page;
-      await profilePage.goto(`${base}/`, { waitUntil: "networkidle0" });
+      await profilePage.goto(`${base}/`, { waitUntil: "load" });
       await profilePage.waitForSelector("#token", { visible: true });
       await profilePage.type("#token", PROFILE_TOKEN);
       await profilePage.keyboard.press("Enter");
-      await profilePage.waitForFunction(() =>
-        document.querySelector("#face")?.textContent === "gateway · profile files"
+      await profilePage.waitForFunction(
+        () => document.querySelector("#face")?.textContent === "gateway · profile files",
+        ON_CHANGE,
       );
       const servers = await profilePage.$$eval(
         "#status-table tbody tr td:first-child",
@@ -167,8 +180,9 @@ Deno.test("the page on the gateway's HTTP face shows each upstream's state, live
       match(await profilePage.$eval("#profile-note", (el) => el.textContent ?? ""), /files alone/);
       equal(await visible(await profilePage.$("#profiles-table")), false);
       equal(await visible(await profilePage.$("#counters-section")), false);
-      await profilePage.waitForFunction(() =>
-        document.querySelector("#level")?.textContent !== "–"
+      await profilePage.waitForFunction(
+        () => document.querySelector("#level")?.textContent !== "–",
+        ON_CHANGE,
       );
       equal(
         await profilePage.$eval("#context", (el) => (el as HTMLInputElement).value),
@@ -180,9 +194,7 @@ Deno.test("the page on the gateway's HTTP face shows each upstream's state, live
       await gateway.stop();
       await page.waitForFunction(
         () => /Cannot reach the server/.test(document.querySelector("#message")?.textContent ?? ""),
-        {
-          timeout: 20_000,
-        },
+        { ...ON_CHANGE, timeout: 20_000 },
       );
       equal(await page.$$eval("#status-table tbody tr", (trs) => trs.length), 0);
       equal(await page.$$eval("#counters div", (divs) => divs.length), 0);
@@ -222,7 +234,8 @@ Deno.test("unfold gateway --http with a token prints the page's URL and that it 
       if (done) break;
       seen += value;
       page = /the page: (http:\/\/\S+\/)(.*)\n/.exec(seen);
-      // Once it listens, its page line follows at once: a gateway that never says it is stopped.
+      // Once it listens, its page line follows at once: a gateway that never says it is stopped
+      // (an upper bound on the wait for that line, not a delay).
       if (cutOff === undefined && /tools at/.test(seen)) {
         cutOff = setTimeout(() => child.kill("SIGTERM"), 10_000);
       }
@@ -255,12 +268,11 @@ Deno.test("the gateway's page shows tools awaiting approval, with their live def
     await using gateway = await startHttpGateway(path);
     await using browser = await openPage();
     const { page, errors } = browser;
-    await page.goto(gateway.url.replace(/\/mcp$/, "/"), { waitUntil: "networkidle0" });
+    await page.goto(gateway.url.replace(/\/mcp$/, "/"), { waitUntil: "load" });
     await page.waitForFunction(() =>
       /awaiting approval: .*read_graph/.test(
         document.querySelector("#status-table tbody tr td:nth-child(4)")?.textContent ?? "",
-      )
-    );
+      ), ON_CHANGE);
     await page.click("#status-table tbody tr td:nth-child(4) summary");
     const shown = await page.$eval(
       "#status-table tbody tr td:nth-child(4) pre",

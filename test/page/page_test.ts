@@ -7,7 +7,7 @@ import { Injector } from "../../src/injector.ts";
 import { estimateTokens } from "../../src/tokens.ts";
 import type { McpTool } from "../../src/tool.ts";
 import { startDenoServer } from "../e2e/_processes.ts";
-import { openPage, screenshot } from "./_browser.ts";
+import { ON_CHANGE, openPage, screenshot } from "./_browser.ts";
 
 const SAMPLE = new URL("../../testdata/real-servers/", import.meta.url);
 
@@ -44,11 +44,14 @@ Deno.test("the page on the Deno API shows the model's view, the cost chart and w
     await using browser = await openPage();
     const { page, errors, requests } = browser;
     await page.setViewport({ width: 1280, height: 900 });
-    await page.goto(`${server.url}/`, { waitUntil: "networkidle0" });
+    await page.goto(`${server.url}/`, { waitUntil: "load" });
     const levelShown = () => page.$eval("#level", (el) => el.textContent);
 
     await t.step("the sample catalogue loads and the level for 128k is shown", async () => {
-      await page.waitForFunction(() => document.querySelector("#level")?.textContent !== "–");
+      await page.waitForFunction(
+        () => document.querySelector("#level")?.textContent !== "–",
+        ON_CHANGE,
+      );
       equal(await levelShown(), levelAt(128_000));
       const prompt = await page.$eval("#prompt", (el) => el.textContent ?? "");
       ok(prompt.length > 100, prompt);
@@ -72,7 +75,7 @@ Deno.test("the page on the Deno API shows the model's view, the cost chart and w
         }, context);
         await page.waitForFunction(
           (want) => document.querySelector("#level")?.textContent === want,
-          {},
+          ON_CHANGE,
           levelAt(context),
         );
       }
@@ -81,8 +84,9 @@ Deno.test("the page on the Deno API shows the model's view, the cost chart and w
     });
 
     await t.step("the cost chart and its table cover 8k to 1M tokens", async () => {
-      await page.waitForFunction(() =>
-        document.querySelectorAll("#cost-table tbody tr").length === 9
+      await page.waitForFunction(
+        () => document.querySelectorAll("#cost-table tbody tr").length === 9,
+        ON_CHANGE,
       );
       const first = await page.$eval("#cost-table tbody tr", (tr) => tr.textContent ?? "");
       ok(first.startsWith("8,000" + levelAt(8_000)), first);
@@ -128,8 +132,9 @@ Deno.test("the page on the Deno API shows the model's view, the cost chart and w
           ]);
         });
         await page.click("#use-text");
-        await page.waitForFunction(() =>
-          /non-empty/.test(document.querySelector("#message")!.textContent!)
+        await page.waitForFunction(
+          () => /non-empty/.test(document.querySelector("#message")!.textContent!),
+          ON_CHANGE,
         );
         const summary = await page.$eval("#catalog-summary", (el) => el.textContent ?? "");
         ok(!/\d+ tools/.test(summary) && /refused/.test(summary), summary);
@@ -154,8 +159,9 @@ Deno.test("the page on the Deno API shows the model's view, the cost chart and w
           });
         });
         await page.click("#use-text");
-        await page.waitForFunction(() =>
-          document.querySelectorAll("#cost-table tbody tr").length === 9
+        await page.waitForFunction(
+          () => document.querySelectorAll("#cost-table tbody tr").length === 9,
+          ON_CHANGE,
         );
         const saved = await page.$$eval(
           "#cost-table tbody tr",
@@ -179,8 +185,9 @@ Deno.test("the page on the Deno API shows the model's view, the cost chart and w
       equal(await page.$eval("#results li .id", (el) => el.textContent), "notes/add");
       await page.$eval("#expected", (el) => (el as HTMLInputElement).value = "x/y");
       await page.click("#search button[type=submit]");
-      await page.waitForFunction(() =>
-        /not in this catalogue/.test(document.querySelector("#message")?.textContent ?? "")
+      await page.waitForFunction(
+        () => /not in this catalogue/.test(document.querySelector("#message")?.textContent ?? ""),
+        ON_CHANGE,
       );
       equal(await page.$$eval("#results li", (li) => li.length), 0);
       equal(await page.$eval("#search-words", (el) => el.textContent), "");

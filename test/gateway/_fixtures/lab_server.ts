@@ -1,7 +1,8 @@
 /**
  * A stdio MCP server for the gateway's fault cases: `wait` runs until cancelled (after one
  * progress notification, so the caller knows it started), `cancelled` answers once the server
- * has seen a cancellation, `grow` adds a tool (the server sends `list_changed`), `exit` kills it.
+ * has seen a cancellation, `grow` adds a tool (the server sends `list_changed`), `exit` makes it
+ * exit at the start of the next call of `wait`, so that call is in flight when the server dies.
  *
  * @module
  */
@@ -11,8 +12,10 @@ import { StdioServerTransport } from "@modelcontextprotocol/server/stdio";
 
 const server = new McpServer({ name: "lab", version: "1.0.0" });
 const seen = Promise.withResolvers<string>();
+let exiting = false;
 
 server.registerTool("wait", { description: "Waits until the call is cancelled" }, async (ctx) => {
+  if (exiting) Deno.exit(3);
   const token = ctx.mcpReq._meta?.progressToken;
   if (token !== undefined) {
     await ctx.mcpReq.notify({
@@ -42,8 +45,12 @@ server.registerTool("grow", { description: "Adds a new tool to this server" }, (
   }));
   return { content: [{ type: "text", text: `now ${grown} grown tools` }] };
 });
-server.registerTool("exit", { description: "Makes this server exit" }, () => {
-  setTimeout(() => Deno.exit(3), 10);
-  return { content: [{ type: "text", text: "exiting" }] };
-});
+server.registerTool(
+  "exit",
+  { description: "Makes this server exit in its next call of wait" },
+  () => {
+    exiting = true;
+    return { content: [{ type: "text", text: "exiting at the next call of wait" }] };
+  },
+);
 await server.connect(new StdioServerTransport());

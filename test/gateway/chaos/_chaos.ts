@@ -3,11 +3,21 @@
  * servers, the gateway CLI started over stdio, and a raw JSON-RPC client that can do what a
  * polite SDK client never does (close stdin early, send 11 MiB, count notifications).
  *
+ * Nothing here waits on a timer: a wait ends on an event — a line the gateway writes on stderr
+ * (each upstream's state, the lines it relays from them), a notification it sends, a file
+ * written (a file-system watch) or a process exiting (a pidfd). A time given to a wait is only
+ * its upper bound, after which the test fails saying what it waited for.
+ *
  * @module
  */
 
 import { denoEnv } from "../../mcp/_servers.ts";
+import { processExit } from "../../_process_exit.ts";
+import { ChildLog } from "../../_deno.ts";
 import { cliCommand } from "../_gateway.ts";
+
+/** The longest a wait of the suite lasts before it fails, unless it says otherwise. */
+export const WAIT_MS = 15_000;
 
 const CONFIG = new URL("../../../deno.json", import.meta.url).pathname;
 const FAKE = new URL("./_fake_upstream.ts", import.meta.url).pathname;
@@ -53,21 +63,97 @@ export async function writeChaosConfig(
 }
 
 /**
- * Waits for a fake upstream's `--pid-file` and reads the pid it wrote.
+ * Waits for a fake upstream's `--pid-file` (a watch on its folder) and reads the pid it wrote.
  *
- * @param gateway The gateway whose upstream it is (its `until` bounds the wait).
  * @param file The pid file's path.
+ * @param ms The longest wait.
  * @returns The upstream's pid.
  */
-export async function pidIn(gateway: RawGateway, file: string): Promise<number> {
-  await gateway.until(async () => {
+export async function pidIn(file: string, ms = WAIT_MS): Promise<number> {
+  const read = async () => {
     try {
-      return (await Deno.readTextFile(file)) !== "";
+      return await Deno.readTextFile(file);
     } catch {
-      return false;
+      return "";
     }
-  }, `the pid in ${file}`);
-  return Number(await Deno.readTextFile(file));
+  };
+  await watched(file.slice(0, file.lastIndexOf("/")), async () => (await read()) !== "", {
+    what: `the pid in ${file}`,
+    ms,
+  });
+  return Number(await read());
+}
+
+/**
+ * Waits until a condition on the files under `dir` holds: checked now, then after each change a
+ * file-system watch reports there.
+ *
+ * @param dir The folder watched (it exists).
+ * @param check The condition.
+ * @param options What is waited for (for the error) and the longest wait.
+ */
+export async function watched(
+  dir: string,
+  check: () => Promise<boolean> | boolean,
+  options: { what: string; ms?: number },
+): Promise<void> {
+  const watcher = Deno.watchFs(dir, { recursive: true });
+  // Upper bound only: the wait ends at the first change after which the condition holds.
+  const timer = setTimeout(() => watcher.close(), options.ms ?? WAIT_MS);
+  try {
+    // Watching from before the first check: a change made meanwhile is not missed.
+    const changes = watcher[Symbol.asyncIterator]();
+    while (!(await check())) {
+      if ((await changes.next()).done) throw new Error(`timed out waiting for ${options.what}`);
+    }
+  } finally {
+    clearTimeout(timer);
+    try {
+      watcher.close();
+    } catch {
+      // closed by the timer
+    }
+  }
+}
+
+/**
+ * Waits until a gateway has written `count` snapshots under `cache`.
+ *
+ * @param cache The cache folder (`UNFOLD_CACHE_DIR`).
+ * @param count How many.
+ * @param ms The longest wait.
+ */
+export async function snapshotsWritten(cache: string, count: number, ms = WAIT_MS): Promise<void> {
+  await watched(cache, async () => (await snapshotFiles(cache)).length === count, {
+    what: `${count} snapshots in ${cache}`,
+    ms,
+  });
+}
+
+/**
+ * Waits until every upstream a process runs has exited: each exit is an event (a pidfd), and
+ * the children are looked up again after them, so one started meanwhile is waited for too.
+ *
+ * @param pid The gateway's process.
+ * @param ms The longest wait.
+ */
+export async function noUpstreams(pid: number, ms = WAIT_MS): Promise<void> {
+  const end = Date.now() + ms;
+  for (let children = await childPids(pid); children.length > 0; children = await childPids(pid)) {
+    const exited = await Promise.all(children.map((child) => exitOf(child, end - Date.now())));
+    if (!exited.every(Boolean)) throw new Error(`upstreams of ${pid} still running: ${children}`);
+  }
+}
+
+/**
+ * Waits until a process has exited.
+ *
+ * @param pid The process.
+ * @param ms The longest wait.
+ * @returns Whether it exited within the time.
+ */
+export function exitOf(pid: number, ms = WAIT_MS): Promise<boolean> {
+  return processExit(pid, ms);
 }
 
 type Message = Record<string, unknown>;
@@ -75,8 +161,8 @@ type Message = Record<string, unknown>;
 /** The gateway CLI over stdio, spoken to in raw JSON-RPC. */
 export class RawGateway implements AsyncDisposable {
   readonly child: Deno.ChildProcess;
-  /** Every line the gateway wrote to stderr so far. */
-  readonly log: string[] = [];
+  /** Its stderr: each upstream's state as it changes, and the lines it relays from them. */
+  readonly stderr: ChildLog;
   /** Every notification received so far. */
   readonly notifications: Message[] = [];
   #writer: WritableStreamDefaultWriter<Uint8Array>;
@@ -84,6 +170,8 @@ export class RawGateway implements AsyncDisposable {
   #next = 1;
   #exited: Promise<Deno.CommandStatus>;
   #stdinClosed = false;
+  // Resolved at each notification, then renewed.
+  #notified = Promise.withResolvers<void>();
 
   constructor(config: string, extra: readonly string[] = [], env: Record<string, string> = {}) {
     const { command, args } = cliCommand("gateway", "--config", config, ...extra);
@@ -96,8 +184,13 @@ export class RawGateway implements AsyncDisposable {
     }).spawn();
     this.#writer = this.child.stdin.getWriter();
     this.#exited = this.child.status;
+    this.stderr = new ChildLog(this.child.stderr.pipeThrough(new TextDecoderStream()).getReader());
     void this.#read();
-    void this.#readLog();
+  }
+
+  /** Every line the gateway wrote to stderr so far. */
+  get log(): readonly string[] {
+    return this.stderr.lines;
   }
 
   async #read(): Promise<void> {
@@ -109,19 +202,12 @@ export class RawGateway implements AsyncDisposable {
         const line = buffered.slice(0, newline);
         buffered = buffered.slice(newline + 1);
         const message = JSON.parse(line) as Message;
-        if ("method" in message && !("id" in message)) this.notifications.push(message);
-        else this.#pending.get(message.id)?.(message);
+        if ("method" in message && !("id" in message)) {
+          this.notifications.push(message);
+          this.#notified.resolve();
+          this.#notified = Promise.withResolvers();
+        } else this.#pending.get(message.id)?.(message);
       }
-    }
-  }
-
-  async #readLog(): Promise<void> {
-    let buffered = "";
-    for await (const text of this.child.stderr.pipeThrough(new TextDecoderStream())) {
-      buffered += text;
-      const lines = buffered.split("\n");
-      buffered = lines.pop() ?? "";
-      this.log.push(...lines);
     }
   }
 
@@ -192,13 +278,45 @@ export class RawGateway implements AsyncDisposable {
     return tools.find((tool) => tool.name === "mcp")?.description ?? "";
   }
 
-  /** Waits until a condition holds, polling the gateway (bounded). */
-  async until(check: () => Promise<boolean> | boolean, what: string, ms = 15_000): Promise<void> {
-    const end = Date.now() + ms;
-    while (!(await check())) {
-      if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
+  /**
+   * Waits until a condition holds: checked now, then again after each event of the gateway — a
+   * line on its stderr (each upstream's state, the lines it relays from them), a notification —
+   * never on a timer. Answers to the test's own requests are no event (a check may send some).
+   * A `tools/list` or a bridge call waits for the gateway to have taken in every upstream change
+   * it had seen, so a check after an upstream's state line sees that state. `ms` only bounds
+   * the wait.
+   *
+   * @param check The condition.
+   * @param what What is waited for (for the error).
+   * @param ms The longest wait.
+   */
+  async until(check: () => Promise<boolean> | boolean, what: string, ms = WAIT_MS): Promise<void> {
+    const { promise: bound, resolve } = Promise.withResolvers<"timeout">();
+    const timer = setTimeout(() => resolve("timeout"), ms); // upper bound only
+    try {
+      for (;;) {
+        // Taken before the check: an event during the check brings another check.
+        const next = Promise.race([this.stderr.next(), this.#notified.promise]);
+        if (await check()) return;
+        if (this.stderr.done) throw new Error(`the gateway exited before ${what}`);
+        if ((await Promise.race([next, bound])) === "timeout") {
+          throw new Error(`timed out waiting for ${what}`);
+        }
+      }
+    } finally {
+      clearTimeout(timer);
     }
+  }
+
+  /**
+   * Waits for a line on the gateway's stderr.
+   *
+   * @param pattern What the line matches.
+   * @param ms The longest wait.
+   * @returns The first such line.
+   */
+  line(pattern: RegExp, ms = WAIT_MS): Promise<string> {
+    return this.stderr.line(pattern, ms);
   }
 
   /** Closes stdin (the host goes away). */
@@ -227,16 +345,6 @@ export class RawGateway implements AsyncDisposable {
       // already gone
     }
     await this.#exited;
-  }
-}
-
-/** Whether a process is gone (no such pid, or a zombie waiting to be reaped). */
-export async function gone(pid: number): Promise<boolean> {
-  try {
-    const status = await Deno.readTextFile(`/proc/${pid}/status`);
-    return /State:\s+Z/.test(status);
-  } catch {
-    return true;
   }
 }
 
@@ -307,15 +415,15 @@ export async function childPids(pid: number): Promise<number[]> {
   return found;
 }
 
-/** How many snapshots a gateway has written under `cache` (0 before the first). */
-export async function snapshotCount(cache: string): Promise<number> {
-  let count = 0;
+/** The snapshots a gateway has written under `cache` (none before the first), by path. */
+export async function snapshotFiles(cache: string): Promise<string[]> {
+  const files: string[] = [];
   try {
     for await (const entry of Deno.readDir(`${cache}/snapshots`)) {
-      if (entry.name.endsWith(".json")) count += 1;
+      if (entry.name.endsWith(".json")) files.push(`${cache}/snapshots/${entry.name}`);
     }
   } catch {
     // Not written yet.
   }
-  return count;
+  return files.sort();
 }

@@ -62,9 +62,9 @@ Deno.test("HTTP: a 2026-07-28 subscription receives the gateway's tool list chan
   try {
     const listed = async () =>
       JSON.stringify(await answerOf(await postModern(gateway.url, "tools/list")));
-    for (let i = 0; i < 150 && !(await listed()).includes("lose/echo"); i++) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    // The server's state line, then a tools/list (answered once the gateway has taken it in).
+    await gateway.log.line(/lose: ready/);
+    ok((await listed()).includes("lose/echo"));
     const stream = await postModern(gateway.url, "subscriptions/listen", LISTEN);
     const reader = stream.body!.pipeThrough(new TextDecoderStream()).getReader();
     const messages: Record<string, unknown>[] = [];
@@ -83,6 +83,7 @@ Deno.test("HTTP: a 2026-07-28 subscription receives the gateway's tool list chan
       }
       return messages.find((message) => message.method === method)!;
     };
+    // An upper bound on reading the stream, which ends on the two messages.
     const timer = setTimeout(() => void reader.cancel(), 20_000);
     try {
       await next("notifications/subscriptions/acknowledged");

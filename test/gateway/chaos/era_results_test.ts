@@ -106,12 +106,9 @@ Deno.test("HTTP: an array structuredContent is a tool error in the 2025 era, a r
       );
     const listed = async () =>
       JSON.stringify(await answerOf(await postModern(gateway.url, "tools/list")));
-    const until = async (check: () => Promise<boolean>) => {
-      for (let i = 0; i < 150 && !(await check()); i++) {
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-    };
-    await until(async () => (await listed()).includes(PINNED));
+    // The server's state line, then a tools/list (answered once the gateway has taken it in).
+    await gateway.log.line(/arr: ready/);
+    ok((await listed()).includes(PINNED));
     const pinned = await post("tools/call", { name: PINNED });
     await post("tools/call", bridge({ action: "describe", name: "arr/list" }));
     assertLegacy(pinned, await post("tools/call", bridge({ action: "execute", name: "arr/list" })));

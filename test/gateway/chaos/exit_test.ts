@@ -1,5 +1,5 @@
-import { deepEqual, equal, match } from "node:assert/strict";
-import { fake, gone, pidIn, RawGateway, writeChaosConfig } from "./_chaos.ts";
+import { deepEqual, equal, match, ok } from "node:assert/strict";
+import { exitOf, fake, pidIn, RawGateway, writeChaosConfig } from "./_chaos.ts";
 
 // The host expects the gateway gone within 2 s of closing stdin; the bound adds scheduling slack
 // for a loaded CI machine, far below "never" (what a host that sent no 2025-era initialize got).
@@ -12,8 +12,7 @@ async function gatewayWithPids(): Promise<{ gateway: RawGateway; pids: () => Pro
     two: fake("healthy", "--pid-file", `${dir}/two.pid`),
   }));
   const gateway = new RawGateway(path);
-  const pids = () =>
-    Promise.all(["one", "two"].map((name) => pidIn(gateway, `${dir}/${name}.pid`)));
+  const pids = () => Promise.all(["one", "two"].map((name) => pidIn(`${dir}/${name}.pid`)));
   return { gateway, pids };
 }
 
@@ -23,6 +22,7 @@ async function stopsWithItsUpstreams(
   stop: () => Promise<void>,
 ): Promise<void> {
   await stop();
+  // An upper bound on the wait for the exit, which is the event; the bound is the promise.
   let timer: ReturnType<typeof setTimeout> | undefined;
   const status = await Promise.race([
     gateway.exited(),
@@ -31,14 +31,15 @@ async function stopsWithItsUpstreams(
     }),
   ]).finally(() => clearTimeout(timer));
   equal(status.code, 0);
-  await gateway.until(async () => (await Promise.all(pids.map(gone))).every(Boolean), "upstreams");
+  const exited = await Promise.all(pids.map((pid) => exitOf(pid)));
+  ok(exited.every(Boolean), `upstreams still running: ${pids.filter((_, i) => !exited[i])}`);
 }
 
 Deno.test("the stdio gateway exits with its upstreams when the host closes stdin before any message", async () => {
   const { gateway, pids } = await gatewayWithPids();
   await using _ = gateway;
   const children = await pids();
-  await gateway.until(() => gateway.log.some((line) => /serving/.test(line)), "serving");
+  await gateway.line(/serving/);
   await stopsWithItsUpstreams(gateway, children, () => gateway.closeStdin());
 });
 
@@ -96,7 +97,7 @@ Deno.test("the stdio gateway exits at once when stdin closes while an upstream i
     silent: fake("slow-start", "--pid-file", `${dir}/silent.pid`),
   }), { startupTimeoutMs: 60_000 });
   await using gateway = new RawGateway(path);
-  const pid = await pidIn(gateway, `${dir}/silent.pid`);
+  const pid = await pidIn(`${dir}/silent.pid`);
   await stopsWithItsUpstreams(gateway, [pid], () => gateway.closeStdin());
 });
 
@@ -111,7 +112,7 @@ for (
       mute: fake(behaviour!, "--linger", "--pid-file", `${dir}/mute.pid`),
     }), { startupTimeoutMs: 60_000 });
     await using gateway = new RawGateway(path);
-    const pid = await pidIn(gateway, `${dir}/mute.pid`);
+    const pid = await pidIn(`${dir}/mute.pid`);
     await stopsWithItsUpstreams(gateway, [pid], () => gateway.closeStdin());
   });
 }

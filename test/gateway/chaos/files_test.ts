@@ -11,7 +11,15 @@ import { equal, match, ok } from "node:assert/strict";
 import { oauthRecordPath } from "../../../src/mcp/oauth/file_store.ts";
 import { denoEnv } from "../../mcp/_servers.ts";
 import { cliCommand, type CliRun } from "../_gateway.ts";
-import { fake, FAST, httpFake, RawGateway, writeChaosConfig } from "./_chaos.ts";
+import {
+  fake,
+  FAST,
+  httpFake,
+  RawGateway,
+  snapshotFiles,
+  snapshotsWritten,
+  writeChaosConfig,
+} from "./_chaos.ts";
 
 // Hang guards, not timings: a gateway blocked on a pipe never gets there at all.
 const HANG_GUARD_MS = 30_000;
@@ -85,21 +93,12 @@ Deno.test("a named pipe in place of a snapshot is skipped with one line; the gat
   const cache = await Deno.makeTempDir({ prefix: "unfold-cache-" });
   const env = { UNFOLD_CACHE_DIR: cache };
   const { path } = await writeChaosConfig({ one: fake("healthy") });
-  let snapshot: string | undefined;
   {
     await using first = new RawGateway(path, [], env);
     await first.initialize();
-    await first.until(async () => {
-      try {
-        for await (const entry of Deno.readDir(`${cache}/snapshots`)) {
-          if (entry.name.endsWith(".json")) snapshot = `${cache}/snapshots/${entry.name}`;
-        }
-      } catch {
-        // not written yet
-      }
-      return snapshot !== undefined;
-    }, "the snapshot");
+    await snapshotsWritten(cache, 1);
   }
+  const [snapshot] = await snapshotFiles(cache);
   await Deno.remove(snapshot!);
   await mkfifo(snapshot!);
   const gateway = new RawGateway(path, [], env);
@@ -146,10 +145,8 @@ Deno.test("a named pipe in place of a sign-in record fails its server with one l
   await onGateway(gateway, async () => {
     await gateway.initialize(HANG_GUARD_MS);
     equal(RawGateway.text(await gateway.execute("one/echo", { text: "up" })), "up");
-    const said = /remote: failed \([^\n]*sign-in record[^\n]*is not a regular file/;
-    await gateway.until(
-      () => gateway.log.some((line) => said.test(line)),
-      "the line",
+    await gateway.line(
+      /remote: failed \([^\n]*sign-in record[^\n]*is not a regular file/,
       HANG_GUARD_MS,
     );
     ok(!(await gateway.overview()).includes("remote/echo"));

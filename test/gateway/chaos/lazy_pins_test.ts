@@ -1,19 +1,14 @@
 // Pinned tools of a lazy server that is not running: its snapshot can be stale either way, so a pin
 // the snapshot lacks is a warning (not an exit), judged again when the server lists live.
 import { deepEqual, equal, ok } from "node:assert/strict";
-import { FAST, memoryServer, RawGateway, writeChaosConfig } from "./_chaos.ts";
-
-async function snapshotFiles(cache: string): Promise<string[]> {
-  const files: string[] = [];
-  try {
-    for await (const entry of Deno.readDir(`${cache}/snapshots`)) {
-      if (entry.name.endsWith(".json")) files.push(`${cache}/snapshots/${entry.name}`);
-    }
-  } catch {
-    // Not written yet.
-  }
-  return files;
-}
+import {
+  FAST,
+  memoryServer,
+  RawGateway,
+  snapshotFiles,
+  snapshotsWritten,
+  writeChaosConfig,
+} from "./_chaos.ts";
 
 async function listed(gateway: RawGateway): Promise<string[]> {
   const answer = await gateway.request("tools/list");
@@ -31,11 +26,7 @@ Deno.test("lazy: a pin its stale snapshot lacks is a warning and is listed once 
     // The first start lists server-memory once and keeps its snapshot.
     await using first = new RawGateway(path, [], env);
     await first.initialize(30_000);
-    await first.until(
-      async () => (await snapshotFiles(cache)).length === 1,
-      "the snapshot",
-      30_000,
-    );
+    await snapshotsWritten(cache, 1, 30_000);
   }
   // The snapshot goes stale both ways: read_graph gone from it, a tool the server lacks added.
   const [file] = await snapshotFiles(cache);

@@ -2,13 +2,15 @@ import { deepEqual, equal, match, ok } from "node:assert/strict";
 import { npmServer } from "../../mcp/_servers.ts";
 import {
   childPids,
+  exitOf,
   fake,
   FAST,
-  gone,
   memoryServer,
+  noUpstreams,
   pidIn,
   RawGateway,
-  snapshotCount,
+  snapshotsWritten,
+  WAIT_MS,
   writeChaosConfig,
 } from "./_chaos.ts";
 
@@ -28,10 +30,11 @@ Deno.test("lazy: no upstream runs after tools/list, one runs after its first cal
     await using first = new RawGateway(path, [], env);
     await first.initialize(30_000);
     match(await first.overview(), /memory\/read_graph|memory:/);
-    await first.until(async () => (await snapshotCount(cache)) === 2, "the snapshots", 30_000);
-    await first.until(async () => (await childPids(first.child.pid)).length === 0, "no upstream");
+    await snapshotsWritten(cache, 2, 30_000);
+    // Said on stderr in this order: listed once, then stopped; then the processes are gone.
+    await first.line(/memory: stopped until/);
     ok(first.log.some((line) => /memory: ready/.test(line)), first.log.join("\n"));
-    ok(first.log.some((line) => /memory: stopped until/.test(line)), first.log.join("\n"));
+    await noUpstreams(first.child.pid);
   }
   await using gateway = new RawGateway(path, [], env);
   await gateway.initialize(30_000);
@@ -46,12 +49,9 @@ Deno.test("lazy: no upstream runs after tools/list, one runs after its first cal
   equal((await childPids(gateway.child.pid)).length, 1);
   // The overview does not change as the server starts and stops (a host's cache of it holds).
   equal(await gateway.overview(), overview);
-  await gateway.until(
-    async () => (await childPids(gateway.child.pid)).length === 0,
-    "the idle server's stop",
-    IDLE_MS + 15_000,
-  );
-  ok(gateway.log.some((line) => /memory: stopped until/.test(line)), gateway.log.join("\n"));
+  // The pool says it stops the idle server, then its process exits.
+  await gateway.line(/memory: stopped until/, IDLE_MS + WAIT_MS);
+  await noUpstreams(gateway.child.pid);
   const again = await gateway.execute("memory/read_graph");
   ok(again.isError !== true, RawGateway.text(again));
   equal((await childPids(gateway.child.pid)).length, 1);
@@ -66,12 +66,11 @@ Deno.test("lazy: a call of a slow server waits for its start within the call tim
     slow: fake("slow-start", "--delay-ms", String(SLOW_MS), "--pid-file", `${dir}/slow.pid`),
   }), { ...FAST, startupTimeoutMs: 1_000, start: "lazy" });
   const env = { UNFOLD_CACHE_DIR: cache };
-  const pid = (gateway: RawGateway) => pidIn(gateway, `${dir}/slow.pid`);
   {
     await using first = new RawGateway(path, [], env);
     await first.initialize(20_000);
-    await first.until(async () => (await snapshotCount(cache)) === 1, "the snapshot", 30_000);
-    await first.until(async () => (await childPids(first.child.pid)).length === 0, "no upstream");
+    await snapshotsWritten(cache, 1, 30_000);
+    await noUpstreams(first.child.pid);
   }
   await Deno.remove(`${dir}/slow.pid`);
   {
@@ -103,10 +102,10 @@ Deno.test("lazy: a call of a slow server waits for its start within the call tim
     }\n`,
   );
   // The server is being started for the call when the host goes away.
-  const child = await pid(third);
+  const child = await pidIn(`${dir}/slow.pid`);
   await third.closeStdin();
   equal((await third.exited()).code, 0);
-  await third.until(() => gone(child), "the upstream being started");
+  ok(await exitOf(child), "the upstream being started is still running");
 });
 
 Deno.test("an eager gateway given an idle timeout says once that it ignores it, and keeps its server running", async () => {

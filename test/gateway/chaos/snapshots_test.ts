@@ -1,5 +1,12 @@
 import { doesNotMatch, equal, match, ok } from "node:assert/strict";
-import { fake, FAST, RawGateway, writeChaosConfig } from "./_chaos.ts";
+import {
+  fake,
+  FAST,
+  RawGateway,
+  snapshotFiles,
+  snapshotsWritten,
+  writeChaosConfig,
+} from "./_chaos.ts";
 
 // How long the slow server takes to list its tools: far longer than the startup timeout.
 const DELAY_MS = 8_000;
@@ -16,7 +23,7 @@ Deno.test("a second start answers from the snapshot of the last: a slow server's
     await first.initialize(20_000);
     // Without a snapshot the host is answered after the startup timeout, the slow server pending.
     match(await first.overview(), /still starting[^\n]*slow/);
-    await first.until(async () => (await snapshots(cache)).length === 1, "the snapshot", 30_000);
+    await snapshotsWritten(cache, 1, 30_000);
   }
   await using second = new RawGateway(path, [], env);
   const spawned = Date.now();
@@ -43,15 +50,5 @@ Deno.test("a second start answers from the snapshot of the last: a slow server's
     arguments: { text: "live" },
   });
   equal(RawGateway.text(echo), "live");
-  equal((await snapshots(cache)).length, 1);
+  equal((await snapshotFiles(cache)).length, 1);
 });
-
-async function snapshots(cache: string): Promise<string[]> {
-  const names: string[] = [];
-  try {
-    for await (const entry of Deno.readDir(`${cache}/snapshots`)) names.push(entry.name);
-  } catch {
-    // Not written yet.
-  }
-  return names.filter((name) => name.endsWith(".json"));
-}

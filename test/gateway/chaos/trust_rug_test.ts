@@ -1,6 +1,6 @@
 import { deepEqual, doesNotMatch, equal, match, ok } from "node:assert/strict";
 import { runCli } from "../_gateway.ts";
-import { fake, FAST, RawGateway, snapshotCount, writeChaosConfig } from "./_chaos.ts";
+import { fake, FAST, RawGateway, snapshotsWritten, writeChaosConfig } from "./_chaos.ts";
 
 // Each rug pull of the fake's "rug-pull" server, by the id it is listed under after "bump", and
 // how the gateway names the change. A tool whose name only changes case is a new tool.
@@ -137,11 +137,8 @@ Deno.test("trust pin: after a restart, a burst of executes sent while the server
   {
     await using first = new RawGateway(path, [], env);
     await first.initialize();
-    await first.until(
-      () => first.log.some((line) => /rug: ready/.test(line)),
-      "the server to list live",
-    );
-    await first.until(async () => (await snapshotCount(env.UNFOLD_CACHE_DIR)) === 1, "a snapshot");
+    await first.line(/rug: ready/);
+    await snapshotsWritten(env.UNFOLD_CACHE_DIR, 1);
   }
   // While the gateway is down, every definition changes; the next listing takes 4 s.
   await Deno.writeTextFile(`${dir}/generation`, "1");
@@ -183,7 +180,7 @@ Deno.test("trust notify: after a restart, a definition changed while down is fla
   {
     await using first = new RawGateway(path, [], env);
     await first.initialize();
-    await first.until(async () => (await snapshotCount(env.UNFOLD_CACHE_DIR)) === 1, "a snapshot");
+    await snapshotsWritten(env.UNFOLD_CACHE_DIR, 1);
   }
   await Deno.writeTextFile(`${dir}/generation`, "1");
   await Deno.writeTextFile(`${dir}/delay`, "2000");

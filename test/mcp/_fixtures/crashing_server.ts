@@ -18,9 +18,10 @@ const server = new McpServer({ name: "crashing", version: "1.0.0" });
 server.registerTool("crash", { description: "Exits in the middle of the call" }, async () => {
   // deno-lint-ignore no-console
   console.error("crashing_server: out of memory, exiting");
-  setTimeout(() => Deno.exit(3), 20);
-  await new Promise(() => {});
-  return { content: [] };
+  // At once, the call in flight: the client reads the line above to its end before it sees the
+  // connection close (as it does for a server that exits at start).
+  Deno.exit(3);
+  return await Promise.resolve({ content: [] });
 });
 server.registerTool("echo", { description: "Echoes nothing" }, () => ({
   content: [{ type: "text", text: "alive" }],
