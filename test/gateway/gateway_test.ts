@@ -6,6 +6,7 @@ import type { McpTool } from "../../src/tool.ts";
 import { hasInvisible } from "../../src/untrusted.ts";
 import { lockEntry } from "../../src/gateway/trust/lock.ts";
 import { gatewayHost } from "../../src/gateway/faces/host.ts";
+import { MAX_NAME_CHARS } from "../../src/limits.ts";
 
 // A pool held in memory: the tools and states a test gives, and calls that echo.
 function pool(tools: McpTool[], statuses: UpstreamStatus[]): UpstreamPool {
@@ -52,10 +53,13 @@ Deno.test("the bridge's structured content escapes invisible characters as its t
 });
 
 Deno.test("a full gateway session never fails the call: schemas keep coming", async () => {
-  const tools = Array.from({ length: 1_600 }, (_, i) => tool(`tool_${String(i).padStart(4, "0")}`));
+  // Names as long as MCP allows: the session fills MAX_SESSION_BYTES after about 380 describes,
+  // and each describe past that forgets.
+  const tools = Array.from({ length: 500 }, (_, i) => tool(`${i}`.padStart(MAX_NAME_CHARS, "t")));
+  const store = new MemorySessionStore();
   const gateway = await Gateway.open(
     pool(tools, [{ server: "s", state: "ready", tools: tools.length }]),
-    { options: { pinned: [] }, store: new MemorySessionStore() },
+    { options: { pinned: [] }, store },
   );
   const session = { tenant: "", session: "long-chat" };
   for (const t of tools) {
@@ -66,9 +70,11 @@ Deno.test("a full gateway session never fails the call: schemas keep coming", as
     const text = (outcome.result.content?.[0] as { text: string }).text;
     ok(text.includes(`"description":"${t.name}"`), `describe s/${t.name}: ${text.slice(0, 200)}`);
   }
+  const remembered = Object.keys(store.get(session)?.described ?? {}).length;
+  ok(remembered > 0 && remembered <= tools.length - 100, `${remembered} schemas remembered`);
   const executed = await gateway.call("mcp", {
     action: "execute",
-    name: "s/tool_1599",
+    name: `s/${tools.at(-1)!.name}`,
     arguments: { text: "hi" },
   }, { session });
   ok(executed.ok);
