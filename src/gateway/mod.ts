@@ -18,18 +18,17 @@
  * Deno.serve((request) => handle(request, ""));
  * ```
  *
- * Why these names: an embedder does exactly the steps above, so the export list is those
- * functions (`parseGatewayConfig`, `openLivePool`, `Gateway`, `gatewayHost`,
- * `createMcpHttpHandler`, `serveHostStdio`, `guardMcp` for the HTTP face's guard) and the types
- * their parameters and results name (`deno doc --lint` fails on a public type that names an
- * unexported one): the configuration (`GatewayConfig`, `GatewayOptions`, the upstream entries,
+ * The exports are the functions of the steps above (`parseGatewayConfig`, `openLivePool`,
+ * `Gateway`, `gatewayHost`, `createMcpHttpHandler`, `serveHostStdio`, and `guardMcp`, the HTTP
+ * face's guard) and every type their parameters and results name, so that each public type names
+ * only public ones (`deno doc --lint`): the configuration (`GatewayConfig`, `GatewayOptions`, the upstream entries,
  * `Profile`, `TrustMode`, the lock, `ParseOptions` and what `deferUnset` gives:
  * `AwaitingVariables`, `UnsetVariableError`), the pool (`Connector`, `PoolOptions`, `UpstreamPool`,
  * `UpstreamStatus`, snapshots), the gateway (`GatewayDeps`, `CallContext`, `CallOutcome`,
  * `Presentation`, `MissingPin`, the host it serves: `ClientIdentity`, `KnownHost`) and the faces (`ToolHost`, `McpHttpOptions`, `SessionMode`,
  * `HostStdioOptions`). Defaults (`STARTUP_TIMEOUT_MS`, …), the lazy pool, the stdio wire's
- * builder and the bridge's output schema are the CLI's and the Worker's internals: each
- * option documents its default.
+ * builder and the bridge's output schema are internal to the CLI and the Worker; each option
+ * documents its default.
  *
  * @module
  */
