@@ -167,11 +167,12 @@ export class ChildLog {
    * Waits for a line that matches: at once when one came already, else at the first that does.
    *
    * @param pattern What the line matches.
-   * @param ms The longest wait (an upper bound only: the wait ends on the line).
+   * @param ms The longest wait (an upper bound only: the wait ends on the line; generous, so that
+   * a loaded machine never reaches it).
    * @returns The line.
    * @throws {Error} When the log ends, or the time passes, before such a line.
    */
-  async line(pattern: RegExp, ms = 15_000): Promise<string> {
+  async line(pattern: RegExp, ms = 60_000): Promise<string> {
     const { promise: bound, resolve } = Promise.withResolvers<"timeout">();
     const timer = setTimeout(() => resolve("timeout"), ms);
     try {

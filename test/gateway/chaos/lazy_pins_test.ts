@@ -25,8 +25,8 @@ Deno.test("lazy: a pin its stale snapshot lacks is a warning and is listed once 
   {
     // The first start lists server-memory once and keeps its snapshot.
     await using first = new RawGateway(path, [], env);
-    await first.initialize(30_000);
-    await snapshotsWritten(cache, 1, 30_000);
+    await first.initialize();
+    await snapshotsWritten(cache, 1);
   }
   // The snapshot goes stale both ways: read_graph gone from it, a tool the server lacks added.
   const [file] = await snapshotFiles(cache);
@@ -42,7 +42,7 @@ Deno.test("lazy: a pin its stale snapshot lacks is a warning and is listed once 
   await Deno.writeTextFile(path, JSON.stringify(config));
 
   await using gateway = new RawGateway(path, [], env);
-  await gateway.initialize(30_000);
+  await gateway.initialize();
   deepEqual(await listed(gateway), ["mcp", "discover", "memory__ghost"]);
   const warning =
     'unfold: the pinned tool "memory/read_graph" is not in the last listing of "memory" (its snapshot): it is listed once "memory" starts and lists it, checked again then';

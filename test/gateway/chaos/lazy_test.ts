@@ -28,16 +28,16 @@ Deno.test("lazy: no upstream runs after tools/list, one runs after its first cal
   {
     // Without snapshots each server is started once to be listed, then stopped.
     await using first = new RawGateway(path, [], env);
-    await first.initialize(30_000);
+    await first.initialize();
     match(await first.overview(), /memory\/read_graph|memory:/);
-    await snapshotsWritten(cache, 2, 30_000);
+    await snapshotsWritten(cache, 2);
     // Said on stderr in this order: listed once, then stopped; then the processes are gone.
     await first.line(/memory: stopped until/);
     ok(first.log.some((line) => /memory: ready/.test(line)), first.log.join("\n"));
     await noUpstreams(first.child.pid);
   }
   await using gateway = new RawGateway(path, [], env);
-  await gateway.initialize(30_000);
+  await gateway.initialize();
   const overview = await gateway.overview();
   // Listed from the snapshots, shown as started on demand: never as lost or unavailable.
   match(overview, /memory\/read_graph|memory:/);
@@ -68,14 +68,14 @@ Deno.test("lazy: a call of a slow server waits for its start within the call tim
   const env = { UNFOLD_CACHE_DIR: cache };
   {
     await using first = new RawGateway(path, [], env);
-    await first.initialize(20_000);
-    await snapshotsWritten(cache, 1, 30_000);
+    await first.initialize();
+    await snapshotsWritten(cache, 1);
     await noUpstreams(first.child.pid);
   }
   await Deno.remove(`${dir}/slow.pid`);
   {
     await using second = new RawGateway(path, [], env);
-    await second.initialize(20_000);
+    await second.initialize();
     deepEqual(await childPids(second.child.pid), []);
     await second.bridge({ action: "describe", name: "slow/echo" });
     const echo = await second.bridge({
@@ -87,7 +87,7 @@ Deno.test("lazy: a call of a slow server waits for its start within the call tim
   }
   await Deno.remove(`${dir}/slow.pid`);
   await using third = new RawGateway(path, [], env);
-  await third.initialize(20_000);
+  await third.initialize();
   await third.bridge({ action: "describe", name: "slow/echo" });
   const id = "pending";
   void third.answer(id, 60_000).catch(() => {});

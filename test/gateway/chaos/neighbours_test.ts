@@ -25,7 +25,7 @@ Deno.test("misbehaving upstreams never hurt their neighbours: garbage, server re
     // overview says of it is not a race with its restart (the restart suite tests restarts).
   }), { ...FAST, startupTimeoutMs: 30_000, restartDelayMs: 600_000, restartMaxDelayMs: 600_000 });
   await using gateway = new RawGateway(path);
-  await gateway.initialize(20_000);
+  await gateway.initialize();
   await stillAnswers(gateway);
   // Garbage between messages is skipped; the server still answers.
   const noisy = await gateway.execute("garbage/echo", { text: "through the noise" });

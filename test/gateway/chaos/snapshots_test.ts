@@ -20,14 +20,14 @@ Deno.test("a second start answers from the snapshot of the last: a slow server's
   const env = { UNFOLD_CACHE_DIR: cache };
   {
     await using first = new RawGateway(path, [], env);
-    await first.initialize(20_000);
+    await first.initialize();
     // Without a snapshot the host is answered after the startup timeout, the slow server pending.
     match(await first.overview(), /still starting[^\n]*slow/);
-    await snapshotsWritten(cache, 1, 30_000);
+    await snapshotsWritten(cache, 1);
   }
   await using second = new RawGateway(path, [], env);
   const spawned = Date.now();
-  await second.initialize(20_000);
+  await second.initialize();
   const found = await second.bridge({ action: "search", query: "echoes its text" });
   const elapsed = Date.now() - spawned;
   match(RawGateway.text(found), /slow\/echo/);
