@@ -5,6 +5,12 @@
  * access" or "Requires net access" until it is listed below. The integration stage is the listed
  * files plus the doc tests, with every permission, the slowest first.
  *
+ * The unit files run in {@linkcode UNIT_SHARES} modules (`test/_unit/share_N.ts`), each importing
+ * its share of them: `deno test` gives every module a worker of its own, which cost some 0.35 s of
+ * CPU each on the shared 2-core machine, 45 of the stage's 108 s with a worker per file. A unit
+ * test therefore may not count on a module state no other file touched (one that needs a fresh
+ * engine starts a process: an integration file); a failure still names its own file and line.
+ *
  * Run as a script: `deno run --allow-read --allow-run --allow-env test/_stages.ts unit|integration`
  * (what `deno task test:unit` and `deno task test:integration` do).
  *
@@ -120,6 +126,29 @@ export const UNIT_PERMISSIONS: readonly string[] = [
 
 const COMMON = ["test", "--node-modules-dir=auto", "--no-check", "--parallel"];
 
+/**
+ * How many modules the unit stage runs its files in: more than the cores of a CI machine, so that
+ * a share that ends early leaves no core idle while another runs.
+ */
+export const UNIT_SHARES = 4;
+
+/** The module that runs share `index` of the unit files. */
+export function unitShareModule(index: number): string {
+  return `test/_unit/share_${index}.ts`;
+}
+
+/**
+ * The unit files of one share: every {@linkcode UNIT_SHARES}th file, in path order, so that each
+ * file is in exactly one share and the heavy ones spread.
+ *
+ * @param index The share, from 0.
+ * @param root The repository's root.
+ * @returns The files, relative to the root.
+ */
+export function unitShare(index: number, root = "."): string[] {
+  return unitFiles(root).filter((_, i) => i % UNIT_SHARES === index);
+}
+
 /** Every test file under `test/` that is not an integration file. */
 export function unitFiles(root = "."): string[] {
   const integration = new Set(INTEGRATION);
@@ -143,7 +172,10 @@ export function unitFiles(root = "."): string[] {
  * @returns The words to pass to `deno`.
  */
 export function stageArgs(stage: "unit" | "integration"): string[] {
-  if (stage === "unit") return [...COMMON, ...UNIT_PERMISSIONS, ...unitFiles()];
+  if (stage === "unit") {
+    const shares = Array.from({ length: UNIT_SHARES }, (_, i) => unitShareModule(i));
+    return [...COMMON, ...UNIT_PERMISSIONS, ...shares];
+  }
   // Doc tests (JSDoc examples and Markdown code blocks) run here: some start servers.
   return [...COMMON, "-A", "--doc", ...INTEGRATION, `--ignore=${unitFiles().join(",")}`, "."];
 }

@@ -8,7 +8,14 @@
 
 import { deepEqual, equal, ok } from "node:assert/strict";
 import { ROOT } from "./_deno.ts";
-import { INTEGRATION, stageArgs, unitFiles } from "./_stages.ts";
+import {
+  INTEGRATION,
+  stageArgs,
+  UNIT_SHARES,
+  unitFiles,
+  unitShare,
+  unitShareModule,
+} from "./_stages.ts";
 
 const CONFIG = JSON.parse(Deno.readTextFileSync(`${ROOT}deno.json`));
 const TASK: string = CONFIG.tasks.test;
@@ -71,9 +78,17 @@ Deno.test("deno task test runs the unit stage first, then the integration stage 
 Deno.test("the unit stage may start no process and open no socket", () => {
   const args = stageArgs("unit");
   ok(!args.includes("-A") && !args.some((word) => /^--allow-(run|net|ffi|all)/.test(word)));
-  const files = unitFiles(ROOT.replace(/\/$/, ""));
+  const root = ROOT.replace(/\/$/, "");
+  const files = unitFiles(root);
   ok(files.length > 50, `${files.length} unit files`);
-  for (const file of files) ok(args.includes(file), file);
+  // Every unit file is in exactly one share, and the stage runs every share's module.
+  const shared = Array.from({ length: UNIT_SHARES }, (_, i) => unitShare(i, root)).flat();
+  deepEqual(shared.toSorted(), files);
+  for (let i = 0; i < UNIT_SHARES; i++) {
+    const module = unitShareModule(i);
+    ok(args.includes(module), module);
+    ok(Deno.readTextFileSync(`${ROOT}${module}`).includes(`unitShare(${i}, `), module);
+  }
 });
 
 Deno.test("the integration stage names each of its files once, the slowest first, then every other", () => {
