@@ -8,9 +8,9 @@
  * The unit files run in {@linkcode UNIT_SHARES} modules (`test/_unit/share_N.ts`), each importing
  * its share of them: `deno test` gives every module a worker of its own, some 0.35 s of CPU each
  * on the shared 2-core machine (the stage took 108 s of CPU with a worker per file, 48 s in four
- * shares). A unit
- * test therefore may not count on a module state no other file touched (one that needs a fresh
- * engine starts a process: an integration file); a failure still names its own file and line.
+ * shares). A unit test therefore may not count on a module state no other file touched (one
+ * that needs a fresh engine starts a process: an integration file); a failure still names its own
+ * file and line.
  *
  * Run as a script: `deno run --allow-read --allow-run --allow-env test/_stages.ts unit|integration`
  * (what `deno task test:unit` and `deno task test:integration` do).
