@@ -3,7 +3,8 @@
  * information), the Deno default (with word vectors), the opt-in thesaurus on top of it,
  * MiniSearch with default options and a plain BM25 baseline, side by side on every development
  * set: LiveMCPBench (`route_dev`, `tasks`), the everyday requests over the real servers, and
- * MetaTool's queries (`metatool_single`, `metatool_multi`), each set also on its two halves.
+ * MetaTool's queries (`metatool_single`, `metatool_multi`) and ETOM's long task requests
+ * (`etom_tasks`), each set also on its two halves.
  *
  * Run: `deno task eval [--data DIR] [--json] [--rounds N] [--ablation [--deno]]`
  *
@@ -28,7 +29,7 @@ import { createLexicalRanker } from "../src/ranking/lexical_ranker.ts";
 import { denoRankerOptions } from "../src/ranking/deno_ranker.ts";
 
 /** The development sets beside LiveMCPBench, by directory (each holds its own query sets). */
-const BESIDE = ["real-servers", "metatool"];
+const BESIDE = ["real-servers", "metatool", "etom"];
 
 if (import.meta.main) {
   const { values } = parseArgs({
