@@ -7,6 +7,7 @@
 
 import { estimateTokens } from "./tokens.ts";
 import type { Result } from "./result.ts";
+import { MAX_QUERY_CHARS } from "./limits.ts";
 
 /**
  * How much of the catalogue the prompt lists:
@@ -88,10 +89,18 @@ export interface ProgressiveConfig {
    */
   maxDescriptionChars: number;
   /**
-   * The longest search query accepted from the model, in code points.
-   * @default {1000}
+   * The longest search query accepted from the model, in code points: a pasted task is ranked
+   * whole up to this, a longer query gets an error saying what to send instead.
+   * @default {MAX_QUERY_CHARS} (8000)
    */
   maxQueryChars: number;
+  /**
+   * Whether search learns from the user's own runs: a tool executed after a search rises, within
+   * a bound, for later requests with the same words (per profile and tenant; the host's store
+   * keeps it, see `./session/learned.ts`). `false` neither uses nor records what was run.
+   * @default {true}
+   */
+  learn: boolean;
 }
 
 /** The default configuration (the seed's defaults). */
@@ -105,7 +114,8 @@ export const DEFAULT_CONFIG: Readonly<ProgressiveConfig> = Object.freeze({
   disclosure: DISCLOSURE_LEVELS,
   estimateTokens,
   maxDescriptionChars: 4000,
-  maxQueryChars: 1000,
+  maxQueryChars: MAX_QUERY_CHARS,
+  learn: true,
 });
 
 /**
@@ -250,6 +260,7 @@ export function checkConfig(config: Partial<ProgressiveConfig> = {}): ConfigResu
   if (!Number.isSafeInteger(c.maxQueryChars) || c.maxQueryChars < 1) {
     return fail("maxQueryChars", "must be a positive integer", c.maxQueryChars);
   }
+  if (typeof c.learn !== "boolean") return fail("learn", "must be true or false", c.learn);
   return { ok: true, value: Object.freeze({ ...c, disclosure: Object.freeze([...c.disclosure]) }) };
 }
 

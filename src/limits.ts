@@ -77,3 +77,12 @@ export const MAX_PATTERN_UNITS = 100_000;
  * if it asks), so a session never dead-ends.
  */
 export const MAX_SESSION_BYTES = 64 * 1024;
+
+/**
+ * The longest search query, in code points: a task an agent pastes as it was given is ranked,
+ * never refused for its length, up to this; a longer one is refused with a clear error (the
+ * bridge's `invalid_arguments`, the HTTP API's `invalid_request`). The default of every face
+ * (`ProgressiveConfig.maxQueryChars`, `UNFOLD_MAX_QUERY_CHARS`); the ranker's work on a query is
+ * bounded by its own limit on distinct words (`queryTermLimit`), whatever its length.
+ */
+export const MAX_QUERY_CHARS = 8_000;

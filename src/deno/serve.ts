@@ -14,6 +14,9 @@ import { checkSettings, type HttpSettings } from "../http/settings.ts";
 import { MemorySessionStore } from "../session/memory_store.ts";
 import { backgroundRanker } from "../ranking/deno_ranker.ts";
 import { VERSION } from "../version.ts";
+import { type LearnedStore, Learning } from "../session/learned.ts";
+import { fileLearnedStore } from "../cli/learned_store.ts";
+import { unfoldCacheDir } from "../cli/snapshots.ts";
 
 const DEFAULT_PORT = 8787;
 const DEFAULT_HOST = "127.0.0.1";
@@ -33,6 +36,18 @@ if (!Number.isInteger(port) || port < 0 || port > 65_535) {
 }
 const hostname = env.HOST || DEFAULT_HOST;
 
+// What search learns from each tenant's runs: kept under the cache directory when this process
+// may read and write there (`deno task start` may not: then it lasts as long as the process).
+function learnedStore(): LearnedStore | undefined {
+  const dir = unfoldCacheDir(env);
+  if (dir === undefined) return undefined;
+  const granted = (name: "read" | "write") =>
+    Deno.permissions.querySync({ name, path: dir }).state === "granted";
+  return granted("read") && granted("write")
+    ? fileLearnedStore(dir, (line) => console.error(`unfold: ${line}`))
+    : undefined;
+}
+
 const app = createApp({
   store: new MemorySessionStore({
     ttlSeconds: settings.sessionTtlSeconds,
@@ -42,6 +57,7 @@ const app = createApp({
   loopbackOnly: isLoopbackName(hostname),
   // The word vectors load in the background, after startup; lexical search until then.
   catalogs: { ranker: backgroundRanker() },
+  learning: new Learning(learnedStore(), { log: (line) => console.error(`unfold: ${line}`) }),
 });
 
 // The page at GET / (src/page/), then the API.

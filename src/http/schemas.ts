@@ -110,6 +110,14 @@ export function requestSchemas(settings: Pick<HttpSettings, "maxTools">) {
     resend: z.optional(
       z.boolean().check(z.describe("Send a schema again even if this session has it.")),
     ),
+    learn: z.optional(
+      z.boolean().check(
+        z.describe(
+          "Whether search learns from this tenant's runs (default true): a tool a session " +
+            "executed after a search rises for later searches with the same words.",
+        ),
+      ),
+    ),
   });
 
   const Session = z.string().check(
