@@ -102,3 +102,39 @@ function poisoned(
   for (let i = 0; i < POISON_RUNS; i++) runs.record(words, tool);
   return { runs, tool, words };
 }
+
+/**
+ * Renders replays as Markdown: per set and half, nDCG@10 / R@5 without and with the learned
+ * prior, the change, the poisoned figures, and how many requests had the poisoned tool in their
+ * first five (before → after).
+ *
+ * @param results The replays.
+ * @returns One table.
+ *
+ * @example Usage
+ * ```ts
+ * import { renderReplay } from "./replay.ts";
+ * import { ok } from "node:assert/strict";
+ *
+ * ok(renderReplay([]).includes("learned"));
+ * ```
+ */
+export function renderReplay(results: readonly ReplayResult[]): string {
+  const f = (m: QueryMetrics) => `${m.ndcg10.toFixed(3)} / ${m.r5.toFixed(3)}`;
+  const d = (a: number, b: number) => `${a - b >= 0 ? "+" : "−"}${Math.abs(a - b).toFixed(3)}`;
+  const rows = results.flatMap((r) =>
+    (["A", "B", "all"] as const).map((h) => {
+      const { without, learned, poisoned } = r.variants;
+      return `| ${r.set} | ${h} | ${f(without[h])} | ${f(learned[h])} | ${
+        d(learned[h].ndcg10, without[h].ndcg10)
+      } / ${d(learned[h].r5, without[h].r5)} | ${f(poisoned[h])} | ${
+        h === "all" ? `${r.poison.top5Before} → ${r.poison.top5} of ${r.queries}` : ""
+      } |`;
+    })
+  );
+  return [
+    "| set | half | without | learned | change | poisoned | poisoned tool in the first 5 |",
+    "| --- | --- | --- | --- | --- | --- | --- |",
+    ...rows,
+  ].join("\n") + "\n";
+}
