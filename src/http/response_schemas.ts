@@ -184,10 +184,9 @@ export function responseSchemas<T extends z.ZodMiniType>(McpTool: T) {
     matches: z.array(WordMatch),
     missing: z.array(z.string()).check(z.describe("The query words it did not match.")),
     learned: z.optional(
-      z.object({
-        share: z.number().check(z.describe("The share of the best score it gained, 0 to 1.")),
-        rankWithout: z.nullable(int().check(z.describe("Its place without it (null: unshown)."))),
-      }).check(z.describe("Present when what this tenant ran lifted it.")),
+      z.object({ share: z.number(), rankWithout: z.nullable(int()) }).check(
+        z.describe("What this tenant ran lifted it: by this share, from rankWithout."),
+      ),
     ),
   });
   const ExplainResponse = z.object({

@@ -111,12 +111,7 @@ export function requestSchemas(settings: Pick<HttpSettings, "maxTools">) {
       z.boolean().check(z.describe("Send a schema again even if this session has it.")),
     ),
     learn: z.optional(
-      z.boolean().check(
-        z.describe(
-          "Whether search learns from this tenant's runs (default true): a tool a session " +
-            "executed after a search rises for later searches with the same words.",
-        ),
-      ),
+      z.boolean().check(z.describe("Learn from and use this tenant's runs (default true).")),
     ),
   });
 
