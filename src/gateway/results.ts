@@ -158,7 +158,10 @@ function explainUnlisted(
  */
 export function actionResult(
   action: Exclude<BridgeAction, { action: "execute" }>,
+  starting: readonly string[] = [],
 ): CallToolResultLike {
+  const next = nextStep(action.toolResult);
+  const then = next === undefined ? {} : { next };
   switch (action.action) {
     case "search":
       return text(action.toolResult, {
@@ -166,6 +169,9 @@ export function actionResult(
         query: action.query,
         matches: action.matches.map(({ id, description, score }) => ({ id, description, score })),
         ...(action.miss ? { miss: action.miss } : {}),
+        ...then,
+        ...(action.matches.length > 0 ? { untrusted: ["matches"] } : {}),
+        ...(starting.length > 0 ? { starting: [...starting] } : {}),
       });
     case "describe": {
       const { server: _, ...tool } = action.tool;
@@ -174,6 +180,8 @@ export function actionResult(
         id: action.id,
         tool,
         elided: action.elided === true,
+        ...then,
+        untrusted: ["tool"],
       });
     }
     case "error":
@@ -219,7 +227,14 @@ export function failureResult(
     ...(bridged
       ? {
         structuredContent: visible(
-          { action: "error", code, message, error: { code, message }, id } satisfies BridgeOutput,
+          {
+            action: "error",
+            code,
+            message,
+            error: { code, message },
+            id,
+            untrusted: ["message"],
+          } satisfies BridgeOutput,
         ) as never,
       }
       : {}),
@@ -275,15 +290,38 @@ const HELD_CODE = "awaiting_approval";
  */
 export function executeResult(id: string, result: CallToolResultLike): CallToolResultLike {
   const { structuredContent, ...rest } = result;
+  const content = Array.isArray(result.content) ? result.content : [];
+  // Hosts that show the model only the structured copy (Claude Code, Codex) would lose a result
+  // that is text alone: its text goes in the copy too.
+  const texts = content.flatMap((block) =>
+    (block as { type?: unknown }).type === "text" &&
+      typeof (block as { text?: unknown }).text === "string"
+      ? [(block as { text: string }).text]
+      : []
+  );
   return {
     ...rest,
-    content: Array.isArray(result.content) ? result.content : [],
+    content,
     structuredContent: {
       action: "execute",
       id,
       ...(structuredContent === undefined ? {} : { result: structuredContent }),
+      ...(structuredContent === undefined && texts.length > 0 ? { text: texts.join("\n") } : {}),
+      ...(structuredContent !== undefined
+        ? { untrusted: ["result"] }
+        : texts.length > 0
+        ? { untrusted: ["text"] }
+        : {}),
     } satisfies BridgeOutput,
   };
+}
+
+// The next step a text ends with ("Next: …"), as the structured copy carries it.
+function nextStep(text: string): string | undefined {
+  const at = text.lastIndexOf("\nNext: ");
+  if (at < 0) return text.startsWith("Next: ") ? text.slice(6) : undefined;
+  const line = text.slice(at + 7);
+  return line.includes("\n") ? undefined : line;
 }
 
 function text(body: string, structured: BridgeOutput): CallToolResultLike {

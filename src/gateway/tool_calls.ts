@@ -30,6 +30,8 @@ import {
 } from "./results.ts";
 import { checkTrust, heldMessage, HeldToolError, type TrustSource } from "./trust/policy.ts";
 import type { UpstreamPool } from "./pool/upstreams.ts";
+import type { ClientIdentity } from "./host_profiles.ts";
+import { unlistedServers } from "./pool/start_wait.ts";
 import type { Learning } from "../session/learned.ts";
 import type { LearnedRuns } from "../ranking/learned.ts";
 
@@ -46,6 +48,8 @@ export interface CallContext {
   era?: "legacy" | "modern";
   /** Receives the upstream's progress, to pass back to the host. */
   onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
+  /** The client, when it said who it is (what it is shown depends on its host). */
+  client?: ClientIdentity;
 }
 
 /** What the calls reach: the upstreams, the sessions, the options. */
@@ -136,7 +140,12 @@ export class ToolCalls {
       state.statuses,
     );
     if (action.action === "search") learning?.searched(action.query);
-    if (action.action !== "execute") return actionResult(action);
+    if (action.action !== "execute") {
+      return actionResult(
+        action,
+        action.action === "search" ? unlistedServers(state.statuses) : [],
+      );
+    }
     return await this.forward(action.tool, action.arguments, context, true);
   }
 
