@@ -16,7 +16,7 @@ import { backgroundRanker } from "../ranking/deno_ranker.ts";
 import { VERSION } from "../version.ts";
 import { type LearnedStore, Learning } from "../session/learned.ts";
 import { fileLearnedStore } from "../cli/learned_store.ts";
-import { unfoldCacheDir } from "../cli/snapshots.ts";
+import { unfoldCacheDir } from "../cli/cache_dir.ts";
 
 const DEFAULT_PORT = 8787;
 const DEFAULT_HOST = "127.0.0.1";
