@@ -13,6 +13,7 @@ import { pageHandler } from "../http/page.ts";
 import { checkSettings, type HttpSettings } from "../http/settings.ts";
 import { MemorySessionStore } from "../session/memory_store.ts";
 import { backgroundRanker } from "../ranking/deno_ranker.ts";
+import { loadDenoRanker } from "./ranking_file.ts";
 import { VERSION } from "../version.ts";
 import { type LearnedStore, Learning } from "../session/learned.ts";
 import { fileLearnedStore } from "../cli/learned_store.ts";
@@ -52,11 +53,12 @@ const app = createApp({
   store: new MemorySessionStore({
     ttlSeconds: settings.sessionTtlSeconds,
     maxSessions: settings.maxSessions,
+    maxKeptBytesPerSession: settings.maxKeptBytes,
   }),
   settings,
   loopbackOnly: isLoopbackName(hostname),
   // The word vectors load in the background, after startup; lexical search until then.
-  catalogs: { ranker: backgroundRanker() },
+  catalogs: { ranker: backgroundRanker({ load: () => loadDenoRanker() }) },
   learning: new Learning(learnedStore(), { log: (line) => console.error(`unfold: ${line}`) }),
 });
 
@@ -74,9 +76,9 @@ try {
       console.log(`unfold ${VERSION} listening on ${url} (in-memory sessions); the page: ${url}/`);
       const auth = settings.tokens.length > 0 ? ` -H 'authorization: Bearer <token>'` : "";
       console.log(
-        `try: curl -s ${url}/v1/route${auth} -H 'content-type: application/json' -d '{"catalog":[{"server":"demo","name":"echo",` +
+        `try: \`curl -s ${url}/v1/route${auth} -H 'content-type: application/json' -d '{"catalog":[{"server":"demo","name":"echo",` +
           `"description":"Echo a message","inputSchema":{"type":"object"}}],` +
-          `"arguments":{"action":"search","query":"echo"}}'`,
+          `"arguments":{"action":"search","query":"echo"}}'\``,
       );
     },
   }, serve);

@@ -28,7 +28,12 @@ import { renderError } from "../bridge/render.ts";
 import { actionResult } from "./results.ts";
 import { isRecord } from "../utils/record.ts";
 import type { Profile } from "./config/profiles.ts";
-import { FIRST_LISTING_WAIT_MS, unlistedNeeded, unlistedServers } from "./pool/start_wait.ts";
+import {
+  FIRST_LISTING_WAIT_MS,
+  heldOnSnapshot,
+  unlistedNeeded,
+  unlistedServers,
+} from "./pool/start_wait.ts";
 import { type CallContext, ToolCalls } from "./tool_calls.ts";
 import type { TrustSource } from "./trust/policy.ts";
 import type { Unapproved } from "./trust/lock.ts";
@@ -341,12 +346,20 @@ export class Gateway {
 
   // A bridge call that needs servers which have not listed yet waits for their first listing,
   // within the call's timeout and FIRST_LISTING_WAIT_MS, then is answered by the state then (whose
-  // statuses name any server still starting). Until the host cancels it, too.
+  // statuses name any server still starting). Until the host cancels it, too. So does one that
+  // names a tool held on its server's snapshot: what is held is said of the live definition.
   async #afterFirstListings(args: unknown, signal?: AbortSignal): Promise<GatewayState> {
     const waiting = () =>
       unlistedServers(this.#state.statuses).filter((server) => !this.#waitedInVain.has(server));
-    const needs = () =>
-      unlistedNeeded(args, this.#state.catalog, this.#state.injector.config, waiting());
+    const needs = () => {
+      const { catalog, injector, held, statuses } = this.#state;
+      return [
+        ...unlistedNeeded(args, catalog, injector.config, waiting()),
+        ...heldOnSnapshot(args, held, statuses, injector.config).filter((server) =>
+          !this.#waitedInVain.has(server)
+        ),
+      ];
+    };
     if (needs().length === 0) return this.#state;
     const timeout = this.#deps.options.callTimeoutMs;
     const ms = typeof timeout === "number"
