@@ -35,7 +35,9 @@ export const WORKER_SIZES: Readonly<Record<string, WorkerSize>> = Object.freeze(
   // before them (82.95 before issue 35's doors: the ranking data's file checks,
   // profile_unavailable) with the Deno default's code (74.14 before: the ranking data is a static
   // asset, not script); docs/performance.md lists its parts.
-  "wrangler.toml": { targetKib: 100, budgetKib: 91.5 },
+  // 92.45 with issue 40 on it (long requests, the text pivot, the learned prior's lift and
+  // explanation: +1.6 KiB gzip; the prior's storage is tree-shaken out).
+  "wrangler.toml": { targetKib: 100, budgetKib: 93 },
   // Measured 149.15 KiB on 4cb3e0a (the same command; 148.28 before issue 35's doors: unavailable
   // servers and profiles, the held-on-snapshot wait, their words; 147.94 before the index build's
   // term memo). Main then grew to 150.32 (issue 36's host words) and the doors on it measure
@@ -49,5 +51,7 @@ export const WORKER_SIZES: Readonly<Record<string, WorkerSize>> = Object.freeze(
   // on main's 153.90 at e0abdd9 (issue 37's zod configuration): the target moves from 150 to 160
   // with that feature, and main's own growth is still to be settled. docs/workers.md lists its
   // parts.
-  "wrangler.gateway.toml": { targetKib: 160, budgetKib: 160 },
+  // 161.09 with issue 40 on it (the same ranking and explanation code as the API Worker's, +1.56):
+  // over the target by 1.09, to be settled where both meet.
+  "wrangler.gateway.toml": { targetKib: 160, budgetKib: 161.5 },
 });
