@@ -14,7 +14,6 @@ import type { StartMode, UpstreamConfig } from "../config/parse.ts";
 import { McpError } from "../../tool_error.ts";
 import { toolId } from "../../tool.ts";
 import type { FieldChange } from "../trust/lock.ts";
-import type { Scheduler } from "../../utils/deadline.ts";
 
 /** Opens a connection to one upstream (`connectStdio` or `connectHttp` behind a config). */
 export type Connector = (
@@ -170,7 +169,7 @@ export interface PoolOptions {
    * returns what cancels it (the startup timeout stays on the platform's timer).
    * @default {setTimeout}
    */
-  schedule?: Scheduler;
+  schedule?: (run: () => void, ms: number) => () => void;
   /**
    * When the upstreams run: `"lazy"` starts one at the first call of one of its tools (one
    * without a snapshot is started once to be listed, then stopped) and stops it after
