@@ -119,7 +119,7 @@ export async function routeBounded(
  * const session = { store, key: { tenant: "", session: "s" }, catalogHash: "c", describeFirst: "off" as const };
  * const invoker = { invoke: () => "line\n".repeat(1_000) };
  * const first = await handleBounded(injector, { action: "execute", name: "fs/read" }, invoker, session, { results: store });
- * const next = first.ok ? first.value.cut?.next : undefined;
+ * const next = first.ok && "cut" in first.value ? first.value.cut?.next : undefined;
  * const more = await handleBounded(injector, next, invoker, session, { results: store });
  * equal(more.ok && more.value.action, "more");
  * ```
