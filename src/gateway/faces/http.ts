@@ -1,9 +1,9 @@
 /**
- * The server faces of the gateway, over the MCP SDK's server side (v2, which speaks both protocol
- * eras): a server instance per connection or session, Streamable HTTP for both eras (2025-era
- * sessions with `Mcp-Session-Id`, 2026-07-28 stateless requests), with the tools coming from a
- * {@linkcode ToolHost}. Runtime-neutral (web-standard Request/Response); stdio is in
- * `stdio_face.ts`.
+ * The gateway's Streamable HTTP face, on the MCP SDK's server side (v2, which speaks both
+ * protocol eras): the instance of `server.ts` per session or request, 2025-era sessions with
+ * `Mcp-Session-Id` (in memory, or in a registry such as the Workers' Durable Objects) and
+ * 2026-07-28 stateless requests. Runtime-neutral (web-standard Request/Response); stdio is in
+ * `stdio.ts`.
  *
  * @module
  */
@@ -13,72 +13,9 @@ import {
   isLegacyRequest,
   legacyStatelessFallback,
   type McpRequestContext,
-  ProtocolError,
-  Server,
   WebStandardStreamableHTTPServerTransport,
 } from "@modelcontextprotocol/server";
-import { answerToolCall, type ToolHost } from "../tool_host.ts";
-
-export type { HostedCall, HostedTool, ToolHost } from "../tool_host.ts";
-
-/**
- * Makes one SDK server instance over a host: `tools/list`, `tools/call` with progress and
- * cancellation, the host's instructions, and `list_changed` while it is connected.
- *
- * @param host The tools.
- * @param session The 2025-era session it serves, if any.
- * @returns The server, not yet connected.
- *
- * @example Usage
- * ```ts
- * import { hostServer } from "./http.ts";
- * import { ok } from "node:assert/strict";
- *
- * const server = hostServer({
- *   serverInfo: { name: "demo", version: "1.0.0" },
- *   instructions: () => "Use the echo tool",
- *   tools: () => [{ name: "echo", description: "Echoes", inputSchema: { type: "object" } }],
- *   call: (_name, args) => Promise.resolve({ ok: true, result: { content: [{ type: "text", text: JSON.stringify(args) }] } }),
- *   onToolsChanged: () => () => {},
- * });
- * ok(server);
- * ```
- */
-export function hostServer(host: ToolHost, session?: string): Server {
-  const server = new Server(host.serverInfo, {
-    // Logging is declared for the 2025-era clients that set a level; the gateway logs nothing.
-    capabilities: { tools: { listChanged: true }, logging: {} },
-    instructions: host.instructions(),
-  });
-  server.setRequestHandler("tools/list", async () => ({ tools: await host.tools() as never }));
-  server.setRequestHandler("tools/call", async (request, ctx) => {
-    const token = ctx.mcpReq._meta?.progressToken;
-    const answer = await answerToolCall(
-      host,
-      request.params,
-      {
-        tenant: ctx.http?.authInfo?.clientId ?? "",
-        ...(session === undefined ? {} : { sessionId: session }),
-        signal: ctx.mcpReq.signal,
-        // The instance's era (the SDK binds it per connection or request): its result schema.
-        era: (server.getNegotiatedProtocolVersion() ?? "") >= "2026-07-28" ? "modern" : "legacy",
-      },
-      token === undefined
-        ? undefined
-        : { token, notify: (note) => ctx.mcpReq.notify(note as never) },
-    );
-    if (!answer.ok) throw new ProtocolError(answer.code, answer.message);
-    return answer.result as never;
-  });
-  let unsubscribe = () => {};
-  server.oninitialized = () => {
-    // A client repeating `notifications/initialized` is listened to once, not once more each time.
-    unsubscribe();
-    unsubscribe = host.onToolsChanged(() => void server.sendToolListChanged().catch(() => {}));
-  };
-  server.onclose = () => unsubscribe();
-  return server;
-}
+import { hostServer, type ToolHost } from "./server.ts";
 
 /** Where 2025-era HTTP sessions live. */
 export type SessionMode =
@@ -145,7 +82,10 @@ export function createMcpHttpHandler(
   options: McpHttpOptions,
 ): { handle: McpHttpHandler; close: () => Promise<void> } {
   const onerror = options.onError ?? (() => {});
-  const modern = createMcpHandler(() => hostServer(host), { legacy: "reject", onerror });
+  const modern = createMcpHandler(() => hostServer(host, { changes: "never" }), {
+    legacy: "reject",
+    onerror,
+  });
   const unsubscribe = host.onToolsChanged(() => modern.notify.toolsChanged());
   const legacy = options.sessions.kind === "memory"
     ? memorySessions(host, options.sessions.maxSessions ?? DEFAULT_MAX_SESSIONS)
@@ -230,7 +170,7 @@ function memorySessions(host: ToolHost, maxSessions: number): LegacySessions {
         if (transport.sessionId !== undefined) forget(transport.sessionId);
       };
       // The session id is known only once initialize is handled: the server reads it per call.
-      const server = hostServerFor(host, () => transport.sessionId);
+      const server = hostServer(host, { session: () => transport.sessionId });
       await server.connect(transport);
       return await transport.handleRequest(request, { authInfo });
     },
@@ -251,7 +191,7 @@ function registrySessions(
 ): LegacySessions {
   const serve = legacyStatelessFallback((ctx: McpRequestContext) => {
     const id = ctx.requestInfo?.headers.get("mcp-session-id") ?? undefined;
-    return hostServer(host, id ?? undefined);
+    return hostServer(host, id === undefined ? {} : { session: id });
   }, onerror);
   return {
     async handle(request, tenant) {
@@ -283,19 +223,6 @@ function registrySessions(
     },
     close: () => Promise.resolve(),
   };
-}
-
-function hostServerFor(host: ToolHost, session: () => string | undefined): Server {
-  return hostServer({
-    serverInfo: host.serverInfo,
-    instructions: () => host.instructions(),
-    tools: () => host.tools(),
-    call: (name, args, call) => {
-      const id = session();
-      return host.call(name, args, id === undefined ? call : { ...call, sessionId: id });
-    },
-    onToolsChanged: (listener) => host.onToolsChanged(listener),
-  });
 }
 
 async function isInitialize(request: Request): Promise<boolean> {

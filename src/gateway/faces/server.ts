@@ -1,0 +1,246 @@
+/**
+ * The gateway's MCP server: the SDK's `Server` over a {@linkcode ToolHost} (the gateway, through
+ * {@linkcode gatewayHost}), the one instance every face serves: stdio (`stdio.ts`, the SDK's
+ * `serveStdio`) and Streamable HTTP (`http.ts`, `createMcpHandler` and the session transports),
+ * both protocol eras. Its `tools/call` is the one way a call is answered: progress in order and
+ * all of it before the result, cancellation through the request's signal, a name that is no tool
+ * as JSON-RPC invalid params, the caller's era passed on (its result schema is the gateway's to
+ * honour, `tool_calls.ts`). Who the client is (`clientInfo`) comes with every call.
+ *
+ * @module
+ */
+
+import { ProtocolError, Server, type ServerContext } from "@modelcontextprotocol/server";
+import type { McpTool } from "../../tool.ts";
+import type { CallToolResultLike } from "../../tool_result.ts";
+import type { Gateway } from "../gateway.ts";
+
+/** A tool as `tools/list` lists it: a catalogue entry without its server. */
+export type HostedTool = Omit<McpTool, "server">;
+
+/** One progress step of a call. */
+export interface HostedProgress {
+  /** How far the call is. */
+  progress: number;
+  /** How far it will go, when known. */
+  total?: number;
+  /** What it is doing. */
+  message?: string;
+}
+
+/** Who a client says it is (`initialize`'s `clientInfo`, or a 2026-07-28 request's envelope). */
+export interface ClientInfo {
+  /** Its name. */
+  name: string;
+  /** Its version. */
+  version: string;
+  /** Its display name, when it gives one. */
+  title?: string;
+}
+
+/** What one call brings: who, which session, cancellation and progress. */
+export interface HostedCall {
+  /** The caller's namespace (a hash of its bearer token, or `""`). */
+  tenant: string;
+  /** The 2025-era session, when there is one (`Mcp-Session-Id`, or one per stdio connection). */
+  sessionId?: string;
+  /** Aborted when the client cancels the call. */
+  signal: AbortSignal;
+  /**
+   * The caller's protocol era: the result must fit that era's schema (the 2025 era's is
+   * stricter: its `structuredContent` is an object). Unknown: the looser 2026-07-28 one.
+   */
+  era?: "legacy" | "modern";
+  /** The client, as it named itself, when it did. */
+  clientInfo?: ClientInfo;
+  /** Sends progress to the client, when it asked for progress. */
+  onProgress?: (progress: HostedProgress) => void;
+}
+
+/** What the server faces serve: the gateway, or anything shaped like it. */
+export interface ToolHost {
+  /** The server's name and version. */
+  readonly serverInfo: { name: string; version: string };
+  /** The server instructions. */
+  instructions(): string;
+  /** The `tools/list` answer, or a promise of it (the gateway's waits for a change being taken in). */
+  tools(): HostedTool[] | Promise<HostedTool[]>;
+  /**
+   * Answers a `tools/call`.
+   *
+   * @param name The tool's name.
+   * @param args Its arguments.
+   * @param call The caller, session, cancellation and progress.
+   * @returns The result, or `ok: false` for a name that is no tool (a JSON-RPC error).
+   */
+  call(
+    name: string,
+    args: unknown,
+    call: HostedCall,
+  ): Promise<{ ok: true; result: CallToolResultLike } | { ok: false; message: string }>;
+  /**
+   * Listens for changes of the `tools/list` answer.
+   *
+   * @param listener Called after each change.
+   * @returns A function that stops listening.
+   */
+  onToolsChanged(listener: () => void): () => void;
+}
+
+/**
+ * When an instance tells its client that the tools changed: after `notifications/initialized`
+ * (a 2025-era connection), from the start (a 2026-07-28 stdio connection: that era has no
+ * `initialized`, and the SDK hands the notification to the connection's subscriptions), or never
+ * (an instance per HTTP request: the handler notifies its subscriptions itself).
+ */
+export type ChangeNotices = "after-initialized" | "at-once" | "never";
+
+/** Options of {@linkcode hostServer}. */
+export interface HostServerOptions {
+  /** The 2025-era session the instance serves, or a way to read it once it is known. */
+  session?: string | (() => string | undefined);
+  /**
+   * When the instance tells its client of tool changes.
+   * @default {"after-initialized"}
+   */
+  changes?: ChangeNotices;
+}
+
+/**
+ * Wraps a gateway for the server faces (the session key is the caller's tenant and its session).
+ *
+ * @param gateway The gateway.
+ * @param version The version the server reports.
+ * @returns The host.
+ *
+ * @example Usage
+ * ```ts ignore
+ * import { gatewayHost } from "./server.ts";
+ * import { createMcpHttpHandler } from "./http.ts";
+ *
+ * const { handle } = createMcpHttpHandler(gatewayHost(gateway, "0.1.0"), { sessions: { kind: "memory" } });
+ * ```
+ */
+export function gatewayHost(gateway: Gateway, version: string): ToolHost {
+  return {
+    serverInfo: { name: "unfold", version },
+    instructions: () => gateway.instructions(),
+    // Once every upstream change seen so far is taken in: a host that lists right after a call
+    // failed on a lost server reads the overview that says so, not the one before.
+    tools: () => gateway.settled().then(() => gateway.tools()),
+    call: (name, args, call) =>
+      gateway.call(name, args, {
+        signal: call.signal,
+        ...(call.era === undefined ? {} : { era: call.era }),
+        ...(call.sessionId === undefined
+          ? {}
+          : { session: { tenant: call.tenant, session: call.sessionId } }),
+        ...(call.onProgress === undefined ? {} : { onProgress: call.onProgress }),
+      }),
+    onToolsChanged: (listener) => gateway.onToolsChanged(listener),
+  };
+}
+
+// JSON-RPC invalid params: the answer to a name that is no tool.
+const UNKNOWN_TOOL = -32_602;
+const CLIENT_INFO_KEY = "io.modelcontextprotocol/clientInfo";
+
+/**
+ * Makes one SDK server instance over a host: `tools/list`, `tools/call` with progress and
+ * cancellation, the host's instructions, and `list_changed` while it is connected.
+ *
+ * @param host The tools.
+ * @param options The session it serves and when it tells of changes.
+ * @returns The server, not yet connected.
+ *
+ * @example Usage
+ * ```ts
+ * import { hostServer } from "./server.ts";
+ * import { InMemoryTransport } from "@modelcontextprotocol/server";
+ * import { Client } from "@modelcontextprotocol/client";
+ * import { equal } from "node:assert/strict";
+ *
+ * const server = hostServer({
+ *   serverInfo: { name: "demo", version: "1.0.0" },
+ *   instructions: () => "Use the echo tool",
+ *   tools: () => [{ name: "echo", description: "Echoes", inputSchema: { type: "object" } }],
+ *   call: (_name, args) => Promise.resolve({ ok: true, result: { content: [{ type: "text", text: JSON.stringify(args) }] } }),
+ *   onToolsChanged: () => () => {},
+ * });
+ * const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+ * await server.connect(serverSide);
+ * const client = new Client({ name: "c", version: "1" });
+ * await client.connect(clientSide);
+ * const result = await client.callTool({ name: "echo", arguments: { a: 1 } });
+ * equal((result.content as { text: string }[])[0]?.text, '{"a":1}');
+ * await client.close();
+ * ```
+ */
+export function hostServer(host: ToolHost, options: HostServerOptions = {}): Server {
+  const server = new Server(host.serverInfo, {
+    // Logging is declared for the 2025-era clients that set a level; the gateway logs nothing.
+    capabilities: { tools: { listChanged: true }, logging: {} },
+    instructions: host.instructions(),
+  });
+  const session = options.session;
+  server.setRequestHandler("tools/list", async () => ({ tools: await host.tools() as never }));
+  server.setRequestHandler("tools/call", async (request, ctx) => {
+    const sessionId = typeof session === "function" ? session() : session;
+    const clientInfo = clientOf(server, ctx);
+    const answer = await callTool(host, request.params, ctx, {
+      tenant: ctx.http?.authInfo?.clientId ?? "",
+      ...(sessionId === undefined ? {} : { sessionId }),
+      signal: ctx.mcpReq.signal,
+      // The instance's era (the SDK binds it per connection or request): its result schema.
+      era: (server.getNegotiatedProtocolVersion() ?? "") >= "2026-07-28" ? "modern" : "legacy",
+      ...(clientInfo === undefined ? {} : { clientInfo }),
+    });
+    if (!answer.ok) throw new ProtocolError(UNKNOWN_TOOL, answer.message);
+    return answer.result as never;
+  });
+  let unsubscribe = () => {};
+  const listen = () => {
+    // A client repeating `notifications/initialized` is listened to once, not once more each time.
+    unsubscribe();
+    unsubscribe = host.onToolsChanged(() => void server.sendToolListChanged().catch(() => {}));
+  };
+  const changes = options.changes ?? "after-initialized";
+  if (changes === "after-initialized") server.oninitialized = listen;
+  else if (changes === "at-once") listen();
+  server.onclose = () => unsubscribe();
+  return server;
+}
+
+// The client as it named itself: in `initialize` (2025 era), or in the request's envelope.
+function clientOf(server: Server, ctx: ServerContext): ClientInfo | undefined {
+  const info = (ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[CLIENT_INFO_KEY] ??
+    server.getClientVersion();
+  return info === undefined ? undefined : info as ClientInfo;
+}
+
+// Answers a `tools/call` from a host. Progress is sent in order, and all of it before the answer:
+// a client drops progress that arrives after the result.
+async function callTool(
+  host: ToolHost,
+  request: { name: string; arguments?: unknown },
+  ctx: ServerContext,
+  call: Omit<HostedCall, "onProgress">,
+): Promise<{ ok: true; result: CallToolResultLike } | { ok: false; message: string }> {
+  const token = ctx.mcpReq._meta?.progressToken;
+  let sent = Promise.resolve();
+  const answer = await host.call(request.name, request.arguments ?? {}, {
+    ...call,
+    ...(token === undefined ? {} : {
+      onProgress: (step: HostedProgress) => {
+        sent = sent.then(() =>
+          ctx.mcpReq.notify({
+            method: "notifications/progress",
+            params: { progressToken: token, ...step },
+          })
+        ).catch(() => {});
+      },
+    }),
+  });
+  await sent;
+  return answer;
+}
