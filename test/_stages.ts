@@ -86,7 +86,6 @@ export const INTEGRATION: readonly string[] = [
   "test/mcp/client_test.ts",
   "test/mcp/http_client_test.ts",
   "test/mcp/oauth_login_test.ts",
-  "test/mcp/peer_stdio_differential_test.ts",
   "test/mcp/stdio_test.ts",
   "test/mcp/upstream_faults_test.ts",
   "test/mod_test.ts",

@@ -1,11 +1,19 @@
 /**
  * The connection behind every `connect*` function: bounded requests, the connection's life
- * (closed, lost, probed), and change notifications, over a {@linkcode Peer} (the MCP client under
- * it, which the caller chooses: this module loads no MCP SDK).
+ * (closed, lost, probed), and change notifications, over the MCP SDK's `Client` (every transport:
+ * stdio, Streamable HTTP, any a host brings). The SDK's errors are sorted here into the
+ * connection's codes, so that callers never need the SDK's classes.
  *
  * @module
  */
 
+import {
+  Client,
+  ProtocolError,
+  SdkError,
+  SdkErrorCode,
+  type StandardSchemaV1,
+} from "@modelcontextprotocol/client";
 import { deadline } from "../utils/deadline.ts";
 import type { McpInvoker } from "../injector.ts";
 import { type McpTool, toolId } from "../tool.ts";
@@ -21,9 +29,10 @@ import { type CallToolResultLike, type MappedResult, mapResult } from "../tool_r
 import { COMMAND_NOT_FOUND, McpError, type McpErrorCode } from "../tool_error.ts";
 import { listPages, toMcpTools } from "./tool_list.ts";
 import { resultProblem } from "./_result.ts";
-import { ProgressGate } from "./_progress.ts";
-import { checkTimeout, rethrow, type Settings, settingsOf } from "./_settings.ts";
-import { OVERSIZED_CODE, type Peer, type PeerError } from "./_peer.ts";
+import { PROGRESS_PARAMS, ProgressGate } from "./_progress.ts";
+import { checkTimeout, rethrow, SDK_TIMEOUT_MS, type Settings, settingsOf } from "./_settings.ts";
+import { BOUNDED_VALIDATOR } from "./_validator.ts";
+import { UNREADABLE_ANSWER_CODE } from "../protocol/stdio_lines.ts";
 
 /** What a transport adds to a connection: words about a failure, and a step before closing. */
 export interface TransportHooks {
@@ -48,7 +57,6 @@ const PROBE_TIMEOUT_MS = 10_000;
  * @param transport The transport, not yet started.
  * @param options Timeouts and callbacks.
  * @param hooks What the transport adds.
- * @param makePeer Makes the MCP client to run on, for the client's name and version.
  * @returns The connection.
  * @throws {McpError} `connect` when the transport fails to start or the handshake fails.
  * @throws {TypeError} When the server name is empty or contains `/`.
@@ -57,7 +65,6 @@ const PROBE_TIMEOUT_MS = 10_000;
  * @example Usage
  * ```ts
  * import { openConnection } from "./_connection.ts";
- * import { sdkPeer } from "./_sdk_peer.ts";
  * import { InMemoryTransport } from "@modelcontextprotocol/client";
  * import { McpServer } from "@modelcontextprotocol/server";
  * import { rejects } from "node:assert/strict";
@@ -65,7 +72,7 @@ const PROBE_TIMEOUT_MS = 10_000;
  * const server = new McpServer({ name: "demo", version: "1.0.0" });
  * const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
  * await server.connect(serverSide);
- * const demo = await openConnection("demo", clientSide, {}, { detail: () => "the demo log is empty" }, sdkPeer);
+ * const demo = await openConnection("demo", clientSide, {}, { detail: () => "the demo log is empty" });
  * await serverSide.close();
  * await rejects(demo.tools(), /the server closed the connection; the demo log is empty/);
  * ```
@@ -75,11 +82,18 @@ export async function openConnection(
   transport: McpTransport,
   options: ConnectOptions,
   hooks: TransportHooks,
-  makePeer: (clientInfo: { name: string; version: string }) => Peer,
 ): Promise<McpConnection> {
   checkServerName(server);
   const settings = settingsOf(options);
-  const client = makePeer(settings.clientInfo);
+  // No capabilities offered: the gateway answers no request of its upstreams' (roots would be
+  // declared here, with their handler on the client).
+  const client = new Client(settings.clientInfo, {
+    capabilities: {},
+    jsonSchemaValidator: BOUNDED_VALIDATOR,
+    ...(options.versionNegotiation === undefined
+      ? {}
+      : { versionNegotiation: { mode: options.versionNegotiation } }),
+  });
   const connection = new Connection(server, client, settings, hooks);
   // A caller that goes away mid-handshake (the gateway exiting) stops the server there and then:
   // a stdio server would otherwise outlive it until the handshake's timeout, or for ever.
@@ -89,7 +103,7 @@ export async function openConnection(
   signal?.addEventListener("abort", abandon, { once: true });
   try {
     if (abandoned()) throw new Error("the connection was abandoned");
-    await client.connect(transport, settings.requestTimeoutMs);
+    await client.connect(transport, { timeout: settings.requestTimeoutMs });
     if (abandoned()) throw new Error("the connection was abandoned");
   } catch (error) {
     await client.close().catch(() => {});
@@ -116,7 +130,7 @@ interface Pending {
 class Connection implements McpConnection {
   readonly server: string;
   readonly invoker: McpInvoker;
-  #client: Peer;
+  #client: Client;
   #settings: Settings;
   #hooks: TransportHooks;
   #closed = false;
@@ -140,7 +154,7 @@ class Connection implements McpConnection {
   // The tools of the last listing by name: their output schemas check the results of calls.
   #definitions = new Map<string, McpTool>();
 
-  constructor(server: string, client: Peer, settings: Settings, hooks: TransportHooks) {
+  constructor(server: string, client: Client, settings: Settings, hooks: TransportHooks) {
     this.server = server;
     this.#client = client;
     this.#settings = settings;
@@ -158,29 +172,52 @@ class Connection implements McpConnection {
       },
     };
     // Registered before the handshake: some servers change their tools right after it.
-    client.onListChanged(() => this.#refresh());
-    client.onProgress(({ progressToken, progress, total, message }) => {
-      this.#progress.get(String(progressToken))?.push({
-        progress,
-        ...(total === undefined ? {} : { total }),
-        ...(message === undefined ? {} : { message }),
-      });
-    });
+    client.setNotificationHandler("notifications/tools/list_changed", () => this.#refresh());
+    // Checked by hand, not by the SDK's schemas: a server may send a flood of these.
+    client.setNotificationHandler(
+      "notifications/progress",
+      { params: PROGRESS_PARAMS },
+      ({ progressToken, progress, total, message }) => {
+        this.#progress.get(String(progressToken))?.push({
+          progress,
+          ...(total === undefined ? {} : { total }),
+          ...(message === undefined ? {} : { message }),
+        });
+      },
+    );
   }
 
   // After the handshake: from now on, the transport closing means the connection is lost, and a
   // transport error may mean it (see #probe).
   ready(): void {
-    this.#client.onClose(() => this.#lost("the server closed the connection"));
-    this.#client.onError(() => this.#probe());
+    this.#client.onclose = () => this.#lost("the server closed the connection");
+    this.#client.onerror = () => this.#probe();
   }
 
   get identity(): ServerIdentity {
-    return this.#client.identity;
+    const info = this.#client.getServerVersion();
+    const identity: ServerIdentity = { name: info?.name ?? "", version: info?.version ?? "" };
+    if (typeof info?.title === "string") identity.title = info.title;
+    return identity;
   }
 
   get instructions(): string | undefined {
-    return this.#client.instructions;
+    return this.#client.getInstructions();
+  }
+
+  // One request through the SDK, its result as the server sent it (the caller checks it), its
+  // failure in the kinds the connection maps to its codes.
+  #ask(
+    method: string,
+    params: Record<string, unknown> | undefined,
+    signal: AbortSignal,
+  ): Promise<Record<string, unknown>> {
+    return this.#client.request(params === undefined ? { method } : { method, params }, AS_SENT, {
+      signal,
+      timeout: SDK_TIMEOUT_MS,
+    }).catch((error) => {
+      throw classified(error);
+    });
   }
 
   get closed(): boolean {
@@ -198,8 +235,7 @@ class Connection implements McpConnection {
     const entries = await listPages(what, (cursor) =>
       this.#request(
         { what, failure: "list_tools", timeout: "list_tools" },
-        (signal) =>
-          this.#client.request("tools/list", cursor === undefined ? {} : { cursor }, signal),
+        (signal) => this.#ask("tools/list", cursor === undefined ? {} : { cursor }, signal),
         this.#settings.requestTimeoutMs,
       ));
     const tools = toMcpTools(this.server, entries, this.#settings.onToolIssue);
@@ -242,7 +278,7 @@ class Connection implements McpConnection {
     return (this.#request(
       { what: `Cannot call ${JSON.stringify(id)}`, failure: "tool_error", timeout: "call_timeout" },
       async (signal) => {
-        const result = await this.#client.request("tools/call", params, signal);
+        const result = await this.#ask("tools/call", params, signal);
         const problem = resultProblem(result, this.#definitions.get(name));
         if (problem !== undefined) {
           throw new McpError("tool_error", `Cannot call ${JSON.stringify(id)}: ${problem}`);
@@ -286,7 +322,7 @@ class Connection implements McpConnection {
   }
 
   // One request, bounded: it settles on its answer, its timeout, the caller's abort, or the
-  // connection closing, whichever comes first; in the last three cases the peer's request is
+  // connection closing, whichever comes first; in the last three cases the SDK request is
   // abandoned (the server is told it is cancelled).
   #request<T>(
     codes: { what: string; failure: McpErrorCode; timeout: McpErrorCode },
@@ -341,7 +377,7 @@ class Connection implements McpConnection {
     if (this.#closed) {
       return new McpError("disconnected", `${what}: ${this.#why}`, { cause: error });
     }
-    const { kind, code } = error as Partial<PeerError>;
+    const { kind, code } = error as Partial<Classified>;
     if (kind === "closed") {
       return new McpError(
         "disconnected",
@@ -352,7 +388,7 @@ class Connection implements McpConnection {
     // The server's own JSON-RPC error, or a check of the answer: the server is alive, so the
     // request failed, not the connection; the server's code and words are kept.
     if (kind !== undefined) {
-      const server = kind === "server" && code !== OVERSIZED_CODE
+      const server = kind === "server" && code !== UNREADABLE_ANSWER_CODE
         ? ` (JSON-RPC error ${code} from the server)`
         : "";
       return new McpError(
@@ -404,7 +440,7 @@ class Connection implements McpConnection {
     // An error answer means the server is alive: only no answer at all counts as `disconnected`.
     this.#request(
       { what: "Cannot ping", failure: "tool_error", timeout: "disconnected" },
-      (signal) => this.#client.request("ping", undefined, signal),
+      (signal) => this.#ask("ping", undefined, signal),
       PROBE_TIMEOUT_MS,
     ).then(
       () => {},
@@ -494,4 +530,53 @@ function reason(error: unknown): string {
 function detail(hooks: TransportHooks): string {
   const more = hooks.detail?.() ?? "";
   return more === "" ? "" : `; ${more}`;
+}
+
+// Answers are taken as they come and checked by the connection: a listing entry by entry
+// (tool_list.ts), so that one malformed tool is reported and left out instead of failing the whole
+// listing; a call's result by its shape and output schema (_result.ts), so that a content type
+// newer than the SDK still reaches the host.
+const AS_SENT: StandardSchemaV1<Record<string, unknown>> = {
+  "~standard": {
+    version: 1,
+    vendor: "unfold",
+    validate: (value) => ({ value: value as Record<string, unknown> }),
+  },
+};
+
+/**
+ * Why a request failed, when it can be told: `server`, the server's JSON-RPC error (its `code`
+ * and words kept; an answer the client could not read is one with `UNREADABLE_ANSWER_CODE`);
+ * `malformed`, an answer that fails a check; `timeout`, the handshake's time ran out or the
+ * request was abandoned; `closed`, the connection closed before the answer. Any other failure
+ * (a broken pipe, a transport that cannot send) has no kind.
+ */
+interface Classified extends Error {
+  kind: "server" | "malformed" | "timeout" | "closed";
+  code?: number;
+}
+
+// The SDK's errors in the connection's kinds; others (a transport's) pass as they are.
+function classified(error: unknown): unknown {
+  const kind = (kind: Classified["kind"], message: string, code?: number): Classified => {
+    const made = new Error(message, { cause: error }) as Classified;
+    made.kind = kind;
+    if (code !== undefined) made.code = code;
+    return made;
+  };
+  if (error instanceof ProtocolError) return kind("server", error.message, error.code);
+  if (!(error instanceof SdkError)) return error;
+  switch (error.code) {
+    case SdkErrorCode.InvalidResult:
+    case SdkErrorCode.UnsupportedResultType:
+      return kind(
+        "malformed",
+        error.message.replace(/^Invalid result for [\w/]+: /, "the server's answer is malformed: "),
+      );
+    case SdkErrorCode.RequestTimeout:
+      return kind("timeout", error.message);
+    case SdkErrorCode.ConnectionClosed:
+      return kind("closed", error.message);
+  }
+  return error;
 }

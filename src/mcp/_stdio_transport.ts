@@ -1,18 +1,24 @@
 /**
  * The stdio client transport unfold owns: a child process spoken to over its stdin and stdout,
- * on the MCP SDK's public `Transport` interface. The SDK's `StdioClientTransport` closes the
- * connection on a message over its buffer limit and hides its process handle; ours reads with
- * the bounded {@linkcode LineReader} (an oversized answer fails only its request) and stops its
- * process on its own schedule (stdin closed, then SIGTERM, then SIGKILL), through its own handle.
+ * on the MCP SDK's public `Transport` interface, for the SDK's `Client`. The SDK's
+ * `StdioClientTransport` closes the connection on a message over its buffer limit and hides its
+ * process handle; ours reads with the one stdio line policy (`src/protocol/stdio_lines.ts`,
+ * {@linkcode ServerLines}: an answer over the limit, or not UTF-8, fails only the request it
+ * answers) and stops its process on its own schedule (stdin closed, then SIGTERM, then SIGKILL),
+ * through its own handle.
  *
  * @module
  */
 
 import { type ChildProcess, spawn } from "node:child_process";
 import process from "node:process";
-import type { JSONRPCMessage, Transport } from "@modelcontextprotocol/client";
-import { messageLine, STDIO_MAX_MESSAGE_BYTES } from "../protocol/jsonrpc.ts";
-import { LineReader } from "./_line_reader.ts";
+import {
+  type JSONRPCMessage,
+  parseJSONRPCMessage,
+  serializeMessage,
+  type Transport,
+} from "@modelcontextprotocol/client";
+import { type LineFault, StdioLines, UNREADABLE_ANSWER_CODE } from "../protocol/stdio_lines.ts";
 
 /** The host variables a server inherits when its config names no environment (the SDK's list). */
 const INHERITED_ENV = ["HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER"] as const;
@@ -56,7 +62,7 @@ export class StdioProcessTransport implements Transport {
   onclose?: () => void;
   #options: StdioProcess;
   #child: ChildProcess | undefined;
-  #reader: LineReader;
+  #reader: ServerLines;
   #closing: Promise<void> | undefined;
   #exited = Promise.withResolvers<void>();
 
@@ -67,10 +73,11 @@ export class StdioProcessTransport implements Transport {
    */
   constructor(options: StdioProcess) {
     this.#options = options;
-    this.#reader = new LineReader(
-      STDIO_MAX_MESSAGE_BYTES,
-      (why) => options.onUnattributed?.(why),
-    );
+    this.#reader = new ServerLines({
+      message: (message) => this.onmessage?.(message),
+      error: (error) => this.onerror?.(error),
+      unattributed: (why) => options.onUnattributed?.(why),
+    });
   }
 
   /** The process id, once started. */
@@ -112,20 +119,7 @@ export class StdioProcessTransport implements Transport {
     });
     child.stdin?.on("error", (error) => this.onerror?.(error));
     child.stdout?.on("error", (error) => this.onerror?.(error));
-    child.stdout?.on("data", (chunk: Uint8Array) => {
-      this.#reader.append(chunk);
-      for (;;) {
-        let message: JSONRPCMessage | null;
-        try {
-          message = this.#reader.readMessage();
-        } catch (error) {
-          this.onerror?.(error instanceof Error ? error : new Error(String(error)));
-          continue;
-        }
-        if (message === null) break;
-        this.onmessage?.(message);
-      }
-    });
+    child.stdout?.on("data", (chunk: Uint8Array) => this.#reader.push(chunk));
     const decoder = new TextDecoder();
     child.stderr?.on("data", (chunk: Uint8Array) => {
       this.#options.onStderr?.(decoder.decode(chunk, { stream: true }));
@@ -146,7 +140,7 @@ export class StdioProcessTransport implements Transport {
       return Promise.reject(new Error("Not connected: the server's process is not running"));
     }
     const { promise, resolve } = Promise.withResolvers<void>();
-    if (stdin.write(messageLine(message))) resolve();
+    if (stdin.write(serializeMessage(message))) resolve();
     else stdin.once("drain", resolve);
     return promise;
   }
@@ -184,6 +178,91 @@ export class StdioProcessTransport implements Transport {
       for (const stream of [child.stdin, child.stdout, child.stderr]) stream?.destroy();
     }
   }
+}
+
+/** What a client does with each line of a server's output. */
+export interface ServerLineHandlers {
+  /** A message, or the error answer that stands for an answer the client could not read. */
+  message(message: JSONRPCMessage): void;
+  /** A line that is JSON but no JSON-RPC message, or unreadable and naming no request. */
+  error(error: Error): void;
+  /** An answer over the limit that names no request: every pending request should fail. */
+  unattributed(why: string): void;
+}
+
+/**
+ * A client's reading of a server's output, on the one stdio line policy: an answer the client
+ * cannot read (over the limit, not UTF-8) becomes an error answer to the request it names (code
+ * `UNREADABLE_ANSWER_CODE`, its size and the limit in its data), so that request alone fails; a
+ * line that is not JSON is the server's stray output, skipped as the SDK's reader skips it.
+ *
+ * @example Usage
+ * ```ts
+ * import { ServerLines } from "./_stdio_transport.ts";
+ * import { equal } from "node:assert/strict";
+ *
+ * const seen: { id?: unknown; error?: { code: number } }[] = [];
+ * const lines = new ServerLines({ message: (m) => void seen.push(m as never), error: () => {}, unattributed: () => {} }, 64);
+ * lines.push(new TextEncoder().encode(`{"jsonrpc":"2.0","id":1,"result":{}}\n{"result":{"text":"${"x".repeat(100)}"},"jsonrpc":"2.0","id":2}\n`));
+ * equal(seen[0]?.id, 1);
+ * equal(seen[1]?.error?.code, -32_099);
+ * ```
+ */
+export class ServerLines {
+  readonly #lines: StdioLines<JSONRPCMessage>;
+
+  /**
+   * Makes a reader.
+   *
+   * @param handlers Where messages, errors and unattributed answers go.
+   * @param maxBytes The longest answer read, in bytes.
+   */
+  constructor(handlers: ServerLineHandlers, maxBytes?: number) {
+    this.#lines = new StdioLines(parseJSONRPCMessage, {
+      message: (message) => handlers.message(message),
+      refused: (fault) => {
+        if (fault.kind === "not_json") return;
+        if (fault.kind === "not_jsonrpc") {
+          return handlers.error(
+            new TypeError("The server sent a line that is no JSON-RPC message"),
+          );
+        }
+        const why = unreadable(fault);
+        if (fault.id !== null) {
+          const data = fault.kind === "oversized" ? { bytes: fault.bytes, limit: fault.limit } : {};
+          return handlers.message({
+            jsonrpc: "2.0",
+            id: fault.id,
+            error: { code: UNREADABLE_ANSWER_CODE, message: why, data },
+          });
+        }
+        if (fault.kind === "oversized") handlers.unattributed(why);
+        else handlers.error(new TypeError("The server sent a line that is not UTF-8"));
+      },
+    }, maxBytes);
+  }
+
+  /**
+   * Takes the next bytes of the server's output.
+   *
+   * @param chunk The bytes.
+   */
+  push(chunk: Uint8Array): void {
+    this.#lines.push(chunk);
+  }
+
+  /** Drops everything held. */
+  clear(): void {
+    this.#lines.clear();
+  }
+}
+
+// Why an answer could not be read, in words for the caller of the request it answered.
+function unreadable(fault: Exclude<LineFault, { kind: "not_json" | "not_jsonrpc" }>): string {
+  return fault.kind === "oversized"
+    ? `the server's answer is ${fault.bytes} bytes, over the limit of ${fault.limit} bytes ` +
+      "for one message: ask for less at a time"
+    : "the server's answer is not UTF-8";
 }
 
 function signal(child: ChildProcess, name: "SIGTERM" | "SIGKILL"): void {

@@ -22,6 +22,13 @@ export type RequestId = string | number;
  */
 export const STDIO_MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
 
+/**
+ * The JSON-RPC error code of the answer a client makes up for a server's answer it could not read
+ * (over the limit, not UTF-8), so that the request it answered fails alone, with the size and the
+ * limit, not with a code of the server's.
+ */
+export const UNREADABLE_ANSWER_CODE = -32_099;
+
 /** Why a line was not read as a message, with the id it shows (`null`: none found). */
 export type LineFault =
   | { kind: "oversized"; id: RequestId | null; bytes: number; limit: number }
