@@ -6,6 +6,7 @@
  */
 
 import type { BridgeAction } from "./bridge/action.ts";
+import type { ParsedCall } from "./bridge/parse.ts";
 import { renderToolFailure } from "./bridge/render.ts";
 import { route } from "./bridge/route.ts";
 import { type BridgeTool, bridgeTool } from "./bridge/tool.ts";
@@ -144,10 +145,14 @@ export class Injector {
    *
    * @param args The bridge arguments: an object, or the model's raw JSON string.
    * @param options `validateArguments: false` leaves an execute's arguments unchecked (the session
-   * layer checks them after its describe-first rule).
+   * layer checks them after its describe-first rule); `parsed`, the arguments already parsed by
+   * `parseBridgeCall` with this injector's limits, are not parsed again.
    * @returns The action.
    */
-  route(args: unknown, options: { validateArguments?: boolean } = {}): BridgeAction {
+  route(
+    args: unknown,
+    options: { validateArguments?: boolean; parsed?: ParsedCall } = {},
+  ): BridgeAction {
     return route(this.catalog, args, {
       ...this.config,
       ...options,

@@ -23,7 +23,7 @@ import {
   renderMiss,
   renderSearch,
 } from "./render.ts";
-import { BRIDGE_EXAMPLE, parseBridgeCall } from "./parse.ts";
+import { BRIDGE_EXAMPLE, parseBridgeCall, type ParsedCall } from "./parse.ts";
 import { closestIds, hasServer, MAX_ID_CHARS, sameNameIds } from "./suggest.ts";
 import { validateArguments } from "../schema/validate.ts";
 
@@ -44,6 +44,12 @@ export interface RouteOptions {
    * @default {true}
    */
   validateArguments?: boolean;
+  /**
+   * The arguments already parsed (`parseBridgeCall` of them with these limits), so that a caller
+   * that read them first (the gateway) does not have them parsed again.
+   * @default {parsed here}
+   */
+  parsed?: ParsedCall;
 }
 
 const EXAMPLE = BRIDGE_EXAMPLE;
@@ -71,7 +77,7 @@ const EXAMPLE = BRIDGE_EXAMPLE;
  * ```
  */
 export function route(catalog: McpCatalog, args: unknown, options: RouteOptions): BridgeAction {
-  const parsed = parseBridgeCall(args, options);
+  const parsed = options.parsed ?? parseBridgeCall(args, options);
   if (!parsed.ok) return error(parsed.error.code, parsed.error.message);
   const call = parsed.value;
   switch (call.action) {

@@ -12,6 +12,7 @@
 
 import { type Hasher, sha256Hex } from "../canonical_json.ts";
 import { deadline, within } from "../utils/deadline.ts";
+import { parseBridgeCall, type ParsedCall } from "../bridge/parse.ts";
 import type { McpCatalog } from "../catalog.ts";
 import type { RankerFactory } from "../ranking/ranker.ts";
 import type { SessionStore } from "../session/store.ts";
@@ -22,7 +23,7 @@ import { buildState, type GatewayState } from "./gateway_state.ts";
 import type { MissingPin } from "./pinned_check.ts";
 import type { Presentation, ToolDefinition } from "./presentation.ts";
 import type { Profile } from "./config/profiles.ts";
-import { FIRST_LISTING_WAIT_MS, unlistedNeeded, unlistedServers } from "./pool/start_wait.ts";
+import { FIRST_LISTING_WAIT_MS, unlistedNeeded } from "./pool/start_wait.ts";
 import { type CallContext, ToolCalls } from "./tool_calls.ts";
 import type { TrustSource } from "./trust/policy.ts";
 import type { Unapproved } from "./trust/lock.ts";
@@ -241,8 +242,10 @@ export class Gateway {
   async call(name: string, args: unknown, context: CallContext = {}): Promise<CallOutcome> {
     const state = this.#state;
     if (name === state.injector.config.bridgeName) {
-      const listed = await this.#afterFirstListings(args, context.signal);
-      return { ok: true, result: await this.#calls.bridge(listed, args, context) };
+      // Parsed once, here: every step after reads the parse (none parses the arguments again).
+      const parsed = parseBridgeCall(args, state.injector.config);
+      const listed = await this.#afterFirstListings(parsed, context.signal);
+      return { ok: true, result: await this.#calls.bridge(listed, args, parsed, context) };
     }
     const pinned = state.presentation.pinned.get(name);
     if (pinned === undefined) {
@@ -269,11 +272,10 @@ export class Gateway {
   // A bridge call that needs servers which have not listed yet waits for their first listing,
   // within the call's timeout and FIRST_LISTING_WAIT_MS, then is answered by the state then (whose
   // statuses name any server still starting). Until the host cancels it, too.
-  async #afterFirstListings(args: unknown, signal?: AbortSignal): Promise<GatewayState> {
-    const waiting = () =>
-      unlistedServers(this.#state.statuses).filter((server) => !this.#waitedInVain.has(server));
-    const needs = () =>
-      unlistedNeeded(args, this.#state.catalog, this.#state.injector.config, waiting());
+  async #afterFirstListings(parsed: ParsedCall, signal?: AbortSignal): Promise<GatewayState> {
+    const waiting = () => this.#state.unlisted.filter((server) => !this.#waitedInVain.has(server));
+    if (this.#state.unlisted.length === 0) return this.#state;
+    const needs = () => unlistedNeeded(parsed, this.#state.catalog, waiting());
     if (needs().length === 0) return this.#state;
     const timeout = this.#deps.options.callTimeoutMs;
     const ms = typeof timeout === "number"

@@ -8,6 +8,7 @@
 
 import { type BridgeAction, errorAction } from "../bridge/action.ts";
 import type { BridgeOutput } from "../bridge/output_schema.ts";
+import type { ParsedCall } from "../bridge/parse.ts";
 import { renderDescribe, renderToolFailure, renderWithSchema } from "../bridge/render.ts";
 import type { Injector } from "../injector.ts";
 import type { CallToolResultLike } from "../tool_result.ts";
@@ -15,6 +16,9 @@ import { COMMAND_NOT_FOUND } from "../tool_error.ts";
 import { escapeInvisible, quote } from "../untrusted.ts";
 import { unlistedServers } from "./pool/start_wait.ts";
 import type { UpstreamStatus } from "./pool/upstreams.ts";
+
+/** A bridge action the bridge answers itself: every one but an execute (which is forwarded). */
+export type Answered = Exclude<BridgeAction, { action: "execute" }>;
 
 // How much of a failed server's own error output an unknown-id answer quotes.
 const MAX_DETAIL_CHARS = 200;
@@ -25,6 +29,7 @@ const MAX_DETAIL_CHARS = 200;
  *
  * @param injector The injector over the catalogue.
  * @param args The bridge arguments.
+ * @param parsed Them parsed (`parseBridgeCall`), when they already are.
  * @returns The action.
  *
  * @example Usage
@@ -38,8 +43,8 @@ const MAX_DETAIL_CHARS = 200;
  * equal(stateless(injector, { action: "describe", name: "a/b" }).action, "describe");
  * ```
  */
-export function stateless(injector: Injector, args: unknown): BridgeAction {
-  const action = injector.route(args);
+export function stateless(injector: Injector, args: unknown, parsed?: ParsedCall): BridgeAction {
+  const action = injector.route(args, parsed === undefined ? {} : { parsed });
   if (action.action !== "error" || action.code !== "invalid_arguments" || !action.id) return action;
   const tool = injector.catalog.get(action.id);
   if (tool === undefined) return action;
@@ -74,6 +79,14 @@ export function stateless(injector: Injector, args: unknown): BridgeAction {
  * match(action.action === "error" ? action.message : "", /"gh" is configured but its tools cannot be listed now \(failed: "spawn gh ENOENT"\)/);
  * ```
  */
+export function explainConfiguredServer(
+  action: Answered,
+  statuses: readonly UpstreamStatus[],
+): Answered;
+export function explainConfiguredServer(
+  action: BridgeAction,
+  statuses: readonly UpstreamStatus[],
+): BridgeAction;
 export function explainConfiguredServer(
   action: BridgeAction,
   statuses: readonly UpstreamStatus[],
@@ -121,7 +134,7 @@ export function explainConfiguredServer(
 function explainUnlisted(
   action: Extract<BridgeAction, { action: "search" }>,
   unlisted: readonly string[],
-): BridgeAction {
+): Extract<BridgeAction, { action: "search" }> {
   if (unlisted.length === 0) return action;
   const starting = `Servers still starting, whose tools are not searched yet: ${
     unlisted.map(quote).join(", ")
@@ -156,9 +169,7 @@ function explainUnlisted(
  * equal(result.isError, true);
  * ```
  */
-export function actionResult(
-  action: Exclude<BridgeAction, { action: "execute" }>,
-): CallToolResultLike {
+export function actionResult(action: Answered): CallToolResultLike {
   switch (action.action) {
     case "search":
       return text(action.toolResult, {
@@ -256,35 +267,6 @@ export function heldResult(id: string, message: string, bridged: boolean): CallT
 
 // The code of a call refused because its tool awaits the user's approval.
 const HELD_CODE = "awaiting_approval";
-
-/**
- * An upstream result as the bridge hands it on: its content as it came, its structured content
- * wrapped so that it follows the bridge's output schema.
- *
- * @param id The tool's id.
- * @param result The upstream's result.
- * @returns The tool result.
- *
- * @example Usage
- * ```ts
- * import { executeResult } from "./results.ts";
- * import { deepEqual } from "node:assert/strict";
- *
- * deepEqual(executeResult("a/b", { content: [] }).structuredContent, { action: "execute", id: "a/b" });
- * ```
- */
-export function executeResult(id: string, result: CallToolResultLike): CallToolResultLike {
-  const { structuredContent, ...rest } = result;
-  return {
-    ...rest,
-    content: Array.isArray(result.content) ? result.content : [],
-    structuredContent: {
-      action: "execute",
-      id,
-      ...(structuredContent === undefined ? {} : { result: structuredContent }),
-    } satisfies BridgeOutput,
-  };
-}
 
 function text(body: string, structured: BridgeOutput): CallToolResultLike {
   return {

@@ -1,7 +1,9 @@
 /**
  * One `tools/call` answered: a bridge call routed within its session (or by the stateless rules
  * when it has none, or when its session cannot record), and an execute or a pinned tool forwarded
- * to its upstream, whose failures become results naming the tool and its server. Under trust, a
+ * to its upstream, whose failures become results naming the tool and its server. The bridge
+ * arguments arrive parsed (by `Gateway.call`) and are not parsed again; the upstream's result is
+ * checked once, by the connection, against the schema of the caller's era. Under trust, a
  * forwarded call goes out only once its tool's live definition has been checked against the lock
  * (`admit`): a snapshot never stands in for that check.
  *
@@ -9,7 +11,8 @@
  */
 
 import type { BridgeAction } from "../bridge/action.ts";
-import { parseBridgeCall } from "../bridge/parse.ts";
+import type { BridgeOutput } from "../bridge/output_schema.ts";
+import type { ParsedCall } from "../bridge/parse.ts";
 import type { Hasher } from "../canonical_json.ts";
 import { routeInSession } from "../session/session_route.ts";
 import type { SessionKey, SessionStore } from "../session/store.ts";
@@ -17,12 +20,10 @@ import { type McpTool, toolId } from "../tool.ts";
 import { McpError } from "../tool_error.ts";
 import type { CallToolResultLike } from "../tool_result.ts";
 import type { GatewayOptions } from "./config/parse.ts";
-import { isSendableResult, sentResult } from "./sendable_result.ts";
 import type { GatewayState } from "./gateway_state.ts";
 import { pinnedName } from "./presentation.ts";
 import {
   actionResult,
-  executeResult,
   explainConfiguredServer,
   failureResult,
   heldResult,
@@ -71,6 +72,7 @@ export interface CallSources {
  * ```ts
  * import { ToolCalls } from "./tool_calls.ts";
  * import { buildState } from "./gateway_state.ts";
+ * import { parseBridgeCall } from "../bridge/parse.ts";
  * import { sha256Hex } from "../canonical_json.ts";
  * import { MemorySessionStore } from "../session/memory_store.ts";
  * import { equal } from "node:assert/strict";
@@ -85,7 +87,8 @@ export interface CallSources {
  * const options = { pinned: [] };
  * const calls = new ToolCalls({ pool, store: new MemorySessionStore(), options, hash: sha256Hex });
  * const state = await buildState(pool, { options }, sha256Hex);
- * const result = await calls.bridge(state, { action: "execute", name: "a/b" }, {});
+ * const args = { action: "execute", name: "a/b" };
+ * const result = await calls.bridge(state, args, parseBridgeCall(args, state.injector.config), {});
  * equal((result.content?.[0] as { text: string }).text, "B done");
  * ```
  */
@@ -111,38 +114,47 @@ export class ToolCalls {
    *
    * @param state The gateway's state now.
    * @param args The bridge arguments.
+   * @param parsed Them parsed (`parseBridgeCall` with the injector's limits).
    * @param context The session, cancellation and progress.
    * @returns The result for the host.
    */
   async bridge(
     state: GatewayState,
     args: unknown,
+    parsed: ParsedCall,
     context: CallContext,
   ): Promise<CallToolResultLike> {
-    const held = this.#held(state, args);
+    const held = this.#held(state, parsed);
     if (held !== undefined) return held;
-    const action = explainConfiguredServer(
-      context.session === undefined
-        ? stateless(state.injector, args)
-        : await this.#inSession(state, args, context.session),
-      state.statuses,
-    );
-    if (action.action !== "execute") return actionResult(action);
-    return await this.forward(action.tool, action.arguments, context, true);
+    const action = context.session === undefined
+      ? stateless(state.injector, args, parsed)
+      : await this.#inSession(state, args, parsed, context.session);
+    if (action.action === "execute") {
+      return await this.forward(action.tool, action.arguments, context, true);
+    }
+    return actionResult(explainConfiguredServer(action, state.statuses));
   }
 
   // A session that cannot record (full, or its store failing) must not leave the model stuck: the
   // call is answered by the stateless rules, which still send every schema and validate every
   // execute, and the host is told once on the log.
-  async #inSession(state: GatewayState, args: unknown, session: SessionKey): Promise<BridgeAction> {
+  async #inSession(
+    state: GatewayState,
+    args: unknown,
+    parsed: ParsedCall,
+    session: SessionKey,
+  ): Promise<BridgeAction> {
     let failure: unknown;
-    const describeFirst = executesPinned(state, args) ? "off" : this.#sources.options.describeFirst;
+    const describeFirst = executesPinned(state, parsed)
+      ? "off"
+      : this.#sources.options.describeFirst;
     try {
       const routed = await routeInSession(state.injector, args, {
         store: this.#sources.store,
         key: session,
         catalogHash: state.catalogHash,
         hash: this.#sources.hash,
+        parsed,
         ...(describeFirst === undefined ? {} : { describeFirst }),
       });
       if (routed.ok) return routed.value;
@@ -156,7 +168,7 @@ export class ToolCalls {
         `a session could not record (${message(failure)}): answering by the stateless rules`,
       );
     }
-    return stateless(state.injector, args);
+    return stateless(state.injector, args, parsed);
   }
 
   /**
@@ -178,7 +190,6 @@ export class ToolCalls {
     const id = toolId(tool);
     const admit = this.#admitter(tool);
     let result: CallToolResultLike;
-    let answer: CallToolResultLike;
     try {
       result = await this.#sources.pool.forward(tool, args, {
         ...(admit === undefined ? {} : { admit }),
@@ -187,25 +198,11 @@ export class ToolCalls {
         ...(this.#sources.options.callTimeoutMs === undefined
           ? {}
           : { timeoutMs: this.#sources.options.callTimeoutMs }),
+        // The one check of the result, by the connection: the caller's era's schema (the bridge
+        // puts the structured content in its own object).
+        era: context.era ?? "modern",
+        wrapsStructuredContent: bridged,
       });
-      if (!isSendableResult(result)) {
-        throw new McpError(
-          "tool_error",
-          `the server ${
-            JSON.stringify(tool.server)
-          } sent a malformed result (not an MCP CallToolResult: "content" must be a list of content blocks and "isError" true or false)`,
-        );
-      }
-      answer = bridged ? executeResult(id, result) : result;
-      // The 2025-era schema is stricter: its server face would answer a protocol error.
-      if (context.era === "legacy" && sentResult(answer, "legacy") === undefined) {
-        throw new McpError(
-          "tool_error",
-          `the server ${
-            JSON.stringify(tool.server)
-          } sent a malformed result for this client's 2025-era MCP version ("structuredContent" must be an object, "_meta" a request's)`,
-        );
-      }
     } catch (error) {
       if (error instanceof HeldToolError) return heldResult(id, error.message, bridged);
       // Whatever went wrong upstream is the model's to read, never a protocol error.
@@ -215,15 +212,15 @@ export class ToolCalls {
       return failureResult(id, code, text, bridged);
     }
     await this.#record(context, result.isError === true);
-    return answer;
+    return bridged ? executeResult(id, result) : result;
   }
 
   // A describe or an execute of a tool held back is answered with why and the command that
   // approves it: the catalogue lacks the tool, so the bridge alone would say it does not exist.
-  #held(state: GatewayState, args: unknown): CallToolResultLike | undefined {
+  #held(state: GatewayState, parsed: ParsedCall): CallToolResultLike | undefined {
     const trust = this.#sources.trust;
     if (state.held.size === 0 || trust === undefined) return undefined;
-    const id = calledName(state, args)?.name;
+    const id = calledName(parsed)?.name;
     const tool = id === undefined ? undefined : state.held.get(id);
     if (id === undefined || tool === undefined) return undefined;
     return heldResult(id, heldMessage(tool, trust), true);
@@ -269,26 +266,53 @@ export class ToolCalls {
 
 // A pinned tool's whole definition is in the host's tools/list, so the model has its schema
 // already: an execute of it through the bridge is not held for a describe (its arguments are still
-// checked). Parsed without ranking: the check costs what the call's size does, nothing more.
-function executesPinned(state: GatewayState, args: unknown): boolean {
+// checked).
+function executesPinned(state: GatewayState, parsed: ParsedCall): boolean {
   const pinned = state.presentation.pinned;
   if (pinned.size === 0) return false;
-  const called = calledName(state, args);
+  const called = calledName(parsed);
   if (called?.action !== "execute") return false;
   const tool = state.catalog.get(called.name);
   return tool !== undefined && pinned.get(pinnedName(tool)) === tool;
 }
 
-// The tool a describe or an execute names, trimmed; parsed without ranking.
+// The tool a describe or an execute names, trimmed.
 function calledName(
-  state: GatewayState,
-  args: unknown,
+  parsed: ParsedCall,
 ): { action: "describe" | "execute"; name: string } | undefined {
-  const parsed = parseBridgeCall(args, state.injector.config);
   if (!parsed.ok || parsed.value.name === undefined) return undefined;
   const action = parsed.value.action;
   if (action !== "describe" && action !== "execute") return undefined;
   return { action, name: parsed.value.name.trim() };
+}
+
+/**
+ * An upstream result as the bridge hands it on: its content as it came, its structured content
+ * wrapped so that it follows the bridge's output schema.
+ *
+ * @param id The tool's id.
+ * @param result The upstream's result.
+ * @returns The tool result.
+ *
+ * @example Usage
+ * ```ts
+ * import { executeResult } from "./tool_calls.ts";
+ * import { deepEqual } from "node:assert/strict";
+ *
+ * deepEqual(executeResult("a/b", { content: [] }).structuredContent, { action: "execute", id: "a/b" });
+ * ```
+ */
+export function executeResult(id: string, result: CallToolResultLike): CallToolResultLike {
+  const { structuredContent, ...rest } = result;
+  return {
+    ...rest,
+    content: Array.isArray(result.content) ? result.content : [],
+    structuredContent: {
+      action: "execute",
+      id,
+      ...(structuredContent === undefined ? {} : { result: structuredContent }),
+    } satisfies BridgeOutput,
+  };
 }
 
 function message(error: unknown): string {

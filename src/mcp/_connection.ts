@@ -1,19 +1,14 @@
 /**
  * The connection behind every `connect*` function: bounded requests, the connection's life
  * (closed, lost, probed), and change notifications, over the MCP SDK's `Client` (every transport:
- * stdio, Streamable HTTP, any a host brings). The SDK's errors are sorted here into the
- * connection's codes, so that callers never need the SDK's classes.
+ * stdio, Streamable HTTP, any a host brings). The SDK's errors are sorted into the connection's
+ * codes (`_failures.ts`), so that callers never need the SDK's classes; a call's result is checked
+ * once, here, by the SDK's schema of the era it is handed on in.
  *
  * @module
  */
 
-import {
-  Client,
-  ProtocolError,
-  SdkError,
-  SdkErrorCode,
-  type StandardSchemaV1,
-} from "@modelcontextprotocol/client";
+import { Client, specTypeSchemas, type StandardSchemaV1 } from "@modelcontextprotocol/client";
 import { deadline } from "../utils/deadline.ts";
 import type { McpInvoker } from "../injector.ts";
 import { type McpTool, toolId } from "../tool.ts";
@@ -26,26 +21,30 @@ import type {
   ServerIdentity,
 } from "./types.ts";
 import { type CallToolResultLike, type MappedResult, mapResult } from "../tool_result.ts";
-import { COMMAND_NOT_FOUND, McpError, type McpErrorCode } from "../tool_error.ts";
+import { McpError, type McpErrorCode } from "../tool_error.ts";
 import { listPages, toMcpTools } from "./tool_list.ts";
-import { resultProblem } from "./_result.ts";
+import { provenProblems } from "./_validator.ts";
 import { PROGRESS_PARAMS, ProgressGate } from "./_progress.ts";
-import { checkTimeout, rethrow, SDK_TIMEOUT_MS, type Settings, settingsOf } from "./_settings.ts";
-import { BOUNDED_VALIDATOR } from "./_validator.ts";
-import { UNREADABLE_ANSWER_CODE } from "../protocol/stdio_lines.ts";
+import {
+  checkServerName,
+  checkTimeout,
+  rethrow,
+  SDK_TIMEOUT_MS,
+  type Settings,
+  settingsOf,
+} from "./_settings.ts";
 
-/** What a transport adds to a connection: words about a failure, and a step before closing. */
-export interface TransportHooks {
-  /** More about why the server failed (a stdio server's last error output), or `""`. */
-  detail?: () => string;
-  /** Runs before the transport is closed (ending an HTTP session); failures are ignored. */
-  beforeClose?: () => Promise<void>;
-  /**
-   * Receives, once connected, a way to fail every pending request (not the connection): for an
-   * answer the transport had to drop without knowing which request it answered.
-   */
-  onConnected?: (failPending: (why: string) => void) => void;
-}
+export type { TransportHooks } from "./_failures.ts";
+import { BOUNDED_VALIDATOR } from "./_validator.ts";
+import {
+  classified,
+  detail,
+  type Issue,
+  issueWords,
+  reason,
+  requestFailure,
+  type TransportHooks,
+} from "./_failures.ts";
 
 // How long a server that may have died gets to answer a ping.
 const PROBE_TIMEOUT_MS = 10_000;
@@ -279,7 +278,8 @@ class Connection implements McpConnection {
       { what: `Cannot call ${JSON.stringify(id)}`, failure: "tool_error", timeout: "call_timeout" },
       async (signal) => {
         const result = await this.#ask("tools/call", params, signal);
-        const problem = resultProblem(result, this.#definitions.get(name));
+        // The one check of an upstream result, on its way to whatever hands it on.
+        const problem = resultProblem(this.server, result, this.#definitions.get(name), options);
         if (problem !== undefined) {
           throw new McpError("tool_error", `Cannot call ${JSON.stringify(id)}: ${problem}`);
         }
@@ -361,44 +361,14 @@ class Connection implements McpConnection {
       this.#pending.add(pending);
       run(abandon.signal).then(
         (value) => settle(() => resolve(value), false),
-        (error) => settle(() => reject(this.#failure(what, codes, error)), false),
+        (error) =>
+          settle(() =>
+            reject(requestFailure(what, codes, error, {
+              closed: this.#closed,
+              why: this.#why,
+              hooks: this.#hooks,
+            })), false),
       );
-    });
-  }
-
-  // Why a request failed, as an McpError: closed or unreachable → `disconnected`; the server's
-  // JSON-RPC error → a call's `tool_error`, a listing's `list_tools`.
-  #failure(
-    what: string,
-    codes: { failure: McpErrorCode; timeout: McpErrorCode },
-    error: unknown,
-  ): McpError {
-    if (error instanceof McpError) return error;
-    if (this.#closed) {
-      return new McpError("disconnected", `${what}: ${this.#why}`, { cause: error });
-    }
-    const { kind, code } = error as Partial<Classified>;
-    if (kind === "closed") {
-      return new McpError(
-        "disconnected",
-        `${what}: the server closed the connection${detail(this.#hooks)}`,
-        { cause: error },
-      );
-    }
-    // The server's own JSON-RPC error, or a check of the answer: the server is alive, so the
-    // request failed, not the connection; the server's code and words are kept.
-    if (kind !== undefined) {
-      const server = kind === "server" && code !== UNREADABLE_ANSWER_CODE
-        ? ` (JSON-RPC error ${code} from the server)`
-        : "";
-      return new McpError(
-        kind === "timeout" ? codes.timeout : codes.failure,
-        `${what}: ${reason(error)}${server}`,
-        { cause: error },
-      );
-    }
-    return new McpError("disconnected", `${what}: ${reason(error)}${detail(this.#hooks)}`, {
-      cause: error,
     });
   }
 
@@ -489,53 +459,9 @@ class Connection implements McpConnection {
   }
 }
 
-/**
- * Checks a server name as the catalogue will: not empty, no `/`.
- *
- * @param server The name.
- * @throws {TypeError} When it is empty or contains `/`.
- *
- * @example Usage
- * ```ts
- * import { checkServerName } from "./_connection.ts";
- * import { throws } from "node:assert/strict";
- *
- * checkServerName("github");
- * throws(() => checkServerName("github/issues"), TypeError);
- * ```
- */
-export function checkServerName(server: unknown): asserts server is string {
-  if (typeof server !== "string" || server === "" || server.includes("/")) {
-    throw new TypeError(
-      `Cannot connect: the server name must be a non-empty string without "/", got ${
-        JSON.stringify(server)
-      }`,
-    );
-  }
-}
-
-// How much of an error's message is quoted: a server's message, or the SDK's account of a
-// malformed answer, can be as long as the answer.
-const REASON_CHARS = 1_000;
-
-// The message of an error, at most REASON_CHARS long.
-function reason(error: unknown): string {
-  const message = (error instanceof Error ? error.message : String(error)) || "unknown error";
-  // What a shell would say of a command that is not there.
-  const missing = /^spawn (.+) ENOENT$/.exec(message);
-  if (missing !== null) return `${COMMAND_NOT_FOUND}: ${missing[1]}`;
-  return message.length > REASON_CHARS ? `${message.slice(0, REASON_CHARS)}…` : message;
-}
-
-function detail(hooks: TransportHooks): string {
-  const more = hooks.detail?.() ?? "";
-  return more === "" ? "" : `; ${more}`;
-}
-
 // Answers are taken as they come and checked by the connection: a listing entry by entry
 // (tool_list.ts), so that one malformed tool is reported and left out instead of failing the whole
-// listing; a call's result by its shape and output schema (_result.ts), so that a content type
-// newer than the SDK still reaches the host.
+// listing; a call's result once, by the schema of the era it is handed on in (resultProblem).
 const AS_SENT: StandardSchemaV1<Record<string, unknown>> = {
   "~standard": {
     version: 1,
@@ -544,39 +470,58 @@ const AS_SENT: StandardSchemaV1<Record<string, unknown>> = {
   },
 };
 
-/**
- * Why a request failed, when it can be told: `server`, the server's JSON-RPC error (its `code`
- * and words kept; an answer the client could not read is one with `UNREADABLE_ANSWER_CODE`);
- * `malformed`, an answer that fails a check; `timeout`, the handshake's time ran out or the
- * request was abandoned; `closed`, the connection closed before the answer. Any other failure
- * (a broken pipe, a transport that cannot send) has no kind.
- */
-interface Classified extends Error {
-  kind: "server" | "malformed" | "timeout" | "closed";
-  code?: number;
+// A call's result, by the SDK's public schemas: 2026-07-28's `CallToolResult` (what its
+// `isCallToolResult` takes); the 2025 era's takes that, and only an object (`JSONObject`) as
+// `structuredContent` and a request's `_meta` (`RequestMeta`), as the SDK's 2025 codec has it.
+const SCHEMAS = specTypeSchemas;
+
+// The first issue of a value against a schema, its path from `at`.
+function firstIssue(
+  schema: StandardSchemaV1,
+  value: unknown,
+  at: PropertyKey[] = [],
+): Issue | undefined {
+  const issue = (schema["~standard"].validate(value) as StandardSchemaV1.Result<unknown>)
+    .issues?.[0] as Issue | undefined;
+  return issue === undefined ? undefined : { ...issue, path: [...at, ...(issue.path ?? [])] };
 }
 
-// The SDK's errors in the connection's kinds; others (a transport's) pass as they are.
-function classified(error: unknown): unknown {
-  const kind = (kind: Classified["kind"], message: string, code?: number): Classified => {
-    const made = new Error(message, { cause: error }) as Classified;
-    made.kind = kind;
-    if (code !== undefined) made.code = code;
-    return made;
-  };
-  if (error instanceof ProtocolError) return kind("server", error.message, error.code);
-  if (!(error instanceof SdkError)) return error;
-  switch (error.code) {
-    case SdkErrorCode.InvalidResult:
-    case SdkErrorCode.UnsupportedResultType:
-      return kind(
-        "malformed",
-        error.message.replace(/^Invalid result for [\w/]+: /, "the server's answer is malformed: "),
-      );
-    case SdkErrorCode.RequestTimeout:
-      return kind("timeout", error.message);
-    case SdkErrorCode.ConnectionClosed:
-      return kind("closed", error.message);
+/**
+ * What is wrong with a `tools/call` result, or `undefined` when it can be handed on: it must fit
+ * the `CallToolResult` of the era it is handed on in, and a successful result's
+ * `structuredContent` must not be proven to break the tool's `outputSchema` (what the bounded
+ * validator cannot check is handed on as sent).
+ */
+function resultProblem(
+  server: string,
+  result: Record<string, unknown>,
+  tool: McpTool | undefined,
+  options: Pick<ForwardOptions, "era" | "wrapsStructuredContent">,
+): string | undefined {
+  const modern = firstIssue(SCHEMAS.CallToolResult, result);
+  if (modern !== undefined) return issueWords(modern, result);
+  if (options.era === "legacy") {
+    const legacy = (options.wrapsStructuredContent !== true &&
+      result.structuredContent !== undefined &&
+      firstIssue(SCHEMAS.JSONObject, result.structuredContent, ["structuredContent"])) ||
+      (result._meta !== undefined && firstIssue(SCHEMAS.RequestMeta, result._meta, ["_meta"])) ||
+      undefined;
+    if (legacy !== undefined) {
+      return `the server ${
+        JSON.stringify(server)
+      } sent a malformed result for this client's 2025-era MCP version (${
+        issueWords(legacy, result)
+      })`;
+    }
   }
-  return error;
+  const outputSchema = tool?.outputSchema;
+  if (
+    outputSchema === undefined || result.isError === true || result.structuredContent === undefined
+  ) {
+    return undefined;
+  }
+  const problems = provenProblems(outputSchema, result.structuredContent);
+  return problems.length === 0
+    ? undefined
+    : `its structured content does not match the tool's output schema: ${problems.join("; ")}`;
 }

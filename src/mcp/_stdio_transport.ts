@@ -192,9 +192,10 @@ export interface ServerLineHandlers {
 
 /**
  * A client's reading of a server's output, on the one stdio line policy: an answer the client
- * cannot read (over the limit, not UTF-8) becomes an error answer to the request it names (code
- * `UNREADABLE_ANSWER_CODE`, its size and the limit in its data), so that request alone fails; a
- * line that is not JSON is the server's stray output, skipped as the SDK's reader skips it.
+ * cannot read (over the limit, not UTF-8, no JSON-RPC response) becomes an error answer to the
+ * request it names (code `UNREADABLE_ANSWER_CODE`, an oversized one's size and the limit in its
+ * data), so that request alone fails instead of waiting for its timeout; a line that is not JSON
+ * is the server's stray output, skipped as the SDK's reader skips it.
  *
  * @example Usage
  * ```ts
@@ -222,7 +223,8 @@ export class ServerLines {
       message: (message) => handlers.message(message),
       refused: (fault) => {
         if (fault.kind === "not_json") return;
-        if (fault.kind === "not_jsonrpc") {
+        // A request of the server's that is malformed names an id of its own, not one of ours.
+        if (fault.kind === "not_jsonrpc" && (fault.method || fault.id === null)) {
           return handlers.error(
             new TypeError("The server sent a line that is no JSON-RPC message"),
           );
@@ -258,11 +260,16 @@ export class ServerLines {
 }
 
 // Why an answer could not be read, in words for the caller of the request it answered.
-function unreadable(fault: Exclude<LineFault, { kind: "not_json" | "not_jsonrpc" }>): string {
-  return fault.kind === "oversized"
-    ? `the server's answer is ${fault.bytes} bytes, over the limit of ${fault.limit} bytes ` +
-      "for one message: ask for less at a time"
-    : "the server's answer is not UTF-8";
+function unreadable(fault: Exclude<LineFault, { kind: "not_json" }>): string {
+  switch (fault.kind) {
+    case "oversized":
+      return `the server's answer is ${fault.bytes} bytes, over the limit of ${fault.limit} ` +
+        "bytes for one message: ask for less at a time";
+    case "not_utf8":
+      return "the server's answer is not UTF-8";
+    default:
+      return "the server's answer is no JSON-RPC response";
+  }
 }
 
 function signal(child: ChildProcess, name: "SIGTERM" | "SIGKILL"): void {

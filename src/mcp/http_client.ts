@@ -7,7 +7,8 @@
 
 import { within } from "../utils/deadline.ts";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import { checkServerName, openConnection } from "./_connection.ts";
+import { openConnection } from "./_connection.ts";
+import { checkServerName } from "./_settings.ts";
 import type { ConnectOptions, McpConnection } from "./types.ts";
 
 /** Where an MCP server listens over Streamable HTTP. */

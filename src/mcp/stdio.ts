@@ -10,7 +10,8 @@
 
 import { StdioProcessTransport } from "./_stdio_transport.ts";
 import { tlsHint } from "./_tls_hint.ts";
-import { checkServerName, openConnection } from "./_connection.ts";
+import { openConnection } from "./_connection.ts";
+import { checkServerName } from "./_settings.ts";
 import type { ConnectOptions, McpConnection } from "./types.ts";
 
 /** How to start an MCP server as a child process. */

@@ -29,11 +29,14 @@ export const STDIO_MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
  */
 export const UNREADABLE_ANSWER_CODE = -32_099;
 
-/** Why a line was not read as a message, with the id it shows (`null`: none found). */
+/**
+ * Why a line was not read as a message, with the id it shows (`null`: none found); for a line
+ * that is JSON but no message, whether it has a `method` (a request's id, not a response's).
+ */
 export type LineFault =
   | { kind: "oversized"; id: RequestId | null; bytes: number; limit: number }
   | { kind: "not_utf8" | "not_json"; id: RequestId | null }
-  | { kind: "not_jsonrpc"; id: RequestId | null; error: unknown };
+  | { kind: "not_jsonrpc"; id: RequestId | null; method: boolean; error: unknown };
 
 /** Where the lines of a stream go. */
 export interface LineSink<T> {
@@ -226,7 +229,8 @@ export class StdioLines<T> {
     try {
       message = this.#check(value);
     } catch (error) {
-      return this.#sink.refused({ kind: "not_jsonrpc", id: idOf(value), error });
+      const method = typeof value === "object" && value !== null && "method" in value;
+      return this.#sink.refused({ kind: "not_jsonrpc", id: idOf(value), method, error });
     }
     this.#sink.message(message);
   }

@@ -14,6 +14,7 @@ import {
   renderError,
   renderWithSchema,
 } from "../bridge/render.ts";
+import type { ParsedCall } from "../bridge/parse.ts";
 import { checkArguments } from "../bridge/route.ts";
 import { canonicalJson, sha256Hex } from "../canonical_json.ts";
 import type { Injector } from "../injector.ts";
@@ -48,6 +49,12 @@ export interface SessionRouteOptions {
    * @default {false}
    */
   resend?: boolean;
+  /**
+   * The arguments already parsed (`parseBridgeCall` of them with the injector's limits), so that
+   * a caller that read them first (the gateway) does not have them parsed again.
+   * @default {parsed here}
+   */
+  parsed?: ParsedCall;
 }
 
 /**
@@ -82,7 +89,10 @@ export async function routeInSession(
   options: SessionRouteOptions,
 ): Promise<Result<BridgeAction, SessionFullError>> {
   const { store, key, catalogHash } = options;
-  const action = injector.route(args, { validateArguments: false });
+  const action = injector.route(args, {
+    validateArguments: false,
+    ...(options.parsed === undefined ? {} : { parsed: options.parsed }),
+  });
   switch (action.action) {
     case "search":
       // A search or a mistake only moves counters, which always fit: no decision to read.

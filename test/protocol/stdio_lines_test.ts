@@ -95,8 +95,8 @@ Deno.test("a line that is not UTF-8, not JSON or not a message is refused with t
   deepEqual(read([invalid, "not json\n", '{"id":3,"method":"x"}\n', '{"id":9007199254740993}\n']), [
     { kind: "not_utf8", id: 1 },
     { kind: "not_json", id: null },
-    { kind: "not_jsonrpc", id: 3, error: new TypeError("not JSON-RPC") },
-    { kind: "not_jsonrpc", id: null, error: new TypeError("not JSON-RPC") },
+    { kind: "not_jsonrpc", id: 3, method: true, error: new TypeError("not JSON-RPC") },
+    { kind: "not_jsonrpc", id: null, method: false, error: new TypeError("not JSON-RPC") },
   ]);
 });
 

@@ -12,7 +12,7 @@
 import { within } from "../../utils/deadline.ts";
 import type { McpCatalog } from "../../catalog.ts";
 import type { McpConnection } from "../../mcp/types.ts";
-import { parseBridgeCall } from "../../bridge/parse.ts";
+import type { ParsedCall } from "../../bridge/parse.ts";
 import { McpError } from "../../tool_error.ts";
 import { type McpTool, toolId } from "../../tool.ts";
 import type { UpstreamStatus } from "./upstreams.ts";
@@ -51,36 +51,33 @@ export function unlistedServers(statuses: readonly UpstreamStatus[]): string[] {
 /**
  * The servers that have not listed yet which a bridge call needs: all of them for a search (any
  * may hold the best match), the one named for a describe or an execute whose id is not in the
- * catalogue. Parsed without ranking: the check costs what the call's size does.
+ * catalogue.
  *
- * @param args The bridge arguments.
+ * @param parsed The bridge arguments, parsed (`parseBridgeCall`).
  * @param catalog The catalogue now.
- * @param limits The bridge's search limits (for the parse).
  * @param unlisted The servers that have not listed yet (see {@linkcode unlistedServers}).
  * @returns The servers the call should wait for (none: answer now).
  *
  * @example Usage
  * ```ts
  * import { unlistedNeeded } from "./start_wait.ts";
+ * import { parseBridgeCall } from "../../bridge/parse.ts";
  * import { McpCatalog } from "../../catalog.ts";
  * import { deepEqual } from "node:assert/strict";
  *
  * const catalog = new McpCatalog([{ server: "a", name: "b", description: "B", inputSchema: { type: "object" } }]);
- * const limits = { maxSearchLimit: 20, searchDefaultLimit: 5 };
- * deepEqual(unlistedNeeded({ action: "search", query: "x" }, catalog, limits, ["c", "d"]), ["c", "d"]);
- * deepEqual(unlistedNeeded({ action: "describe", name: "a/b" }, catalog, limits, ["c"]), []);
- * deepEqual(unlistedNeeded({ action: "describe", name: "c/x" }, catalog, limits, ["c", "d"]), ["c"]);
+ * const parse = (args: unknown) => parseBridgeCall(args, { maxSearchLimit: 20, searchDefaultLimit: 5 });
+ * deepEqual(unlistedNeeded(parse({ action: "search", query: "x" }), catalog, ["c", "d"]), ["c", "d"]);
+ * deepEqual(unlistedNeeded(parse({ action: "describe", name: "a/b" }), catalog, ["c"]), []);
+ * deepEqual(unlistedNeeded(parse({ action: "describe", name: "c/x" }), catalog, ["c", "d"]), ["c"]);
  * ```
  */
 export function unlistedNeeded(
-  args: unknown,
+  parsed: ParsedCall,
   catalog: McpCatalog,
-  limits: { maxSearchLimit: number; searchDefaultLimit: number },
   unlisted: readonly string[],
 ): readonly string[] {
-  if (unlisted.length === 0) return [];
-  const parsed = parseBridgeCall(args, limits);
-  if (!parsed.ok) return [];
+  if (unlisted.length === 0 || !parsed.ok) return [];
   if (parsed.value.action === "search") return unlisted;
   const id = parsed.value.name?.trim();
   if (id === undefined || catalog.get(id) !== undefined) return [];
