@@ -93,7 +93,6 @@ export const INTEGRATION: readonly string[] = [
   "test/schema/cold_validate_test.ts",
   "test/workers/api_binding_test.ts",
   "test/workers/bundle_test.ts",
-  "test/workers/mcp_core_test.ts",
   "test/workers/quiet_dev_test.ts",
 ];
 
