@@ -9,7 +9,7 @@
 
 import { delimiter, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { RUN_FLAGS } from "../src/cli/run_flags.ts";
+import { RUN_ENV, RUN_FLAGS } from "../src/cli/run_flags.ts";
 
 const ROOT = dirname(dirname(fileURLToPath(import.meta.url)));
 
@@ -53,6 +53,7 @@ async function main(argv: string[]): Promise<number> {
     join(ROOT, "src/cli/main.ts"),
   ]);
   if (!installed) return 1;
+  await withEnvironment(command, windows);
   console.log(`Installed unfold: ${command} (it runs this clone's src/cli/main.ts)`);
   const onPath = (env.PATH ?? env.Path ?? "").split(delimiter).includes(bin);
   if (!onPath) {
@@ -64,6 +65,25 @@ async function main(argv: string[]): Promise<number> {
   }
   console.log("Next: unfold setup HOST (unfold --help lists the hosts)");
   return 0;
+}
+
+// The command `deno install` wrote sets RUN_ENV before it runs Deno (a shell script, or a .cmd
+// file on Windows): edited in place, keeping the file's mode.
+async function withEnvironment(command: string, windows: boolean): Promise<void> {
+  const text = await Deno.readTextFile(command);
+  const lines = Object.entries(RUN_ENV).map(([name, value]) =>
+    windows ? `@SET ${name}=${value}` : `export ${name}=${value}`
+  );
+  const missing = lines.filter((line) => !text.includes(line));
+  if (missing.length === 0) return;
+  const eol = text.includes("\r\n") ? "\r\n" : "\n";
+  const [first, ...rest] = text.split(eol);
+  // After the shebang (or @ECHO OFF): the rest of the script is deno install's own.
+  const next = [first, ...missing, ...rest].join(eol);
+  const mode = (await Deno.stat(command)).mode ?? 0o755;
+  const temp = `${command}.unfold-${crypto.randomUUID()}`;
+  await Deno.writeTextFile(temp, next, { mode });
+  await Deno.rename(temp, command);
 }
 
 if (import.meta.main) Deno.exit(await main(Deno.args));

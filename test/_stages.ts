@@ -17,6 +17,10 @@
  */
 export const INTEGRATION: readonly string[] = [
   // The slowest (real servers from npm, wrangler dev, Chromium), measured in a full run: first.
+  // The real hosts (Claude Code, Codex CLI, Gemini CLI), one session each.
+  "test/hosts/claude_code_test.ts",
+  "test/hosts/codex_test.ts",
+  "test/hosts/gemini_test.ts",
   "test/page/gateway_page_test.ts",
   "test/e2e/ranking_parity_test.ts",
   "test/gateway/worker_face_test.ts",
@@ -24,6 +28,7 @@ export const INTEGRATION: readonly string[] = [
   "test/mcp/conformance_client_test.ts",
   "test/readme_test.ts",
   "test/cli/setup_test.ts",
+  "test/cli/setup_hosts_test.ts",
   "test/cli/spawn_after_checks_test.ts",
   "test/workers/gateway_binding_test.ts",
   "test/gateway/conformance_test.ts",

@@ -43,12 +43,22 @@ export const OPTIONS = {
     value: "PATH",
     help: "the host's config file (default: its usual place)",
   },
+  scope: {
+    type: "string",
+    value: "SCOPE",
+    help: "one place of the host's: user, local, project or workspace (default: every place " +
+      "the host reads servers from in this folder)",
+  },
   "dry-run": {
     type: "boolean",
-    help: "print what would change (setup: both files; approve: what would be approved), " +
-      "write nothing",
+    help: "print what would change (setup: every place that holds servers, and each file's " +
+      "change, or with --undo what undo would do; approve: what would be approved), write nothing",
   },
-  undo: { type: "boolean", help: "restore the host's file from the backup setup kept" },
+  undo: {
+    type: "boolean",
+    help: "undo what setup changed, keeping whatever was written since (with --file or " +
+      "--scope: that file's or scope's change alone)",
+  },
   help: { type: "boolean", help: "print this help" },
 } as const satisfies Record<string, OptionSpec>;
 
@@ -65,9 +75,9 @@ export interface CommandSpec {
 /** Each command: its usage line, what it does, its options (the help and the parser read these). */
 export const COMMANDS = {
   setup: {
-    usage: "unfold setup HOST [--file PATH] [--config FILE] [--dry-run | --undo]",
+    usage: "unfold setup HOST [--scope SCOPE | --file PATH] [--config FILE] [--undo] [--dry-run]",
     summary: `move a host's MCP servers behind unfold (hosts: ${HOST_NAMES.join(", ")})`,
-    options: ["file", "config", "dry-run", "undo"],
+    options: ["file", "scope", "config", "dry-run", "undo"],
   },
   gateway: {
     usage: "unfold gateway [--config FILE] [--profile NAME] [--http [--port N] [--host H]]",

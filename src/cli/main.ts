@@ -36,6 +36,7 @@ import { parseArgs } from "./args.ts";
 import { readConfigFile, unsetProblem } from "./config_file.ts";
 import { defaultConfigPath } from "./unfold_config.ts";
 import { bounded, CLOSE_BUDGET_MS } from "./_closing.ts";
+import { hostAnswerMs, knownHost } from "../gateway/host_profiles.ts";
 
 // The modules every command past the upstreams' start needs, loaded together.
 async function gatewayModules() {
@@ -85,6 +86,7 @@ async function main(argv: readonly string[]): Promise<number> {
     return await setup({
       host: args.words[0]!,
       ...(args.file === undefined ? {} : { file: args.file }),
+      ...(args.scope === undefined ? {} : { scope: args.scope }),
       config: args.config,
       configGiven: args.configGiven,
       dryRun: args.dryRun,
@@ -206,6 +208,10 @@ async function main(argv: readonly string[]): Promise<number> {
       onProgress: (status) => log(describe(status)),
       signal: stopping.signal,
       ...(args.command === "gateway" ? snapshotOption(env) : {}),
+      // A host waits for its servers only so long: the stdio gateway answers within that.
+      ...(args.command === "gateway" && !args.http
+        ? { startupTimeoutMs: hostAnswerMs(knownHost(undefined, args.profile)) }
+        : {}),
       ...poolOptions(config.options),
     },
   );

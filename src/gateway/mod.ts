@@ -76,7 +76,7 @@ export type {
 } from "./pool/upstreams.ts";
 export { openLivePool } from "./pool/live_pool.ts";
 export type {
-  ClientInfo,
+  ClientIdentity,
   HostedCall,
   HostedProgress,
   HostedTool,

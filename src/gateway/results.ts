@@ -169,7 +169,12 @@ function explainUnlisted(
  * equal(result.isError, true);
  * ```
  */
-export function actionResult(action: Answered): CallToolResultLike {
+export function actionResult(
+  action: Answered,
+  starting: readonly string[] = [],
+): CallToolResultLike {
+  const next = nextStep(action.toolResult);
+  const then = next === undefined ? {} : { next };
   switch (action.action) {
     case "search":
       return text(action.toolResult, {
@@ -177,6 +182,9 @@ export function actionResult(action: Answered): CallToolResultLike {
         query: action.query,
         matches: action.matches.map(({ id, description, score }) => ({ id, description, score })),
         ...(action.miss ? { miss: action.miss } : {}),
+        ...then,
+        ...(action.matches.length > 0 ? { untrusted: ["matches"] } : {}),
+        ...(starting.length > 0 ? { starting: [...starting] } : {}),
       });
     case "describe": {
       const { server: _, ...tool } = action.tool;
@@ -185,6 +193,8 @@ export function actionResult(action: Answered): CallToolResultLike {
         id: action.id,
         tool,
         elided: action.elided === true,
+        ...then,
+        untrusted: ["tool"],
       });
     }
     case "error":
@@ -230,7 +240,14 @@ export function failureResult(
     ...(bridged
       ? {
         structuredContent: visible(
-          { action: "error", code, message, error: { code, message }, id } satisfies BridgeOutput,
+          {
+            action: "error",
+            code,
+            message,
+            error: { code, message },
+            id,
+            untrusted: ["message"],
+          } satisfies BridgeOutput,
         ) as never,
       }
       : {}),
@@ -267,6 +284,14 @@ export function heldResult(id: string, message: string, bridged: boolean): CallT
 
 // The code of a call refused because its tool awaits the user's approval.
 const HELD_CODE = "awaiting_approval";
+
+// The next step a text ends with ("Next: …"), as the structured copy carries it.
+function nextStep(text: string): string | undefined {
+  const at = text.lastIndexOf("\nNext: ");
+  if (at < 0) return text.startsWith("Next: ") ? text.slice(6) : undefined;
+  const line = text.slice(at + 7);
+  return line.includes("\n") ? undefined : line;
+}
 
 function text(body: string, structured: BridgeOutput): CallToolResultLike {
   return {

@@ -31,6 +31,7 @@ import {
 } from "./results.ts";
 import { checkTrust, heldMessage, HeldToolError, type TrustSource } from "./trust/policy.ts";
 import type { UpstreamPool } from "./pool/upstreams.ts";
+import type { ClientIdentity } from "./host_profiles.ts";
 
 /** What one `tools/call` brings besides its name and arguments. */
 export interface CallContext {
@@ -45,6 +46,8 @@ export interface CallContext {
   era?: "legacy" | "modern";
   /** Receives the upstream's progress, to pass back to the host. */
   onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
+  /** The client, when it said who it is (what it is shown depends on its host). */
+  client?: ClientIdentity;
 }
 
 /** What the calls reach: the upstreams, the sessions, the options. */
@@ -132,7 +135,8 @@ export class ToolCalls {
     if (action.action === "execute") {
       return await this.forward(action.tool, action.arguments, context, true);
     }
-    return actionResult(explainConfiguredServer(action, state.statuses));
+    const answered = explainConfiguredServer(action, state.statuses);
+    return actionResult(answered, answered.action === "search" ? state.unlisted : []);
   }
 
   // A session that cannot record (full, or its store failing) must not leave the model stuck: the
@@ -304,13 +308,28 @@ function calledName(
  */
 export function executeResult(id: string, result: CallToolResultLike): CallToolResultLike {
   const { structuredContent, ...rest } = result;
+  const content = Array.isArray(result.content) ? result.content : [];
+  // Hosts that show the model only the structured copy (Claude Code, Codex) would lose a result
+  // that is text alone: its text goes in the copy too.
+  const texts = content.flatMap((block) =>
+    (block as { type?: unknown }).type === "text" &&
+      typeof (block as { text?: unknown }).text === "string"
+      ? [(block as { text: string }).text]
+      : []
+  );
   return {
     ...rest,
-    content: Array.isArray(result.content) ? result.content : [],
+    content,
     structuredContent: {
       action: "execute",
       id,
       ...(structuredContent === undefined ? {} : { result: structuredContent }),
+      ...(structuredContent === undefined && texts.length > 0 ? { text: texts.join("\n") } : {}),
+      ...(structuredContent !== undefined
+        ? { untrusted: ["result"] }
+        : texts.length > 0
+        ? { untrusted: ["text"] }
+        : {}),
     } satisfies BridgeOutput,
   };
 }

@@ -99,7 +99,7 @@ Deno.test("the sign-in hint of a server that needs one runs as printed", async (
 Deno.test("the undo hint of unfold setup runs as printed", async () => {
   await withConfig({ mcpServers: {} }, async (_path, env, dir) => {
     const file = `${dir}/cursor.json`;
-    await Deno.writeTextFile(file, '{"mcpServers": {}}\n');
+    await Deno.writeTextFile(file, '{"mcpServers": {"m": {"command": "m"}}}\n');
     const done = await runCli(
       ["setup", "cursor", "--file", file, "--config", `${dir}/unfold/mcp.json`],
       env,
@@ -109,6 +109,6 @@ Deno.test("the undo hint of unfold setup runs as printed", async () => {
     deepEqual(hints.map((words) => words.at(-1)), ["--undo"], done.stdout);
     const undone = await runHint(hints[0]!, env);
     equal(undone.code, 0, undone.stderr);
-    equal(await Deno.readTextFile(file), '{"mcpServers": {}}\n');
+    equal(await Deno.readTextFile(file), '{"mcpServers": {"m": {"command": "m"}}}\n');
   });
 });

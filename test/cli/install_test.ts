@@ -38,6 +38,8 @@ Deno.test({
         match(installed.stdout, new RegExp(`^Installed unfold: ${bin}/unfold `));
         ok(installed.stdout.includes(`export PATH="${bin}:$PATH"`), installed.stdout);
       }
+      // The command turns Deno's update check off: no start of the gateway asks the network.
+      ok((await Deno.readTextFile(`${bin}/unfold`)).includes("export DENO_NO_UPDATE_CHECK=1"));
       const path = { ...env, PATH: `${bin}:${env.PATH}` };
       const version = await run("unfold", ["--version"], `${temp}/elsewhere`, path);
       equal(version.code, 0, version.stderr);

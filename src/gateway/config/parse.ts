@@ -142,8 +142,9 @@ function readConfig(
   if (value.$schema !== undefined) CONFIG.$schema.read(value.$schema, down(at, "$schema"));
   const entries = CONFIG.mcpServers.read(value.mcpServers, down(at, "mcpServers"));
   const servers = Object.values(entries).filter((s) => s !== undefined);
-  // The unfold block names servers (pinned tools, profiles): it is read knowing them all.
-  const block = { ...down(at, "unfold"), servers: servers.map((s) => s.server) };
+  // The unfold block names servers (pinned tools, profiles): it is read knowing them all, the
+  // disabled ones too (a profile may list a server that is off: `unfold setup` moves them so).
+  const block = { ...down(at, "unfold"), servers: Object.keys(entries) };
   const options = value.unfold === undefined
     ? readShape(UNFOLD, {}, block)
     : CONFIG.unfold.read(value.unfold, block);

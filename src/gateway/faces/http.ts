@@ -15,7 +15,7 @@ import {
   type McpRequestContext,
   WebStandardStreamableHTTPServerTransport,
 } from "@modelcontextprotocol/server";
-import { hostServer, type ToolHost } from "./server.ts";
+import { type ClientIdentity, hostServer, identityOf, type ToolHost } from "./server.ts";
 
 /** Where 2025-era HTTP sessions live. */
 export type SessionMode =
@@ -170,7 +170,12 @@ function memorySessions(host: ToolHost, maxSessions: number): LegacySessions {
         if (transport.sessionId !== undefined) forget(transport.sessionId);
       };
       // The session id is known only once initialize is handled: the server reads it per call.
-      const server = hostServer(host, { session: () => transport.sessionId });
+      // The instructions depend on the client, named in the initialize this request carries.
+      const client = await clientOf(request);
+      const server = hostServer(host, {
+        session: () => transport.sessionId,
+        ...(client === undefined ? {} : { client }),
+      });
       await server.connect(transport);
       return await transport.handleRequest(request, { authInfo });
     },
@@ -223,6 +228,17 @@ function registrySessions(
     },
     close: () => Promise.resolve(),
   };
+}
+
+// The clientInfo of an initialize request, read from a copy of its body (bounded by the SDK's
+// own reading of it: a body it refuses gives no client here either).
+async function clientOf(request: Request): Promise<ClientIdentity | undefined> {
+  try {
+    const body = await request.clone().json();
+    return body?.method === "initialize" ? identityOf(body.params?.clientInfo) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 async function isInitialize(request: Request): Promise<boolean> {

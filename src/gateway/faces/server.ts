@@ -5,7 +5,9 @@
  * both protocol eras. Its `tools/call` is the one way a call is answered: progress in order and
  * all of it before the result, cancellation through the request's signal, a name that is no tool
  * as JSON-RPC invalid params, the caller's era passed on (its result schema is the gateway's to
- * honour, `tool_calls.ts`). Who the client is (`clientInfo`) comes with every call.
+ * honour, `tool_calls.ts`). Who the client is (`clientInfo` at `initialize`, or a 2026-07-28
+ * request's envelope) reaches the host with every call, listing and instructions: what is shown
+ * depends on the host (`../host_profiles.ts`).
  *
  * @module
  */
@@ -14,6 +16,9 @@ import { ProtocolError, Server, type ServerContext } from "@modelcontextprotocol
 import type { McpTool } from "../../tool.ts";
 import type { CallToolResultLike } from "../../tool_result.ts";
 import type { Gateway } from "../gateway.ts";
+import type { ClientIdentity } from "../host_profiles.ts";
+
+export type { ClientIdentity } from "../host_profiles.ts";
 
 /** A tool as `tools/list` lists it: a catalogue entry without its server. */
 export type HostedTool = Omit<McpTool, "server">;
@@ -26,16 +31,6 @@ export interface HostedProgress {
   total?: number;
   /** What it is doing. */
   message?: string;
-}
-
-/** Who a client says it is (`initialize`'s `clientInfo`, or a 2026-07-28 request's envelope). */
-export interface ClientInfo {
-  /** Its name. */
-  name: string;
-  /** Its version. */
-  version: string;
-  /** Its display name, when it gives one. */
-  title?: string;
 }
 
 /** What one call brings: who, which session, cancellation and progress. */
@@ -51,8 +46,8 @@ export interface HostedCall {
    * stricter: its `structuredContent` is an object). Unknown: the looser 2026-07-28 one.
    */
   era?: "legacy" | "modern";
-  /** The client, as it named itself, when it did. */
-  clientInfo?: ClientInfo;
+  /** The client, when it said who it is. */
+  client?: ClientIdentity;
   /** Sends progress to the client, when it asked for progress. */
   onProgress?: (progress: HostedProgress) => void;
 }
@@ -61,10 +56,19 @@ export interface HostedCall {
 export interface ToolHost {
   /** The server's name and version. */
   readonly serverInfo: { name: string; version: string };
-  /** The server instructions. */
-  instructions(): string;
-  /** The `tools/list` answer, or a promise of it (the gateway's waits for a change being taken in). */
-  tools(): HostedTool[] | Promise<HostedTool[]>;
+  /**
+   * The server instructions for a client.
+   *
+   * @param client The client, when it said who it is (`clientInfo` at `initialize`).
+   */
+  instructions(client?: ClientIdentity): string;
+  /**
+   * The `tools/list` answer for a client, or a promise of it (the gateway's waits for a change
+   * being taken in).
+   *
+   * @param client The client, when it said who it is.
+   */
+  tools(client?: ClientIdentity): HostedTool[] | Promise<HostedTool[]>;
   /**
    * Answers a `tools/call`.
    *
@@ -79,12 +83,13 @@ export interface ToolHost {
     call: HostedCall,
   ): Promise<{ ok: true; result: CallToolResultLike } | { ok: false; message: string }>;
   /**
-   * Listens for changes of the `tools/list` answer.
+   * Listens for changes of the `tools/list` answer a client is given.
    *
    * @param listener Called after each change.
+   * @param client Who is listening, when known (a getter: a face learns it at `initialize`).
    * @returns A function that stops listening.
    */
-  onToolsChanged(listener: () => void): () => void;
+  onToolsChanged(listener: () => void, client?: () => ClientIdentity | undefined): () => void;
 }
 
 /**
@@ -104,6 +109,11 @@ export interface HostServerOptions {
    * @default {"after-initialized"}
    */
   changes?: ChangeNotices;
+  /**
+   * The client it serves, when known before its `initialize` is answered (the instructions depend
+   * on it; once initialized, the client's own `clientInfo` is used).
+   */
+  client?: ClientIdentity;
 }
 
 /**
@@ -124,20 +134,21 @@ export interface HostServerOptions {
 export function gatewayHost(gateway: Gateway, version: string): ToolHost {
   return {
     serverInfo: { name: "unfold", version },
-    instructions: () => gateway.instructions(),
+    instructions: (client) => gateway.instructions(client),
     // Once every upstream change seen so far is taken in: a host that lists right after a call
     // failed on a lost server reads the overview that says so, not the one before.
-    tools: () => gateway.settled().then(() => gateway.tools()),
+    tools: (client) => gateway.settled().then(() => gateway.tools(client)),
     call: (name, args, call) =>
       gateway.call(name, args, {
         signal: call.signal,
+        ...(call.client === undefined ? {} : { client: call.client }),
         ...(call.era === undefined ? {} : { era: call.era }),
         ...(call.sessionId === undefined
           ? {}
           : { session: { tenant: call.tenant, session: call.sessionId } }),
         ...(call.onProgress === undefined ? {} : { onProgress: call.onProgress }),
       }),
-    onToolsChanged: (listener) => gateway.onToolsChanged(listener),
+    onToolsChanged: (listener, client) => gateway.onToolsChanged(listener, client),
   };
 }
 
@@ -180,20 +191,26 @@ export function hostServer(host: ToolHost, options: HostServerOptions = {}): Ser
   const server = new Server(host.serverInfo, {
     // Logging is declared for the 2025-era clients that set a level; the gateway logs nothing.
     capabilities: { tools: { listChanged: true }, logging: {} },
-    instructions: host.instructions(),
+    instructions: host.instructions(options.client),
   });
   const session = options.session;
-  server.setRequestHandler("tools/list", async () => ({ tools: await host.tools() as never }));
+  // Who the client is: what it said at initialize, else what the face read before the server
+  // was made (a 2026-07-28 request's own envelope comes first, per call).
+  const identity = (): ClientIdentity | undefined =>
+    identityOf(server.getClientVersion()) ?? options.client;
+  server.setRequestHandler("tools/list", async (_request, ctx) => ({
+    tools: await host.tools(clientOf(ctx) ?? identity()) as never,
+  }));
   server.setRequestHandler("tools/call", async (request, ctx) => {
     const sessionId = typeof session === "function" ? session() : session;
-    const clientInfo = clientOf(server, ctx);
+    const client = clientOf(ctx) ?? identity();
     const answer = await callTool(host, request.params, ctx, {
       tenant: ctx.http?.authInfo?.clientId ?? "",
       ...(sessionId === undefined ? {} : { sessionId }),
       signal: ctx.mcpReq.signal,
       // The instance's era (the SDK binds it per connection or request): its result schema.
       era: (server.getNegotiatedProtocolVersion() ?? "") >= "2026-07-28" ? "modern" : "legacy",
-      ...(clientInfo === undefined ? {} : { clientInfo }),
+      ...(client === undefined ? {} : { client }),
     });
     if (!answer.ok) throw new ProtocolError(UNKNOWN_TOOL, answer.message);
     return answer.result as never;
@@ -202,7 +219,10 @@ export function hostServer(host: ToolHost, options: HostServerOptions = {}): Ser
   const listen = () => {
     // A client repeating `notifications/initialized` is listened to once, not once more each time.
     unsubscribe();
-    unsubscribe = host.onToolsChanged(() => void server.sendToolListChanged().catch(() => {}));
+    unsubscribe = host.onToolsChanged(
+      () => void server.sendToolListChanged().catch(() => {}),
+      identity,
+    );
   };
   const changes = options.changes ?? "after-initialized";
   if (changes === "after-initialized") server.oninitialized = listen;
@@ -211,11 +231,35 @@ export function hostServer(host: ToolHost, options: HostServerOptions = {}): Ser
   return server;
 }
 
-// The client as it named itself: in `initialize` (2025 era), or in the request's envelope.
-function clientOf(server: Server, ctx: ServerContext): ClientInfo | undefined {
-  const info = (ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[CLIENT_INFO_KEY] ??
-    server.getClientVersion();
-  return info === undefined ? undefined : info as ClientInfo;
+/**
+ * A client's identity as the gateway keeps it: its name and version, each cut to 200 characters.
+ *
+ * @param info What the client sent as its `clientInfo` (any value: it is the client's).
+ * @returns The identity, or `undefined` when it names no client.
+ *
+ * @example Usage
+ * ```ts
+ * import { identityOf } from "./server.ts";
+ * import { deepEqual, equal } from "node:assert/strict";
+ *
+ * deepEqual(identityOf({ name: "claude-code", version: "2.1.0" }), { name: "claude-code", version: "2.1.0" });
+ * equal(identityOf({ version: "1" }), undefined);
+ * ```
+ */
+export function identityOf(info: unknown): ClientIdentity | undefined {
+  const { name, version } = (info ?? {}) as { name?: unknown; version?: unknown };
+  if (typeof name !== "string") return undefined;
+  return {
+    name: name.slice(0, 200),
+    ...(typeof version === "string" ? { version: version.slice(0, 200) } : {}),
+  };
+}
+
+// The client a 2026-07-28 request names in its envelope.
+function clientOf(ctx: ServerContext): ClientIdentity | undefined {
+  return identityOf(
+    (ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[CLIENT_INFO_KEY],
+  );
 }
 
 // Answers a `tools/call` from a host. Progress is sent in order, and all of it before the answer:

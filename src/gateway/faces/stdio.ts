@@ -34,7 +34,7 @@ import { fstatSync } from "node:fs";
 import { Socket } from "node:net";
 import type { Readable } from "node:stream";
 import { type LineFault, type RequestId, StdioLines } from "../../protocol/stdio_lines.ts";
-import { hostServer, type ToolHost } from "./server.ts";
+import { type ClientIdentity, hostServer, identityOf, type ToolHost } from "./server.ts";
 
 /** Where the face reads: a byte stream, a reader into a buffer (`Deno.stdin`), or a Node stream. */
 export type HostInput = ReadableStream<Uint8Array> | {
@@ -271,23 +271,26 @@ export function serveHostStdio(
   void transport.ended.then(() => options.onClose?.());
   // The instance the SDK's entry made last: the one it serves (or probes), with its era.
   let instance: { era: "legacy" | "modern"; server: Server } | undefined;
+  // The client the opening named (its instructions depend on it): the instance is made before
+  // its initialize is answered.
+  let client: ClientIdentity | undefined;
   return serveStdio(
     ({ era }) => {
       const server = hostServer(host, {
         session,
         changes: era === "modern" ? "at-once" : "after-initialized",
+        ...(client === undefined ? {} : { client }),
       });
       instance = { era, server };
       return server;
     },
     {
-      // A 2026-07-28 connection's revision: the one its instance was pinned to.
-      transport: stdioEntry(
-        transport,
-        host.serverInfo,
-        () =>
+      transport: stdioEntry(transport, host.serverInfo, {
+        // A 2026-07-28 connection's revision: the one its instance was pinned to.
+        revision: () =>
           instance?.era === "modern" ? instance.server.getNegotiatedProtocolVersion() : undefined,
-      ),
+        named: (named) => void (client ??= named),
+      }),
       ...(options.onError ? { onerror: options.onError } : {}),
     },
   );
@@ -295,6 +298,7 @@ export function serveHostStdio(
 
 const ACKNOWLEDGED = "notifications/subscriptions/acknowledged";
 const PROTOCOL_VERSION = "io.modelcontextprotocol/protocolVersion";
+const CLIENT_INFO = "io.modelcontextprotocol/clientInfo";
 const SUBSCRIPTION_ID = "io.modelcontextprotocol/subscriptionId";
 const SERVER_INFO = "io.modelcontextprotocol/serverInfo";
 // The rungs of the SDK's inbound ladder that judge a request's envelope and its revision.
@@ -315,7 +319,10 @@ type Fields = {
 function stdioEntry(
   wire: Transport,
   serverInfo: { name: string; version: string },
-  revision: () => string | undefined,
+  connection: {
+    revision: () => string | undefined;
+    named: (client: ClientIdentity) => void;
+  },
 ): Transport {
   const ended = new Set<unknown>();
   let deliver: Transport["onmessage"];
@@ -342,7 +349,9 @@ function stdioEntry(
     },
   };
   wire.onmessage = (message, extra) => {
-    const pinned = revision();
+    const client = clientNamed(message as Fields);
+    if (client !== undefined) connection.named(client);
+    const pinned = connection.revision();
     const refused = pinned === undefined ? undefined : refusedEnvelope(message as Fields, pinned);
     if (refused === undefined) return deliver?.(message, extra);
     // A notification is dropped; a request answered as the HTTP face answers it.
@@ -360,6 +369,14 @@ function stdioEntry(
     Object.defineProperty(proxy, key, { get: () => wire[key], set: (value) => wire[key] = value });
   }
   return proxy;
+}
+
+// The client a message names: an initialize's clientInfo, or a 2026-07-28 envelope's.
+function clientNamed(message: Fields): ClientIdentity | undefined {
+  const params = message.params;
+  if (message.method === "initialize") return identityOf(params?.clientInfo);
+  const meta = params?._meta as Record<string, unknown> | undefined;
+  return identityOf(meta?.[CLIENT_INFO]);
 }
 
 // The error the HTTP face answers for a message whose envelope claims a revision, when its

@@ -110,3 +110,19 @@ Deno.test("members a result's schema does not name are dropped in either era, as
     ok(!("extra" in content[0]!), JSON.stringify(content));
   }
 });
+
+Deno.test("an upstream result's keys named like Object.prototype's members are sent as they came, in either era", async () => {
+  const result = JSON.parse(
+    '{"content":[],"constructor":1,"toString":2,"__proto__":{"isError":"x"},"other":3}',
+  );
+  for (
+    const call of [rpc(1, "tools/call", { name: "r0" }), modern(1, "tools/call", { name: "r0" })]
+  ) {
+    const [answer] = await stdioAnswers([call], [result]) as Message[];
+    const sent = answer!.result as Message;
+    for (const key of ["content", "constructor", "toString", "other"]) {
+      ok(Object.hasOwn(sent, key), key);
+    }
+    equal(Object.getPrototypeOf(sent), Object.prototype);
+  }
+});
