@@ -95,7 +95,7 @@ export function parseArgs(
     const command = argv[0] ?? "";
     const usage = Object.hasOwn(COMMANDS, command)
       ? `Usage: ${COMMANDS[command as CommandName].usage}`
-      : "Run unfold --help for the commands.";
+      : "Run `unfold --help` for the commands.";
     return { ok: false, error: error.message, usage };
   }
 }
@@ -170,7 +170,7 @@ function parse(argv: readonly string[], defaultConfig: string): Args {
     throw new UsageError("approve needs the tool ids to approve, or --all (not both)");
   }
   if (name === "setup" && args.words.length !== 1) {
-    throw new UsageError("setup needs one host name (unfold setup --help lists them)");
+    throw new UsageError("setup needs one host name (`unfold setup --help` lists them)");
   }
   return args;
 }

@@ -90,14 +90,14 @@ export const COMMANDS = {
     options: ["config", "profile", "json"],
   },
   approve: {
-    usage: "unfold approve [--config FILE] (SERVER/TOOL ... | --all) [--dry-run]",
+    usage: "unfold approve [--config FILE] [--profile NAME] (SERVER/TOOL ... | --all) [--dry-run]",
     summary: "approve tool definitions (trust: notify or pin)",
-    options: ["config", "all", "dry-run"],
+    options: ["config", "profile", "all", "dry-run"],
   },
   search: {
-    usage: 'unfold search [--config FILE] [--limit N] [--json] "WORDS"',
+    usage: 'unfold search [--config FILE] [--profile NAME] [--limit N] [--json] "WORDS"',
     summary: "show what the model would find for a search",
-    options: ["config", "limit", "json"],
+    options: ["config", "profile", "limit", "json"],
   },
   login: {
     usage:
@@ -118,19 +118,19 @@ export type CommandName = keyof typeof COMMANDS;
 // How each command is called.
 const USAGE = `Usage:\n${
   Object.values(COMMANDS).map((c) => `  ${c.usage}`).join("\n")
-}\n  unfold --version\nRun unfold help COMMAND for a command's options.`;
+}\n  unfold --version`;
 
 /** `unfold --help`: what unfold is, its commands and where to start. */
 export const HELP: string =
   `unfold ${VERSION}: progressive MCP tool injection, one MCP server in front of yours.
 
-${USAGE.replace(/\nRun unfold help.*$/, "")}
+${USAGE}
 
 Commands:
 ${Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(8)} ${c.summary}`).join("\n")}
 
-Start with unfold setup HOST (e.g. unfold setup claude-desktop), then unfold inspect.
-Run unfold help COMMAND (or unfold COMMAND --help) for a command's options.`;
+Start with \`unfold setup HOST\` (e.g. \`unfold setup claude-desktop\`), then \`unfold inspect\`.
+Run \`unfold help COMMAND\` (or \`unfold COMMAND --help\`) for a command's options.`;
 
 /**
  * `unfold help COMMAND`: its usage, what it does, each option.

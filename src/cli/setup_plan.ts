@@ -24,6 +24,7 @@ import {
 } from "./hosts/records.ts";
 import { type ConfigPlan, type Move, planConfig } from "./hosts/unfold_edit.ts";
 import { unfoldCommand } from "./hints.ts";
+import { commandSpan } from "../utils/shell_words.ts";
 import { isRecord } from "../utils/record.ts";
 
 /** What `unfold setup` is asked to do. */
@@ -298,7 +299,14 @@ export function report(
     } into ${config}, profile ${host}; ${spec.label} now starts unfold${
       plans.size > 1 && entryAt !== undefined ? ` (its entry is in ${entryAt[0].state.path})` : ""
     }. Restart ${spec.label}. To undo: ${
-      unfoldCommand("setup", host, ...(options.configGiven ? ["--config", config] : []), "--undo")
+      commandSpan(
+        unfoldCommand(
+          "setup",
+          host,
+          ...(options.configGiven ? ["--config", config] : []),
+          "--undo",
+        ),
+      )
     }`,
   );
   for (const { from, to, why } of plan.renamed) {

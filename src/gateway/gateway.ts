@@ -28,7 +28,7 @@ import { renderError } from "../bridge/render.ts";
 import { actionResult } from "./results.ts";
 import { isRecord } from "../utils/record.ts";
 import type { Profile } from "./config/profiles.ts";
-import { FIRST_LISTING_WAIT_MS, unlistedNeeded } from "./pool/start_wait.ts";
+import { FIRST_LISTING_WAIT_MS, heldOnSnapshot, unlistedNeeded } from "./pool/start_wait.ts";
 import { type CallContext, ToolCalls } from "./tool_calls.ts";
 import type { TrustSource } from "./trust/policy.ts";
 import type { Unapproved } from "./trust/lock.ts";
@@ -333,11 +333,21 @@ export class Gateway {
 
   // A bridge call that needs servers which have not listed yet waits for their first listing,
   // within the call's timeout and FIRST_LISTING_WAIT_MS, then is answered by the state then (whose
-  // statuses name any server still starting). Until the host cancels it, too.
+  // statuses name any server still starting). Until the host cancels it, too. So does one that
+  // names a tool held on its server's snapshot: what is held is said of the live definition.
   async #afterFirstListings(parsed: ParsedCall, signal?: AbortSignal): Promise<GatewayState> {
+    // Every server listed and nothing held: nothing to wait for (the common case, in one look).
+    if (this.#state.unlisted.length === 0 && this.#state.held.size === 0) return this.#state;
     const waiting = () => this.#state.unlisted.filter((server) => !this.#waitedInVain.has(server));
-    if (this.#state.unlisted.length === 0) return this.#state;
-    const needs = () => unlistedNeeded(parsed, this.#state.catalog, waiting());
+    const needs = () => {
+      const { catalog, held, statuses } = this.#state;
+      return [
+        ...unlistedNeeded(parsed, catalog, waiting()),
+        ...heldOnSnapshot(parsed, held, statuses).filter((server) =>
+          !this.#waitedInVain.has(server)
+        ),
+      ];
+    };
     if (needs().length === 0) return this.#state;
     const timeout = this.#deps.options.callTimeoutMs;
     const ms = typeof timeout === "number"

@@ -208,9 +208,11 @@ export async function buildState(
     }
     return key;
   };
+  // A server that will not list (unavailable as configured) or has ended its first start (one
+  // restarting) has given what its first start gives.
   const firstListed = (status: UpstreamStatus) =>
-    live.has(status.server) ||
-    ["failed", "needs_login", "stopped", "lost"].includes(status.state);
+    live.has(status.server) || status.restarting !== undefined ||
+    ["failed", "needs_login", "stopped", "lost", "unavailable"].includes(status.state);
   return {
     unapproved,
     held,

@@ -20,7 +20,7 @@ import { bridgeWords, type KnownHost } from "./host_profiles.ts";
 import { type McpTool, toolId } from "../tool.ts";
 import { oneLine, quote } from "../untrusted.ts";
 import { type GatewayOptions, UPSTREAM_INSTRUCTIONS_CHARS } from "./config/parse.ts";
-import { INJECTOR_KEYS, UNFOLD } from "./config/model.ts";
+import { fallbackOf, INJECTOR_KEYS, UNFOLD } from "./config/model.ts";
 import { FIRST_LISTING_WAIT_MS, unlistedServers } from "./pool/start_wait.ts";
 import type { UpstreamStatus } from "./pool/upstreams.ts";
 
@@ -191,7 +191,7 @@ export function present(
       ? `${protocol}${none}${notes}`
       : `${renamedPrompt(shown.prompt, c.bridgeName, shown.mode, words)}${notes}`;
   const place: Presentation["overviewIn"] = options.overviewIn ?? view.host?.overviewIn ??
-    UNFOLD.overviewIn.fallback ?? "description";
+    fallbackOf(UNFOLD.shape.overviewIn) ?? "description";
   const words = bridgeWords(c.bridgeName, view.host, view.profile);
   const lookWords = view.discovery === false
     ? undefined
@@ -369,6 +369,7 @@ const STATE_WORDS: Record<UpstreamStatus["state"], string> = {
   lost: "lost",
   needs_login: "needs a sign-in",
   stopped: "stopped until called",
+  unavailable: "cannot start as configured",
 };
 
 // The lines after the overview: servers that cannot be called now, and tools left out. Their
@@ -384,26 +385,36 @@ function unlistedNote(unlisted: readonly string[]): string {
   } s).`;
 }
 
+// A server restarting after a failure is said as it was: the overview does not change (nor the
+// host's cache of it) at each try.
+const shownState = (s: UpstreamStatus): UpstreamStatus["state"] => s.restarting ?? s.state;
+
 function upstreamNotes(statuses: readonly UpstreamStatus[], lazy: boolean): string {
   // Lazy servers start and stop with their use: one line names them whichever of those states
   // they are in, so that the overview (and the host's cache of it) does not change with each.
   const onDemand = (s: UpstreamStatus) =>
-    s.state === "stopped" ||
-    (lazy && (s.state === "ready" || (s.state === "starting" && s.snapshot === true)));
+    shownState(s) === "stopped" ||
+    (lazy && (shownState(s) === "ready" || (shownState(s) === "starting" && s.snapshot === true)));
   const unlisted = unlistedServers(statuses);
   const listed = (s: UpstreamStatus) => !unlisted.includes(s.server);
-  const starting = statuses.filter((s) => s.state === "starting" && !s.snapshot && listed(s))
+  const starting = statuses.filter((s) => shownState(s) === "starting" && !s.snapshot && listed(s))
     .map((s) => s.server);
   // A server still starting that was listed from its last start is not named: its tools are
   // there to search and describe, a call waits for it, and a host that reads this once (Codex)
   // would keep "still starting" for the whole session.
   const lazyServers = statuses.filter(onDemand).map((s) => s.server);
-  const login = statuses.filter((s) => s.state === "needs_login").map((s) =>
+  const login = statuses.filter((s) => shownState(s) === "needs_login").map((s) =>
     `${s.server} (${quote(oneLine(s.detail ?? "", 200))})`
   );
-  const down = statuses.filter((s) => s.state === "failed" || s.state === "lost").map((s) =>
-    `${s.server} (${STATE_WORDS[s.state]}: ${quote(oneLine(s.detail ?? "", 200))})`
+  const misconfigured = statuses.filter((s) => s.state === "unavailable").map((s) =>
+    `${s.server} (${quote(oneLine(s.detail ?? "", 300))})`
   );
+  const down = statuses.flatMap((s) => {
+    const state = shownState(s);
+    return state === "failed" || state === "lost"
+      ? [`${s.server} (${STATE_WORDS[state]}: ${quote(oneLine(s.detail ?? "", 200))})`]
+      : [];
+  });
   const refused = statuses.flatMap((s) => {
     const tools = s.quarantined ?? [];
     if (tools.length === 0) return [];
@@ -429,6 +440,12 @@ function upstreamNotes(statuses: readonly UpstreamStatus[], lazy: boolean): stri
     notes += `\nUnavailable servers, whose tools cannot be called now: ${
       down.join("; ")
     }. They are restarted in the background; try again later.`;
+  }
+  if (misconfigured.length > 0) {
+    notes +=
+      `\nServers that cannot start until the user changes what their configuration needs (tell the user what is said; they are not retried): ${
+        misconfigured.join("; ")
+      }.`;
   }
   if (login.length > 0) {
     notes +=

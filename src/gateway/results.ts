@@ -97,13 +97,16 @@ export function explainConfiguredServer(
   for (const status of statuses) {
     const said = ` The server ${quote(status.server)} does not exist here.`;
     if (!action.message.includes(said)) continue;
+    const state = status.restarting ?? status.state;
     const why = status.detail === undefined
-      ? status.state
-      : `${status.state}: ${quote(status.detail.slice(0, MAX_DETAIL_CHARS))}`;
+      ? state
+      : `${state}: ${quote(status.detail.slice(0, MAX_DETAIL_CHARS))}`;
     // Under trust "pin" a server whose tools all await approval is up: waiting would not help.
     const held = status.unapproved?.find((tool) => tool.held);
     // A command that is not installed will not appear by waiting: the server is unavailable.
-    const next = status.detail?.includes(`${COMMAND_NOT_FOUND}: `)
+    const next = status.state === "unavailable"
+      ? "it is unavailable until the user does what is said: use another server's tool, or tell the user."
+      : status.detail?.includes(`${COMMAND_NOT_FOUND}: `)
       ? "it is unavailable until the user installs that command or changes the config: use another server's tool, or tell the user."
       : "it is tried again in the background: try again later, or use another server's tool.";
     const instead = unlisted.includes(status.server)

@@ -227,7 +227,9 @@ export class ToolCalls {
     const id = calledName(parsed)?.name;
     const tool = id === undefined ? undefined : state.held.get(id);
     if (id === undefined || tool === undefined) return undefined;
-    return heldResult(id, heldMessage(tool, trust), true);
+    // Held on a snapshot only when its server did not list live in time (the gateway waited).
+    const snapshot = state.statuses.some((s) => s.server === tool.server && s.snapshot === true);
+    return heldResult(id, heldMessage(tool, trust, snapshot), true);
   }
 
   // Judges the live definition right before the call goes out (see PoolForwardOptions.admit).
