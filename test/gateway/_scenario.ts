@@ -63,7 +63,7 @@ export async function gatewayScenario(
     equal(mcp._meta?.["anthropic/alwaysLoad"], true);
     match(mcp.description ?? "", /everything\/echo/);
     ok(mcp.outputSchema, "the bridge declares an output schema");
-    equal(tools[1]!._meta?.["unfold/id"], "memory/read_graph");
+    equal(tools[2]!._meta?.["unfold/id"], "memory/read_graph");
     // The overview reaches the host once: in the bridge description, not again in the instructions.
     match(mcp.description ?? "", /<tool-catalogue level="manifest"/);
     ok(!(client.getInstructions() ?? "").includes("<tool-catalogue"), client.getInstructions());
@@ -100,7 +100,13 @@ export async function gatewayScenario(
     });
     equal(echoed.isError, undefined);
     equal(textOf(echoed), "Echo: hi");
-    deepEqual(echoed.structuredContent, { action: "execute", id: "everything/echo" });
+    // A result of text alone: its text goes in the structured copy too (hosts that show only it).
+    deepEqual(echoed.structuredContent, {
+      action: "execute",
+      id: "everything/echo",
+      text: "Echo: hi",
+      untrusted: ["text"],
+    });
   });
 
   await t.step("describe gives the schema; execute get-sum adds", async () => {
