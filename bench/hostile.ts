@@ -24,6 +24,7 @@ import { englishVectors } from "../src/ranking/vectors.ts";
 import { denoRankerOptions } from "../src/ranking/deno_ranker.ts";
 import { listPages, MAX_LIST_PAGES } from "../src/mcp/tool_list.ts";
 import { ServerLines } from "../src/mcp/_stdio_transport.ts";
+import { parseJSONRPCMessage } from "@modelcontextprotocol/client";
 import { ProgressGate } from "../src/mcp/_progress.ts";
 import { explainSearch } from "../src/ranking/explain.ts";
 
@@ -347,7 +348,7 @@ Deno.bench({
   fn: () => {
     let heard = 0;
     const gate = new ProgressGate(() => heard++);
-    const reader = new ServerLines({
+    const reader = new ServerLines(parseJSONRPCMessage, {
       message: (message) =>
         gate.push((message as unknown as { params: { progress: number } }).params),
       error: () => {},

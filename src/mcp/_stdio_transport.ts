@@ -5,19 +5,15 @@
  * process handle; ours reads with the one stdio line policy (`src/protocol/stdio_lines.ts`,
  * {@linkcode ServerLines}: an answer over the limit, or not UTF-8, fails only the request it
  * answers) and stops its process on its own schedule (stdin closed, then SIGTERM, then SIGKILL),
- * through its own handle.
+ * through its own handle. The process is spawned before the SDK's client package is loaded (it
+ * loads while the server boots): a gateway's upstreams start at once.
  *
  * @module
  */
 
 import { type ChildProcess, spawn } from "node:child_process";
 import process from "node:process";
-import {
-  type JSONRPCMessage,
-  parseJSONRPCMessage,
-  serializeMessage,
-  type Transport,
-} from "@modelcontextprotocol/client";
+import type { JSONRPCMessage, Transport } from "@modelcontextprotocol/client";
 import { type LineFault, StdioLines, UNREADABLE_ANSWER_CODE } from "../protocol/stdio_lines.ts";
 
 /** The host variables a server inherits when its config names no environment (the SDK's list). */
@@ -62,7 +58,13 @@ export class StdioProcessTransport implements Transport {
   onclose?: () => void;
   #options: StdioProcess;
   #child: ChildProcess | undefined;
-  #reader: ServerLines;
+  #starting: Promise<void> | undefined;
+  // The SDK's line check and writer, once loaded; the output read before that, held.
+  #reader: ServerLines | undefined;
+  #held: Uint8Array[] = [];
+  #serialize: (message: JSONRPCMessage) => string = () => {
+    throw new Error("Not connected: the stdio transport is not started");
+  };
   #closing: Promise<void> | undefined;
   #exited = Promise.withResolvers<void>();
 
@@ -73,11 +75,6 @@ export class StdioProcessTransport implements Transport {
    */
   constructor(options: StdioProcess) {
     this.#options = options;
-    this.#reader = new ServerLines({
-      message: (message) => this.onmessage?.(message),
-      error: (error) => this.onerror?.(error),
-      unattributed: (why) => options.onUnattributed?.(why),
-    });
   }
 
   /** The process id, once started. */
@@ -86,13 +83,33 @@ export class StdioProcessTransport implements Transport {
   }
 
   /**
-   * Starts the process.
+   * Starts the process, then loads the SDK's line check while it boots; one start however many
+   * ask (the connection starts it early, the SDK's client again).
    *
-   * @returns Resolves once it runs.
+   * @returns Resolves once it runs and its output can be read.
    * @throws {Error} When it cannot be started (`ENOENT` for a command not found).
    */
   start(): Promise<void> {
-    if (this.#child !== undefined) throw new Error("The stdio transport is already started");
+    return this.#starting ??= this.#start();
+  }
+
+  async #start(): Promise<void> {
+    const spawned = this.#spawn();
+    // Awaited below, once the SDK has loaded: a failure meanwhile is not an unhandled one.
+    spawned.catch(() => {});
+    const sdk = await import("@modelcontextprotocol/client");
+    this.#serialize = sdk.serializeMessage;
+    const options = this.#options;
+    this.#reader = new ServerLines(sdk.parseJSONRPCMessage, {
+      message: (message) => this.onmessage?.(message),
+      error: (error) => this.onerror?.(error),
+      unattributed: (why) => options.onUnattributed?.(why),
+    });
+    for (const chunk of this.#held.splice(0)) this.#reader.push(chunk);
+    await spawned;
+  }
+
+  #spawn(): Promise<void> {
     const { promise, resolve, reject } = Promise.withResolvers<void>();
     const child = spawn(this.#options.command, [...this.#options.args], {
       env: serverEnvironment(this.#options.env),
@@ -107,19 +124,25 @@ export class StdioProcessTransport implements Transport {
       resolve();
     });
     child.on("error", (error) => {
-      if (!spawned) reject(error);
-      else this.onerror?.(error);
+      if (spawned) return this.onerror?.(error);
+      // It never ran: there is nothing to wait for when closing.
+      this.#exited.resolve();
+      reject(error);
     });
     // The process has gone at "exit"; its pipes close after ("close"), unless a process it
     // started holds them: then stopping destroys them, so a close never waits on a grandchild.
     child.on("exit", () => this.#exited.resolve());
     child.on("close", () => {
-      this.#reader.clear();
+      this.#reader?.clear();
+      this.#held = [];
       this.onclose?.();
     });
     child.stdin?.on("error", (error) => this.onerror?.(error));
     child.stdout?.on("error", (error) => this.onerror?.(error));
-    child.stdout?.on("data", (chunk: Uint8Array) => this.#reader.push(chunk));
+    child.stdout?.on("data", (chunk: Uint8Array) => {
+      if (this.#reader !== undefined) this.#reader.push(chunk);
+      else this.#held.push(chunk.slice());
+    });
     const decoder = new TextDecoder();
     child.stderr?.on("data", (chunk: Uint8Array) => {
       this.#options.onStderr?.(decoder.decode(chunk, { stream: true }));
@@ -140,7 +163,7 @@ export class StdioProcessTransport implements Transport {
       return Promise.reject(new Error("Not connected: the server's process is not running"));
     }
     const { promise, resolve } = Promise.withResolvers<void>();
-    if (stdin.write(serializeMessage(message))) resolve();
+    if (stdin.write(this.#serialize(message))) resolve();
     else stdin.once("drain", resolve);
     return promise;
   }
@@ -203,7 +226,9 @@ export interface ServerLineHandlers {
  * import { equal } from "node:assert/strict";
  *
  * const seen: { id?: unknown; error?: { code: number } }[] = [];
- * const lines = new ServerLines({ message: (m) => void seen.push(m as never), error: () => {}, unattributed: () => {} }, 64);
+ * import { parseJSONRPCMessage } from "@modelcontextprotocol/client";
+ *
+ * const lines = new ServerLines(parseJSONRPCMessage, { message: (m) => void seen.push(m as never), error: () => {}, unattributed: () => {} }, 64);
  * lines.push(new TextEncoder().encode(`{"jsonrpc":"2.0","id":1,"result":{}}\n{"result":{"text":"${"x".repeat(100)}"},"jsonrpc":"2.0","id":2}\n`));
  * equal(seen[0]?.id, 1);
  * equal(seen[1]?.error?.code, -32_099);
@@ -215,11 +240,17 @@ export class ServerLines {
   /**
    * Makes a reader.
    *
+   * @param check Reads a parsed line as a message (the SDK's `parseJSONRPCMessage`); throws when
+   * it is none.
    * @param handlers Where messages, errors and unattributed answers go.
    * @param maxBytes The longest answer read, in bytes.
    */
-  constructor(handlers: ServerLineHandlers, maxBytes?: number) {
-    this.#lines = new StdioLines(parseJSONRPCMessage, {
+  constructor(
+    check: (value: unknown) => JSONRPCMessage,
+    handlers: ServerLineHandlers,
+    maxBytes?: number,
+  ) {
+    this.#lines = new StdioLines(check, {
       message: (message) => handlers.message(message),
       refused: (fault) => {
         if (fault.kind === "not_json") return;

@@ -10,7 +10,6 @@
 
 import { StdioProcessTransport } from "./_stdio_transport.ts";
 import { tlsHint } from "./_tls_hint.ts";
-import { openConnection } from "./_connection.ts";
 import { checkServerName } from "./_settings.ts";
 import type { ConnectOptions, McpConnection } from "./types.ts";
 
@@ -99,6 +98,10 @@ export async function connectStdio(
       onStderr?.(text);
     },
   });
+  // The server starts now; the SDK's client loads while it boots (a gateway's upstreams start
+  // before it loads anything else).
+  transport.start().catch(() => {}); // the connection's own start reports a failure
+  const { openConnection } = await import("./_connection.ts");
   return await openConnection(config.server, transport, rest, {
     onConnected: (fail) => failPending = fail,
     detail: () => {

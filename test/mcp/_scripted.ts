@@ -8,7 +8,7 @@
  * @module
  */
 
-import type { JSONRPCMessage } from "@modelcontextprotocol/client";
+import { type JSONRPCMessage, parseJSONRPCMessage } from "@modelcontextprotocol/client";
 import { ServerLines } from "../../src/mcp/_stdio_transport.ts";
 import { openConnection } from "../../src/mcp/_connection.ts";
 import type { ConnectOptions, McpConnection, McpTransport } from "../../src/mcp/types.ts";
@@ -49,7 +49,7 @@ class ScriptedTransport implements McpTransport, Server {
 
   constructor(script: Script) {
     this.#script = script;
-    this.#reader = new ServerLines({
+    this.#reader = new ServerLines(parseJSONRPCMessage, {
       message: (message) => this.onmessage?.(message),
       error: (error) => this.onerror?.(error),
       unattributed: (why) => this.unattributed(why),
