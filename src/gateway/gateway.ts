@@ -300,8 +300,10 @@ export class Gateway {
   async call(name: string, args: unknown, context: CallContext = {}): Promise<CallOutcome> {
     const state = this.#state;
     const bridgeName = state.injector.config.bridgeName;
-    const shown = state.presentationFor(this.hostOf(context.client));
-    if (name === bridgeName || (shown.discovery !== undefined && name === shown.discovery.name)) {
+    // The discovery tool's name depends on the client's host: looked up only when the name is not
+    // the bridge's (an execute never needs it).
+    const discovery = () => state.presentationFor(this.hostOf(context.client)).discovery?.name;
+    if (name === bridgeName || name === discovery()) {
       if (name !== bridgeName) {
         const refused = readOnlyRefusal(args, name, bridgeName);
         if (refused !== undefined) return { ok: true, result: refused };
