@@ -247,7 +247,8 @@ class Connection implements McpConnection {
     args: Record<string, unknown> = {},
     options: CallOptions = {},
   ): Promise<MappedResult> {
-    const raw = await this.forward(name, args, options);
+    // Its content blocks are mapResult's to judge: one it cannot map is `unsupported_content`.
+    const raw = await this.#forward(name, args, options, false);
     return mapResult(raw, `the result of ${JSON.stringify(toolId({ server: this.server, name }))}`);
   }
 
@@ -255,6 +256,15 @@ class Connection implements McpConnection {
     name: string,
     args: Record<string, unknown> = {},
     options: ForwardOptions = {},
+  ): Promise<CallToolResultLike> {
+    return this.#forward(name, args, options, true);
+  }
+
+  #forward(
+    name: string,
+    args: Record<string, unknown>,
+    options: ForwardOptions,
+    blocks: boolean,
   ): Promise<CallToolResultLike> {
     if (typeof name !== "string" || name === "") {
       throw new TypeError("Cannot call a tool: the name must be a non-empty string");
@@ -279,7 +289,13 @@ class Connection implements McpConnection {
       async (signal) => {
         const result = await this.#ask("tools/call", params, signal);
         // The one check of an upstream result, on its way to whatever hands it on.
-        const problem = resultProblem(this.server, result, this.#definitions.get(name), options);
+        const problem = resultProblem(
+          this.server,
+          result,
+          this.#definitions.get(name),
+          options,
+          blocks,
+        );
         if (problem !== undefined) {
           throw new McpError("tool_error", `Cannot call ${JSON.stringify(id)}: ${problem}`);
         }
@@ -488,7 +504,8 @@ function firstIssue(
 
 /**
  * What is wrong with a `tools/call` result, or `undefined` when it can be handed on: it must fit
- * the `CallToolResult` of the era it is handed on in, and a successful result's
+ * the `CallToolResult` of the era it is handed on in (its content blocks aside when `blocks` is
+ * false: the caller maps them, and says which it cannot), and a successful result's
  * `structuredContent` must not be proven to break the tool's `outputSchema` (what the bounded
  * validator cannot check is handed on as sent).
  */
@@ -497,8 +514,11 @@ function resultProblem(
   result: Record<string, unknown>,
   tool: McpTool | undefined,
   options: Pick<ForwardOptions, "era" | "wrapsStructuredContent">,
+  blocks: boolean,
 ): string | undefined {
-  const modern = firstIssue(SCHEMAS.CallToolResult, result);
+  // Without its blocks, when a caller maps them itself (a list is still required).
+  const shape = blocks || !Array.isArray(result.content) ? result : { ...result, content: [] };
+  const modern = firstIssue(SCHEMAS.CallToolResult, shape);
   if (modern !== undefined) return issueWords(modern, result);
   if (options.era === "legacy") {
     const legacy = (options.wrapsStructuredContent !== true &&
