@@ -15,6 +15,7 @@
 import { ProtocolError, Server, type ServerContext } from "@modelcontextprotocol/server";
 import type { McpTool } from "../../tool.ts";
 import type { CallToolResultLike } from "../../tool_result.ts";
+import { BOUNDED_VALIDATOR } from "../../mcp/_validator.ts";
 import type { Gateway } from "../gateway.ts";
 import type { ClientIdentity } from "../host_profiles.ts";
 
@@ -192,6 +193,8 @@ export function hostServer(host: ToolHost, options: HostServerOptions = {}): Ser
     // Logging is declared for the 2025-era clients that set a level; the gateway logs nothing.
     capabilities: { tools: { listChanged: true }, logging: {} },
     instructions: host.instructions(options.client),
+    // The one JSON Schema validator, as the client's: bounded, and no schema compiled to code.
+    jsonSchemaValidator: BOUNDED_VALIDATOR,
   });
   const session = options.session;
   // Who the client is: what it said at initialize, else what the face read before the server
