@@ -96,7 +96,6 @@ export class Injector {
   /** The complete, validated configuration. */
   readonly config: ProgressiveConfig;
   #injection: Injection | null | undefined;
-  #inventory: string | undefined;
 
   /**
    * Makes an injector.
@@ -145,19 +144,11 @@ export class Injector {
    *
    * @param args The bridge arguments: an object, or the model's raw JSON string.
    * @param options `validateArguments: false` leaves an execute's arguments unchecked (the session
-   * layer checks them after its describe-first rule); `parsed`, the arguments already parsed by
-   * `parseBridgeCall` with this injector's limits, are not parsed again.
+   * layer checks them after its describe-first rule).
    * @returns The action.
    */
-  route(
-    args: unknown,
-    options: { validateArguments?: boolean; parsed?: ParsedCall } = {},
-  ): BridgeAction {
-    return route(this.catalog, args, {
-      ...this.config,
-      ...options,
-      inventory: () => this.#inventory ??= listCatalog(this.catalog, "inventory", this.config).text,
-    });
+  route(args: unknown, options: { validateArguments?: boolean } = {}): BridgeAction {
+    return routeParsed(this, args, undefined, options);
   }
 
   /**
@@ -196,4 +187,52 @@ function budgetWarning(listingTokens: number, budget: number, c: ProgressiveConf
     `the listing budget is ${budget} (${c.inventoryThresholdPercent} % of ${c.availableContextTokens} ` +
     `available tokens); it is listed anyway. Raise availableContextTokens or ` +
     `inventoryThresholdPercent to stay within budget`;
+}
+
+// Each injector's inventory listing, made at its first search that finds nothing.
+const INVENTORIES = new WeakMap<Injector, string>();
+
+/**
+ * Routes one call of the bridge tool whose arguments may already be parsed (`parseBridgeCall`
+ * with the injector's limits): the gateway parses them once and routes with the parse. Not part
+ * of the package's API (the root exports `Injector.route`).
+ *
+ * @param injector The injector.
+ * @param args The bridge arguments.
+ * @param parsed Them parsed, or `undefined` to parse them here.
+ * @param options `validateArguments: false` leaves an execute's arguments unchecked.
+ * @returns The action.
+ *
+ * @example Usage
+ * ```ts
+ * import { Injector, routeParsed } from "./injector.ts";
+ * import { McpCatalog } from "./catalog.ts";
+ * import { parseBridgeCall } from "./bridge/parse.ts";
+ * import { equal } from "node:assert/strict";
+ *
+ * const injector = new Injector(new McpCatalog([{ server: "a", name: "b", description: "B", inputSchema: { type: "object" } }]));
+ * const args = { action: "describe", name: "a/b" };
+ * equal(routeParsed(injector, args, parseBridgeCall(args, injector.config)).action, "describe");
+ * ```
+ */
+export function routeParsed(
+  injector: Injector,
+  args: unknown,
+  parsed: ParsedCall | undefined,
+  options: { validateArguments?: boolean } = {},
+): BridgeAction {
+  const { catalog, config } = injector;
+  return route(catalog, args, {
+    ...config,
+    ...options,
+    ...(parsed === undefined ? {} : { parsed }),
+    inventory: () => {
+      let text = INVENTORIES.get(injector);
+      if (text === undefined) {
+        text = listCatalog(catalog, "inventory", config).text;
+        INVENTORIES.set(injector, text);
+      }
+      return text;
+    },
+  });
 }

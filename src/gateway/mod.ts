@@ -26,7 +26,8 @@
  * `Profile`, `TrustMode`, the lock, `ParseOptions` and what `deferUnset` gives:
  * `AwaitingVariables`, `UnsetVariableError`), the pool (`Connector`, `PoolOptions`, `UpstreamPool`,
  * `UpstreamStatus`, snapshots), the gateway (`GatewayDeps`, `CallContext`, `CallOutcome`,
- * `Presentation`, `MissingPin`) and the faces (`ToolHost`, `McpHttpOptions`, `SessionMode`,
+ * `Presentation`, `MissingPin`, and the host a client is: `ClientIdentity`, `KnownHost`) and the
+ * faces (`ToolHost`, `McpHttpOptions`, `SessionMode`,
  * `HostStdioOptions`, and the stdio connection, `openHostStdio` and its `HostStdio`, opened before
  * the gateway so that an early end of stdin is seen). Defaults (`STARTUP_TIMEOUT_MS`, …), the lazy pool and the
  * bridge's output schema are the CLI's and the Worker's internals: each
@@ -53,6 +54,7 @@ export { gatewayHost } from "./faces/server.ts";
 export type { GuardOptions } from "./faces/guard.ts";
 export { guardMcp } from "./faces/guard.ts";
 export type { MissingPin } from "./pinned_check.ts";
+export type { KnownHost } from "./host_profiles.ts";
 export type { Presentation, ToolDefinition } from "./presentation.ts";
 export type { Profile } from "./config/profiles.ts";
 export type { OAuthSettings } from "../mcp/oauth/provider.ts";

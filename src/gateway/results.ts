@@ -10,7 +10,7 @@ import { type BridgeAction, errorAction } from "../bridge/action.ts";
 import type { BridgeOutput } from "../bridge/output_schema.ts";
 import type { ParsedCall } from "../bridge/parse.ts";
 import { renderDescribe, renderToolFailure, renderWithSchema } from "../bridge/render.ts";
-import type { Injector } from "../injector.ts";
+import { type Injector, routeParsed } from "../injector.ts";
 import type { CallToolResultLike } from "../tool_result.ts";
 import { COMMAND_NOT_FOUND } from "../tool_error.ts";
 import { escapeInvisible, quote } from "../untrusted.ts";
@@ -44,7 +44,7 @@ const MAX_DETAIL_CHARS = 200;
  * ```
  */
 export function stateless(injector: Injector, args: unknown, parsed?: ParsedCall): BridgeAction {
-  const action = injector.route(args, parsed === undefined ? {} : { parsed });
+  const action = routeParsed(injector, args, parsed);
   if (action.action !== "error" || action.code !== "invalid_arguments" || !action.id) return action;
   const tool = injector.catalog.get(action.id);
   if (tool === undefined) return action;

@@ -14,7 +14,7 @@ import type { BridgeAction } from "../bridge/action.ts";
 import type { BridgeOutput } from "../bridge/output_schema.ts";
 import type { ParsedCall } from "../bridge/parse.ts";
 import type { Hasher } from "../canonical_json.ts";
-import { routeInSession } from "../session/session_route.ts";
+import { routeParsedInSession } from "../session/session_route.ts";
 import type { SessionKey, SessionStore } from "../session/store.ts";
 import { type McpTool, toolId } from "../tool.ts";
 import { McpError } from "../tool_error.ts";
@@ -153,12 +153,11 @@ export class ToolCalls {
       ? "off"
       : this.#sources.options.describeFirst;
     try {
-      const routed = await routeInSession(state.injector, args, {
+      const routed = await routeParsedInSession(state.injector, args, parsed, {
         store: this.#sources.store,
         key: session,
         catalogHash: state.catalogHash,
         hash: this.#sources.hash,
-        parsed,
         ...(describeFirst === undefined ? {} : { describeFirst }),
       });
       if (routed.ok) return routed.value;
