@@ -22,6 +22,7 @@ import {
   renderError,
   renderMiss,
   renderSearch,
+  unknownRefMessage,
 } from "./render.ts";
 import { BRIDGE_EXAMPLE, parseBridgeCall, type ParsedCall } from "./parse.ts";
 import { closestIds, hasServer, MAX_ID_CHARS, sameNameIds } from "./suggest.ts";
@@ -50,9 +51,12 @@ export interface RouteOptions {
    * @default {parsed here}
    */
   parsed?: ParsedCall;
+  /** What this user ran after earlier searches, to lift those tools (`McpCatalog.search`). */
+  learned?: { lift(words: readonly string[]): ReadonlyMap<string, number> } | undefined;
 }
 
 const EXAMPLE = BRIDGE_EXAMPLE;
+const MORE_REF = "the ref from a cut answer's marker";
 
 /**
  * Routes one call of the model against a catalogue.
@@ -83,6 +87,12 @@ export function route(catalog: McpCatalog, args: unknown, options: RouteOptions)
   switch (call.action) {
     case "search":
       return search(catalog, call.query ?? call.name ?? "", call.limit, options);
+    case "more":
+      if (call.ref === undefined || call.ref.trim() === "") {
+        return error("invalid_arguments", `"ref" is required for more: ${MORE_REF}`);
+      }
+      // Nothing is kept by routing alone: a face that keeps parts answers `more` itself.
+      return error("unknown_ref", unknownRefMessage(call.ref, true));
     case "describe":
     case "execute": {
       if (call.name === undefined || call.name.trim() === "") {
@@ -115,14 +125,16 @@ function search(
   options: RouteOptions,
 ): BridgeAction {
   const query = rawQuery.trim();
-  if ([...query].length > options.maxQueryChars) {
+  // Counted without building an array of the query's code points.
+  if (query.length > options.maxQueryChars && codePoints(query) > options.maxQueryChars) {
     return error(
       "invalid_arguments",
-      `"query" is longer than ${options.maxQueryChars} characters: search with a few keywords`,
+      `"query" is longer than ${options.maxQueryChars} characters: search with the request's ` +
+        "first sentences, or a few words about what the tool should do",
     );
   }
   const limit = Math.min(rawLimit ?? options.searchDefaultLimit, options.maxSearchLimit);
-  const matches = query === "" ? [] : catalog.search(query, limit);
+  const matches = query === "" ? [] : catalog.search(query, limit, { learned: options.learned });
   if (matches.length > 0) {
     return {
       action: "search",
@@ -147,6 +159,20 @@ function search(
     miss,
     toolResult: renderMiss(miss, options.inventory()),
   };
+}
+
+// The code points of a string (a surrogate pair is one).
+function codePoints(text: string): number {
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit < 0xdc00 || unit > 0xdfff || i === 0) n++;
+    else {
+      const before = text.charCodeAt(i - 1);
+      if (before < 0xd800 || before > 0xdbff) n++;
+    }
+  }
+  return n;
 }
 
 /**

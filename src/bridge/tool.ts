@@ -1,14 +1,15 @@
 /**
- * The bridge tool: the one tool the model sees, with its three actions (search, describe,
- * execute), emitted in OpenAI, Anthropic or MCP format.
+ * The bridge tool: the one tool the model sees, with its actions (search, describe, execute, and
+ * more for the next part of a cut answer), emitted in OpenAI, Anthropic or MCP format.
  *
  * @module
  */
 
 import type { ToolFormat } from "../config.ts";
+import { ceilingSentence } from "./render.ts";
 
 /** The bridge's actions. */
-export const BRIDGE_ACTIONS = ["search", "describe", "execute"] as const;
+export const BRIDGE_ACTIONS = ["search", "describe", "execute", "more"] as const;
 
 /**
  * The bridge tool in one of the formats: OpenAI's function (`{type: "function", function}`),
@@ -41,11 +42,22 @@ export interface BridgeToolOptions {
   maxSearchLimit: number;
   /** The number of search results when the model gives no limit. */
   searchDefaultLimit: number;
+  /**
+   * The result ceiling the face applies (`maxResultTokens`; `0`: none), said in the description;
+   * not said when not given (a face that does not cut answers).
+   */
+  resultCeilingTokens?: number;
 }
 
 const DESCRIPTION = "Use the tools of MCP servers; ids are server/tool. " +
   "search: find tools by keywords. describe: get a tool's input schema. " +
   "execute: run a tool with arguments that follow that schema. Describe before you execute.";
+
+// The description, with the ceiling's sentence when there is one.
+function description(resultCeilingTokens: number | undefined): string {
+  const ceiling = resultCeilingTokens === undefined ? "" : ceilingSentence(resultCeilingTokens);
+  return ceiling === "" ? DESCRIPTION : `${DESCRIPTION} ${ceiling}`;
+}
 
 /**
  * The bridge tool's JSON Schema parameters.
@@ -81,6 +93,7 @@ export function bridgeParameters(
       },
       name: { type: "string", description: "describe, execute: the tool id server/tool" },
       arguments: { type: "object", description: "execute: the tool's arguments" },
+      ref: { type: "string", description: "more: the ref a cut answer gives" },
     },
     required: ["action"],
     additionalProperties: false,
@@ -105,6 +118,7 @@ export function bridgeParameters(
 export function bridgeTool(options: BridgeToolOptions): BridgeTool {
   const name = options.bridgeName;
   const parameters = bridgeParameters(options);
+  const DESCRIPTION = description(options.resultCeilingTokens);
   switch (options.toolFormat) {
     case "openai":
       return { type: "function", function: { name, description: DESCRIPTION, parameters } };

@@ -15,6 +15,9 @@ import { MemorySessionStore } from "../session/memory_store.ts";
 import { backgroundRanker } from "../ranking/deno_ranker.ts";
 import { loadDenoRanker } from "./ranking_file.ts";
 import { VERSION } from "../version.ts";
+import { type LearnedStore, Learning } from "../session/learned.ts";
+import { fileLearnedStore } from "../cli/learned_store.ts";
+import { unfoldCacheDir } from "../cli/cache_dir.ts";
 
 const DEFAULT_PORT = 8787;
 const DEFAULT_HOST = "127.0.0.1";
@@ -34,15 +37,29 @@ if (!Number.isInteger(port) || port < 0 || port > 65_535) {
 }
 const hostname = env.HOST || DEFAULT_HOST;
 
+// What search learns from each tenant's runs: kept under the cache directory when this process
+// may read and write there (`deno task start` may not: then it lasts as long as the process).
+function learnedStore(): LearnedStore | undefined {
+  const dir = unfoldCacheDir(env);
+  if (dir === undefined) return undefined;
+  const granted = (name: "read" | "write") =>
+    Deno.permissions.querySync({ name, path: dir }).state === "granted";
+  return granted("read") && granted("write")
+    ? fileLearnedStore(dir, (line) => console.error(`unfold: ${line}`))
+    : undefined;
+}
+
 const app = createApp({
   store: new MemorySessionStore({
     ttlSeconds: settings.sessionTtlSeconds,
     maxSessions: settings.maxSessions,
+    maxKeptBytesPerSession: settings.maxKeptBytes,
   }),
   settings,
   loopbackOnly: isLoopbackName(hostname),
   // The word vectors load in the background, after startup; lexical search until then.
   catalogs: { ranker: backgroundRanker({ load: () => loadDenoRanker() }) },
+  learning: new Learning(learnedStore(), { log: (line) => console.error(`unfold: ${line}`) }),
 });
 
 // The page at GET / (src/page/), then the API.

@@ -49,12 +49,12 @@ export type {
 } from "./config/parse.ts";
 export { GatewayConfigError, parseGatewayConfig, UnsetVariableError } from "./config/parse.ts";
 export type { CallContext, CallOutcome, GatewayDeps } from "./gateway.ts";
+export type { ClientIdentity, KnownHost } from "./host_profiles.ts";
 export { Gateway } from "./gateway.ts";
 export { gatewayHost } from "./faces/server.ts";
 export type { GuardOptions } from "./faces/guard.ts";
 export { guardMcp } from "./faces/guard.ts";
 export type { MissingPin } from "./pinned_check.ts";
-export type { KnownHost } from "./host_profiles.ts";
 export type { Presentation, ToolDefinition } from "./presentation.ts";
 export type { Profile } from "./config/profiles.ts";
 export type { OAuthSettings } from "../mcp/oauth/provider.ts";
@@ -77,13 +77,7 @@ export type {
   UpstreamStatus,
 } from "./pool/upstreams.ts";
 export { openLivePool } from "./pool/live_pool.ts";
-export type {
-  ClientIdentity,
-  HostedCall,
-  HostedProgress,
-  HostedTool,
-  ToolHost,
-} from "./faces/server.ts";
+export type { HostedCall, HostedProgress, HostedTool, ToolHost } from "./faces/server.ts";
 export type { McpHttpHandler, McpHttpOptions, SessionMode, SessionRegistry } from "./faces/http.ts";
 export { createMcpHttpHandler } from "./faces/http.ts";
 export type { HostStdio, HostStdioOptions } from "./faces/stdio.ts";

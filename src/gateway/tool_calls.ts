@@ -32,6 +32,8 @@ import {
 import { checkTrust, heldMessage, HeldToolError, type TrustSource } from "./trust/policy.ts";
 import type { UpstreamPool } from "./pool/upstreams.ts";
 import type { ClientIdentity } from "./host_profiles.ts";
+import type { Learning } from "../session/learned.ts";
+import type { LearnedRuns } from "../ranking/learned.ts";
 
 /** What one `tools/call` brings besides its name and arguments. */
 export interface CallContext {
@@ -66,6 +68,11 @@ export interface CallSources {
   trust?: TrustSource;
   /** Resolves once the gateway's state follows every upstream change seen so far. */
   settled?: () => Promise<void>;
+  /**
+   * What search learns from this gateway's runs, and the profile it serves (its scope with the
+   * session's tenant); none: search does not learn. `learn: false` in the config turns it off.
+   */
+  learning?: { learning: Learning; profile: string };
 }
 
 /**
@@ -129,12 +136,22 @@ export class ToolCalls {
   ): Promise<CallToolResultLike> {
     const held = this.#held(state, parsed);
     if (held !== undefined) return held;
+    const learning = this.#learning(state, context);
+    // The learned prior lifts a search's ranking alone: fetched only for a search.
+    const searching = parsed.ok && parsed.value.action === "search";
     const action = context.session === undefined
       ? stateless(state.injector, args, parsed)
-      : await this.#inSession(state, args, parsed, context.session);
+      : await this.#inSession(
+        state,
+        args,
+        parsed,
+        context.session,
+        searching ? await learning?.prior() : undefined,
+      );
     if (action.action === "execute") {
       return await this.forward(action.tool, action.arguments, context, true);
     }
+    if (action.action === "search") learning?.searched(action.query);
     const answered = explainConfiguredServer(action, state.statuses);
     return actionResult(answered, answered.action === "search" ? state.unlisted : []);
   }
@@ -147,6 +164,7 @@ export class ToolCalls {
     args: unknown,
     parsed: ParsedCall,
     session: SessionKey,
+    learned?: LearnedRuns,
   ): Promise<BridgeAction> {
     let failure: unknown;
     const describeFirst = executesPinned(state, parsed)
@@ -158,6 +176,7 @@ export class ToolCalls {
         key: session,
         catalogHash: state.catalogHash,
         hash: this.#sources.hash,
+        learned,
         ...(describeFirst === undefined ? {} : { describeFirst }),
       });
       if (routed.ok) return routed.value;
@@ -215,7 +234,41 @@ export class ToolCalls {
       return failureResult(id, code, text, bridged);
     }
     await this.#record(context, result.isError === true);
+    // A successful execute through the bridge teaches search (a pinned tool's call does not).
+    if (result.isError !== true) await this.#learned(context, id, bridged);
     return bridged ? executeResult(id, result) : result;
+  }
+
+  // The session's scope of learning, when search learns (a session, a store, `learn` on).
+  #learning(state: GatewayState, context: CallContext) {
+    const source = this.#sources.learning;
+    const session = context.session;
+    if (source === undefined || session === undefined || !state.injector.config.learn) {
+      return undefined;
+    }
+    const scope = { face: "gateway" as const, profile: source.profile, tenant: session.tenant };
+    return {
+      prior: () => source.learning.prior(scope),
+      searched: (query: string) => source.learning.searched(scope, session.session, query),
+    };
+  }
+
+  // Learning is bookkeeping too: a store that fails must not turn the result into an error.
+  async #learned(context: CallContext, id: string, bridged: boolean): Promise<void> {
+    const source = this.#sources.learning;
+    if (source === undefined || context.session === undefined) return;
+    const scope = {
+      face: "gateway" as const,
+      profile: source.profile,
+      tenant: context.session.tenant,
+    };
+    await source.learning.executed(
+      scope,
+      context.session.session,
+      id,
+      bridged ? "bridge" : "pinned",
+    )
+      .catch(() => false);
   }
 
   // A describe or an execute of a tool held back is answered with why and the command that

@@ -11,12 +11,16 @@ import { renderError, renderToolFailure } from "../bridge/render.ts";
 import { type Hasher, sha256Hex } from "../canonical_json.ts";
 import { checkConfig, type ProgressiveConfig } from "../config.ts";
 import { type CallToolResultLike, readResult } from "../tool_result.ts";
+import { resultCeiling } from "../bridge/ceiling.ts";
+import { boundAnswer, type BoundContext } from "../session/bound.ts";
+import { routeBounded } from "../session/bounded_route.ts";
+import { isResultStore, type ResultStore } from "../session/result_store.ts";
 import type { Injector } from "../injector.ts";
 import { explainSearch } from "../ranking/explain.ts";
 import type { RankerFactory } from "../ranking/ranker.ts";
 import { RANKER_HEADER, rankingFields, reportingOf } from "../ranking/ranking_status.ts";
-import { routeInSession } from "../session/session_route.ts";
-import type { SessionState } from "../session/state.ts";
+import { emptySession, type SessionState } from "../session/state.ts";
+import type { LearnedScope, Learning } from "../session/learned.ts";
 import {
   SESSION_NAME,
   type SessionKey,
@@ -58,6 +62,11 @@ import { DEFAULT_SETTINGS, type HttpSettings } from "./settings.ts";
 export interface AppDeps {
   /** Where sessions live. */
   store: SessionStore;
+  /**
+   * Where the rest of a cut answer is kept for `more`, per session.
+   * @default {the session store, when it keeps results too (both stores unfold ships do)}
+   */
+  results?: ResultStore;
   /** Auth and limits; unset fields keep {@linkcode DEFAULT_SETTINGS}. */
   settings?: Partial<HttpSettings>;
   /**
@@ -94,6 +103,13 @@ export interface AppDeps {
    * @default {console.error}
    */
   onUnexpectedError?: (error: unknown) => void;
+  /**
+   * What search learns from each tenant's sessions: a tool a session executed successfully
+   * (`POST /v1/result`) after searches (`POST /v1/route`) rises for that tenant's later searches
+   * with the same words (`options.learn: false` turns it off for a request).
+   * @default {none: search does not learn}
+   */
+  learning?: Learning;
 }
 
 export type { AppEnv } from "./shapes.ts";
@@ -179,6 +195,8 @@ export function createApp(deps: AppDeps): UnfoldApp {
     hash,
   });
   const store = deps.store;
+  const results = deps.results ?? (isResultStore(store) ? store : undefined);
+  const learning = deps.learning;
   const bodyOptions = { maxBytes: settings.maxBodyBytes };
   // deno-lint-ignore no-console
   const report = deps.onUnexpectedError ?? ((e: unknown) => console.error(e));
@@ -257,7 +275,8 @@ export function createApp(deps: AppDeps): UnfoldApp {
     route({
       method: "post",
       path: "/v1/route",
-      summary: "Routes one call of the bridge tool: search, describe, execute, or a model error.",
+      summary: "Routes one call of the bridge tool: search, describe, execute, more (the next " +
+        "part of a cut answer), or a model error; every answer within the result ceiling.",
       request: "RouteRequest",
       success: {
         status: 200,
@@ -269,17 +288,28 @@ export function createApp(deps: AppDeps): UnfoldApp {
         const prepared = await prepare(c, "route");
         if (!prepared.ok) return prepared.response;
         const { body, entry, injector } = prepared.value;
-        const routed = body.session === undefined
-          ? { ok: true as const, value: injector.route(body.arguments) }
-          : await routeInSession(injector, body.arguments, {
+        // A session's tenant learns from its runs (see AppDeps.learning).
+        const learns = body.session !== undefined && learning !== undefined &&
+          injector.config.learn;
+        // Every answer within the ceiling; `more` answered from the session's kept parts.
+        const routed = await routeBounded(
+          injector,
+          body.arguments,
+          body.session === undefined ? undefined : {
             store,
             key: keyOf(c, body.session),
             catalogHash: entry.catalogHash,
             hash,
             ...(body.options?.describeFirst ? { describeFirst: body.options.describeFirst } : {}),
             ...(body.options?.resend ? { resend: true } : {}),
-          });
+            ...(learns ? { learned: await learning!.prior(learnedScope(c)) } : {}),
+          },
+          results === undefined ? {} : { results },
+        );
         if (!routed.ok) return problem("session_full", routed.error.message);
+        if (learns && routed.value.action === "search") {
+          learning!.searched(learnedScope(c), body.session!, routed.value.query);
+        }
         // A search built this catalogue's index: the store keeps it for fresh isolates, after the
         // response where the runtime allows.
         const saving = cache.saveIndex(entry);
@@ -325,6 +355,8 @@ export function createApp(deps: AppDeps): UnfoldApp {
         const explained = explainSearch(entry.catalog, body.query, {
           ...(body.limit === undefined ? {} : { limit: body.limit }),
           ...(body.id === undefined ? {} : { id: body.id }),
+          // As this tenant's searches are: lifted by what its sessions ran.
+          ...(learning === undefined ? {} : { learned: await learning.prior(learnedScope(c)) }),
         });
         if (!explained.ok) {
           return problem("invalid_request", explained.error.message, [{
@@ -339,39 +371,63 @@ export function createApp(deps: AppDeps): UnfoldApp {
       method: "post",
       path: "/v1/result",
       summary:
-        "Maps an upstream MCP tool result to what the model gets, counting failures in the session.",
+        "Maps an upstream MCP tool result to what the model gets, within the result ceiling (the " +
+        "rest kept in the session for more), counting it in the session.",
       request: "ResultRequest",
       success: {
         status: 200,
         schema: "ResultResponse",
         description: "The mapped result; a tool failure is isError with its text.",
       },
-      problems: [...BODY_PROBLEMS, "session_store_unavailable"],
+      problems: [...BODY_PROBLEMS, "invalid_config", "session_store_unavailable"],
       handler: async (c) => {
         const parsed = await parseBody(c.req.raw, schemas.ResultRequest, bodyOptions);
         if (!parsed.ok) return parsed.response;
-        const { session, tool, result } = parsed.value;
+        const { session, tool, result, budget, options } = parsed.value;
+        const checked = checkConfig(defined({ ...budget, ...options }));
+        if (!checked.ok) return invalidConfig(checked.error);
         // zod leaves absent fields absent.
         const read = readResult(
           result as CallToolResultLike,
           `the result of ${JSON.stringify(tool)}`,
+          { audio: true },
         );
-        const body: Record<string, unknown> = read.ok
-          ? { toolResult: read.value, isError: false }
-          : {
-            toolResult: read.error.code === "tool_error"
-              ? renderToolFailure(tool, read.error.code, read.error.message)
-              : renderError(read.error.code, read.error.message),
-            isError: true,
-            error: { code: read.error.code, message: read.error.message },
-          };
+        const failure = read.ok ? undefined : read.error;
+        const context: BoundContext = {
+          ceiling: resultCeiling(checked.value),
+          ...(session === undefined
+            ? {}
+            : { session: { store, key: keyOf(c, session) }, ...(results ? { results } : {}) }),
+        };
+        const bounded = read.ok
+          ? await boundAnswer({ shape: "mapped", result: read.value }, context)
+          : await boundAnswer({
+            shape: "text",
+            text: failure!.code === "tool_error"
+              ? renderToolFailure(tool, failure!.code, failure!.message)
+              : renderError(failure!.code, failure!.message),
+          }, context);
+        const body: Record<string, unknown> = {
+          toolResult: bounded.answer,
+          isError: !read.ok,
+          ...(failure === undefined
+            ? {}
+            : { error: { code: failure.code, message: failure.message } }),
+          ...(bounded.cut === undefined ? {} : { cut: bounded.cut }),
+        };
         if (session !== undefined) {
           await store.apply(keyOf(c, session), {
             event: {
               kind: "result",
-              isError: (body.error as { code?: string })?.code === "tool_error",
+              isError: failure?.code === "tool_error",
+              tokens: bounded.tokens,
+              cut: bounded.cut !== undefined,
             },
           });
+          // A success teaches the tenant's search; bookkeeping, so a failing store is not an error.
+          if (read.ok && learning !== undefined) {
+            await learning.executed(learnedScope(c), session, tool, "bridge").catch(() => false);
+          }
         }
         return c.json(body);
       },
@@ -463,14 +519,7 @@ export function createApp(deps: AppDeps): UnfoldApp {
       }).filter(([, value]) => value !== undefined),
     ) as Partial<ProgressiveConfig>;
     const checked = checkConfig(config);
-    if (!checked.ok) {
-      const { field, message } = checked.error;
-      const where = BUDGET_FIELDS.has(field) ? "budget" : "options";
-      return {
-        ok: false,
-        response: problem("invalid_config", message, [{ pointer: `/${where}/${field}`, message }]),
-      };
-    }
+    if (!checked.ok) return { ok: false, response: invalidConfig(checked.error) };
     return {
       ok: true,
       value: {
@@ -485,7 +534,26 @@ export function createApp(deps: AppDeps): UnfoldApp {
     return { tenant: c.get("tenant"), session };
   }
 
+  function learnedScope(c: Context<AppEnv>): LearnedScope {
+    return { face: "http", profile: "", tenant: c.get("tenant") };
+  }
+
   return Object.assign(app, { operations: routes });
+}
+
+// A budget or an option out of range, at its pointer.
+function invalidConfig(error: { field: string; message: string }): Response {
+  const where = BUDGET_FIELDS.has(error.field) ? "budget" : "options";
+  return problem("invalid_config", error.message, [{
+    pointer: `/${where}/${error.field}`,
+    message: error.message,
+  }]);
+}
+
+function defined(fields: Record<string, unknown>): Partial<ProgressiveConfig> {
+  return Object.fromEntries(
+    Object.entries(fields).filter(([, value]) => value !== undefined),
+  ) as Partial<ProgressiveConfig>;
 }
 
 function badSession(session: string): Response {
@@ -521,7 +589,8 @@ export function sessionInfo(session: string, state: SessionState): Record<string
     catalogHash: state.catalogHash,
     generation: state.generation,
     described: Object.keys(state.described).sort(),
-    counters: state.counters,
+    // A state kept before a counter existed reads it as 0.
+    counters: { ...emptySession(0).counters, ...state.counters },
     createdAt: new Date(state.createdAt).toISOString(),
     updatedAt: new Date(state.updatedAt).toISOString(),
   };

@@ -33,6 +33,8 @@ export function forTheModel(result: RouteResult): string {
       return "run " + result.id + " with " + JSON.stringify(result.arguments);
     case "error":
       return result.error.code + ": " + result.toolResult;
+    case "more":
+      return typeof result.toolResult === "string" ? result.toolResult : JSON.stringify(result.toolResult);
     default: {
       const unreachable: never = result;
       return unreachable;

@@ -1,12 +1,13 @@
 import { deepEqual, equal, throws } from "node:assert/strict";
 import { DEFAULT_SETTINGS, settingsFromEnv } from "../../src/http/settings.ts";
+import { MAX_QUERY_CHARS } from "../../src/limits.ts";
 
 Deno.test("settingsFromEnv() keeps the defaults of DESIGN.md for unset or empty variables", () => {
   deepEqual(settingsFromEnv({}), DEFAULT_SETTINGS);
   deepEqual(settingsFromEnv({ UNFOLD_MAX_TOOLS: "", UNFOLD_API_TOKEN: "" }), DEFAULT_SETTINGS);
   equal(DEFAULT_SETTINGS.maxBodyBytes, 16 * 1024 * 1024);
   equal(DEFAULT_SETTINGS.maxTools, 10_000);
-  equal(DEFAULT_SETTINGS.maxQueryChars, 1000);
+  equal(DEFAULT_SETTINGS.maxQueryChars, MAX_QUERY_CHARS);
   equal(DEFAULT_SETTINGS.maxDescriptionChars, 4000);
   equal(DEFAULT_SETTINGS.sessionTtlSeconds, 86_400);
 });
@@ -21,6 +22,7 @@ Deno.test("settingsFromEnv() reads every variable", () => {
     UNFOLD_MAX_DESCRIPTION_CHARS: "60",
     UNFOLD_SESSION_TTL_SECONDS: "70",
     UNFOLD_MAX_SESSIONS: "80",
+    UNFOLD_MAX_KEPT_BYTES: "90",
   });
   deepEqual(s, {
     tokens: ["a", "b"],
@@ -31,6 +33,7 @@ Deno.test("settingsFromEnv() reads every variable", () => {
     maxDescriptionChars: 60,
     sessionTtlSeconds: 70,
     maxSessions: 80,
+    maxKeptBytes: 90,
   });
 });
 
