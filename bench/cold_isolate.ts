@@ -1,10 +1,11 @@
 /**
- * The Worker's cold path, measured honestly here: the Worker bundle that `wrangler deploy
- * --dry-run` builds (its gzip size against its target, and what it is made of), then its
- * first request in fresh V8 isolates (a new `deno` process each, code generation from strings
- * disallowed as on Workers): by reference to a stored 1,000-tool catalogue whose index is stored,
- * and by value. CPU time is the whole process's (every thread), an upper bound of what Workers
- * count for the isolate.
+ * The Workers' cold path, measured honestly here: each Worker bundle that `wrangler deploy
+ * --dry-run` builds (its gzip size against its ceiling, and what it is made of), then its first
+ * request in fresh V8 isolates (a new `deno` process each, code generation from strings disallowed
+ * as on Workers): the API Worker by reference to a stored 1,000-tool catalogue whose index is
+ * stored, and by value; the gateway Worker's first `/mcp` request (a 2026-07-28 `tools/list` over
+ * one HTTP upstream). The first request's CPU time is what this benchmark holds: the isolate's own
+ * thread, as Workers count it, and the whole process's (every thread), an upper bound.
  *
  * Run: `deno run -A bench/cold_isolate.ts [runs=5] [tools=1000]` (part of `deno task bench`)
  *
@@ -14,7 +15,9 @@
 
 import { liveMcpBenchOf, SEARCH } from "./_catalogues.ts";
 import { gzipSize } from "../test/_gzip.ts";
-import { WORKER_SIZES } from "../test/workers/_budgets.ts";
+import { WORKER_CEILINGS_KIB } from "../test/workers/_budgets.ts";
+import { McpServer } from "@modelcontextprotocol/server";
+import { createMcpHandler } from "@modelcontextprotocol/server";
 
 const runs = Number(Deno.args[0] ?? 5);
 const size = Number(Deno.args[1] ?? 1000);
@@ -23,9 +26,8 @@ const KIB = 1024;
 // The ranking data the Worker fetches from its static assets at its first search.
 const ASSETS = `${ROOT}src/page/ranking-en.bin`;
 
-const dir = await Deno.makeTempDir({ prefix: "unfold-cold-" });
-try {
-  // The bundle, as deployed.
+// Builds a Worker's bundle as a deploy would, with its metafile.
+async function build(config: string, out: string): Promise<void> {
   const built = await new Deno.Command(Deno.execPath(), {
     args: [
       "run",
@@ -33,10 +35,12 @@ try {
       "npm:wrangler@^4.164.0",
       "deploy",
       "--dry-run",
+      "--config",
+      config,
       "--outdir",
-      `${dir}/dist`,
+      `${out}/dist`,
       "--metafile",
-      `${dir}/meta.json`,
+      `${out}/meta.json`,
     ],
     cwd: ROOT,
     env: { WRANGLER_SEND_METRICS: "false", CI: "true" },
@@ -44,14 +48,36 @@ try {
     stderr: "piped",
   }).output();
   if (!built.success) throw new Error(new TextDecoder().decode(built.stderr));
-  const code = await Deno.readFile(`${dir}/dist/entry.js`);
-  const gzip = await gzipSize(code);
-  const { targetKib } = WORKER_SIZES["wrangler.toml"]!;
-  console.log(
-    `Worker bundle: ${(code.length / KIB).toFixed(1)} KiB, ${(gzip / KIB).toFixed(2)} KiB gzip = ${
-      (gzip / KIB / targetKib).toFixed(2)
-    } x the ${targetKib} KiB target`,
+}
+
+// A bundle made importable by a plain Deno process: cloudflare:workers as a stand-in module.
+async function importable(out: string, name: string): Promise<string> {
+  await Deno.writeTextFile(
+    `${out}/dist/cloudflare_workers.js`,
+    "export class DurableObject { constructor(ctx, env) { this.ctx = ctx; this.env = env; } }\n" +
+      "export const env = globalThis.workerEnv;\n",
   );
+  const source = new TextDecoder().decode(await Deno.readFile(`${out}/dist/${name}.js`))
+    .replaceAll(/from\s*"cloudflare:workers"/g, 'from "./cloudflare_workers.js"');
+  await Deno.writeTextFile(`${out}/dist/worker.js`, source);
+  return `${out}/dist/worker.js`;
+}
+
+async function sizeLine(label: string, config: string, bundle: string): Promise<void> {
+  const code = await Deno.readFile(bundle);
+  const gzip = await gzipSize(code);
+  const ceiling = WORKER_CEILINGS_KIB[config]!;
+  console.log(
+    `${label} bundle: ${(code.length / KIB).toFixed(1)} KiB, ${(gzip / KIB).toFixed(2)} KiB gzip ` +
+      `(ceiling ${ceiling} KiB)`,
+  );
+}
+
+const dir = await Deno.makeTempDir({ prefix: "unfold-cold-" });
+try {
+  // The bundle, as deployed.
+  await build("wrangler.toml", dir);
+  await sizeLine("API Worker", "wrangler.toml", `${dir}/dist/entry.js`);
   const assetBytes = await Deno.readFile(ASSETS);
   console.log(
     `Ranking data (static asset, fetched once per isolate): ${
@@ -64,14 +90,7 @@ try {
   }
 
   // The bundle imports DurableObject from cloudflare:workers: a stand-in base class.
-  await Deno.writeTextFile(
-    `${dir}/dist/cloudflare_workers.js`,
-    "export class DurableObject { constructor(ctx, env) { this.ctx = ctx; this.env = env; } }\n" +
-      "export const env = globalThis.workerEnv;\n",
-  );
-  const source = new TextDecoder().decode(code)
-    .replaceAll(/from\s*"cloudflare:workers"/g, 'from "./cloudflare_workers.js"');
-  await Deno.writeTextFile(`${dir}/dist/worker.js`, source);
+  await importable(dir, "entry");
 
   const { tools, servers } = liveMcpBenchOf(size);
   await Deno.writeTextFile(
@@ -148,6 +167,7 @@ try {
       "thread, as Workers count it (clock_gettime of CLOCK_THREAD_CPUTIME_ID); all threads: " +
       "the whole process, an upper bound.)",
   );
+  await gatewayWorker(`${dir}/gateway`);
 } finally {
   if (Deno.env.get("UNFOLD_KEEP") === undefined) await Deno.remove(dir, { recursive: true });
   else console.log(`kept ${dir}`);
@@ -196,4 +216,59 @@ function bundleParts(metafile: string): [string, number][] {
     parts.set(part, (parts.get(part) ?? 0) + bytesInOutput);
   }
   return [...parts].sort((a, b) => b[1] - a[1]);
+}
+
+// The gateway Worker: its bundle, then its first /mcp request in fresh isolates, over one HTTP
+// upstream served by this process (an SDK server with one tool).
+async function gatewayWorker(out: string): Promise<void> {
+  await Deno.mkdir(out, { recursive: true });
+  await build("wrangler.gateway.toml", out);
+  console.log("");
+  await sizeLine("Gateway Worker", "wrangler.gateway.toml", `${out}/dist/gateway_entry.js`);
+  for (const [part, bytes] of bundleParts(`${out}/meta.json`).slice(0, 8)) {
+    console.log(`  ${(bytes / KIB).toFixed(1).padStart(7)} KiB  ${part}`);
+  }
+  const bundle = await importable(out, "gateway_entry");
+  const handler = createMcpHandler(() => {
+    const server = new McpServer({ name: "up", version: "1.0.0" });
+    server.registerTool("echo", { description: "Echoes its text back" }, () => ({
+      content: [{ type: "text", text: "echo" }],
+    }));
+    return server;
+  });
+  await using upstream = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen: () => {} },
+    (request) => handler.fetch(request),
+  );
+  const url = `http://127.0.0.1:${upstream.addr.port}/mcp`;
+  const results: Record<string, number | string>[] = [];
+  for (let i = 0; i < runs; i++) {
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: [
+        "run",
+        "-A",
+        "--no-config",
+        "--v8-flags=--disallow-code-generation-from-strings",
+        `${ROOT}bench/_cold_gateway_child.ts`,
+        bundle,
+        url,
+        ASSETS,
+      ],
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    if (!out.success) throw new Error(new TextDecoder().decode(out.stderr));
+    results.push(JSON.parse(new TextDecoder().decode(out.stdout)));
+  }
+  const med = (key: string) => median(results.map((r) => r[key] as number)).toFixed(1);
+  console.log(
+    "| fresh isolate | startup (import) | first request | request, all threads | warm request | ranker |",
+  );
+  console.log("| --- | ---: | ---: | ---: | ---: | --- |");
+  console.log(
+    `| gateway, /mcp tools/list (2026-07-28, one HTTP upstream) | ${med("threadImportMs")} ms | ${
+      med("threadRequestMs")
+    } ms | ${med("requestMs")} ms | ${med("threadWarmMs")} ms | ${results[0]!.ranker} |`,
+  );
+  await handler.close();
 }

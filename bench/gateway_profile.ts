@@ -2,8 +2,9 @@
  * Where an execute's time goes in the gateway: the gateway CLI over stdio (the test config's three
  * npm servers) is started with the inspector, warmed up, then profiled by V8's sampling profiler
  * (100 µs) over a run of `echo` executes through the bridge. Prints the sampled time per execute,
- * by file and by function (self time; `(idle)` is waiting), and writes the `.cpuprofile` (open it
- * in Chrome's DevTools, Performance tab).
+ * by owner (unfold's own code under `src/`, the MCP SDK with its zod, Deno's runtime and native
+ * calls, the garbage collector), by file and by function (self time; `(idle)` is waiting), and
+ * writes the `.cpuprofile` (open it in Chrome's DevTools, Performance tab).
  *
  * Run: `deno run -A bench/gateway_profile.ts [executes=3000] [out=gateway.cpuprofile]`
  *
@@ -76,6 +77,19 @@ interface Profile {
 const nodes = new Map(profile.nodes.map((node) => [node.id, node.callFrame]));
 const byFile = new Map<string, number>();
 const byFunction = new Map<string, number>();
+const byOwner = new Map<string, number>();
+// Whose code a sample's frame is: unfold's own, the SDK's (its packages and their zod), or the
+// runtime's (Deno's JavaScript and its native calls: the pipe writes, V8's own work).
+const ownerOf = (file: string, name: string) =>
+  name === "(idle)"
+    ? "(idle)"
+    : name === "(garbage collector)"
+    ? "garbage collector"
+    : file.startsWith("src/")
+    ? "unfold (src/)"
+    : /^npm:(@modelcontextprotocol\+|zod@)/.test(file)
+    ? "MCP SDK and its zod"
+    : "Deno runtime and native calls";
 const add = (map: Map<string, number>, key: string, time: number) =>
   map.set(key, (map.get(key) ?? 0) + time);
 for (let i = 0; i < profile.samples.length; i++) {
@@ -86,11 +100,14 @@ for (let i = 0; i < profile.samples.length; i++) {
     "npm:$1",
   );
   add(byFile, file || frame.functionName, time);
+  add(byOwner, ownerOf(file, frame.functionName), time);
   add(byFunction, `${frame.functionName || "(anonymous)"} ${file}:${frame.lineNumber + 1}`, time);
 }
 const perCall = (time: number) => `${(time / calls).toFixed(1).padStart(7)} µs`;
 console.log(`${calls} executes, ${(wall / calls * 1000).toFixed(0)} µs each under the profiler`);
-for (const [title, map] of [["file", byFile], ["function", byFunction]] as const) {
+for (
+  const [title, map] of [["owner", byOwner], ["file", byFile], ["function", byFunction]] as const
+) {
   console.log(`\nsampled time per execute, by ${title}:`);
   for (const [key, time] of [...map].sort((a, b) => b[1] - a[1]).slice(0, 15)) {
     console.log(`${perCall(time)}  ${key}`);

@@ -23,7 +23,8 @@ import { englishLexicon } from "../src/ranking/lexicon.ts";
 import { englishVectors } from "../src/ranking/vectors.ts";
 import { denoRankerOptions } from "../src/ranking/deno_ranker.ts";
 import { listPages, MAX_LIST_PAGES } from "../src/mcp/tool_list.ts";
-import { LineReader } from "../src/mcp/_line_reader.ts";
+import { ServerLines } from "../src/mcp/_stdio_transport.ts";
+import { parseJSONRPCMessage } from "@modelcontextprotocol/client";
 import { ProgressGate } from "../src/mcp/_progress.ts";
 import { explainSearch } from "../src/ranking/explain.ts";
 
@@ -345,14 +346,16 @@ Deno.bench({
   name: "read and coalesce 100,000 progress notifications (64 KiB chunks)",
   group: "progress flood",
   fn: () => {
-    const reader = new LineReader(10 * 1024 * 1024, () => {});
     let heard = 0;
     const gate = new ProgressGate(() => heard++);
+    const reader = new ServerLines(parseJSONRPCMessage, {
+      message: (message) =>
+        gate.push((message as unknown as { params: { progress: number } }).params),
+      error: () => {},
+      unattributed: () => {},
+    });
     for (let at = 0; at < floodBytes.length; at += 65_536) {
-      reader.append(floodBytes.subarray(at, at + 65_536));
-      for (let message = reader.readMessage(); message; message = reader.readMessage()) {
-        gate.push((message as unknown as { params: { progress: number } }).params);
-      }
+      reader.push(floodBytes.subarray(at, at + 65_536));
     }
     gate.flush();
   },

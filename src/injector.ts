@@ -6,6 +6,7 @@
  */
 
 import type { BridgeAction } from "./bridge/action.ts";
+import type { ParsedCall } from "./bridge/parse.ts";
 import type { Answer } from "./bridge/answer.ts";
 import { type CutInfo, resultCeiling } from "./bridge/ceiling.ts";
 import { renderToolFailure } from "./bridge/render.ts";
@@ -101,7 +102,6 @@ export class Injector {
   /** The complete, validated configuration. */
   readonly config: ProgressiveConfig;
   #injection: Injection | null | undefined;
-  #inventory: string | undefined;
 
   /**
    * Makes an injector.
@@ -161,13 +161,7 @@ export class Injector {
       learned?: { lift(words: readonly string[]): ReadonlyMap<string, number> } | undefined;
     } = {},
   ): BridgeAction {
-    const { learned, ...rest } = options;
-    return route(this.catalog, args, {
-      ...this.config,
-      ...rest,
-      ...(learned !== undefined && this.config.learn ? { learned } : {}),
-      inventory: () => this.#inventory ??= listCatalog(this.catalog, "inventory", this.config).text,
-    });
+    return routeParsed(this, args, undefined, options);
   }
 
   /**
@@ -265,4 +259,58 @@ function budgetWarning(listingTokens: number, budget: number, c: ProgressiveConf
     `the listing budget is ${budget} (${c.inventoryThresholdPercent} % of ${c.availableContextTokens} ` +
     `available tokens); it is listed anyway. Raise availableContextTokens or ` +
     `inventoryThresholdPercent to stay within budget`;
+}
+
+// Each injector's inventory listing, made at its first search that finds nothing.
+const INVENTORIES = new WeakMap<Injector, string>();
+
+/**
+ * Routes one call of the bridge tool whose arguments may already be parsed (`parseBridgeCall`
+ * with the injector's limits): the gateway parses them once and routes with the parse. Not part
+ * of the package's API (the root exports `Injector.route`).
+ *
+ * @param injector The injector.
+ * @param args The bridge arguments.
+ * @param parsed Them parsed, or `undefined` to parse them here.
+ * @param options `validateArguments: false` leaves an execute's arguments unchecked; `learned`
+ * lifts what this user ran (when the configuration learns).
+ * @returns The action.
+ *
+ * @example Usage
+ * ```ts
+ * import { Injector, routeParsed } from "./injector.ts";
+ * import { McpCatalog } from "./catalog.ts";
+ * import { parseBridgeCall } from "./bridge/parse.ts";
+ * import { equal } from "node:assert/strict";
+ *
+ * const injector = new Injector(new McpCatalog([{ server: "a", name: "b", description: "B", inputSchema: { type: "object" } }]));
+ * const args = { action: "describe", name: "a/b" };
+ * equal(routeParsed(injector, args, parseBridgeCall(args, injector.config)).action, "describe");
+ * ```
+ */
+export function routeParsed(
+  injector: Injector,
+  args: unknown,
+  parsed: ParsedCall | undefined,
+  options: {
+    validateArguments?: boolean;
+    learned?: { lift(words: readonly string[]): ReadonlyMap<string, number> } | undefined;
+  } = {},
+): BridgeAction {
+  const { catalog, config } = injector;
+  const { learned, ...rest } = options;
+  return route(catalog, args, {
+    ...config,
+    ...rest,
+    ...(learned !== undefined && config.learn ? { learned } : {}),
+    ...(parsed === undefined ? {} : { parsed }),
+    inventory: () => {
+      let text = INVENTORIES.get(injector);
+      if (text === undefined) {
+        text = listCatalog(catalog, "inventory", config).text;
+        INVENTORIES.set(injector, text);
+      }
+      return text;
+    },
+  });
 }

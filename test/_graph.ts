@@ -29,55 +29,6 @@ export async function npmPackagesOf(module: string): Promise<string[]> {
   return [...new Set(names)].sort();
 }
 
-/** What a module reaches by static imports of code: npm package names and file URLs. */
-export interface StaticReach {
-  /** The npm packages, by name without version or subpath. */
-  npm: Set<string>;
-  /** The files, as URLs. */
-  files: Set<string>;
-}
-
-/**
- * What a module loads when it is imported: its static imports of code, followed through
- * `deno info --json` (dynamic imports and type-only ones aside, as neither loads at import).
- *
- * @param module The module, relative to the repository.
- * @returns The npm packages and files it reaches.
- */
-export async function staticReach(module: string): Promise<StaticReach> {
-  const out = await runDeno(["info", "--json", "--node-modules-dir=auto", module]);
-  if (out.code !== 0) throw new Error(out.stderr);
-  const graph = JSON.parse(out.stdout) as {
-    roots: string[];
-    modules: {
-      specifier: string;
-      dependencies?: { code?: { specifier: string }; isDynamic?: boolean }[];
-    }[];
-    redirects?: Record<string, string>;
-  };
-  const modules = new Map(graph.modules.map((m) => [m.specifier, m]));
-  const resolve = (specifier: string) => graph.redirects?.[specifier] ?? specifier;
-  const reach: StaticReach = { npm: new Set(), files: new Set() };
-  const queue = graph.roots.map(resolve);
-  while (queue.length > 0) {
-    const specifier = queue.pop()!;
-    // `npm:@scope/name@1.2.3/sub` or, redirected, `npm:/@scope/name@1.2.3/sub`.
-    const npm = /^npm:\/?((?:@[^/]+\/)?[^@/]+)/.exec(specifier)?.[1];
-    if (npm !== undefined) {
-      reach.npm.add(npm);
-      continue;
-    }
-    if (reach.files.has(specifier)) continue;
-    reach.files.add(specifier);
-    for (const dependency of modules.get(specifier)?.dependencies ?? []) {
-      if (dependency.isDynamic !== true && dependency.code !== undefined) {
-        queue.push(resolve(dependency.code.specifier));
-      }
-    }
-  }
-  return reach;
-}
-
 /** Each `src/` file and the `src/` files it imports (code and types), by repository path. */
 export type ImportGraph = ReadonlyMap<string, readonly string[]>;
 

@@ -260,7 +260,11 @@ async function runGatewayStdio(command: string): Promise<void> {
     }),
   );
   try {
-    deepEqual((await client.listTools()).tools.map((t) => t.name), ["mcp", "memory__read_graph"]);
+    deepEqual((await client.listTools()).tools.map((t) => t.name), [
+      "mcp",
+      "discover",
+      "memory__read_graph",
+    ]);
   } finally {
     await client.close();
   }

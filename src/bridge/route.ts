@@ -24,7 +24,7 @@ import {
   renderSearch,
   unknownRefMessage,
 } from "./render.ts";
-import { BRIDGE_EXAMPLE, parseBridgeCall } from "./parse.ts";
+import { BRIDGE_EXAMPLE, parseBridgeCall, type ParsedCall } from "./parse.ts";
 import { closestIds, hasServer, MAX_ID_CHARS, sameNameIds } from "./suggest.ts";
 import { validateArguments } from "../schema/validate.ts";
 
@@ -45,6 +45,12 @@ export interface RouteOptions {
    * @default {true}
    */
   validateArguments?: boolean;
+  /**
+   * The arguments already parsed (`parseBridgeCall` of them with these limits), so that a caller
+   * that read them first (the gateway) does not have them parsed again.
+   * @default {parsed here}
+   */
+  parsed?: ParsedCall;
   /** What this user ran after earlier searches, to lift those tools (`McpCatalog.search`). */
   learned?: { lift(words: readonly string[]): ReadonlyMap<string, number> } | undefined;
 }
@@ -75,7 +81,7 @@ const MORE_REF = "the ref from a cut answer's marker";
  * ```
  */
 export function route(catalog: McpCatalog, args: unknown, options: RouteOptions): BridgeAction {
-  const parsed = parseBridgeCall(args, options);
+  const parsed = options.parsed ?? parseBridgeCall(args, options);
   if (!parsed.ok) return error(parsed.error.code, parsed.error.message);
   const call = parsed.value;
   switch (call.action) {

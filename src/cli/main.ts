@@ -276,9 +276,7 @@ async function main(argv: readonly string[]): Promise<number> {
   const serves = args.command === "gateway" && !args.http;
   const [loaded, stdio] = await Promise.all([
     gatewayModules(),
-    serves
-      ? Promise.all([import("../gateway/faces/stdio_wire.ts"), import("../gateway/faces/stdio.ts")])
-      : undefined,
+    serves ? import("../gateway/faces/stdio.ts") : undefined,
   ]);
   const {
     Gateway,
@@ -289,8 +287,9 @@ async function main(argv: readonly string[]): Promise<number> {
     pinError,
     pinNotice,
   } = loaded;
-  const wire = stdio?.[0].openStdioWire(stdio[0].hostStdin(), Deno.stdout);
-  void wire?.ended.then(() => stop.resolve());
+  // Read from now on, so that the host closing stdin stops the gateway at once.
+  const connection = stdio?.openHostStdio();
+  void connection?.ended.then(() => stop.resolve());
   // The word vectors load in the background while the upstreams connect.
   // Read without blocking: a named pipe in the data's place leaves lexical search, said.
   const ranker = backgroundRanker({ load: () => loadDenoRanker() });
@@ -387,13 +386,16 @@ async function main(argv: readonly string[]): Promise<number> {
     return matches.length === 0 ? 1 : code;
   }
   const [{ gatewayHost }, { VERSION }] = await Promise.all([
-    import("../gateway/faces/host.ts"),
+    import("../gateway/faces/server.ts"),
     import("../version.ts"),
   ]);
   const host = gatewayHost(gateway, VERSION);
-  if (wire !== undefined && stdio !== undefined) {
+  if (connection !== undefined && stdio !== undefined) {
     if (stopping.signal.aborted) return await finish();
-    const served = stdio[1].serveHostStdio(host, { wire, onError: (e) => log(e.message) });
+    const served = stdio.serveHostStdio(host, {
+      stdio: connection,
+      onError: (e) => log(e.message),
+    });
     log(`serving ${gateway.catalog.size} tools over stdio`);
     await stop.promise;
     await bounded(served.close(), CLOSE_BUDGET_MS);

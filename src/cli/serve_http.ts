@@ -7,7 +7,8 @@
  */
 
 import { serveWithDeliverySignal } from "../deno/delivery_signal.ts";
-import { createMcpHttpHandler, type ToolHost } from "../gateway/faces/http.ts";
+import { createMcpHttpHandler } from "../gateway/faces/http.ts";
+import type { ToolHost } from "../gateway/faces/server.ts";
 import type { Gateway, GatewayDeps } from "../gateway/gateway.ts";
 import { openGatewayRoutes } from "../gateway/faces/routes.ts";
 import type { Profile } from "../gateway/config/profiles.ts";
@@ -67,7 +68,7 @@ export interface HttpServing {
  * ```ts
  * import { serveHttp } from "./serve_http.ts";
  * import { Gateway } from "../gateway/gateway.ts";
- * import { gatewayHost } from "../gateway/faces/host.ts";
+ * import { gatewayHost } from "../gateway/faces/server.ts";
  * import { CountingStore } from "../gateway/faces/status.ts";
  * import { MemorySessionStore } from "../session/memory_store.ts";
  * import { equal, match } from "node:assert/strict";

@@ -12,6 +12,7 @@
 
 import { type Hasher, sha256Hex } from "../canonical_json.ts";
 import { deadline, within } from "../utils/deadline.ts";
+import { HOST_ARGUMENTS, parseBridgeCall, type ParsedCall } from "../bridge/parse.ts";
 import type { McpCatalog } from "../catalog.ts";
 import type { RankerFactory } from "../ranking/ranker.ts";
 import type { SessionStore } from "../session/store.ts";
@@ -22,18 +23,12 @@ import { buildState, type GatewayState } from "./gateway_state.ts";
 import type { MissingPin } from "./pinned_check.ts";
 import { DISCOVERY_ACTIONS, type Presentation, type ToolDefinition } from "./presentation.ts";
 import { type ClientIdentity, type KnownHost, knownHost } from "./host_profiles.ts";
-import { HOST_ARGUMENTS } from "../bridge/parse.ts";
 import { errorAction } from "../bridge/action.ts";
 import { renderError } from "../bridge/render.ts";
 import { actionResult } from "./results.ts";
 import { isRecord } from "../utils/record.ts";
 import type { Profile } from "./config/profiles.ts";
-import {
-  FIRST_LISTING_WAIT_MS,
-  heldOnSnapshot,
-  unlistedNeeded,
-  unlistedServers,
-} from "./pool/start_wait.ts";
+import { FIRST_LISTING_WAIT_MS, heldOnSnapshot, unlistedNeeded } from "./pool/start_wait.ts";
 import { type CallContext, ToolCalls } from "./tool_calls.ts";
 import type { TrustSource } from "./trust/policy.ts";
 import type { Unapproved } from "./trust/lock.ts";
@@ -315,14 +310,18 @@ export class Gateway {
   async call(name: string, args: unknown, context: CallContext = {}): Promise<CallOutcome> {
     const state = this.#state;
     const bridgeName = state.injector.config.bridgeName;
-    const shown = state.presentationFor(this.hostOf(context.client));
-    if (name === bridgeName || (shown.discovery !== undefined && name === shown.discovery.name)) {
+    // The discovery tool's name depends on the client's host: looked up only when the name is not
+    // the bridge's (an execute never needs it).
+    const discovery = () => state.presentationFor(this.hostOf(context.client)).discovery?.name;
+    if (name === bridgeName || name === discovery()) {
       if (name !== bridgeName) {
         const refused = readOnlyRefusal(args, name, bridgeName);
         if (refused !== undefined) return { ok: true, result: refused };
       }
-      const listed = await this.#afterFirstListings(args, context.signal);
-      return { ok: true, result: await this.#calls.bridge(listed, args, context) };
+      // Parsed once, here: every step after reads the parse (none parses the arguments again).
+      const parsed = parseBridgeCall(args, state.injector.config);
+      const listed = await this.#afterFirstListings(parsed, context.signal);
+      return { ok: true, result: await this.#calls.bridge(listed, args, parsed, context) };
     }
     const pinned = state.presentation.pinned.get(name);
     if (pinned === undefined) {
@@ -348,14 +347,15 @@ export class Gateway {
   // within the call's timeout and FIRST_LISTING_WAIT_MS, then is answered by the state then (whose
   // statuses name any server still starting). Until the host cancels it, too. So does one that
   // names a tool held on its server's snapshot: what is held is said of the live definition.
-  async #afterFirstListings(args: unknown, signal?: AbortSignal): Promise<GatewayState> {
-    const waiting = () =>
-      unlistedServers(this.#state.statuses).filter((server) => !this.#waitedInVain.has(server));
+  async #afterFirstListings(parsed: ParsedCall, signal?: AbortSignal): Promise<GatewayState> {
+    // Every server listed and nothing held: nothing to wait for (the common case, in one look).
+    if (this.#state.unlisted.length === 0 && this.#state.held.size === 0) return this.#state;
+    const waiting = () => this.#state.unlisted.filter((server) => !this.#waitedInVain.has(server));
     const needs = () => {
-      const { catalog, injector, held, statuses } = this.#state;
+      const { catalog, held, statuses } = this.#state;
       return [
-        ...unlistedNeeded(args, catalog, injector.config, waiting()),
-        ...heldOnSnapshot(args, held, statuses, injector.config).filter((server) =>
+        ...unlistedNeeded(parsed, catalog, waiting()),
+        ...heldOnSnapshot(parsed, held, statuses).filter((server) =>
           !this.#waitedInVain.has(server)
         ),
       ];

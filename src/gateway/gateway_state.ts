@@ -20,6 +20,7 @@ import { admitTools } from "./quarantine.ts";
 import { checkTrust, type TrustSource } from "./trust/policy.ts";
 import { fieldChanges, type Unapproved } from "./trust/lock.ts";
 import type { UpstreamPool, UpstreamStatus } from "./pool/upstreams.ts";
+import { unlistedServers } from "./pool/start_wait.ts";
 
 // The statuses (and so /status and the page) carry the values of the first tools' changed fields,
 // each cut: a server listing thousands of new tools must not make every status that big.
@@ -73,6 +74,8 @@ export interface GatewayState {
   statuses: UpstreamStatus[];
   /** The pinned ids that their server's listing lacks. */
   missingPins: MissingPin[];
+  /** The servers still starting whose tools are not known yet (a bridge call may wait for them). */
+  unlisted: readonly string[];
 }
 
 /**
@@ -222,5 +225,6 @@ export async function buildState(
     allListed: statuses.every(firstListed),
     statuses,
     missingPins: pins,
+    unlisted: unlistedServers(statuses),
   };
 }

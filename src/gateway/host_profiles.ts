@@ -5,7 +5,7 @@
  * model the overview whole and once, how long a tool description it keeps, and what it calls the
  * bridge. A host not listed here gets the gateway's defaults. Pure data.
  *
- * The doors: every face hands the client it serves to the gateway (`ToolHost` in `tool_host.ts`);
+ * The doors: every face hands the client it serves to the gateway (`ToolHost` in `faces/server.ts`);
  * the stdio and HTTP faces read it at `initialize`.
  *
  * @module

@@ -25,10 +25,12 @@
  * `Profile`, `TrustMode`, the lock, `ParseOptions` and what `deferUnset` gives:
  * `AwaitingVariables`, `UnsetVariableError`), the pool (`Connector`, `PoolOptions`, `UpstreamPool`,
  * `UpstreamStatus`, snapshots), the gateway (`GatewayDeps`, `CallContext`, `CallOutcome`,
- * `Presentation`, `MissingPin`, the host it serves: `ClientIdentity`, `KnownHost`) and the faces (`ToolHost`, `McpHttpOptions`, `SessionMode`,
- * `HostStdioOptions`). Defaults (`STARTUP_TIMEOUT_MS`, …), the lazy pool, the stdio wire's
- * builder and the bridge's output schema are internal to the CLI and the Worker; each option
- * documents its default.
+ * `Presentation`, `MissingPin`, and the host a client is: `ClientIdentity`, `KnownHost`) and the
+ * faces (`ToolHost`, `McpHttpOptions`, `SessionMode`,
+ * `HostStdioOptions`, and the stdio connection, `openHostStdio` and its `HostStdio`, opened before
+ * the gateway so that an early end of stdin is seen). Defaults (`STARTUP_TIMEOUT_MS`, …), the lazy pool and the
+ * bridge's output schema are the CLI's and the Worker's internals: each
+ * option documents its default.
  *
  * @module
  */
@@ -48,7 +50,7 @@ export { GatewayConfigError, parseGatewayConfig, UnsetVariableError } from "./co
 export type { CallContext, CallOutcome, GatewayDeps } from "./gateway.ts";
 export type { ClientIdentity, KnownHost } from "./host_profiles.ts";
 export { Gateway } from "./gateway.ts";
-export { gatewayHost } from "./faces/host.ts";
+export { gatewayHost } from "./faces/server.ts";
 export type { GuardOptions } from "./faces/guard.ts";
 export { guardMcp } from "./faces/guard.ts";
 export type { MissingPin } from "./pinned_check.ts";
@@ -74,16 +76,8 @@ export type {
   UpstreamStatus,
 } from "./pool/upstreams.ts";
 export { openLivePool } from "./pool/live_pool.ts";
-export type {
-  HostedCall,
-  HostedTool,
-  McpHttpHandler,
-  McpHttpOptions,
-  SessionMode,
-  SessionRegistry,
-  ToolHost,
-} from "./faces/http.ts";
+export type { HostedCall, HostedProgress, HostedTool, ToolHost } from "./faces/server.ts";
+export type { McpHttpHandler, McpHttpOptions, SessionMode, SessionRegistry } from "./faces/http.ts";
 export { createMcpHttpHandler } from "./faces/http.ts";
-export type { HostStdioOptions } from "./faces/stdio.ts";
-export { serveHostStdio } from "./faces/stdio.ts";
-export type { StdioWire } from "./faces/stdio_wire.ts";
+export type { HostStdio, HostStdioOptions } from "./faces/stdio.ts";
+export { openHostStdio, serveHostStdio } from "./faces/stdio.ts";

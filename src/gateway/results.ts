@@ -8,13 +8,17 @@
 
 import { type BridgeAction, errorAction } from "../bridge/action.ts";
 import type { BridgeOutput } from "../bridge/output_schema.ts";
+import type { ParsedCall } from "../bridge/parse.ts";
 import { renderDescribe, renderToolFailure, renderWithSchema } from "../bridge/render.ts";
-import type { Injector } from "../injector.ts";
+import { type Injector, routeParsed } from "../injector.ts";
 import type { CallToolResultLike } from "../tool_result.ts";
 import { COMMAND_NOT_FOUND } from "../tool_error.ts";
 import { escapeInvisible, quote } from "../untrusted.ts";
 import { unlistedServers } from "./pool/start_wait.ts";
 import type { UpstreamStatus } from "./pool/upstreams.ts";
+
+/** A bridge action the bridge answers itself: every one but an execute (which is forwarded). */
+export type Answered = Exclude<BridgeAction, { action: "execute" }>;
 
 // How much of a failed server's own error output an unknown-id answer quotes.
 const MAX_DETAIL_CHARS = 200;
@@ -25,6 +29,7 @@ const MAX_DETAIL_CHARS = 200;
  *
  * @param injector The injector over the catalogue.
  * @param args The bridge arguments.
+ * @param parsed Them parsed (`parseBridgeCall`), when they already are.
  * @returns The action.
  *
  * @example Usage
@@ -38,8 +43,8 @@ const MAX_DETAIL_CHARS = 200;
  * equal(stateless(injector, { action: "describe", name: "a/b" }).action, "describe");
  * ```
  */
-export function stateless(injector: Injector, args: unknown): BridgeAction {
-  const action = injector.route(args);
+export function stateless(injector: Injector, args: unknown, parsed?: ParsedCall): BridgeAction {
+  const action = routeParsed(injector, args, parsed);
   if (action.action !== "error" || action.code !== "invalid_arguments" || !action.id) return action;
   const tool = injector.catalog.get(action.id);
   if (tool === undefined) return action;
@@ -74,6 +79,14 @@ export function stateless(injector: Injector, args: unknown): BridgeAction {
  * match(action.action === "error" ? action.message : "", /"gh" is configured but its tools cannot be listed now \(failed: "spawn gh ENOENT"\)/);
  * ```
  */
+export function explainConfiguredServer(
+  action: Answered,
+  statuses: readonly UpstreamStatus[],
+): Answered;
+export function explainConfiguredServer(
+  action: BridgeAction,
+  statuses: readonly UpstreamStatus[],
+): BridgeAction;
 export function explainConfiguredServer(
   action: BridgeAction,
   statuses: readonly UpstreamStatus[],
@@ -124,7 +137,7 @@ export function explainConfiguredServer(
 function explainUnlisted(
   action: Extract<BridgeAction, { action: "search" }>,
   unlisted: readonly string[],
-): BridgeAction {
+): Extract<BridgeAction, { action: "search" }> {
   if (unlisted.length === 0) return action;
   const starting = `Servers still starting, whose tools are not searched yet: ${
     unlisted.map(quote).join(", ")
@@ -160,7 +173,7 @@ function explainUnlisted(
  * ```
  */
 export function actionResult(
-  action: Exclude<BridgeAction, { action: "execute" }>,
+  action: Answered,
   starting: readonly string[] = [],
 ): CallToolResultLike {
   const next = nextStep(action.toolResult);
@@ -274,50 +287,6 @@ export function heldResult(id: string, message: string, bridged: boolean): CallT
 
 // The code of a call refused because its tool awaits the user's approval.
 const HELD_CODE = "awaiting_approval";
-
-/**
- * An upstream result as the bridge hands it on: its content as it came, its structured content
- * wrapped so that it follows the bridge's output schema.
- *
- * @param id The tool's id.
- * @param result The upstream's result.
- * @returns The tool result.
- *
- * @example Usage
- * ```ts
- * import { executeResult } from "./results.ts";
- * import { deepEqual } from "node:assert/strict";
- *
- * deepEqual(executeResult("a/b", { content: [] }).structuredContent, { action: "execute", id: "a/b" });
- * ```
- */
-export function executeResult(id: string, result: CallToolResultLike): CallToolResultLike {
-  const { structuredContent, ...rest } = result;
-  const content = Array.isArray(result.content) ? result.content : [];
-  // Hosts that show the model only the structured copy (Claude Code, Codex) would lose a result
-  // that is text alone: its text goes in the copy too.
-  const texts = content.flatMap((block) =>
-    (block as { type?: unknown }).type === "text" &&
-      typeof (block as { text?: unknown }).text === "string"
-      ? [(block as { text: string }).text]
-      : []
-  );
-  return {
-    ...rest,
-    content,
-    structuredContent: {
-      action: "execute",
-      id,
-      ...(structuredContent === undefined ? {} : { result: structuredContent }),
-      ...(structuredContent === undefined && texts.length > 0 ? { text: texts.join("\n") } : {}),
-      ...(structuredContent !== undefined
-        ? { untrusted: ["result"] }
-        : texts.length > 0
-        ? { untrusted: ["text"] }
-        : {}),
-    } satisfies BridgeOutput,
-  };
-}
 
 // The next step a text ends with ("Next: …"), as the structured copy carries it.
 function nextStep(text: string): string | undefined {

@@ -1,7 +1,9 @@
 /**
  * One `tools/call` answered: a bridge call routed within its session (or by the stateless rules
  * when it has none, or when its session cannot record), and an execute or a pinned tool forwarded
- * to its upstream, whose failures become results naming the tool and its server. Under trust, a
+ * to its upstream, whose failures become results naming the tool and its server. The bridge
+ * arguments arrive parsed (by `Gateway.call`) and are not parsed again; the upstream's result is
+ * checked once, by the connection, against the schema of the caller's era. Under trust, a
  * forwarded call goes out only once its tool's live definition has been checked against the lock
  * (`admit`): a snapshot never stands in for that check.
  *
@@ -9,20 +11,19 @@
  */
 
 import type { BridgeAction } from "../bridge/action.ts";
-import { parseBridgeCall } from "../bridge/parse.ts";
+import type { BridgeOutput } from "../bridge/output_schema.ts";
+import type { ParsedCall } from "../bridge/parse.ts";
 import type { Hasher } from "../canonical_json.ts";
-import { routeInSession } from "../session/session_route.ts";
+import { routeParsedInSession } from "../session/session_route.ts";
 import type { SessionKey, SessionStore } from "../session/store.ts";
 import { type McpTool, toolId } from "../tool.ts";
 import { McpError } from "../tool_error.ts";
 import type { CallToolResultLike } from "../tool_result.ts";
 import type { GatewayOptions } from "./config/parse.ts";
-import { isSendableResult, sentResult } from "./sendable_result.ts";
 import type { GatewayState } from "./gateway_state.ts";
 import { pinnedName } from "./presentation.ts";
 import {
   actionResult,
-  executeResult,
   explainConfiguredServer,
   failureResult,
   heldResult,
@@ -31,7 +32,6 @@ import {
 import { checkTrust, heldMessage, HeldToolError, type TrustSource } from "./trust/policy.ts";
 import type { UpstreamPool } from "./pool/upstreams.ts";
 import type { ClientIdentity } from "./host_profiles.ts";
-import { unlistedServers } from "./pool/start_wait.ts";
 import type { Learning } from "../session/learned.ts";
 import type { LearnedRuns } from "../ranking/learned.ts";
 
@@ -82,6 +82,7 @@ export interface CallSources {
  * ```ts
  * import { ToolCalls } from "./tool_calls.ts";
  * import { buildState } from "./gateway_state.ts";
+ * import { parseBridgeCall } from "../bridge/parse.ts";
  * import { sha256Hex } from "../canonical_json.ts";
  * import { MemorySessionStore } from "../session/memory_store.ts";
  * import { equal } from "node:assert/strict";
@@ -96,7 +97,8 @@ export interface CallSources {
  * const options = { pinned: [] };
  * const calls = new ToolCalls({ pool, store: new MemorySessionStore(), options, hash: sha256Hex });
  * const state = await buildState(pool, { options }, sha256Hex);
- * const result = await calls.bridge(state, { action: "execute", name: "a/b" }, {});
+ * const args = { action: "execute", name: "a/b" };
+ * const result = await calls.bridge(state, args, parseBridgeCall(args, state.injector.config), {});
  * equal((result.content?.[0] as { text: string }).text, "B done");
  * ```
  */
@@ -122,31 +124,36 @@ export class ToolCalls {
    *
    * @param state The gateway's state now.
    * @param args The bridge arguments.
+   * @param parsed Them parsed (`parseBridgeCall` with the injector's limits).
    * @param context The session, cancellation and progress.
    * @returns The result for the host.
    */
   async bridge(
     state: GatewayState,
     args: unknown,
+    parsed: ParsedCall,
     context: CallContext,
   ): Promise<CallToolResultLike> {
-    const held = this.#held(state, args);
+    const held = this.#held(state, parsed);
     if (held !== undefined) return held;
     const learning = this.#learning(state, context);
-    const action = explainConfiguredServer(
-      context.session === undefined
-        ? stateless(state.injector, args)
-        : await this.#inSession(state, args, context.session, await learning?.prior()),
-      state.statuses,
-    );
-    if (action.action === "search") learning?.searched(action.query);
-    if (action.action !== "execute") {
-      return actionResult(
-        action,
-        action.action === "search" ? unlistedServers(state.statuses) : [],
+    // The learned prior lifts a search's ranking alone: fetched only for a search.
+    const searching = parsed.ok && parsed.value.action === "search";
+    const action = context.session === undefined
+      ? stateless(state.injector, args, parsed)
+      : await this.#inSession(
+        state,
+        args,
+        parsed,
+        context.session,
+        searching ? await learning?.prior() : undefined,
       );
+    if (action.action === "execute") {
+      return await this.forward(action.tool, action.arguments, context, true);
     }
-    return await this.forward(action.tool, action.arguments, context, true);
+    if (action.action === "search") learning?.searched(action.query);
+    const answered = explainConfiguredServer(action, state.statuses);
+    return actionResult(answered, answered.action === "search" ? state.unlisted : []);
   }
 
   // A session that cannot record (full, or its store failing) must not leave the model stuck: the
@@ -155,13 +162,16 @@ export class ToolCalls {
   async #inSession(
     state: GatewayState,
     args: unknown,
+    parsed: ParsedCall,
     session: SessionKey,
     learned?: LearnedRuns,
   ): Promise<BridgeAction> {
     let failure: unknown;
-    const describeFirst = executesPinned(state, args) ? "off" : this.#sources.options.describeFirst;
+    const describeFirst = executesPinned(state, parsed)
+      ? "off"
+      : this.#sources.options.describeFirst;
     try {
-      const routed = await routeInSession(state.injector, args, {
+      const routed = await routeParsedInSession(state.injector, args, parsed, {
         store: this.#sources.store,
         key: session,
         catalogHash: state.catalogHash,
@@ -180,7 +190,7 @@ export class ToolCalls {
         `a session could not record (${message(failure)}): answering by the stateless rules`,
       );
     }
-    return stateless(state.injector, args);
+    return stateless(state.injector, args, parsed);
   }
 
   /**
@@ -202,7 +212,6 @@ export class ToolCalls {
     const id = toolId(tool);
     const admit = this.#admitter(tool);
     let result: CallToolResultLike;
-    let answer: CallToolResultLike;
     try {
       result = await this.#sources.pool.forward(tool, args, {
         ...(admit === undefined ? {} : { admit }),
@@ -211,25 +220,11 @@ export class ToolCalls {
         ...(this.#sources.options.callTimeoutMs === undefined
           ? {}
           : { timeoutMs: this.#sources.options.callTimeoutMs }),
+        // The one check of the result, by the connection: the caller's era's schema (the bridge
+        // puts the structured content in its own object).
+        era: context.era ?? "modern",
+        wrapsStructuredContent: bridged,
       });
-      if (!isSendableResult(result)) {
-        throw new McpError(
-          "tool_error",
-          `the server ${
-            JSON.stringify(tool.server)
-          } sent a malformed result (not an MCP CallToolResult: "content" must be a list of content blocks and "isError" true or false)`,
-        );
-      }
-      answer = bridged ? executeResult(id, result) : result;
-      // The 2025-era schema is stricter: its server face would answer a protocol error.
-      if (context.era === "legacy" && sentResult(answer, "legacy") === undefined) {
-        throw new McpError(
-          "tool_error",
-          `the server ${
-            JSON.stringify(tool.server)
-          } sent a malformed result for this client's 2025-era MCP version ("structuredContent" must be an object, "_meta" a request's)`,
-        );
-      }
     } catch (error) {
       if (error instanceof HeldToolError) return heldResult(id, error.message, bridged);
       // Whatever went wrong upstream is the model's to read, never a protocol error.
@@ -241,7 +236,7 @@ export class ToolCalls {
     await this.#record(context, result.isError === true);
     // A successful execute through the bridge teaches search (a pinned tool's call does not).
     if (result.isError !== true) await this.#learned(context, id, bridged);
-    return answer;
+    return bridged ? executeResult(id, result) : result;
   }
 
   // The session's scope of learning, when search learns (a session, a store, `learn` on).
@@ -278,10 +273,10 @@ export class ToolCalls {
 
   // A describe or an execute of a tool held back is answered with why and the command that
   // approves it: the catalogue lacks the tool, so the bridge alone would say it does not exist.
-  #held(state: GatewayState, args: unknown): CallToolResultLike | undefined {
+  #held(state: GatewayState, parsed: ParsedCall): CallToolResultLike | undefined {
     const trust = this.#sources.trust;
     if (state.held.size === 0 || trust === undefined) return undefined;
-    const id = calledName(state, args)?.name;
+    const id = calledName(parsed)?.name;
     const tool = id === undefined ? undefined : state.held.get(id);
     if (id === undefined || tool === undefined) return undefined;
     // Held on a snapshot only when its server did not list live in time (the gateway waited).
@@ -329,26 +324,68 @@ export class ToolCalls {
 
 // A pinned tool's whole definition is in the host's tools/list, so the model has its schema
 // already: an execute of it through the bridge is not held for a describe (its arguments are still
-// checked). Parsed without ranking: the check costs what the call's size does, nothing more.
-function executesPinned(state: GatewayState, args: unknown): boolean {
+// checked).
+function executesPinned(state: GatewayState, parsed: ParsedCall): boolean {
   const pinned = state.presentation.pinned;
   if (pinned.size === 0) return false;
-  const called = calledName(state, args);
+  const called = calledName(parsed);
   if (called?.action !== "execute") return false;
   const tool = state.catalog.get(called.name);
   return tool !== undefined && pinned.get(pinnedName(tool)) === tool;
 }
 
-// The tool a describe or an execute names, trimmed; parsed without ranking.
+// The tool a describe or an execute names, trimmed.
 function calledName(
-  state: GatewayState,
-  args: unknown,
+  parsed: ParsedCall,
 ): { action: "describe" | "execute"; name: string } | undefined {
-  const parsed = parseBridgeCall(args, state.injector.config);
   if (!parsed.ok || parsed.value.name === undefined) return undefined;
   const action = parsed.value.action;
   if (action !== "describe" && action !== "execute") return undefined;
   return { action, name: parsed.value.name.trim() };
+}
+
+/**
+ * An upstream result as the bridge hands it on: its content as it came, its structured content
+ * wrapped so that it follows the bridge's output schema.
+ *
+ * @param id The tool's id.
+ * @param result The upstream's result.
+ * @returns The tool result.
+ *
+ * @example Usage
+ * ```ts
+ * import { executeResult } from "./tool_calls.ts";
+ * import { deepEqual } from "node:assert/strict";
+ *
+ * deepEqual(executeResult("a/b", { content: [] }).structuredContent, { action: "execute", id: "a/b" });
+ * ```
+ */
+export function executeResult(id: string, result: CallToolResultLike): CallToolResultLike {
+  const { structuredContent, ...rest } = result;
+  const content = Array.isArray(result.content) ? result.content : [];
+  // Hosts that show the model only the structured copy (Claude Code, Codex) would lose a result
+  // that is text alone: its text goes in the copy too.
+  const texts = content.flatMap((block) =>
+    (block as { type?: unknown }).type === "text" &&
+      typeof (block as { text?: unknown }).text === "string"
+      ? [(block as { text: string }).text]
+      : []
+  );
+  return {
+    ...rest,
+    content,
+    structuredContent: {
+      action: "execute",
+      id,
+      ...(structuredContent === undefined ? {} : { result: structuredContent }),
+      ...(structuredContent === undefined && texts.length > 0 ? { text: texts.join("\n") } : {}),
+      ...(structuredContent !== undefined
+        ? { untrusted: ["result"] }
+        : texts.length > 0
+        ? { untrusted: ["text"] }
+        : {}),
+    } satisfies BridgeOutput,
+  };
 }
 
 function message(error: unknown): string {

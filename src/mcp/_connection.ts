@@ -1,11 +1,14 @@
 /**
  * The connection behind every `connect*` function: bounded requests, the connection's life
- * (closed, lost, probed), and change notifications, over a {@linkcode Peer} (the MCP client under
- * it, which the caller chooses: this module loads no MCP SDK).
+ * (closed, lost, probed), and change notifications, over the MCP SDK's `Client` (every transport:
+ * stdio, Streamable HTTP, any a host brings). The SDK's errors are sorted into the connection's
+ * codes (`_failures.ts`), so that callers never need the SDK's classes; a call's result is checked
+ * once, here, by the SDK's schema of the era it is handed on in.
  *
  * @module
  */
 
+import { Client, specTypeSchemas, type StandardSchemaV1 } from "@modelcontextprotocol/client";
 import { deadline } from "../utils/deadline.ts";
 import type { McpInvoker } from "../injector.ts";
 import { type McpTool, toolId } from "../tool.ts";
@@ -18,25 +21,30 @@ import type {
   ServerIdentity,
 } from "./types.ts";
 import { type CallToolResultLike, type MappedResult, mapResult } from "../tool_result.ts";
-import { COMMAND_NOT_FOUND, McpError, type McpErrorCode } from "../tool_error.ts";
+import { McpError, type McpErrorCode } from "../tool_error.ts";
 import { listPages, toMcpTools } from "./tool_list.ts";
-import { resultProblem } from "./_result.ts";
-import { ProgressGate } from "./_progress.ts";
-import { checkTimeout, rethrow, type Settings, settingsOf } from "./_settings.ts";
-import { OVERSIZED_CODE, type Peer, type PeerError } from "./_peer.ts";
+import { provenProblems } from "./_validator.ts";
+import { PROGRESS_PARAMS, ProgressGate } from "./_progress.ts";
+import {
+  checkServerName,
+  checkTimeout,
+  rethrow,
+  SDK_TIMEOUT_MS,
+  type Settings,
+  settingsOf,
+} from "./_settings.ts";
 
-/** What a transport adds to a connection: words about a failure, and a step before closing. */
-export interface TransportHooks {
-  /** More about why the server failed (a stdio server's last error output), or `""`. */
-  detail?: () => string;
-  /** Runs before the transport is closed (ending an HTTP session); failures are ignored. */
-  beforeClose?: () => Promise<void>;
-  /**
-   * Receives, once connected, a way to fail every pending request (not the connection): for an
-   * answer the transport had to drop without knowing which request it answered.
-   */
-  onConnected?: (failPending: (why: string) => void) => void;
-}
+export type { TransportHooks } from "./_failures.ts";
+import { BOUNDED_VALIDATOR } from "./_validator.ts";
+import {
+  classified,
+  detail,
+  type Issue,
+  issueWords,
+  reason,
+  requestFailure,
+  type TransportHooks,
+} from "./_failures.ts";
 
 // How long a server that may have died gets to answer a ping.
 const PROBE_TIMEOUT_MS = 10_000;
@@ -48,7 +56,6 @@ const PROBE_TIMEOUT_MS = 10_000;
  * @param transport The transport, not yet started.
  * @param options Timeouts and callbacks.
  * @param hooks What the transport adds.
- * @param makePeer Makes the MCP client to run on, for the client's name and version.
  * @returns The connection.
  * @throws {McpError} `connect` when the transport fails to start or the handshake fails.
  * @throws {TypeError} When the server name is empty or contains `/`.
@@ -57,7 +64,6 @@ const PROBE_TIMEOUT_MS = 10_000;
  * @example Usage
  * ```ts
  * import { openConnection } from "./_connection.ts";
- * import { sdkPeer } from "./_sdk_peer.ts";
  * import { InMemoryTransport } from "@modelcontextprotocol/client";
  * import { McpServer } from "@modelcontextprotocol/server";
  * import { rejects } from "node:assert/strict";
@@ -65,7 +71,7 @@ const PROBE_TIMEOUT_MS = 10_000;
  * const server = new McpServer({ name: "demo", version: "1.0.0" });
  * const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
  * await server.connect(serverSide);
- * const demo = await openConnection("demo", clientSide, {}, { detail: () => "the demo log is empty" }, sdkPeer);
+ * const demo = await openConnection("demo", clientSide, {}, { detail: () => "the demo log is empty" });
  * await serverSide.close();
  * await rejects(demo.tools(), /the server closed the connection; the demo log is empty/);
  * ```
@@ -75,11 +81,18 @@ export async function openConnection(
   transport: McpTransport,
   options: ConnectOptions,
   hooks: TransportHooks,
-  makePeer: (clientInfo: { name: string; version: string }) => Peer,
 ): Promise<McpConnection> {
   checkServerName(server);
   const settings = settingsOf(options);
-  const client = makePeer(settings.clientInfo);
+  // No capabilities offered: the gateway answers no request of its upstreams' (roots would be
+  // declared here, with their handler on the client).
+  const client = new Client(settings.clientInfo, {
+    capabilities: {},
+    jsonSchemaValidator: BOUNDED_VALIDATOR,
+    ...(options.versionNegotiation === undefined
+      ? {}
+      : { versionNegotiation: { mode: options.versionNegotiation } }),
+  });
   const connection = new Connection(server, client, settings, hooks);
   // A caller that goes away mid-handshake (the gateway exiting) stops the server there and then:
   // a stdio server would otherwise outlive it until the handshake's timeout, or for ever.
@@ -89,7 +102,7 @@ export async function openConnection(
   signal?.addEventListener("abort", abandon, { once: true });
   try {
     if (abandoned()) throw new Error("the connection was abandoned");
-    await client.connect(transport, settings.requestTimeoutMs);
+    await client.connect(transport, { timeout: settings.requestTimeoutMs });
     if (abandoned()) throw new Error("the connection was abandoned");
   } catch (error) {
     await client.close().catch(() => {});
@@ -116,7 +129,7 @@ interface Pending {
 class Connection implements McpConnection {
   readonly server: string;
   readonly invoker: McpInvoker;
-  #client: Peer;
+  #client: Client;
   #settings: Settings;
   #hooks: TransportHooks;
   #closed = false;
@@ -140,7 +153,7 @@ class Connection implements McpConnection {
   // The tools of the last listing by name: their output schemas check the results of calls.
   #definitions = new Map<string, McpTool>();
 
-  constructor(server: string, client: Peer, settings: Settings, hooks: TransportHooks) {
+  constructor(server: string, client: Client, settings: Settings, hooks: TransportHooks) {
     this.server = server;
     this.#client = client;
     this.#settings = settings;
@@ -158,29 +171,52 @@ class Connection implements McpConnection {
       },
     };
     // Registered before the handshake: some servers change their tools right after it.
-    client.onListChanged(() => this.#refresh());
-    client.onProgress(({ progressToken, progress, total, message }) => {
-      this.#progress.get(String(progressToken))?.push({
-        progress,
-        ...(total === undefined ? {} : { total }),
-        ...(message === undefined ? {} : { message }),
-      });
-    });
+    client.setNotificationHandler("notifications/tools/list_changed", () => this.#refresh());
+    // Checked by hand, not by the SDK's schemas: a server may send a flood of these.
+    client.setNotificationHandler(
+      "notifications/progress",
+      { params: PROGRESS_PARAMS },
+      ({ progressToken, progress, total, message }) => {
+        this.#progress.get(String(progressToken))?.push({
+          progress,
+          ...(total === undefined ? {} : { total }),
+          ...(message === undefined ? {} : { message }),
+        });
+      },
+    );
   }
 
   // After the handshake: from now on, the transport closing means the connection is lost, and a
   // transport error may mean it (see #probe).
   ready(): void {
-    this.#client.onClose(() => this.#lost("the server closed the connection"));
-    this.#client.onError(() => this.#probe());
+    this.#client.onclose = () => this.#lost("the server closed the connection");
+    this.#client.onerror = () => this.#probe();
   }
 
   get identity(): ServerIdentity {
-    return this.#client.identity;
+    const info = this.#client.getServerVersion();
+    const identity: ServerIdentity = { name: info?.name ?? "", version: info?.version ?? "" };
+    if (typeof info?.title === "string") identity.title = info.title;
+    return identity;
   }
 
   get instructions(): string | undefined {
-    return this.#client.instructions;
+    return this.#client.getInstructions();
+  }
+
+  // One request through the SDK, its result as the server sent it (the caller checks it), its
+  // failure in the kinds the connection maps to its codes.
+  #ask(
+    method: string,
+    params: Record<string, unknown> | undefined,
+    signal: AbortSignal,
+  ): Promise<Record<string, unknown>> {
+    return this.#client.request(params === undefined ? { method } : { method, params }, AS_SENT, {
+      signal,
+      timeout: SDK_TIMEOUT_MS,
+    }).catch((error) => {
+      throw classified(error);
+    });
   }
 
   get closed(): boolean {
@@ -198,8 +234,7 @@ class Connection implements McpConnection {
     const entries = await listPages(what, (cursor) =>
       this.#request(
         { what, failure: "list_tools", timeout: "list_tools" },
-        (signal) =>
-          this.#client.request("tools/list", cursor === undefined ? {} : { cursor }, signal),
+        (signal) => this.#ask("tools/list", cursor === undefined ? {} : { cursor }, signal),
         this.#settings.requestTimeoutMs,
       ));
     const tools = toMcpTools(this.server, entries, this.#settings.onToolIssue);
@@ -212,7 +247,8 @@ class Connection implements McpConnection {
     args: Record<string, unknown> = {},
     options: CallOptions = {},
   ): Promise<MappedResult> {
-    const raw = await this.forward(name, args, options);
+    // Its content blocks are mapResult's to judge: one it cannot map is `unsupported_content`.
+    const raw = await this.#forward(name, args, options, false);
     return mapResult(raw, `the result of ${JSON.stringify(toolId({ server: this.server, name }))}`);
   }
 
@@ -220,6 +256,15 @@ class Connection implements McpConnection {
     name: string,
     args: Record<string, unknown> = {},
     options: ForwardOptions = {},
+  ): Promise<CallToolResultLike> {
+    return this.#forward(name, args, options, true);
+  }
+
+  #forward(
+    name: string,
+    args: Record<string, unknown>,
+    options: ForwardOptions,
+    blocks: boolean,
   ): Promise<CallToolResultLike> {
     if (typeof name !== "string" || name === "") {
       throw new TypeError("Cannot call a tool: the name must be a non-empty string");
@@ -242,8 +287,15 @@ class Connection implements McpConnection {
     return (this.#request(
       { what: `Cannot call ${JSON.stringify(id)}`, failure: "tool_error", timeout: "call_timeout" },
       async (signal) => {
-        const result = await this.#client.request("tools/call", params, signal);
-        const problem = resultProblem(result, this.#definitions.get(name));
+        const result = await this.#ask("tools/call", params, signal);
+        // The one check of an upstream result, on its way to whatever hands it on.
+        const problem = resultProblem(
+          this.server,
+          result,
+          this.#definitions.get(name),
+          options,
+          blocks,
+        );
         if (problem !== undefined) {
           throw new McpError("tool_error", `Cannot call ${JSON.stringify(id)}: ${problem}`);
         }
@@ -286,7 +338,7 @@ class Connection implements McpConnection {
   }
 
   // One request, bounded: it settles on its answer, its timeout, the caller's abort, or the
-  // connection closing, whichever comes first; in the last three cases the peer's request is
+  // connection closing, whichever comes first; in the last three cases the SDK request is
   // abandoned (the server is told it is cancelled).
   #request<T>(
     codes: { what: string; failure: McpErrorCode; timeout: McpErrorCode },
@@ -325,44 +377,14 @@ class Connection implements McpConnection {
       this.#pending.add(pending);
       run(abandon.signal).then(
         (value) => settle(() => resolve(value), false),
-        (error) => settle(() => reject(this.#failure(what, codes, error)), false),
+        (error) =>
+          settle(() =>
+            reject(requestFailure(what, codes, error, {
+              closed: this.#closed,
+              why: this.#why,
+              hooks: this.#hooks,
+            })), false),
       );
-    });
-  }
-
-  // Why a request failed, as an McpError: closed or unreachable → `disconnected`; the server's
-  // JSON-RPC error → a call's `tool_error`, a listing's `list_tools`.
-  #failure(
-    what: string,
-    codes: { failure: McpErrorCode; timeout: McpErrorCode },
-    error: unknown,
-  ): McpError {
-    if (error instanceof McpError) return error;
-    if (this.#closed) {
-      return new McpError("disconnected", `${what}: ${this.#why}`, { cause: error });
-    }
-    const { kind, code } = error as Partial<PeerError>;
-    if (kind === "closed") {
-      return new McpError(
-        "disconnected",
-        `${what}: the server closed the connection${detail(this.#hooks)}`,
-        { cause: error },
-      );
-    }
-    // The server's own JSON-RPC error, or a check of the answer: the server is alive, so the
-    // request failed, not the connection; the server's code and words are kept.
-    if (kind !== undefined) {
-      const server = kind === "server" && code !== OVERSIZED_CODE
-        ? ` (JSON-RPC error ${code} from the server)`
-        : "";
-      return new McpError(
-        kind === "timeout" ? codes.timeout : codes.failure,
-        `${what}: ${reason(error)}${server}`,
-        { cause: error },
-      );
-    }
-    return new McpError("disconnected", `${what}: ${reason(error)}${detail(this.#hooks)}`, {
-      cause: error,
     });
   }
 
@@ -404,7 +426,7 @@ class Connection implements McpConnection {
     // An error answer means the server is alive: only no answer at all counts as `disconnected`.
     this.#request(
       { what: "Cannot ping", failure: "tool_error", timeout: "disconnected" },
-      (signal) => this.#client.request("ping", undefined, signal),
+      (signal) => this.#ask("ping", undefined, signal),
       PROBE_TIMEOUT_MS,
     ).then(
       () => {},
@@ -453,45 +475,73 @@ class Connection implements McpConnection {
   }
 }
 
+// Answers are taken as they come and checked by the connection: a listing entry by entry
+// (tool_list.ts), so that one malformed tool is reported and left out instead of failing the whole
+// listing; a call's result once, by the schema of the era it is handed on in (resultProblem).
+const AS_SENT: StandardSchemaV1<Record<string, unknown>> = {
+  "~standard": {
+    version: 1,
+    vendor: "unfold",
+    validate: (value) => ({ value: value as Record<string, unknown> }),
+  },
+};
+
+// A call's result, by the SDK's public schemas: 2026-07-28's `CallToolResult` (what its
+// `isCallToolResult` takes); the 2025 era's takes that, and only an object (`JSONObject`) as
+// `structuredContent` and a request's `_meta` (`RequestMeta`), as the SDK's 2025 codec has it.
+const SCHEMAS = specTypeSchemas;
+
+// The first issue of a value against a schema, its path from `at`.
+function firstIssue(
+  schema: StandardSchemaV1,
+  value: unknown,
+  at: PropertyKey[] = [],
+): Issue | undefined {
+  const issue = (schema["~standard"].validate(value) as StandardSchemaV1.Result<unknown>)
+    .issues?.[0] as Issue | undefined;
+  return issue === undefined ? undefined : { ...issue, path: [...at, ...(issue.path ?? [])] };
+}
+
 /**
- * Checks a server name as the catalogue will: not empty, no `/`.
- *
- * @param server The name.
- * @throws {TypeError} When it is empty or contains `/`.
- *
- * @example Usage
- * ```ts
- * import { checkServerName } from "./_connection.ts";
- * import { throws } from "node:assert/strict";
- *
- * checkServerName("github");
- * throws(() => checkServerName("github/issues"), TypeError);
- * ```
+ * What is wrong with a `tools/call` result, or `undefined` when it can be handed on: it must fit
+ * the `CallToolResult` of the era it is handed on in (its content blocks aside when `blocks` is
+ * false: the caller maps them, and says which it cannot), and a successful result's
+ * `structuredContent` must not be proven to break the tool's `outputSchema` (what the bounded
+ * validator cannot check is handed on as sent).
  */
-export function checkServerName(server: unknown): asserts server is string {
-  if (typeof server !== "string" || server === "" || server.includes("/")) {
-    throw new TypeError(
-      `Cannot connect: the server name must be a non-empty string without "/", got ${
+function resultProblem(
+  server: string,
+  result: Record<string, unknown>,
+  tool: McpTool | undefined,
+  options: Pick<ForwardOptions, "era" | "wrapsStructuredContent">,
+  blocks: boolean,
+): string | undefined {
+  // Without its blocks, when a caller maps them itself (a list is still required).
+  const shape = blocks || !Array.isArray(result.content) ? result : { ...result, content: [] };
+  const modern = firstIssue(SCHEMAS.CallToolResult, shape);
+  if (modern !== undefined) return issueWords(modern, result);
+  if (options.era === "legacy") {
+    const legacy = (options.wrapsStructuredContent !== true &&
+      result.structuredContent !== undefined &&
+      firstIssue(SCHEMAS.JSONObject, result.structuredContent, ["structuredContent"])) ||
+      (result._meta !== undefined && firstIssue(SCHEMAS.RequestMeta, result._meta, ["_meta"])) ||
+      undefined;
+    if (legacy !== undefined) {
+      return `the server ${
         JSON.stringify(server)
-      }`,
-    );
+      } sent a malformed result for this client's 2025-era MCP version (${
+        issueWords(legacy, result)
+      })`;
+    }
   }
-}
-
-// How much of an error's message is quoted: a server's message, or the SDK's account of a
-// malformed answer, can be as long as the answer.
-const REASON_CHARS = 1_000;
-
-// The message of an error, at most REASON_CHARS long.
-function reason(error: unknown): string {
-  const message = (error instanceof Error ? error.message : String(error)) || "unknown error";
-  // What a shell would say of a command that is not there.
-  const missing = /^spawn (.+) ENOENT$/.exec(message);
-  if (missing !== null) return `${COMMAND_NOT_FOUND}: ${missing[1]}`;
-  return message.length > REASON_CHARS ? `${message.slice(0, REASON_CHARS)}…` : message;
-}
-
-function detail(hooks: TransportHooks): string {
-  const more = hooks.detail?.() ?? "";
-  return more === "" ? "" : `; ${more}`;
+  const outputSchema = tool?.outputSchema;
+  if (
+    outputSchema === undefined || result.isError === true || result.structuredContent === undefined
+  ) {
+    return undefined;
+  }
+  const problems = provenProblems(outputSchema, result.structuredContent);
+  return problems.length === 0
+    ? undefined
+    : `its structured content does not match the tool's output schema: ${problems.join("; ")}`;
 }

@@ -154,3 +154,28 @@ function warnToolIssue(issue: ToolIssue): void {
     } ${issue.problem}${issue.dropped ? "; it is left out" : "; it is kept"}`,
   );
 }
+
+/**
+ * Checks a server name as the catalogue will: not empty, no `/`.
+ *
+ * @param server The name.
+ * @throws {TypeError} When it is empty or contains `/`.
+ *
+ * @example Usage
+ * ```ts
+ * import { checkServerName } from "./_settings.ts";
+ * import { throws } from "node:assert/strict";
+ *
+ * checkServerName("github");
+ * throws(() => checkServerName("github/issues"), TypeError);
+ * ```
+ */
+export function checkServerName(server: unknown): asserts server is string {
+  if (typeof server !== "string" || server === "" || server.includes("/")) {
+    throw new TypeError(
+      `Cannot connect: the server name must be a non-empty string without "/", got ${
+        JSON.stringify(server)
+      }`,
+    );
+  }
+}

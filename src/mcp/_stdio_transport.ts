@@ -1,9 +1,12 @@
 /**
  * The stdio client transport unfold owns: a child process spoken to over its stdin and stdout,
- * on the MCP SDK's public `Transport` interface. The SDK's `StdioClientTransport` closes the
- * connection on a message over its buffer limit and hides its process handle; ours reads with
- * the bounded {@linkcode LineReader} (an oversized answer fails only its request) and stops its
- * process on its own schedule (stdin closed, then SIGTERM, then SIGKILL), through its own handle.
+ * on the MCP SDK's public `Transport` interface, for the SDK's `Client`. The SDK's
+ * `StdioClientTransport` closes the connection on a message over its buffer limit and hides its
+ * process handle; ours reads with the one stdio line policy (`src/protocol/stdio_lines.ts`,
+ * {@linkcode ServerLines}: an answer over the limit, or not UTF-8, fails only the request it
+ * answers) and stops its process on its own schedule (stdin closed, then SIGTERM, then SIGKILL),
+ * through its own handle. The process is spawned before the SDK's client package is loaded (it
+ * loads while the server boots): a gateway's upstreams start at once.
  *
  * @module
  */
@@ -11,8 +14,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import process from "node:process";
 import type { JSONRPCMessage, Transport } from "@modelcontextprotocol/client";
-import { messageLine, STDIO_MAX_MESSAGE_BYTES } from "../protocol/jsonrpc.ts";
-import { LineReader } from "./_line_reader.ts";
+import { type LineFault, StdioLines, UNREADABLE_ANSWER_CODE } from "../protocol/stdio_lines.ts";
 
 /** The host variables a server inherits when its config names no environment (the SDK's list). */
 const INHERITED_ENV = ["HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER"] as const;
@@ -56,7 +58,13 @@ export class StdioProcessTransport implements Transport {
   onclose?: () => void;
   #options: StdioProcess;
   #child: ChildProcess | undefined;
-  #reader: LineReader;
+  #starting: Promise<void> | undefined;
+  // The SDK's line check and writer, once loaded; the output read before that, held.
+  #reader: ServerLines | undefined;
+  #held: Uint8Array[] = [];
+  #serialize: (message: JSONRPCMessage) => string = () => {
+    throw new Error("Not connected: the stdio transport is not started");
+  };
   #closing: Promise<void> | undefined;
   #exited = Promise.withResolvers<void>();
 
@@ -67,10 +75,6 @@ export class StdioProcessTransport implements Transport {
    */
   constructor(options: StdioProcess) {
     this.#options = options;
-    this.#reader = new LineReader(
-      STDIO_MAX_MESSAGE_BYTES,
-      (why) => options.onUnattributed?.(why),
-    );
   }
 
   /** The process id, once started. */
@@ -79,13 +83,33 @@ export class StdioProcessTransport implements Transport {
   }
 
   /**
-   * Starts the process.
+   * Starts the process, then loads the SDK's line check while it boots; one start however many
+   * ask (the connection starts it early, the SDK's client again).
    *
-   * @returns Resolves once it runs.
+   * @returns Resolves once it runs and its output can be read.
    * @throws {Error} When it cannot be started (`ENOENT` for a command not found).
    */
   start(): Promise<void> {
-    if (this.#child !== undefined) throw new Error("The stdio transport is already started");
+    return this.#starting ??= this.#start();
+  }
+
+  async #start(): Promise<void> {
+    const spawned = this.#spawn();
+    // Awaited below, once the SDK has loaded: a failure meanwhile is not an unhandled one.
+    spawned.catch(() => {});
+    const sdk = await import("@modelcontextprotocol/client");
+    this.#serialize = sdk.serializeMessage;
+    const options = this.#options;
+    this.#reader = new ServerLines(sdk.parseJSONRPCMessage, {
+      message: (message) => this.onmessage?.(message),
+      error: (error) => this.onerror?.(error),
+      unattributed: (why) => options.onUnattributed?.(why),
+    });
+    for (const chunk of this.#held.splice(0)) this.#reader.push(chunk);
+    await spawned;
+  }
+
+  #spawn(): Promise<void> {
     const { promise, resolve, reject } = Promise.withResolvers<void>();
     const child = spawn(this.#options.command, [...this.#options.args], {
       env: serverEnvironment(this.#options.env),
@@ -100,31 +124,24 @@ export class StdioProcessTransport implements Transport {
       resolve();
     });
     child.on("error", (error) => {
-      if (!spawned) reject(error);
-      else this.onerror?.(error);
+      if (spawned) return this.onerror?.(error);
+      // It never ran: there is nothing to wait for when closing.
+      this.#exited.resolve();
+      reject(error);
     });
     // The process has gone at "exit"; its pipes close after ("close"), unless a process it
     // started holds them: then stopping destroys them, so a close never waits on a grandchild.
     child.on("exit", () => this.#exited.resolve());
     child.on("close", () => {
-      this.#reader.clear();
+      this.#reader?.clear();
+      this.#held = [];
       this.onclose?.();
     });
     child.stdin?.on("error", (error) => this.onerror?.(error));
     child.stdout?.on("error", (error) => this.onerror?.(error));
     child.stdout?.on("data", (chunk: Uint8Array) => {
-      this.#reader.append(chunk);
-      for (;;) {
-        let message: JSONRPCMessage | null;
-        try {
-          message = this.#reader.readMessage();
-        } catch (error) {
-          this.onerror?.(error instanceof Error ? error : new Error(String(error)));
-          continue;
-        }
-        if (message === null) break;
-        this.onmessage?.(message);
-      }
+      if (this.#reader !== undefined) this.#reader.push(chunk);
+      else this.#held.push(chunk.slice());
     });
     const decoder = new TextDecoder();
     child.stderr?.on("data", (chunk: Uint8Array) => {
@@ -146,7 +163,7 @@ export class StdioProcessTransport implements Transport {
       return Promise.reject(new Error("Not connected: the server's process is not running"));
     }
     const { promise, resolve } = Promise.withResolvers<void>();
-    if (stdin.write(messageLine(message))) resolve();
+    if (stdin.write(this.#serialize(message))) resolve();
     else stdin.once("drain", resolve);
     return promise;
   }
@@ -183,6 +200,106 @@ export class StdioProcessTransport implements Transport {
       for (const timer of timers) clearTimeout(timer);
       for (const stream of [child.stdin, child.stdout, child.stderr]) stream?.destroy();
     }
+  }
+}
+
+/** What a client does with each line of a server's output. */
+export interface ServerLineHandlers {
+  /** A message, or the error answer that stands for an answer the client could not read. */
+  message(message: JSONRPCMessage): void;
+  /** A line that is JSON but no JSON-RPC message, or unreadable and naming no request. */
+  error(error: Error): void;
+  /** An answer over the limit that names no request: every pending request should fail. */
+  unattributed(why: string): void;
+}
+
+/**
+ * A client's reading of a server's output, on the one stdio line policy: an answer the client
+ * cannot read (over the limit, not UTF-8, no JSON-RPC response) becomes an error answer to the
+ * request it names (code `UNREADABLE_ANSWER_CODE`, an oversized one's size and the limit in its
+ * data), so that request alone fails instead of waiting for its timeout; a line that is not JSON
+ * is the server's stray output, skipped as the SDK's reader skips it.
+ *
+ * @example Usage
+ * ```ts
+ * import { ServerLines } from "./_stdio_transport.ts";
+ * import { equal } from "node:assert/strict";
+ *
+ * const seen: { id?: unknown; error?: { code: number } }[] = [];
+ * import { parseJSONRPCMessage } from "@modelcontextprotocol/client";
+ *
+ * const lines = new ServerLines(parseJSONRPCMessage, { message: (m) => void seen.push(m as never), error: () => {}, unattributed: () => {} }, 64);
+ * lines.push(new TextEncoder().encode(`{"jsonrpc":"2.0","id":1,"result":{}}\n{"result":{"text":"${"x".repeat(100)}"},"jsonrpc":"2.0","id":2}\n`));
+ * equal(seen[0]?.id, 1);
+ * equal(seen[1]?.error?.code, -32_099);
+ * ```
+ */
+export class ServerLines {
+  readonly #lines: StdioLines<JSONRPCMessage>;
+
+  /**
+   * Makes a reader.
+   *
+   * @param check Reads a parsed line as a message (the SDK's `parseJSONRPCMessage`); throws when
+   * it is none.
+   * @param handlers Where messages, errors and unattributed answers go.
+   * @param maxBytes The longest answer read, in bytes.
+   */
+  constructor(
+    check: (value: unknown) => JSONRPCMessage,
+    handlers: ServerLineHandlers,
+    maxBytes?: number,
+  ) {
+    this.#lines = new StdioLines(check, {
+      message: (message) => handlers.message(message),
+      refused: (fault) => {
+        if (fault.kind === "not_json") return;
+        // A request of the server's that is malformed names an id of its own, not one of ours.
+        if (fault.kind === "not_jsonrpc" && (fault.method || fault.id === null)) {
+          return handlers.error(
+            new TypeError("The server sent a line that is no JSON-RPC message"),
+          );
+        }
+        const why = unreadable(fault);
+        if (fault.id !== null) {
+          const data = fault.kind === "oversized" ? { bytes: fault.bytes, limit: fault.limit } : {};
+          return handlers.message({
+            jsonrpc: "2.0",
+            id: fault.id,
+            error: { code: UNREADABLE_ANSWER_CODE, message: why, data },
+          });
+        }
+        if (fault.kind === "oversized") handlers.unattributed(why);
+        else handlers.error(new TypeError("The server sent a line that is not UTF-8"));
+      },
+    }, maxBytes);
+  }
+
+  /**
+   * Takes the next bytes of the server's output.
+   *
+   * @param chunk The bytes.
+   */
+  push(chunk: Uint8Array): void {
+    this.#lines.push(chunk);
+  }
+
+  /** Drops everything held. */
+  clear(): void {
+    this.#lines.clear();
+  }
+}
+
+// Why an answer could not be read, in words for the caller of the request it answered.
+function unreadable(fault: Exclude<LineFault, { kind: "not_json" }>): string {
+  switch (fault.kind) {
+    case "oversized":
+      return `the server's answer is ${fault.bytes} bytes, over the limit of ${fault.limit} ` +
+        "bytes for one message: ask for less at a time";
+    case "not_utf8":
+      return "the server's answer is not UTF-8";
+    default:
+      return "the server's answer is no JSON-RPC response";
   }
 }
 

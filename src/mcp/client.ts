@@ -9,7 +9,6 @@
 
 import { type ConnectOptions, type McpConnection, type McpTransport } from "./types.ts";
 import { openConnection } from "./_connection.ts";
-import { sdkPeer } from "./_sdk_peer.ts";
 
 /**
  * Connects to an MCP server over a transport the host provides: the handshake, then a live
@@ -45,11 +44,5 @@ export function connectTransport(
   config: { server: string; transport: McpTransport },
   options: ConnectOptions = {},
 ): Promise<McpConnection> {
-  return openConnection(
-    config.server,
-    config.transport,
-    options,
-    {},
-    (info) => sdkPeer(info, options.versionNegotiation),
-  );
+  return openConnection(config.server, config.transport, options, {});
 }

@@ -7,8 +7,8 @@
 
 import { within } from "../utils/deadline.ts";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import { checkServerName, openConnection } from "./_connection.ts";
-import { sdkPeer } from "./_sdk_peer.ts";
+import { openConnection } from "./_connection.ts";
+import { checkServerName } from "./_settings.ts";
 import type { ConnectOptions, McpConnection } from "./types.ts";
 
 /** Where an MCP server listens over Streamable HTTP. */
@@ -100,13 +100,9 @@ export async function connectHttp(
     ...(config.headers === undefined ? {} : { requestInit: { headers: config.headers } }),
     ...(fetch === undefined ? {} : { fetch }),
   });
-  return await openConnection(
-    config.server,
-    transport,
-    rest,
-    { beforeClose: () => endSession(transport) },
-    (info) => sdkPeer(info, rest.versionNegotiation),
-  );
+  return await openConnection(config.server, transport, rest, {
+    beforeClose: () => endSession(transport),
+  });
 }
 
 // Asks the server to end the session, but never waits long: closing must not hang on a server

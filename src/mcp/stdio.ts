@@ -10,9 +10,7 @@
 
 import { StdioProcessTransport } from "./_stdio_transport.ts";
 import { tlsHint } from "./_tls_hint.ts";
-import { checkServerName, openConnection } from "./_connection.ts";
-import { litePeer } from "./_lite_peer.ts";
-import type { Peer } from "./_peer.ts";
+import { checkServerName } from "./_settings.ts";
 import type { ConnectOptions, McpConnection } from "./types.ts";
 
 /** How to start an MCP server as a child process. */
@@ -100,6 +98,10 @@ export async function connectStdio(
       onStderr?.(text);
     },
   });
+  // The server starts now; the SDK's client loads while it boots (a gateway's upstreams start
+  // before it loads anything else).
+  transport.start().catch(() => {}); // the connection's own start reports a failure
+  const { openConnection } = await import("./_connection.ts");
   return await openConnection(config.server, transport, rest, {
     onConnected: (fail) => failPending = fail,
     detail: () => {
@@ -107,16 +109,5 @@ export async function connectStdio(
       if (last === "") return "";
       return `${tlsHint(last, config.command)}its error output ends with: ${JSON.stringify(last)}`;
     },
-  }, await peerFor(rest.versionNegotiation));
-}
-
-// unfold's own client, unless the 2026 negotiation is asked for: then the SDK's, loaded only then
-// (the lite client speaks the 2025 revision; the SDK costs the process 21 MiB and a schema parse
-// of every message).
-async function peerFor(
-  negotiation: "legacy" | "auto" | undefined,
-): Promise<(info: { name: string; version: string }) => Peer> {
-  if (negotiation !== "auto") return litePeer;
-  const { sdkPeer } = await import("./_sdk_peer.ts");
-  return (info) => sdkPeer(info, negotiation);
+  });
 }

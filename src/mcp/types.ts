@@ -78,6 +78,19 @@ export interface ForwardOptions extends CallOptions {
    * sending a progress token).
    */
   onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
+  /**
+   * The protocol era the result is handed on in: it must fit that era's `CallToolResult` as the
+   * SDK's schemas have it (the 2025 era's takes only an object as `structuredContent`, and a
+   * request's `_meta`), else the call fails with `tool_error`.
+   * @default {"modern"}
+   */
+  era?: "legacy" | "modern";
+  /**
+   * Whether the caller hands `structuredContent` on inside an object of its own (the gateway's
+   * bridge does): the era's rule for it is then not the result's to meet (the output schema's is).
+   * @default {false}
+   */
+  wrapsStructuredContent?: boolean;
 }
 
 /** What a server says about itself in the handshake. */
@@ -129,8 +142,10 @@ export interface McpConnection {
    * @param name The tool's name on this server.
    * @param args Its arguments.
    * @param options A signal, a timeout and a progress listener.
-   * @returns The result, unmapped.
-   * @throws {McpError} `tool_error` (a JSON-RPC error), `call_timeout` or `disconnected`.
+   * @returns The result, unmapped, checked once: against the era's `CallToolResult` schema and
+   * the tool's output schema.
+   * @throws {McpError} `tool_error` (a JSON-RPC error, or a result that fails the check),
+   * `call_timeout` or `disconnected`.
    * @throws {TypeError} When `name` or `args` is malformed.
    */
   forward(

@@ -14,9 +14,10 @@ import {
   renderError,
   renderWithSchema,
 } from "../bridge/render.ts";
+import type { ParsedCall } from "../bridge/parse.ts";
 import { checkArguments } from "../bridge/route.ts";
 import { canonicalJson, sha256Hex } from "../canonical_json.ts";
-import type { Injector } from "../injector.ts";
+import { type Injector, routeParsed } from "../injector.ts";
 import { type McpTool, toolId } from "../tool.ts";
 import type { SessionDecision } from "./state.ts";
 import { SessionFullError, type SessionKey, type SessionStore } from "./store.ts";
@@ -79,13 +80,35 @@ export interface SessionRouteOptions {
  * equal(second.ok && second.value.action, "execute");
  * ```
  */
-export async function routeInSession(
+export function routeInSession(
   injector: Injector,
   args: unknown,
   options: SessionRouteOptions,
 ): Promise<Result<BridgeAction, SessionFullError>> {
+  return routeParsedInSession(injector, args, undefined, options);
+}
+
+/**
+ * {@linkcode routeInSession} with the bridge arguments already parsed (`parseBridgeCall` with the
+ * injector's limits): the gateway parses them once. Not part of the `./session` API.
+ *
+ * @param injector The injector over the request's catalogue.
+ * @param args The bridge arguments.
+ * @param parsed Them parsed, or `undefined` to parse them here.
+ * @param options The session and its rules.
+ * @returns As {@linkcode routeInSession}.
+ */
+export async function routeParsedInSession(
+  injector: Injector,
+  args: unknown,
+  parsed: ParsedCall | undefined,
+  options: SessionRouteOptions,
+): Promise<Result<BridgeAction, SessionFullError>> {
   const { store, key, catalogHash } = options;
-  const action = injector.route(args, { validateArguments: false, learned: options.learned });
+  const action = routeParsed(injector, args, parsed, {
+    validateArguments: false,
+    learned: options.learned,
+  });
   switch (action.action) {
     case "search":
       // A search or a mistake only moves counters, which always fit: no decision to read.

@@ -11,7 +11,7 @@
 
 import { parseGatewayConfig, poolOptions } from "../gateway/config/parse.ts";
 import { Gateway } from "../gateway/gateway.ts";
-import { gatewayHost } from "../gateway/faces/host.ts";
+import { gatewayHost } from "../gateway/faces/server.ts";
 import { openGatewayRoutes, profileTokenProblem } from "../gateway/faces/routes.ts";
 import { type OnDemandPool, openOnDemandPool } from "../gateway/pool/upstreams.ts";
 import { unsetDetail, withUnavailable } from "../gateway/pool/unavailable.ts";

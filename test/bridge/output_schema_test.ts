@@ -10,12 +10,8 @@ import { deepEqual, ok } from "node:assert/strict";
 import { Injector, McpCatalog, type McpTool, type ToolMatch } from "../../mod.ts";
 import { errorAction } from "../../src/bridge/action.ts";
 import { BRIDGE_OUTPUT_SCHEMA, TOOL_MATCH_SCHEMA } from "../../src/bridge/output_schema.ts";
-import {
-  actionResult,
-  executeResult,
-  failureResult,
-  stateless,
-} from "../../src/gateway/results.ts";
+import { actionResult, failureResult, stateless } from "../../src/gateway/results.ts";
+import { executeResult } from "../../src/gateway/tool_calls.ts";
 import { createApp } from "../../src/http/app.ts";
 import { httpSchemas } from "../../src/http/schemas.ts";
 import { DEFAULT_SETTINGS } from "../../src/http/settings.ts";

@@ -1,6 +1,6 @@
 /**
- * Tool results near the valid ones, for the tests that hold unfold's result checks to the SDK's
- * (`sendable_result_test.ts`, `stdio_server_test.ts`).
+ * Tool results near the valid ones, for the test that holds the one check of an upstream result
+ * to what the SDK's server sends (`test/gateway/result_check_test.ts`).
  *
  * @module
  */

@@ -5,7 +5,7 @@ import { MemorySessionStore } from "../../src/session/memory_store.ts";
 import type { McpTool } from "../../src/tool.ts";
 import { hasInvisible } from "../../src/untrusted.ts";
 import { lockEntry } from "../../src/gateway/trust/lock.ts";
-import { gatewayHost } from "../../src/gateway/faces/host.ts";
+import { gatewayHost } from "../../src/gateway/faces/server.ts";
 import { MAX_NAME_CHARS } from "../../src/limits.ts";
 
 // A pool held in memory: the tools and states a test gives, and calls that echo.

@@ -1,4 +1,4 @@
-import { equal, ok } from "node:assert/strict";
+import { deepEqual, equal, ok } from "node:assert/strict";
 import { startGatewayWorker } from "../workers/_gateway_worker.ts";
 import { startHttpEverything } from "../mcp/_servers.ts";
 import { httpClient } from "./_gateway.ts";
@@ -20,7 +20,8 @@ Deno.test("the Worker's /mcp (wrangler dev) serves an HTTP upstream, with sessio
     try {
       await t.step("tools/list is the bridge over the upstream's catalogue", async () => {
         const { tools } = await client.listTools();
-        equal(tools.length, 1);
+        // The bridge and its read-only discovery tool.
+        deepEqual(tools.map((tool) => tool.name), ["mcp", "discover"]);
         ok(tools[0]!.description?.includes("remote/echo"));
       });
       await t.step("search, describe and execute reach the upstream", async () => {

@@ -1,17 +1,16 @@
 /**
- * A scripted MCP server behind an in-process transport, for comparing the two peers a connection
- * can run on (the SDK's `Client` and unfold's own): the script answers each message the client
- * sends with raw lines, which reach the client through the stdio client's own reader
- * (`LineReader`, with a small limit), as a stdio server's would. Every message the client sends is
- * kept, so that two runs can be compared message by message.
+ * A scripted MCP server behind an in-process transport, for holding a connection (the SDK's
+ * `Client` under it) to conversations with a misbehaving server: the script answers each message
+ * the client sends with raw lines, which reach the client through the stdio client's own reader
+ * (`ServerLines`, with a small limit), as a stdio server's would. Every message the client sends is
+ * kept.
  *
  * @module
  */
 
-import type { JSONRPCMessage } from "@modelcontextprotocol/client";
-import { LineReader } from "../../src/mcp/_line_reader.ts";
+import { type JSONRPCMessage, parseJSONRPCMessage } from "@modelcontextprotocol/client";
+import { ServerLines } from "../../src/mcp/_stdio_transport.ts";
 import { openConnection } from "../../src/mcp/_connection.ts";
-import type { Peer } from "../../src/mcp/_peer.ts";
 import type { ConnectOptions, McpConnection, McpTransport } from "../../src/mcp/types.ts";
 
 /** The largest line the scripted client reads, in bytes. */
@@ -25,8 +24,8 @@ export type Sent = Record<string, unknown> & { method?: string; id?: number; par
 export interface Server {
   /** Writes one message as a line. */
   send(message: unknown): void;
-  /** Writes raw text (lines end with `\n`). */
-  write(text: string): void;
+  /** Writes raw text or bytes (lines end with `\n`). */
+  write(text: string | Uint8Array): void;
   /** Exits: the transport closes. */
   exit(): void;
   /** Every message the client has sent so far. */
@@ -44,13 +43,17 @@ class ScriptedTransport implements McpTransport, Server {
   onclose?: () => void;
   readonly sent: Sent[] = [];
   #script: Script;
-  #reader: LineReader;
+  #reader: ServerLines;
   #closed = false;
   unattributed = (_why: string) => {};
 
   constructor(script: Script) {
     this.#script = script;
-    this.#reader = new LineReader(SCRIPT_LINE_LIMIT, (why) => this.unattributed(why));
+    this.#reader = new ServerLines(parseJSONRPCMessage, {
+      message: (message) => this.onmessage?.(message),
+      error: (error) => this.onerror?.(error),
+      unattributed: (why) => this.unattributed(why),
+    }, SCRIPT_LINE_LIMIT);
   }
 
   start(): Promise<void> {
@@ -73,20 +76,9 @@ class ScriptedTransport implements McpTransport, Server {
     return Promise.resolve();
   }
 
-  write(text: string): void {
+  write(text: string | Uint8Array): void {
     if (this.#closed) return;
-    this.#reader.append(ENCODER.encode(text));
-    for (;;) {
-      let message: JSONRPCMessage | null;
-      try {
-        message = this.#reader.readMessage();
-      } catch (error) {
-        this.onerror?.(error as Error);
-        continue;
-      }
-      if (message === null) break;
-      this.onmessage?.(message);
-    }
+    this.#reader.push(typeof text === "string" ? ENCODER.encode(text) : text);
   }
 
   exit(): void {
@@ -137,7 +129,7 @@ export function healthy(message: Sent): unknown {
   return undefined;
 }
 
-/** What one run through a peer came to. */
+/** What one run came to. */
 export interface Run {
   /** The connection, or why it could not be made. */
   connection: McpConnection | undefined;
@@ -150,15 +142,13 @@ export interface Run {
 }
 
 /**
- * Connects through a peer to a scripted server.
+ * Connects to a scripted server.
  *
- * @param makePeer The peer to run on.
  * @param script The server.
  * @param options Connection options.
  * @returns The run.
  */
 export async function connectScripted(
-  makePeer: (info: { name: string; version: string }) => Peer,
   script: Script,
   options: ConnectOptions = {},
 ): Promise<Run> {
@@ -173,7 +163,6 @@ export async function connectScripted(
         ...options,
       },
       { onConnected: (fail) => transport.unattributed = fail },
-      makePeer,
     );
     return { connection, connectError: undefined, server: transport, reported };
   } catch (error) {

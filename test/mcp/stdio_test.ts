@@ -1,6 +1,7 @@
 import { equal, ok, rejects } from "node:assert/strict";
 import type { McpError } from "../../src/mcp/mod.ts";
 import { connectStdio } from "../../src/mcp/stdio.ts";
+import { StdioProcessTransport } from "../../src/mcp/_stdio_transport.ts";
 import { everythingContract, rejectsWith } from "../_contracts/everything_contract.ts";
 import { denoEnv, npmServer } from "./_servers.ts";
 
@@ -82,4 +83,12 @@ Deno.test("a server that dies on a refused TLS certificate names the variable to
   ok(error.message.includes("a TLS certificate was refused"), error.message);
   ok(error.message.includes("set DENO_CERT"), error.message);
   ok(error.message.includes("invalid peer certificate: UnknownIssuer"), error.message);
+});
+
+Deno.test("a stdio transport whose command is not there fails to start, and closes at once", async () => {
+  const transport = new StdioProcessTransport({ command: "/no/such/mcp-server", args: [] });
+  await rejects(transport.start(), /ENOENT/);
+  // Before, closing waited for the exit of a process that never ran: for ever.
+  await transport.close();
+  equal(transport.pid, undefined);
 });

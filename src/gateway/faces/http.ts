@@ -1,9 +1,9 @@
 /**
- * The server faces of the gateway, over the MCP SDK's server side (v2, which speaks both protocol
- * eras): a server instance per connection or session, Streamable HTTP for both eras (2025-era
- * sessions with `Mcp-Session-Id`, 2026-07-28 stateless requests), with the tools coming from a
- * {@linkcode ToolHost}. Runtime-neutral (web-standard Request/Response); stdio is in
- * `stdio_face.ts`.
+ * The gateway's Streamable HTTP face, on the MCP SDK's server side (v2, which speaks both
+ * protocol eras): the instance of `server.ts` per session or request, 2025-era sessions with
+ * `Mcp-Session-Id` (in memory, or in a registry such as the Workers' Durable Objects) and
+ * 2026-07-28 stateless requests. Runtime-neutral (web-standard Request/Response); stdio is in
+ * `stdio.ts`.
  *
  * @module
  */
@@ -13,86 +13,9 @@ import {
   isLegacyRequest,
   legacyStatelessFallback,
   type McpRequestContext,
-  ProtocolError,
-  Server,
   WebStandardStreamableHTTPServerTransport,
 } from "@modelcontextprotocol/server";
-import { answerToolCall, type ClientIdentity, type ToolHost } from "../tool_host.ts";
-
-export type { ClientIdentity, HostedCall, HostedTool, ToolHost } from "../tool_host.ts";
-
-/**
- * Makes one SDK server instance over a host: `tools/list`, `tools/call` with progress and
- * cancellation, the host's instructions, and `list_changed` while it is connected.
- *
- * @param host The tools.
- * @param session The 2025-era session it serves, if any.
- * @param client The client it serves, when known before its `initialize` is answered (the
- * instructions depend on it; once initialized, the client's own `clientInfo` is used).
- * @returns The server, not yet connected.
- *
- * @example Usage
- * ```ts
- * import { hostServer } from "./http.ts";
- * import { ok } from "node:assert/strict";
- *
- * const server = hostServer({
- *   serverInfo: { name: "demo", version: "1.0.0" },
- *   instructions: () => "Use the echo tool",
- *   tools: () => [{ name: "echo", description: "Echoes", inputSchema: { type: "object" } }],
- *   call: (_name, args) => Promise.resolve({ ok: true, result: { content: [{ type: "text", text: JSON.stringify(args) }] } }),
- *   onToolsChanged: () => () => {},
- * });
- * ok(server);
- * ```
- */
-export function hostServer(host: ToolHost, session?: string, client?: ClientIdentity): Server {
-  const server = new Server(host.serverInfo, {
-    // Logging is declared for the 2025-era clients that set a level; the gateway logs nothing.
-    capabilities: { tools: { listChanged: true }, logging: {} },
-    instructions: host.instructions(client),
-  });
-  // Who the client is: what it said at initialize (or in its 2026-07-28 envelope), else the
-  // identity the face read before the server was made.
-  const identity = (): ClientIdentity | undefined => {
-    const info = server.getClientVersion();
-    return info === undefined ? client : { name: info.name, version: info.version };
-  };
-  server.setRequestHandler("tools/list", async () => ({
-    tools: await host.tools(identity()) as never,
-  }));
-  server.setRequestHandler("tools/call", async (request, ctx) => {
-    const token = ctx.mcpReq._meta?.progressToken;
-    const answer = await answerToolCall(
-      host,
-      request.params,
-      {
-        tenant: ctx.http?.authInfo?.clientId ?? "",
-        ...(session === undefined ? {} : { sessionId: session }),
-        signal: ctx.mcpReq.signal,
-        ...(identity() === undefined ? {} : { client: identity()! }),
-        // The instance's era (the SDK binds it per connection or request): its result schema.
-        era: (server.getNegotiatedProtocolVersion() ?? "") >= "2026-07-28" ? "modern" : "legacy",
-      },
-      token === undefined
-        ? undefined
-        : { token, notify: (note) => ctx.mcpReq.notify(note as never) },
-    );
-    if (!answer.ok) throw new ProtocolError(answer.code, answer.message);
-    return answer.result as never;
-  });
-  let unsubscribe = () => {};
-  server.oninitialized = () => {
-    // A client repeating `notifications/initialized` is listened to once, not once more each time.
-    unsubscribe();
-    unsubscribe = host.onToolsChanged(
-      () => void server.sendToolListChanged().catch(() => {}),
-      identity,
-    );
-  };
-  server.onclose = () => unsubscribe();
-  return server;
-}
+import { type ClientIdentity, hostServer, identityOf, type ToolHost } from "./server.ts";
 
 /** Where 2025-era HTTP sessions live. */
 export type SessionMode =
@@ -159,7 +82,10 @@ export function createMcpHttpHandler(
   options: McpHttpOptions,
 ): { handle: McpHttpHandler; close: () => Promise<void> } {
   const onerror = options.onError ?? (() => {});
-  const modern = createMcpHandler(() => hostServer(host), { legacy: "reject", onerror });
+  const modern = createMcpHandler(() => hostServer(host, { changes: "never" }), {
+    legacy: "reject",
+    onerror,
+  });
   const unsubscribe = host.onToolsChanged(() => modern.notify.toolsChanged());
   const legacy = options.sessions.kind === "memory"
     ? memorySessions(host, options.sessions.maxSessions ?? DEFAULT_MAX_SESSIONS)
@@ -245,7 +171,11 @@ function memorySessions(host: ToolHost, maxSessions: number): LegacySessions {
       };
       // The session id is known only once initialize is handled: the server reads it per call.
       // The instructions depend on the client, named in the initialize this request carries.
-      const server = hostServerFor(host, () => transport.sessionId, await clientOf(request));
+      const client = await clientOf(request);
+      const server = hostServer(host, {
+        session: () => transport.sessionId,
+        ...(client === undefined ? {} : { client }),
+      });
       await server.connect(transport);
       return await transport.handleRequest(request, { authInfo });
     },
@@ -266,7 +196,7 @@ function registrySessions(
 ): LegacySessions {
   const serve = legacyStatelessFallback((ctx: McpRequestContext) => {
     const id = ctx.requestInfo?.headers.get("mcp-session-id") ?? undefined;
-    return hostServer(host, id ?? undefined);
+    return hostServer(host, id === undefined ? {} : { session: id });
   }, onerror);
   return {
     async handle(request, tenant) {
@@ -300,38 +230,12 @@ function registrySessions(
   };
 }
 
-function hostServerFor(
-  host: ToolHost,
-  session: () => string | undefined,
-  client?: ClientIdentity,
-): Server {
-  return hostServer(
-    {
-      serverInfo: host.serverInfo,
-      instructions: (who) => host.instructions(who),
-      tools: (who) => host.tools(who),
-      call: (name, args, call) => {
-        const id = session();
-        return host.call(name, args, id === undefined ? call : { ...call, sessionId: id });
-      },
-      onToolsChanged: (listener, who) => host.onToolsChanged(listener, who),
-    },
-    undefined,
-    client,
-  );
-}
-
 // The clientInfo of an initialize request, read from a copy of its body (bounded by the SDK's
 // own reading of it: a body it refuses gives no client here either).
 async function clientOf(request: Request): Promise<ClientIdentity | undefined> {
   try {
     const body = await request.clone().json();
-    const info = body?.method === "initialize" ? body.params?.clientInfo : undefined;
-    if (typeof info?.name !== "string") return undefined;
-    return {
-      name: info.name.slice(0, 200),
-      ...(typeof info.version === "string" ? { version: info.version.slice(0, 200) } : {}),
-    };
+    return body?.method === "initialize" ? identityOf(body.params?.clientInfo) : undefined;
   } catch {
     return undefined;
   }

@@ -8,10 +8,10 @@
  */
 
 import { DEFAULT_CONFIG } from "../../config.ts";
-import type { ToolHost } from "./http.ts";
+import type { ToolHost } from "./server.ts";
 import { VERSION } from "../../version.ts";
 import { Gateway, type GatewayDeps } from "../gateway.ts";
-import { gatewayHost } from "./host.ts";
+import { gatewayHost } from "./server.ts";
 import { narrowOptions, type Profile } from "../config/profiles.ts";
 import { type ProfileSummary, statusHandler } from "./status.ts";
 import type { UpstreamPool } from "../pool/upstreams.ts";

@@ -11,7 +11,7 @@
 
 import { requestGuard, unauthorized } from "../../http/guard.ts";
 import { problem } from "../../http/problems.ts";
-import type { ToolHost } from "./http.ts";
+import type { ToolHost } from "./server.ts";
 import type { Gateway, GatewayDeps } from "../gateway.ts";
 import type { GuardOptions } from "./guard.ts";
 import { openProfileFaces } from "./profiles.ts";

@@ -12,7 +12,7 @@
 import { type Scheduler, within } from "../../utils/deadline.ts";
 import type { McpCatalog } from "../../catalog.ts";
 import type { McpConnection } from "../../mcp/types.ts";
-import { parseBridgeCall } from "../../bridge/parse.ts";
+import type { ParsedCall } from "../../bridge/parse.ts";
 import { McpError } from "../../tool_error.ts";
 import { type McpTool, toolId } from "../../tool.ts";
 import type { UpstreamStatus } from "./upstreams.ts";
@@ -54,36 +54,33 @@ export function unlistedServers(statuses: readonly UpstreamStatus[]): string[] {
 /**
  * The servers that have not listed yet which a bridge call needs: all of them for a search (any
  * may hold the best match), the one named for a describe or an execute whose id is not in the
- * catalogue. Parsed without ranking: the check costs what the call's size does.
+ * catalogue.
  *
- * @param args The bridge arguments.
+ * @param parsed The bridge arguments, parsed (`parseBridgeCall`).
  * @param catalog The catalogue now.
- * @param limits The bridge's search limits (for the parse).
  * @param unlisted The servers that have not listed yet (see {@linkcode unlistedServers}).
  * @returns The servers the call should wait for (none: answer now).
  *
  * @example Usage
  * ```ts
  * import { unlistedNeeded } from "./start_wait.ts";
+ * import { parseBridgeCall } from "../../bridge/parse.ts";
  * import { McpCatalog } from "../../catalog.ts";
  * import { deepEqual } from "node:assert/strict";
  *
  * const catalog = new McpCatalog([{ server: "a", name: "b", description: "B", inputSchema: { type: "object" } }]);
- * const limits = { maxSearchLimit: 20, searchDefaultLimit: 5 };
- * deepEqual(unlistedNeeded({ action: "search", query: "x" }, catalog, limits, ["c", "d"]), ["c", "d"]);
- * deepEqual(unlistedNeeded({ action: "describe", name: "a/b" }, catalog, limits, ["c"]), []);
- * deepEqual(unlistedNeeded({ action: "describe", name: "c/x" }, catalog, limits, ["c", "d"]), ["c"]);
+ * const parse = (args: unknown) => parseBridgeCall(args, { maxSearchLimit: 20, searchDefaultLimit: 5 });
+ * deepEqual(unlistedNeeded(parse({ action: "search", query: "x" }), catalog, ["c", "d"]), ["c", "d"]);
+ * deepEqual(unlistedNeeded(parse({ action: "describe", name: "a/b" }), catalog, ["c"]), []);
+ * deepEqual(unlistedNeeded(parse({ action: "describe", name: "c/x" }), catalog, ["c", "d"]), ["c"]);
  * ```
  */
 export function unlistedNeeded(
-  args: unknown,
+  parsed: ParsedCall,
   catalog: McpCatalog,
-  limits: { maxSearchLimit: number; searchDefaultLimit: number },
   unlisted: readonly string[],
 ): readonly string[] {
-  if (unlisted.length === 0) return [];
-  const parsed = parseBridgeCall(args, limits);
-  if (!parsed.ok) return [];
+  if (unlisted.length === 0 || !parsed.ok) return [];
   if (parsed.value.action === "search") return unlisted;
   const id = parsed.value.name?.trim();
   if (id === undefined || catalog.get(id) !== undefined) return [];
@@ -94,34 +91,31 @@ export function unlistedNeeded(
 /**
  * The server a describe or an execute of a held tool waits for when that tool is held on its
  * server's snapshot (the server is starting, listed from its last start): what is held, and why,
- * is told from the live listing, never from a snapshot. Parsed without ranking.
+ * is told from the live listing, never from a snapshot.
  *
- * @param args The bridge arguments.
+ * @param parsed The bridge arguments, parsed (`parseBridgeCall`).
  * @param held The ids of the tools held back (trust `pin`).
  * @param statuses The upstreams' states.
- * @param limits The bridge's search limits (for the parse).
  * @returns The server to wait for, or none.
  *
  * @example Usage
  * ```ts
  * import { heldOnSnapshot } from "./start_wait.ts";
+ * import { parseBridgeCall } from "../../bridge/parse.ts";
  * import { deepEqual } from "node:assert/strict";
  *
- * const limits = { maxSearchLimit: 20, searchDefaultLimit: 5 };
+ * const parse = (args: unknown) => parseBridgeCall(args, { maxSearchLimit: 20, searchDefaultLimit: 5 });
  * const statuses = [{ server: "a", state: "starting" as const, tools: 1, snapshot: true as const }];
- * deepEqual(heldOnSnapshot({ action: "describe", name: "a/b" }, new Set(["a/b"]), statuses, limits), ["a"]);
- * deepEqual(heldOnSnapshot({ action: "search", query: "b" }, new Set(["a/b"]), statuses, limits), []);
+ * deepEqual(heldOnSnapshot(parse({ action: "describe", name: "a/b" }), new Set(["a/b"]), statuses), ["a"]);
+ * deepEqual(heldOnSnapshot(parse({ action: "search", query: "b" }), new Set(["a/b"]), statuses), []);
  * ```
  */
 export function heldOnSnapshot(
-  args: unknown,
+  parsed: ParsedCall,
   held: { has(id: string): boolean; readonly size: number },
   statuses: readonly UpstreamStatus[],
-  limits: { maxSearchLimit: number; searchDefaultLimit: number },
 ): readonly string[] {
-  if (held.size === 0) return [];
-  const parsed = parseBridgeCall(args, limits);
-  if (!parsed.ok || parsed.value.action === "search") return [];
+  if (held.size === 0 || !parsed.ok || parsed.value.action === "search") return [];
   const id = parsed.value.name?.trim();
   if (id === undefined || !held.has(id)) return [];
   const server = id.slice(0, Math.max(0, id.indexOf("/")));

@@ -1,5 +1,6 @@
 import { deepEqual, equal, ok } from "node:assert/strict";
-import { createMcpHttpHandler, type ToolHost } from "../../../src/gateway/faces/http.ts";
+import { createMcpHttpHandler } from "../../../src/gateway/faces/http.ts";
+import type { ToolHost } from "../../../src/gateway/faces/server.ts";
 import {
   emptySubscriptionAnswers,
   initializeBody,

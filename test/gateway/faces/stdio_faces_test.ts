@@ -1,10 +1,10 @@
 // One behaviour on every face: the same 2026-07-28 request on a stdio connection and on the HTTP
-// face gets the same JSON-RPC answer (member order aside) where the SDK's stdio server answered
-// otherwise (`stdio_server.ts`): an envelope that is wrong or names another revision after the
-// opening, which HTTP checks at every request.
+// face gets the same JSON-RPC answer (member order aside), where the SDK's stdio entry alone
+// answers otherwise (`src/gateway/faces/stdio.ts` judges them as HTTP does): an envelope that is
+// wrong or names another revision after the opening, which HTTP checks at every request.
 import { deepEqual } from "node:assert/strict";
 import { createMcpHttpHandler } from "../../../src/gateway/faces/http.ts";
-import { envelope, fakeHost, modern, ownAnswers, rpc } from "../_stdio_pair.ts";
+import { envelope, fakeHost, modern, rpc, stdioAnswers } from "../_stdio_host.ts";
 import { MCP_POST_HEADERS, MODERN } from "../../_mcp_wire.ts";
 
 const REQUESTS = [
@@ -64,7 +64,7 @@ async function overHttp(line: string): Promise<unknown[]> {
 Deno.test("a pinned 2026-07-28 stdio connection answers each envelope as the HTTP face", async () => {
   for (const line of REQUESTS) {
     // The first request pins the connection's era; the second is the one compared.
-    const stdio = (await ownAnswers([modern(0, "tools/list"), line])).slice(1);
+    const stdio = (await stdioAnswers([modern(0, "tools/list"), line])).slice(1);
     deepEqual(stdio, await overHttp(line), line);
   }
 });

@@ -1,5 +1,6 @@
 import { deepEqual, doesNotMatch, equal, match } from "node:assert/strict";
 import { McpCatalog } from "../../../src/catalog.ts";
+import { parseBridgeCall } from "../../../src/bridge/parse.ts";
 import { Injector } from "../../../src/injector.ts";
 import { present } from "../../../src/gateway/presentation.ts";
 import { explainConfiguredServer } from "../../../src/gateway/results.ts";
@@ -21,7 +22,8 @@ Deno.test("only servers starting with no listing and no snapshot are waited for"
 
 Deno.test("a search needs every unlisted server; a describe only the server of an id not listed", () => {
   const catalog = new McpCatalog([TOOL]);
-  const needed = (args: unknown) => unlistedNeeded(args, catalog, LIMITS, ["slow", "late"]);
+  const needed = (args: unknown) =>
+    unlistedNeeded(parseBridgeCall(args, LIMITS), catalog, ["slow", "late"]);
   deepEqual(needed({ action: "search", query: "echo" }), ["slow", "late"]);
   deepEqual(needed({ action: "describe", name: "up/echo" }), []);
   deepEqual(needed({ action: "describe", name: " slow/echo " }), ["slow"]);
@@ -29,7 +31,10 @@ Deno.test("a search needs every unlisted server; a describe only the server of a
   deepEqual(needed({ action: "describe", name: "other/x" }), []);
   deepEqual(needed({ action: "describe", name: "noslash" }), []);
   deepEqual(needed("not json"), []);
-  deepEqual(unlistedNeeded({ action: "search", query: "x" }, catalog, LIMITS, []), []);
+  deepEqual(
+    unlistedNeeded(parseBridgeCall({ action: "search", query: "x" }, LIMITS), catalog, []),
+    [],
+  );
 });
 
 Deno.test("an empty catalogue with servers still starting names them instead of saying no tool is available", () => {

@@ -1,16 +1,11 @@
 /**
- * Sends the same lines to the MCP SDK's server (`hostServer()` served by `serveStdio`, as the
- * stdio face did) and to the SDK-free `serveToolHost`, over the same wire and the same fake host,
- * and compares what each writes back (`stdio_server_test.ts`, `stdio_server_modern_test.ts`).
+ * A fake host served on the gateway's stdio face in process, and the lines to send it: what the
+ * face tests (`test/gateway/faces/stdio_*_test.ts`) write and read.
  *
  * @module
  */
-import { deepEqual } from "node:assert/strict";
-import { serveStdio } from "@modelcontextprotocol/server/stdio";
-import { hostServer } from "../../src/gateway/faces/http.ts";
-import { serveToolHost } from "../../src/gateway/faces/stdio_server.ts";
-import { openStdioWire, transportOf } from "../../src/gateway/faces/stdio_wire.ts";
-import type { ToolHost } from "../../src/gateway/tool_host.ts";
+import { HostStdioTransport, serveHostStdio } from "../../src/gateway/faces/stdio.ts";
+import type { ToolHost } from "../../src/gateway/faces/server.ts";
 
 /** A line to send, a change of the host's tools, or closing the server. */
 export type Step = string | "change" | "close";
@@ -84,48 +79,74 @@ export function fakeHost(results: unknown[]): ToolHost & { change(): void } {
   };
 }
 
-const settle = async () => {
-  for (let i = 0; i < 5; i++) await new Promise((resolve) => setTimeout(resolve, 1));
+// A few turns of the event loop: what the SDK's entry takes to hand a notification on (it answers
+// each message a few microtasks and a timer later).
+const turns = async () => {
+  for (let i = 0; i < 3; i++) await new Promise((resolve) => setTimeout(resolve, 0));
 };
 
-async function exchange(
-  steps: Step[],
-  sdk: boolean,
-  results: unknown[],
-): Promise<unknown[]> {
+// What a step waits for: the answer of each request it sends (a subscription's acknowledgement or
+// refusal; a `slow` call is answered only when cancelled, and then never).
+function awaited(step: string): ((message: Record<string, unknown>) => boolean)[] {
+  const waits: ((message: Record<string, unknown>) => boolean)[] = [];
+  for (const line of step.split("\n")) {
+    let request: { id?: unknown; method?: unknown; params?: { name?: unknown } };
+    try {
+      request = JSON.parse(line);
+    } catch {
+      continue;
+    }
+    if (typeof request?.method !== "string" || !("id" in request)) continue;
+    if (request.params?.name === "slow") continue;
+    const id = request.id;
+    waits.push((message) =>
+      message.id === id ||
+      (request.method === "subscriptions/listen" &&
+        (message.params as { _meta?: Record<string, unknown> } | undefined)?._meta
+            ?.["io.modelcontextprotocol/subscriptionId"] === id)
+    );
+  }
+  return waits;
+}
+
+/**
+ * Serves the fake host on the stdio face (`serveHostStdio` over a `HostStdioTransport`) and sends it
+ * the steps, one write each, each once the face has answered the requests of the one before;
+ * returns every message it wrote back, in order.
+ */
+export async function stdioAnswers(steps: Step[], results: unknown[] = []): Promise<unknown[]> {
   const host = fakeHost(results);
   const input = new TransformStream<Uint8Array, Uint8Array>();
   const writer = input.writable.getWriter();
-  const written: unknown[] = [];
+  const written: Record<string, unknown>[] = [];
+  let wrote = Promise.withResolvers<void>();
   const output = new WritableStream<Uint8Array>({
     write: (chunk) => {
       for (const line of new TextDecoder().decode(chunk).split("\n")) {
         if (line !== "") written.push(JSON.parse(line));
       }
+      wrote.resolve();
+      wrote = Promise.withResolvers<void>();
     },
   });
-  const wire = openStdioWire(input.readable, output);
-  const served = sdk
-    ? serveStdio(() => hostServer(host, "s"), { transport: transportOf(wire) as never })
-    : serveToolHost(host, transportOf(wire), { session: "s" });
+  const transport = new HostStdioTransport({ input: input.readable, output });
+  const served = serveHostStdio(host, { stdio: transport });
   for (const step of steps) {
     if (step === "change") host.change();
     else if (step === "close") await served.close();
-    else await writer.write(new TextEncoder().encode(`${step}\n`));
-    await settle();
+    else {
+      const from = written.length;
+      await writer.write(new TextEncoder().encode(`${step}\n`));
+      for (const wait of awaited(step)) {
+        while (!written.slice(from).some(wait)) await wrote.promise;
+      }
+    }
+    await turns();
   }
   await writer.close().catch(() => {});
-  await wire.ended;
-  await settle();
+  await transport.ended;
+  await turns();
   return written;
-}
-
-/**
- * What the SDK-free server alone writes back for the steps: for what it answers on purpose
- * otherwise than the SDK's server (see `stdio_server.ts`).
- */
-export function ownAnswers(steps: Step[], results: unknown[] = []): Promise<unknown[]> {
-  return exchange(steps, false, results);
 }
 
 /** A request line. */
@@ -153,54 +174,3 @@ export const init = (id: unknown, version: unknown): string =>
     capabilities: {},
     clientInfo: { name: "c", version: "1" },
   });
-
-// The one text not matched: why a malformed result was refused (zod's issue list); the gateway
-// never sends one (`tool_calls.ts` turns it into a tool error first).
-const MALFORMED = "Invalid tools/call result: ";
-/** Answers with the one unmatched text cut to its start. */
-export function normalised(messages: unknown[]): unknown[] {
-  return messages.map((message) => {
-    const error = (message as { error?: { message: string } }).error;
-    if (error === undefined || !error.message.startsWith(MALFORMED)) return message;
-    return { ...(message as object), error: { ...error, message: MALFORMED } };
-  });
-}
-
-// Lines read at once are served concurrently: answers to different requests may interleave in
-// any order (JSON-RPC promises none), so a burst is compared per request, in order within each:
-// its progress, then its answer.
-/** Answers grouped by request (progress by its token), in order within each. */
-export function perRequest(messages: unknown[]): Record<string, unknown[]> {
-  const streams: Record<string, unknown[]> = {};
-  for (const message of messages) {
-    const m = message as { id?: unknown; params?: { progressToken?: unknown } };
-    const key = m.id !== undefined
-      ? `id ${JSON.stringify(m.id)}`
-      : m.params?.progressToken !== undefined
-      ? `progress ${JSON.stringify(m.params.progressToken)}`
-      : "notifications";
-    (streams[key] ??= []).push(message);
-  }
-  return streams;
-}
-
-/**
- * Sends the steps to both servers and asserts the same answers, to the byte (each message as the
- * JSON text it was written, so member order counts): in order, or per request when a step holds
- * several lines (read at once, they are served concurrently).
- */
-export async function assertSameAnswers(steps: Step[], results: unknown[] = []): Promise<{
-  [request: string]: unknown[];
-}> {
-  const expected = normalised(await exchange(steps, true, results));
-  const actual = normalised(await exchange(steps, false, results));
-  const texts = (messages: unknown[]) => messages.map((message) => JSON.stringify(message));
-  if (steps.some((step) => step.includes("\n"))) {
-    const streams = (messages: unknown[]) =>
-      Object.fromEntries(
-        Object.entries(perRequest(messages)).map(([request, stream]) => [request, texts(stream)]),
-      );
-    deepEqual(streams(actual), streams(expected));
-  } else deepEqual(texts(actual), texts(expected));
-  return perRequest(expected);
-}
