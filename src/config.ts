@@ -7,6 +7,7 @@
 
 import { estimateTokens } from "./tokens.ts";
 import type { Result } from "./result.ts";
+import { checkCodeSettings, type CodeLimits, type CodeMode } from "./code_mode/limits.ts";
 
 /**
  * How much of the catalogue the prompt lists:
@@ -38,6 +39,9 @@ type Lists<L extends readonly string[], U extends string> = [Exclude<U, L[number
   : false;
 true satisfies Lists<typeof DISCLOSURE_LEVELS, DisclosureLevel>;
 true satisfies Lists<typeof TOOL_FORMATS, ToolFormat>;
+// The configuration writes code mode's union out (the docs show it); it is CodeMode's.
+true satisfies ([CodeMode] extends [ProgressiveConfig["codeMode"]] ? true : false);
+true satisfies ([ProgressiveConfig["codeMode"]] extends [CodeMode] ? true : false);
 
 /** The configuration of an injector. Every field has a default in {@linkcode DEFAULT_CONFIG}. */
 export interface ProgressiveConfig {
@@ -92,6 +96,18 @@ export interface ProgressiveConfig {
    * @default {1000}
    */
   maxQueryChars: number;
+  /**
+   * Code mode: whether the bridge offers `run` (a script that composes tools in a sandbox), and
+   * what a script may call (`read-only`: only tools whose definition says `readOnlyHint: true`).
+   * A host that runs its own tools opts in, since it must then answer the calls a run needs.
+   * @default {"off"}
+   */
+  codeMode: "off" | "read-only" | "all";
+  /**
+   * The bounds of one run, over `DEFAULT_CODE_LIMITS` (`src/code_mode/limits.ts`).
+   * @default {{}}
+   */
+  codeLimits: Readonly<Partial<CodeLimits>>;
 }
 
 /** The default configuration (the seed's defaults). */
@@ -106,6 +122,8 @@ export const DEFAULT_CONFIG: Readonly<ProgressiveConfig> = Object.freeze({
   estimateTokens,
   maxDescriptionChars: 4000,
   maxQueryChars: 1000,
+  codeMode: "off",
+  codeLimits: Object.freeze({}),
 });
 
 /**
@@ -250,7 +268,16 @@ export function checkConfig(config: Partial<ProgressiveConfig> = {}): ConfigResu
   if (!Number.isSafeInteger(c.maxQueryChars) || c.maxQueryChars < 1) {
     return fail("maxQueryChars", "must be a positive integer", c.maxQueryChars);
   }
-  return { ok: true, value: Object.freeze({ ...c, disclosure: Object.freeze([...c.disclosure]) }) };
+  const code = checkCodeSettings(c.codeMode, c.codeLimits);
+  if (!code.ok) return fail(code.error.field, code.error.message, code.error.value);
+  return {
+    ok: true,
+    value: Object.freeze({
+      ...c,
+      disclosure: Object.freeze([...c.disclosure]),
+      codeLimits: code.value.limits,
+    }),
+  };
 }
 
 /**

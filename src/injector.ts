@@ -14,6 +14,9 @@ import { type DisclosureLevel, type ProgressiveConfig, resolveConfig } from "./c
 import { disclose, type Inventory, listCatalog } from "./disclosure.ts";
 import { instructions, renderPrompt } from "./prompt.ts";
 import type { McpTool } from "./tool.ts";
+import type { CallAction, RunAnswer } from "./code_mode/answer.ts";
+import { runScript } from "./code_mode/run.ts";
+import type { Sandbox } from "./code_mode/sandbox.ts";
 
 /** What a host puts in front of the model. */
 export interface Injection {
@@ -48,9 +51,14 @@ export interface McpInvoker {
    *
    * @param tool The resolved tool.
    * @param args Its arguments.
+   * @param signal Aborted when the call is no longer needed (a script's run ended first).
    * @returns The result to hand back to the model.
    */
-  invoke(tool: McpTool, args: Record<string, unknown>): Promise<unknown> | unknown;
+  invoke(
+    tool: McpTool,
+    args: Record<string, unknown>,
+    signal?: AbortSignal,
+  ): Promise<unknown> | unknown;
 }
 
 /**
@@ -59,7 +67,8 @@ export interface McpInvoker {
  * `error: {code, message}`, the place where a model mistake (`action: "error"`) has its own.
  */
 export type HandledAction =
-  | Exclude<BridgeAction, { action: "execute" }>
+  | Exclude<BridgeAction, { action: "execute" | "run" }>
+  | RunAnswer
   | (
     & Extract<BridgeAction, { action: "execute" }>
     & (
@@ -160,12 +169,23 @@ export class Injector {
    * invoker. Model mistakes and invoker failures come back as results with `isError`, never as
    * exceptions; `toolResult` is what to hand back to the model.
    *
+   * A run (code mode) runs in the sandbox given, each of its calls through the invoker.
+   *
    * @param args The bridge arguments: an object, or the model's raw JSON string.
    * @param invoker Runs the resolved tool.
+   * @param options `sandbox` runs the scripts of `run` (code mode; without one, a run answers
+   * that it cannot); `signal` stops a run.
    * @returns The action, with its `toolResult`.
    */
-  async handle(args: unknown, invoker: McpInvoker): Promise<HandledAction> {
+  async handle(
+    args: unknown,
+    invoker: McpInvoker,
+    options: { sandbox?: Sandbox; signal?: AbortSignal } = {},
+  ): Promise<HandledAction> {
     const action = this.route(args);
+    if (action.action === "run") {
+      return await runScript(this, action.code, { ...options, invoker }) as RunAnswer;
+    }
     if (action.action !== "execute") return action;
     try {
       const result = await invoker.invoke(action.tool, action.arguments);
@@ -182,6 +202,30 @@ export class Injector {
         toolResult: renderToolFailure(action.id, code, message),
       };
     }
+  }
+
+  /**
+   * Runs a script of `run` (code mode): live, each call through `options.invoker`; or replayed
+   * for a host that runs the tools itself, with `options.results` (the MCP results of the calls
+   * so far, in call order), answering the next call the script needs as `action: "call"` until
+   * it ends. Never throws: every failure is a `RunAnswer` with `isError` and its `error`.
+   *
+   * @param code The script (a `run` action's `code`).
+   * @param options `sandbox` runs the script (without one, the run answers `unavailable`);
+   * `invoker` runs each real call as the script makes it (a live run); or `results`, the MCP
+   * results of the calls so far in call order (a replayed run); `signal` stops the run.
+   * @returns The run's answer, or the next call a replayed run needs.
+   */
+  run(
+    code: string,
+    options: {
+      sandbox?: Sandbox;
+      invoker?: McpInvoker;
+      results?: readonly unknown[];
+      signal?: AbortSignal;
+    },
+  ): Promise<RunAnswer | CallAction> {
+    return runScript(this, code, options);
   }
 }
 

@@ -93,6 +93,16 @@ export type BridgeAction =
     arguments: Record<string, unknown>;
   }
   | {
+    /**
+     * A script to run (code mode on), for `Injector.run` (or `handle`, which runs it) to run in
+     * a sandbox: what a run answers is a `RunAnswer`, or a `CallAction` for a host that runs the
+     * tools itself.
+     */
+    action: "run";
+    /** The model's JavaScript, the body of an async function (checked for its length). */
+    code: string;
+  }
+  | {
     /** A mistake of the model, with what to do next. */
     action: "error";
     /** The stable code (the same as `error.code`). */
@@ -122,6 +132,8 @@ export type DescribeAction = Extract<BridgeAction, { action: "describe" }>;
 export type ExecuteAction = Extract<BridgeAction, { action: "execute" }>;
 /** A mistake of the model, with what to do next. */
 export type ErrorAction = Extract<BridgeAction, { action: "error" }>;
+/** A script to run. */
+export type RunAction = Extract<BridgeAction, { action: "run" }>;
 
 /**
  * A mistake of the model, its code and message at the top level and in `error` (one builder, so

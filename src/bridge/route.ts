@@ -26,6 +26,8 @@ import {
 import { BRIDGE_EXAMPLE, parseBridgeCall } from "./parse.ts";
 import { closestIds, hasServer, MAX_ID_CHARS, sameNameIds } from "./suggest.ts";
 import { validateArguments } from "../schema/validate.ts";
+import { type CodeLimits, codeLimits, type CodeMode } from "../code_mode/limits.ts";
+import { declaration } from "../code_mode/declaration.ts";
 
 /** What routing needs to know besides the catalogue. */
 export interface RouteOptions {
@@ -44,6 +46,13 @@ export interface RouteOptions {
    * @default {true}
    */
   validateArguments?: boolean;
+  /**
+   * Whether the bridge offers `run` (describe then adds the tool's declaration for code).
+   * @default {"off"}
+   */
+  codeMode?: CodeMode;
+  /** The bounds of a run (`maxCodeChars` refuses a longer script at once). */
+  codeLimits?: Readonly<Partial<CodeLimits>>;
 }
 
 const EXAMPLE = BRIDGE_EXAMPLE;
@@ -77,6 +86,8 @@ export function route(catalog: McpCatalog, args: unknown, options: RouteOptions)
   switch (call.action) {
     case "search":
       return search(catalog, call.query ?? call.name ?? "", call.limit, options);
+    case "run":
+      return run(call.code, options);
     case "describe":
     case "execute": {
       if (call.name === undefined || call.name.trim() === "") {
@@ -92,14 +103,37 @@ export function route(catalog: McpCatalog, args: unknown, options: RouteOptions)
         const execute = { action: "execute", id, tool, arguments: call.arguments ?? {} } as const;
         return options.validateArguments === false ? execute : checkArguments(execute);
       }
+      const body = renderDescribe(id, tool, options.maxDescriptionChars);
       return {
         action: "describe",
         id,
         tool,
-        toolResult: renderDescribe(id, tool, options.maxDescriptionChars),
+        toolResult: (options.codeMode ?? "off") === "off"
+          ? body
+          : `${body}\n${declaration(id, tool)}`,
       };
     }
   }
+}
+
+// A script, checked for what the bridge can tell at once; the sandbox checks the rest.
+function run(code: string | undefined, options: RouteOptions): BridgeAction {
+  if (code === undefined) {
+    return error(
+      "invalid_arguments",
+      '"code" is required for run: JavaScript, the body of an async function, e.g. ' +
+        '{"action":"run","code":"return await call(\\"server/tool\\", {})"}',
+    );
+  }
+  const max = codeLimits(options.codeLimits).maxCodeChars;
+  if (code.length > max) {
+    return error(
+      "invalid_arguments",
+      `"code" is ${code.length} characters long, over the limit of ${max} (maxCodeChars): ` +
+        "write a shorter script, or do part of the work with execute",
+    );
+  }
+  return { action: "run", code };
 }
 
 function search(

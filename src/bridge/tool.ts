@@ -6,9 +6,13 @@
  */
 
 import type { ToolFormat } from "../config.ts";
+import type { CodeMode } from "../code_mode/limits.ts";
 
 /** The bridge's actions. */
 export const BRIDGE_ACTIONS = ["search", "describe", "execute"] as const;
+
+/** The action code mode adds (only when it is on: the bridge offers it then alone). */
+export const RUN_ACTION = "run";
 
 /**
  * The bridge tool in one of the formats: OpenAI's function (`{type: "function", function}`),
@@ -41,11 +45,40 @@ export interface BridgeToolOptions {
   maxSearchLimit: number;
   /** The number of search results when the model gives no limit. */
   searchDefaultLimit: number;
+  /**
+   * Whether the bridge offers `run`, and what a script may call.
+   * @default {"off"}
+   */
+  codeMode?: CodeMode;
 }
 
 const DESCRIPTION = "Use the tools of MCP servers; ids are server/tool. " +
   "search: find tools by keywords. describe: get a tool's input schema. " +
   "execute: run a tool with arguments that follow that schema. Describe before you execute.";
+const RUN = " run: JavaScript code (an async function's body) composing tools in a sandbox: " +
+  "await call(id, args) returns a tool's result, search(query, limit?), describe(id), console.log; " +
+  "return a JSON value. Answers {result, logs, calls}.";
+const READ_ONLY = " Scripts call only read-only tools; execute the others.";
+
+/**
+ * The bridge tool's description.
+ *
+ * @param codeMode Whether it offers `run` (and for which tools).
+ * @returns The description.
+ *
+ * @example Usage
+ * ```ts
+ * import { bridgeDescription } from "./tool.ts";
+ * import { equal, ok } from "node:assert/strict";
+ *
+ * equal(bridgeDescription("off").includes("run:"), false);
+ * ok(bridgeDescription("read-only").includes("read-only tools"));
+ * ```
+ */
+export function bridgeDescription(codeMode: CodeMode = "off"): string {
+  if (codeMode === "off") return DESCRIPTION;
+  return DESCRIPTION + RUN + (codeMode === "read-only" ? READ_ONLY : "");
+}
 
 /**
  * The bridge tool's JSON Schema parameters.
@@ -62,12 +95,16 @@ const DESCRIPTION = "Use the tools of MCP servers; ids are server/tool. " +
  * ```
  */
 export function bridgeParameters(
-  options: Pick<BridgeToolOptions, "maxSearchLimit" | "searchDefaultLimit">,
+  options: Pick<BridgeToolOptions, "maxSearchLimit" | "searchDefaultLimit" | "codeMode">,
 ): Record<string, unknown> {
+  const code = (options.codeMode ?? "off") !== "off";
   return {
     type: "object",
     properties: {
-      action: { type: "string", enum: [...BRIDGE_ACTIONS] },
+      action: {
+        type: "string",
+        enum: code ? [...BRIDGE_ACTIONS, RUN_ACTION] : [...BRIDGE_ACTIONS],
+      },
       query: {
         type: "string",
         description:
@@ -81,6 +118,9 @@ export function bridgeParameters(
       },
       name: { type: "string", description: "describe, execute: the tool id server/tool" },
       arguments: { type: "object", description: "execute: the tool's arguments" },
+      ...(code
+        ? { code: { type: "string", description: "run: the JavaScript, an async function's body" } }
+        : {}),
     },
     required: ["action"],
     additionalProperties: false,
@@ -105,12 +145,13 @@ export function bridgeParameters(
 export function bridgeTool(options: BridgeToolOptions): BridgeTool {
   const name = options.bridgeName;
   const parameters = bridgeParameters(options);
+  const description = bridgeDescription(options.codeMode);
   switch (options.toolFormat) {
     case "openai":
-      return { type: "function", function: { name, description: DESCRIPTION, parameters } };
+      return { type: "function", function: { name, description, parameters } };
     case "anthropic":
-      return { name, description: DESCRIPTION, input_schema: parameters };
+      return { name, description, input_schema: parameters };
     case "mcp":
-      return { name, description: DESCRIPTION, inputSchema: parameters };
+      return { name, description, inputSchema: parameters };
   }
 }

@@ -13,6 +13,7 @@ import { pageHandler } from "../http/page.ts";
 import { checkSettings, type HttpSettings } from "../http/settings.ts";
 import { MemorySessionStore } from "../session/memory_store.ts";
 import { backgroundRanker } from "../ranking/deno_ranker.ts";
+import { DenoSandbox } from "./code_sandbox.ts";
 import { VERSION } from "../version.ts";
 
 const DEFAULT_PORT = 8787;
@@ -42,6 +43,9 @@ const app = createApp({
   loopbackOnly: isLoopbackName(hostname),
   // The word vectors load in the background, after startup; lexical search until then.
   catalogs: { ranker: backgroundRanker() },
+  // Code mode's sandbox, for requests that turn it on: a child deno per run, with no permissions
+  // (this server may run only `deno`: --allow-run=deno).
+  codeMode: { sandbox: new DenoSandbox() },
 });
 
 // The page at GET / (src/page/), then the API.

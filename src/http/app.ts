@@ -53,6 +53,7 @@ import { warmUp } from "./warm_up.ts";
 import { routeResult } from "./route_result.ts";
 import type { AppEnv } from "./shapes.ts";
 import { DEFAULT_SETTINGS, type HttpSettings } from "./settings.ts";
+import { answerRun, type CodeModeDeps, limitsOverDeployment } from "./run_route.ts";
 
 /** What the app needs from its runtime. */
 export interface AppDeps {
@@ -94,6 +95,12 @@ export interface AppDeps {
    * @default {console.error}
    */
   onUnexpectedError?: (error: unknown) => void;
+  /**
+   * Code mode: the sandbox that runs the scripts of `run` (a request opts in with
+   * `options.codeMode`), and the most each bound of a run may be here.
+   * @default {{}} (no sandbox: a run answers that it cannot run here)
+   */
+  codeMode?: CodeModeDeps;
 }
 
 export type { AppEnv } from "./shapes.ts";
@@ -280,6 +287,25 @@ export function createApp(deps: AppDeps): UnfoldApp {
             ...(body.options?.resend ? { resend: true } : {}),
           });
         if (!routed.ok) return problem("session_full", routed.error.message);
+        if (body.results !== undefined && routed.value.action !== "run") {
+          const message = 'is only for a run: send it with {"action":"run",...} arguments';
+          return problem("invalid_request", `"results" ${message}`, [{
+            pointer: "/results",
+            message,
+          }]);
+        }
+        if (routed.value.action === "run") {
+          const ran = await answerRun(injector, routed.value, {
+            results: body.results,
+            session: body.session === undefined ? undefined : {
+              store,
+              key: keyOf(c, body.session),
+              catalogHash: entry.catalogHash,
+            },
+          }, deps.codeMode ?? {});
+          if (ran instanceof Response) return ran;
+          return c.json({ ...ran, catalogHash: entry.catalogHash });
+        }
         // A search built this catalogue's index: the store keeps it for fresh isolates, after the
         // response where the runtime allows.
         const saving = cache.saveIndex(entry);
@@ -462,6 +488,8 @@ export function createApp(deps: AppDeps): UnfoldApp {
         maxDescriptionChars: settings.maxDescriptionChars,
       }).filter(([, value]) => value !== undefined),
     ) as Partial<ProgressiveConfig>;
+    const over = limitsOverDeployment(options.codeLimits, deps.codeMode ?? {});
+    if (over !== undefined) return { ok: false, response: over };
     const checked = checkConfig(config);
     if (!checked.ok) {
       const { field, message } = checked.error;

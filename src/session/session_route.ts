@@ -21,6 +21,7 @@ import { type McpTool, toolId } from "../tool.ts";
 import type { SessionDecision } from "./state.ts";
 import { SessionFullError, type SessionKey, type SessionStore } from "./store.ts";
 import type { Result } from "../result.ts";
+import type { RunAnswer } from "../code_mode/answer.ts";
 
 /** Where a call's session lives and how it behaves. */
 export interface SessionRouteOptions {
@@ -94,6 +95,9 @@ export async function routeInSession(
     case "error":
       await store.apply(key, { catalogHash, event: { kind: "error", code: action.code } });
       return { ok: true, value: action };
+    case "run":
+      // Recorded once it has run (recordRun): a script's calls are known only then.
+      return { ok: true, value: action };
     case "describe": {
       const [schemaHash, bodyHash] = await described(
         options.hash ?? sha256Hex,
@@ -153,6 +157,39 @@ export async function routeInSession(
       return done(decision, key.session, verdict === "invalid_arguments" ? checked : action);
     }
   }
+}
+
+/**
+ * Records a run that has ended in its session: the run, and each real call its script made
+ * (counted as executes, their origin a script's).
+ *
+ * @param store The store.
+ * @param key The session.
+ * @param catalogHash The catalogue's generation.
+ * @param answer The run's answer.
+ *
+ * @example Usage
+ * ```ts
+ * import { MemorySessionStore } from "./memory_store.ts";
+ * import { recordRun } from "./session_route.ts";
+ * import { equal } from "node:assert/strict";
+ *
+ * const store = new MemorySessionStore();
+ * const key = { tenant: "", session: "s" };
+ * await recordRun(store, key, "h", { calls: [{ id: "a/b", ok: true }] });
+ * equal((await store.get(key))?.counters.scriptCalls, 1);
+ * ```
+ */
+export async function recordRun(
+  store: SessionStore,
+  key: SessionKey,
+  catalogHash: string,
+  answer: Pick<RunAnswer, "calls">,
+): Promise<void> {
+  await store.apply(key, {
+    catalogHash,
+    event: { kind: "run", origin: "script", calls: answer.calls.map(({ id, ok }) => ({ id, ok })) },
+  });
 }
 
 type Hash = (text: string) => string | Promise<string>;

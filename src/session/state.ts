@@ -39,6 +39,10 @@ export interface SessionState {
     errors: Record<string, number>;
     /** Upstream tool calls that failed, as reported by the host. */
     upstreamFailures: number;
+    /** Scripts run (code mode); absent until the first. */
+    runs?: number;
+    /** Real calls made by scripts (each also counts as an execute); absent until the first. */
+    scriptCalls?: number;
   };
   /** When the session began, in ms since the epoch. */
   createdAt: number;
@@ -67,7 +71,17 @@ export interface SessionInput {
       valid: boolean;
     }
     | { kind: "error"; code: string }
-    | { kind: "result"; isError: boolean };
+    | { kind: "result"; isError: boolean }
+    | {
+      kind: "run";
+      /**
+       * Where the calls came from: a script, never the model's own execute, so that what learns
+       * from the model's choices (search's prior) can tell them apart.
+       */
+      origin: "script";
+      /** Each real call the script made, in order. */
+      calls: readonly { id: string; ok: boolean }[];
+    };
 }
 
 /** The session's decision about the event. */
@@ -322,5 +336,12 @@ function apply(
     case "result":
       if (event.isError) c.upstreamFailures += 1;
       return { state, decision: { kind: "recorded" } };
+    case "run": {
+      c.runs = (c.runs ?? 0) + 1;
+      c.scriptCalls = (c.scriptCalls ?? 0) + event.calls.length;
+      c.executes += event.calls.length;
+      for (const call of event.calls) if (!call.ok) c.upstreamFailures += 1;
+      return { state, decision: { kind: "recorded" } };
+    }
   }
 }

@@ -33,6 +33,10 @@ export function forTheModel(result: RouteResult): string {
       return "run " + result.id + " with " + JSON.stringify(result.arguments);
     case "error":
       return result.error.code + ": " + result.toolResult;
+    case "run":
+      return result.isError ? result.error?.message ?? "" : result.toolResult;
+    case "call":
+      return "run " + result.id + " as call " + result.index + ", then the run again";
     default: {
       const unreachable: never = result;
       return unreachable;

@@ -91,6 +91,20 @@ Deno.test("RouteResult is a oneOf discriminated by action, each shape with its r
     ["describe", ["action", "catalogHash", "id", "tool", "toolResult"]],
     ["execute", ["action", "arguments", "catalogHash", "id", "tool"]],
     ["error", ["action", "catalogHash", "error", "toolResult"]],
+    [
+      "run",
+      [
+        "action",
+        "calls",
+        "catalogHash",
+        "isError",
+        "logs",
+        "result",
+        "structuredContent",
+        "toolResult",
+      ],
+    ],
+    ["call", ["action", "arguments", "catalogHash", "id", "index", "tool"]],
   ]);
 });
 

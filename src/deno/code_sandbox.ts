@@ -1,0 +1,237 @@
+/**
+ * Code mode's sandbox on Deno: each run in a fresh child `deno` process with no permissions at
+ * all (no network, files, environment, subprocess, FFI or system information; `--no-prompt`, an
+ * empty environment, no config, no lock file), its V8 heap capped at the run's memory and code
+ * generation from strings off; the script in a `node:vm` context inside it
+ * (`_sandbox_child.ts`). The process talks to this one over its pipes only; it is killed when
+ * the run ends, for whatever reason, and reaped before `run` returns. Runs beyond
+ * `maxProcesses` wait for a free process (their wait counts in their time).
+ *
+ * @module
+ */
+
+import { HARNESS_SOURCE, harnessSettings } from "../code_mode/harness.ts";
+import { prepareScript, scriptExpression } from "../code_mode/prepare.ts";
+import type { Sandbox, SandboxEnd, SandboxHost, SandboxScript } from "../code_mode/sandbox.ts";
+import { LineSplitter } from "../utils/line_splitter.ts";
+import { CHILD_PROGRAM } from "./_sandbox_child.ts";
+
+/** How a {@linkcode DenoSandbox} starts its processes. */
+export interface DenoSandboxOptions {
+  /**
+   * The `deno` to run: this process's own when it may run it, else `deno` from the `PATH` (a
+   * server started with `--allow-run=deno`).
+   */
+  command?: string;
+  /**
+   * The most sandbox processes at once.
+   * @default {4}
+   */
+  maxProcesses?: number;
+}
+
+// The heap beyond the script's own: the harness, the context and Deno's runtime.
+const HEAP_HEADROOM_MB = 16;
+// The stderr kept of a process, to say why it died.
+const STDERR_TAIL = 4096;
+// Messages carry JSON: up to six bytes a character (\u escapes), plus the envelope.
+const LINE_FACTOR = 6;
+const LINE_SLACK = 64 * 1024;
+
+/**
+ * The Deno sandbox.
+ *
+ * @example Usage
+ * ```ts ignore
+ * import { DenoSandbox } from "./code_sandbox.ts";
+ * import { Injector, McpCatalog } from "../../mod.ts";
+ *
+ * const injector = new Injector(new McpCatalog([]), { codeMode: "all" });
+ * const answer = await injector.run("return 6 * 7", { sandbox: new DenoSandbox(), invoker: { invoke: () => null } });
+ * ```
+ */
+export class DenoSandbox implements Sandbox {
+  #command: string;
+  #free: number;
+  #waiting: (() => void)[] = [];
+
+  /**
+   * Makes the sandbox.
+   *
+   * @param options The `deno` to run and the most processes at once.
+   */
+  constructor(options: DenoSandboxOptions = {}) {
+    this.#command = options.command ?? defaultCommand();
+    this.#free = options.maxProcesses ?? 4;
+  }
+
+  /**
+   * Runs one script in a fresh process (see {@linkcode Sandbox.run}).
+   *
+   * @param script The code and its bounds.
+   * @param host Where the script's messages go.
+   * @param signal Stops the run.
+   * @returns How the run ended.
+   */
+  async run(script: SandboxScript, host: SandboxHost, signal: AbortSignal): Promise<SandboxEnd> {
+    const prepared = prepareScript(script.code, script.limits.maxCodeChars);
+    if (!prepared.ok) return { kind: "rejected", problem: prepared.error };
+    const started = performance.now();
+    const limits = script.limits;
+    if (!await this.#slot(signal, limits.timeoutMs)) {
+      return signal.aborted ? { kind: "aborted" } : { kind: "limit", limit: "timeoutMs" };
+    }
+    try {
+      const left = limits.timeoutMs - (performance.now() - started);
+      if (left <= 0) return { kind: "limit", limit: "timeoutMs" };
+      return await runChild(this.#command, {
+        harness: HARNESS_SOURCE,
+        script: scriptExpression(prepared.value.source),
+        settings: harnessSettings(limits, 1),
+      }, { script, host, signal, timeoutMs: left });
+    } finally {
+      this.#release();
+    }
+  }
+
+  // A process slot, waited for until the run's time is out or it is stopped.
+  async #slot(signal: AbortSignal, timeoutMs: number): Promise<boolean> {
+    if (this.#free > 0) {
+      this.#free--;
+      return true;
+    }
+    const { promise, resolve } = Promise.withResolvers<boolean>();
+    const wake = () => resolve(true);
+    this.#waiting.push(wake);
+    const timer = setTimeout(() => resolve(false), timeoutMs);
+    const stop = () => resolve(false);
+    signal.addEventListener("abort", stop, { once: true });
+    const got = await promise;
+    clearTimeout(timer);
+    signal.removeEventListener("abort", stop);
+    if (!got) {
+      const at = this.#waiting.indexOf(wake);
+      if (at !== -1) this.#waiting.splice(at, 1);
+      else this.#release(); // woken and stopped at once: the slot goes on
+    }
+    return got;
+  }
+
+  #release(): void {
+    const next = this.#waiting.shift();
+    if (next !== undefined) next();
+    else this.#free++;
+  }
+}
+
+interface ChildRun {
+  script: SandboxScript;
+  host: SandboxHost;
+  signal: AbortSignal;
+  timeoutMs: number;
+}
+
+async function runChild(
+  command: string,
+  init: Record<string, unknown>,
+  run: ChildRun,
+): Promise<SandboxEnd> {
+  const { limits } = run.script;
+  const memoryMb = limits.memoryMb + HEAP_HEADROOM_MB;
+  let child: Deno.ChildProcess;
+  try {
+    child = new Deno.Command(command, {
+      args: [
+        "run",
+        "--no-prompt",
+        "--no-config",
+        "--no-lock",
+        "--quiet",
+        `--v8-flags=--disallow-code-generation-from-strings,--max-old-space-size=${memoryMb}`,
+        CHILD_PROGRAM,
+      ],
+      clearEnv: true,
+      env: { NO_COLOR: "1", TZ: "UTC", DENO_NO_UPDATE_CHECK: "1" },
+      stdin: "piped",
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+  } catch (error) {
+    return { kind: "failed", message: `cannot start deno: ${(error as Error).message}` };
+  }
+  let end: SandboxEnd | undefined;
+  const settle = (value: SandboxEnd) => {
+    if (end !== undefined) return;
+    end = value;
+    try {
+      child.kill("SIGKILL");
+    } catch { /* already gone */ }
+  };
+  const timer = setTimeout(() => settle({ kind: "limit", limit: "timeoutMs" }), run.timeoutMs);
+  const stop = () => settle({ kind: "aborted" });
+  run.signal.addEventListener("abort", stop);
+  if (run.signal.aborted) stop();
+
+  const encoder = new TextEncoder();
+  const stdin = child.stdin.getWriter();
+  let writing: Promise<void> = Promise.resolve();
+  const send = (text: string) => {
+    const bytes = encoder.encode(text + "\n");
+    writing = writing.then(() => stdin.write(bytes)).catch(() => {});
+  };
+  send(JSON.stringify(init));
+
+  const decoder = new TextDecoder();
+  const maxLine = LINE_FACTOR * Math.max(limits.maxOutputChars, limits.maxLogChars) + LINE_SLACK;
+  const lines = new LineSplitter(maxLine, {
+    line: (bytes) => {
+      if (end !== undefined) return;
+      const text = decoder.decode(bytes);
+      if (text.startsWith('{"op":"done"')) {
+        settle({ kind: "done", text });
+        return;
+      }
+      void Promise.resolve(run.host.message(text)).then((reply) => {
+        if (reply !== undefined && end === undefined) send(reply);
+      }, () => settle({ kind: "failed", message: "the host could not answer a request" }));
+    },
+    oversized: () => settle({ kind: "limit", limit: "maxOutputChars" }),
+  });
+  const reading = child.stdout.pipeTo(
+    new WritableStream({ write: (chunk) => lines.push(chunk) }),
+  ).catch(() => {});
+  let stderr = "";
+  const errors = child.stderr.pipeTo(
+    new WritableStream({
+      write: (chunk) => {
+        stderr = (stderr + decoder.decode(chunk, { stream: true })).slice(-STDERR_TAIL);
+      },
+    }),
+  ).catch(() => {});
+
+  const status = await child.status;
+  clearTimeout(timer);
+  run.signal.removeEventListener("abort", stop);
+  await Promise.all([reading, errors]);
+  await writing;
+  await stdin.close().catch(() => {});
+  if (end !== undefined) return end;
+  if (/heap limit|out of memory/i.test(stderr)) return { kind: "limit", limit: "memoryMb" };
+  const how = status.signal === null ? `code ${status.code}` : `signal ${status.signal}`;
+  const tail = stderr.trim().split("\n").slice(-3).join(" ").slice(0, 300);
+  return {
+    kind: "failed",
+    message: `the sandbox process exited (${how}) before the script ended${
+      tail ? `: ${tail}` : ""
+    }`,
+  };
+}
+
+function defaultCommand(): string {
+  try {
+    const state = Deno.permissions.querySync({ name: "run", command: Deno.execPath() }).state;
+    return state === "granted" ? Deno.execPath() : "deno";
+  } catch {
+    return "deno";
+  }
+}
