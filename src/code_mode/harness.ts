@@ -154,6 +154,23 @@ export function harnessMain(
     },
   });
   const { post, finish, schedule } = port;
+  // The harness's own messages, written from their own fields only: a toJSON the script puts on
+  // Object.prototype is never asked (JSON.stringify asks it of every object, ours included).
+  const hasOwn = O.hasOwn;
+  const ownKeys = O.keys;
+  const encode = (value: unknown): string => {
+    if (value === null || typeof value !== "object") {
+      return value === undefined ? "null" : stringify(value);
+    }
+    const keys = ownKeys(value);
+    let out = "{";
+    for (let i = 0; i < keys.length; i++) {
+      const field = (value as Record<string, unknown>)[keys[i]!];
+      if (field === undefined) continue;
+      out += (out === "{" ? "" : ",") + stringify(keys[i]) + ":" + encode(field);
+    }
+    return out + "}";
+  };
   const cpuMs = port.cpuMs;
   const MiB = 1024 * 1024;
 
@@ -218,10 +235,10 @@ export function harnessMain(
     const waiter = apply(mapGet, waiting, [n]);
     apply(mapDelete, arrived, [n]);
     apply(mapDelete, waiting, [n]);
-    if (reply.ok === true) waiter.resolve(reply.value);
+    if (reply.ok === true) waiter.resolve(hasOwn(reply, "value") ? reply.value : null);
     else {
       const error: any = new ErrorCtor(StringFn(reply.error));
-      if (typeof reply.code === "string") error.code = reply.code;
+      if (hasOwn(reply, "code") && typeof reply.code === "string") error.code = reply.code;
       waiter.reject(error);
     }
     pump();
@@ -233,7 +250,7 @@ export function harnessMain(
       const answer = post(text);
       if (answer !== undefined) {
         apply(then, answer, [receive, () =>
-          receive(stringify({ seq: n, ok: false, error: "The host did not answer" }))]);
+          receive(encode({ seq: n, ok: false, error: "The host did not answer" }))]);
       }
     });
   // The script waits for nothing that can happen: no request is out, no reply is due.
@@ -285,7 +302,7 @@ export function harnessMain(
       return fail(new TypeErrorCtor("search(query, limit?): limit must be an integer"));
     }
     const n = ++seq;
-    return request(stringify({ op: "search", seq: n, query, limit }), n);
+    return request(encode({ op: "search", seq: n, query, limit }), n);
   };
   const describe = function describe(id: unknown) {
     if (stopped !== undefined) return fail(stopError());
@@ -293,7 +310,7 @@ export function harnessMain(
       return fail(new TypeErrorCtor('describe(id): id must be a tool id "server/tool"'));
     }
     const n = ++seq;
-    return request(stringify({ op: "describe", seq: n, id }), n);
+    return request(encode({ op: "describe", seq: n, id }), n);
   };
   let lines = 0;
   let logChars = 0;
@@ -308,7 +325,7 @@ export function harnessMain(
       }
       logChars += text.length;
       if (logChars > settings.maxLogChars) throw halt("maxLogChars");
-      const sent = post(stringify({ op: "log", level, text }));
+      const sent = post(encode({ op: "log", level, text }));
       if (sent !== undefined) apply(then, sent, [undefined, () => {}]);
     };
   const consoleObject = O.freeze({
@@ -324,7 +341,7 @@ export function harnessMain(
     if (ended) return;
     ended = true;
     stopped ??= { limit: "" };
-    finish(typeof message === "string" ? message : stringify(message));
+    finish(typeof message === "string" ? message : encode(message));
   };
   const lineOf = (error: any): number | undefined => {
     let stack: unknown;

@@ -89,7 +89,8 @@ export function jsonTools(intrinsics: unknown): JsonTools {
       failure = what + " at " + pointer(path);
       throw NOT_JSON;
     };
-    const walk = (v: any, inArray: boolean, key: string): boolean => {
+    // `converted`: v is what a toJSON returned, which JSON writes as it is (no second toJSON).
+    const walk = (v: any, inArray: boolean, key: string, converted = false): boolean => {
       switch (typeof v) {
         case "string":
           add(I.stringify(v));
@@ -136,10 +137,10 @@ export function jsonTools(intrinsics: unknown): JsonTools {
         if (lenient) return add("[Circular]"), true;
         refuse("a cyclic reference");
       }
-      const toJSON = v.toJSON;
+      const toJSON = converted ? undefined : v.toJSON;
       if (typeof toJSON === "function") {
         I.apply(I.push, stack, [v]);
-        const written = walk(I.apply(toJSON, v, [key]), inArray, key);
+        const written = walk(I.apply(toJSON, v, [key]), inArray, key, true);
         I.apply(I.pop, stack, []);
         return written;
       }

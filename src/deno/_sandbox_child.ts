@@ -57,6 +57,8 @@ export async function childMain(vmModule: unknown, processModule: unknown): Prom
     const used = process.cpuUsage();
     return (used.user + used.system) / 1000;
   };
+  // A script's promise rejected with no handler is the script's affair, never the process's end.
+  globalThis.addEventListener("unhandledrejection", (event) => event.preventDefault());
   const reader = stdin.readable.getReader();
   let buffer = "";
   const nextLine = async (): Promise<string | undefined> => {
