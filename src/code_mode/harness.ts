@@ -51,6 +51,8 @@ export interface HarnessSettings {
   maxLogChars: number;
   /** `maxOutputChars`. */
   maxOutputChars: number;
+  /** `maxCalls`: requests past it are not even sent. */
+  maxCalls: number;
   /** How many lines the sandbox's wrapper adds above the script (stack lines are shifted back). */
   lineShift: number;
 }
@@ -80,8 +82,17 @@ export interface HarnessApi {
  * ```
  */
 export function harnessSettings(limits: Readonly<CodeLimits>, lineShift: number): HarnessSettings {
-  const { maxSteps, cpuMs, memoryMb, maxLogLines, maxLogChars, maxOutputChars } = limits;
-  return { maxSteps, cpuMs, memoryMb, maxLogLines, maxLogChars, maxOutputChars, lineShift };
+  const { maxSteps, cpuMs, memoryMb, maxLogLines, maxLogChars, maxOutputChars, maxCalls } = limits;
+  return {
+    maxSteps,
+    cpuMs,
+    memoryMb,
+    maxLogLines,
+    maxLogChars,
+    maxOutputChars,
+    maxCalls,
+    lineShift,
+  };
 }
 
 /**
@@ -244,6 +255,11 @@ export function harnessMain(
     pump();
     schedule(idle);
   };
+  // The host counts requests too; the harness stops first so that a burst is never sent whole.
+  const next = () => {
+    if (seq >= settings.maxCalls) throw halt("maxCalls");
+    return ++seq;
+  };
   const request = (text: string, n: number) =>
     new PromiseCtor((resolve, rejected) => {
       apply(mapSet, waiting, [n, { resolve, reject: rejected }]);
@@ -290,7 +306,12 @@ export function harnessMain(
         new TypeErrorCtor(`call(${stringify(id)}, args): args are not JSON: ${written.message}`),
       );
     }
-    const n = ++seq;
+    let n: number;
+    try {
+      n = next();
+    } catch (error) {
+      return fail(error);
+    }
     return request(`{"op":"call","seq":${n},"tool":${stringify(id)},"args":${written.text}}`, n);
   };
   const search = function search(query: unknown, limit?: unknown) {
@@ -301,7 +322,12 @@ export function harnessMain(
     if (limit !== undefined && !numberIsSafe(limit)) {
       return fail(new TypeErrorCtor("search(query, limit?): limit must be an integer"));
     }
-    const n = ++seq;
+    let n: number;
+    try {
+      n = next();
+    } catch (error) {
+      return fail(error);
+    }
     return request(encode({ op: "search", seq: n, query, limit }), n);
   };
   const describe = function describe(id: unknown) {
@@ -309,7 +335,12 @@ export function harnessMain(
     if (typeof id !== "string") {
       return fail(new TypeErrorCtor('describe(id): id must be a tool id "server/tool"'));
     }
-    const n = ++seq;
+    let n: number;
+    try {
+      n = next();
+    } catch (error) {
+      return fail(error);
+    }
     return request(encode({ op: "describe", seq: n, id }), n);
   };
   let lines = 0;

@@ -7,7 +7,9 @@
  * loaded it). Insertions only, on the lines where the code is: a line number of the prepared code
  * is the model's line number.
  *
- * Used by the sandboxes (`src/deno/`, `src/workers/`), so that the parser stays out of the core.
+ * Used by the sandboxes, so that the parser stays out of the core: the Deno sandbox imports it,
+ * the Worker sandbox runs it in an isolate of its own from a static asset built from this file
+ * (`deno task code-mode-asset`), so that the parser stays out of the Worker's script too.
  *
  * @module
  */
@@ -15,9 +17,8 @@
 import { type Node, parse, type Token } from "acorn";
 import type { Result } from "../result.ts";
 import type { ScriptProblem } from "./sandbox.ts";
+import { STEP } from "./script_text.ts";
 
-/** The name of the step function; a script may not use a name that starts with `__unfold`. */
-export const STEP = "__unfold_step";
 const RESERVED = "__unfold";
 const CALL = `${STEP}();`;
 // Deeper nesting than this is refused: the walk below and the engines' parsers stay bounded.
@@ -92,44 +93,6 @@ export function prepareScript(
   const walked = walk(program, code, insertions);
   if (!walked.ok) return walked;
   return { ok: true, value: { source: apply(code, insertions), steps: insertions.length } };
-}
-
-/**
- * The prepared code as a script expression whose value is the script's factory
- * (`(step) => async function`): what a `node:vm` context compiles. The code starts on line 2.
- *
- * @param source The prepared code.
- * @returns The expression.
- *
- * @example Usage
- * ```ts
- * import { scriptExpression } from "./prepare.ts";
- * import { equal } from "node:assert/strict";
- *
- * equal(scriptExpression("return 1").split("\n")[1], "return 1");
- * ```
- */
-export function scriptExpression(source: string): string {
-  return `(function (${STEP}) { "use strict"; return async function () {\n${source}\n}; })`;
-}
-
-/**
- * The prepared code as an ES module whose default export is the script's factory: what a
- * Worker Loader isolate loads. The code starts on line 2.
- *
- * @param source The prepared code.
- * @returns The module's text.
- *
- * @example Usage
- * ```ts
- * import { scriptModule } from "./prepare.ts";
- * import { ok } from "node:assert/strict";
- *
- * ok(scriptModule("return 1").startsWith("export default function"));
- * ```
- */
-export function scriptModule(source: string): string {
-  return `export default function (${STEP}) { return async function () {\n${source}\n}; }`;
 }
 
 interface Insertion {

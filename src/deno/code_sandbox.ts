@@ -11,7 +11,8 @@
  */
 
 import { HARNESS_SOURCE, harnessSettings } from "../code_mode/harness.ts";
-import { prepareScript, scriptExpression } from "../code_mode/prepare.ts";
+import { prepareScript } from "../code_mode/prepare.ts";
+import { scriptExpression } from "../code_mode/script_text.ts";
 import type { Sandbox, SandboxEnd, SandboxHost, SandboxScript } from "../code_mode/sandbox.ts";
 import { LineSplitter } from "../utils/line_splitter.ts";
 import { CHILD_PROGRAM } from "./_sandbox_child.ts";
@@ -24,10 +25,23 @@ export interface DenoSandboxOptions {
    */
   command?: string;
   /**
-   * The most sandbox processes at once.
+   * The most sandbox processes running scripts at once.
    * @default {4}
    */
   maxProcesses?: number;
+  /**
+   * Processes started ahead, each waiting for one run (fresh: it has run nothing), so that a run
+   * does not wait for a process to start; `close()` stops them. A process that waits exits with
+   * this one (its stdin closes).
+   * @default {0}
+   */
+  prewarm?: number;
+}
+
+interface Spare {
+  child: Deno.ChildProcess;
+  memoryMb: number;
+  exited: boolean;
 }
 
 // The heap beyond the script's own: the harness, the context and Deno's runtime.
@@ -54,6 +68,9 @@ export class DenoSandbox implements Sandbox {
   #command: string;
   #free: number;
   #waiting: (() => void)[] = [];
+  #prewarm: number;
+  #spares: Spare[] = [];
+  #closed = false;
 
   /**
    * Makes the sandbox.
@@ -63,6 +80,13 @@ export class DenoSandbox implements Sandbox {
   constructor(options: DenoSandboxOptions = {}) {
     this.#command = options.command ?? defaultCommand();
     this.#free = options.maxProcesses ?? 4;
+    this.#prewarm = options.prewarm ?? 0;
+  }
+
+  /** Stops the processes started ahead (runs still going end as they would). */
+  async close(): Promise<void> {
+    this.#closed = true;
+    await Promise.all(this.#spares.splice(0).map((spare) => stopSpare(spare.child)));
   }
 
   /**
@@ -84,11 +108,22 @@ export class DenoSandbox implements Sandbox {
     try {
       const left = limits.timeoutMs - (performance.now() - started);
       if (left <= 0) return { kind: "limit", limit: "timeoutMs" };
-      return await runChild(this.#command, {
-        harness: HARNESS_SOURCE,
-        script: scriptExpression(prepared.value.source),
-        settings: harnessSettings(limits, 1),
-      }, { script, host, signal, timeoutMs: left });
+      let child: Deno.ChildProcess;
+      try {
+        child = this.#take(limits.memoryMb + HEAP_HEADROOM_MB);
+      } catch (error) {
+        return { kind: "failed", message: `cannot start deno: ${(error as Error).message}` };
+      }
+      try {
+        return await runChild(child, {
+          harness: HARNESS_SOURCE,
+          script: scriptExpression(prepared.value.source),
+          settings: harnessSettings(limits, 1),
+        }, { script, host, signal, timeoutMs: left });
+      } finally {
+        // After the run, not beside it: a process starting takes a core the run needs.
+        this.#refill(limits.memoryMb + HEAP_HEADROOM_MB);
+      }
     } finally {
       this.#release();
     }
@@ -122,6 +157,60 @@ export class DenoSandbox implements Sandbox {
     if (next !== undefined) next();
     else this.#free++;
   }
+
+  // A process started ahead when one waits with this heap, else a new one.
+  #take(memoryMb: number): Deno.ChildProcess {
+    const at = this.#spares.findIndex((spare) => !spare.exited && spare.memoryMb === memoryMb);
+    return at === -1 ? spawn(this.#command, memoryMb) : this.#spares.splice(at, 1)[0]!.child;
+  }
+
+  // The spares made up again (those that died on their own are reaped).
+  #refill(memoryMb: number): void {
+    this.#spares = this.#spares.filter((spare) => {
+      if (spare.exited) void stopSpare(spare.child);
+      return !spare.exited;
+    });
+    while (!this.#closed && this.#spares.length < this.#prewarm) {
+      try {
+        const spare: Spare = { child: spawn(this.#command, memoryMb), memoryMb, exited: false };
+        void spare.child.status.then(() => spare.exited = true);
+        this.#spares.push(spare);
+      } catch {
+        break; // a spare is only a head start
+      }
+    }
+  }
+}
+
+function spawn(command: string, memoryMb: number): Deno.ChildProcess {
+  return new Deno.Command(command, {
+    args: [
+      "run",
+      "--no-prompt",
+      "--no-config",
+      "--no-lock",
+      "--quiet",
+      `--v8-flags=--disallow-code-generation-from-strings,--max-old-space-size=${memoryMb}`,
+      CHILD_PROGRAM,
+    ],
+    clearEnv: true,
+    env: { NO_COLOR: "1", TZ: "UTC", DENO_NO_UPDATE_CHECK: "1" },
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+}
+
+async function stopSpare(child: Deno.ChildProcess): Promise<void> {
+  try {
+    child.kill("SIGKILL");
+  } catch { /* already gone */ }
+  await Promise.all([
+    child.status,
+    child.stdout.cancel().catch(() => {}),
+    child.stderr.cancel().catch(() => {}),
+    child.stdin.close().catch(() => {}),
+  ]);
 }
 
 interface ChildRun {
@@ -132,33 +221,11 @@ interface ChildRun {
 }
 
 async function runChild(
-  command: string,
+  child: Deno.ChildProcess,
   init: Record<string, unknown>,
   run: ChildRun,
 ): Promise<SandboxEnd> {
   const { limits } = run.script;
-  const memoryMb = limits.memoryMb + HEAP_HEADROOM_MB;
-  let child: Deno.ChildProcess;
-  try {
-    child = new Deno.Command(command, {
-      args: [
-        "run",
-        "--no-prompt",
-        "--no-config",
-        "--no-lock",
-        "--quiet",
-        `--v8-flags=--disallow-code-generation-from-strings,--max-old-space-size=${memoryMb}`,
-        CHILD_PROGRAM,
-      ],
-      clearEnv: true,
-      env: { NO_COLOR: "1", TZ: "UTC", DENO_NO_UPDATE_CHECK: "1" },
-      stdin: "piped",
-      stdout: "piped",
-      stderr: "piped",
-    }).spawn();
-  } catch (error) {
-    return { kind: "failed", message: `cannot start deno: ${(error as Error).message}` };
-  }
   let end: SandboxEnd | undefined;
   const settle = (value: SandboxEnd) => {
     if (end !== undefined) return;

@@ -45,7 +45,7 @@ const app = createApp({
   catalogs: { ranker: backgroundRanker() },
   // Code mode's sandbox, for requests that turn it on: a child deno per run, with no permissions
   // (this server may run only `deno`: --allow-run=deno).
-  codeMode: { sandbox: new DenoSandbox() },
+  codeMode: { sandbox: new DenoSandbox({ prewarm: 1 }) },
 });
 
 // The page at GET / (src/page/), then the API.

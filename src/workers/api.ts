@@ -54,9 +54,12 @@ export function workerApi(env: Record<string, unknown>): WorkerApi {
       ranker: assetRanker(env.ASSETS as AssetsBinding | undefined),
     },
     // Code mode's sandbox, for requests that turn it on: an isolate per run, no outbound network.
-    codeMode: env.LOADER === undefined
-      ? {}
-      : { sandbox: new WorkerLoaderSandbox(env.LOADER as WorkerLoader) },
+    codeMode: env.LOADER === undefined ? {} : {
+      sandbox: new WorkerLoaderSandbox(
+        env.LOADER as WorkerLoader,
+        env.ASSETS as AssetsBinding | undefined,
+      ),
+    },
   });
   return { api, settings, store };
 }

@@ -6,6 +6,10 @@
  * module of its own, whose only export is a function that the harness calls once the global
  * scope is locked down. The harness reaches the host through one function passed over RPC.
  *
+ * The script is parsed and given its steps (`prepare.ts`, acorn) in an isolate of its own, loaded
+ * once and kept by the Worker Loader, from the static asset `code-mode-prepare.js` (built from
+ * `prepare.ts` by `deno task code-mode-asset`): the parser stays out of the Worker's script.
+ *
  * The deployed platform bounds an isolate's CPU time and memory (128 MB); a local workerd
  * (`wrangler dev`) bounds neither, and runs the isolate on the thread of the Worker that loaded
  * it, so there the harness's own counts (steps, bulk allocations) are what stop a busy script.
@@ -14,8 +18,37 @@
  */
 
 import { HARNESS_SOURCE, harnessSettings } from "../code_mode/harness.ts";
-import { prepareScript, scriptModule } from "../code_mode/prepare.ts";
-import type { Sandbox, SandboxEnd, SandboxHost, SandboxScript } from "../code_mode/sandbox.ts";
+import { scriptModule } from "../code_mode/script_text.ts";
+import type {
+  Sandbox,
+  SandboxEnd,
+  SandboxHost,
+  SandboxScript,
+  ScriptProblem,
+} from "../code_mode/sandbox.ts";
+
+/** The static asset the preparer isolate loads: `prepare.ts` bundled with acorn. */
+export const PREPARE_ASSET = "/code-mode-prepare.js";
+
+/** The part of the `ASSETS` binding the sandbox uses. */
+export interface AssetsBinding {
+  /**
+   * Fetches a static asset.
+   *
+   * @param request The request (its path names the asset).
+   * @returns The response.
+   */
+  fetch(request: Request): Promise<Response>;
+}
+
+/** What a loaded isolate's code is, as the sandbox gives it. */
+interface WorkerCode {
+  compatibilityDate: string;
+  mainModule: string;
+  modules: Record<string, string>;
+  globalOutbound: null;
+  limits?: { cpuMs?: number };
+}
 
 /** The part of a Worker Loader binding the sandbox uses. */
 export interface WorkerLoader {
@@ -25,13 +58,15 @@ export interface WorkerLoader {
    * @param code Its modules and settings.
    * @returns The isolate's stub.
    */
-  load(code: {
-    compatibilityDate: string;
-    mainModule: string;
-    modules: Record<string, string>;
-    globalOutbound: null;
-    limits?: { cpuMs?: number };
-  }): LoadedWorker;
+  load(code: WorkerCode): LoadedWorker;
+  /**
+   * An isolate kept by its id, loaded the first time.
+   *
+   * @param id The isolate's id: the same id, the same code.
+   * @param code Gives its modules and settings, when it must be loaded.
+   * @returns The isolate's stub.
+   */
+  get(id: string, code: () => Promise<WorkerCode>): LoadedWorker;
 }
 
 /** A loaded isolate, as the sandbox uses it. */
@@ -43,8 +78,21 @@ export interface LoadedWorker {
    */
   getEntrypoint(): {
     run(send: (text: string) => unknown, settings: unknown): Promise<string>;
+    prepare(code: string, maxCodeChars: number): Promise<unknown>;
   };
 }
+
+// The preparer isolate's main module: the bundled prepare.ts behind an RPC method.
+const PREPARER_MODULE = `import { WorkerEntrypoint } from "cloudflare:workers";
+import { prepareScript } from "prepare.js";
+export default class Preparer extends WorkerEntrypoint {
+  prepare(code, maxCodeChars) {
+    return prepareScript(code, maxCodeChars);
+  }
+}
+`;
+// A script's preparation is one parse and a walk: linear in the script, which is bounded.
+const PREPARE_CPU_MS = 2_000;
 
 // The isolate's compatibility date: what its JavaScript APIs are (RPC functions need 2024-04-03).
 const COMPATIBILITY_DATE = "2025-09-01";
@@ -101,14 +149,18 @@ export default class Sandbox extends WorkerEntrypoint {
  */
 export class WorkerLoaderSandbox implements Sandbox {
   #loader: WorkerLoader;
+  #assets: AssetsBinding | undefined;
+  #prepareId: Promise<{ id: string; text: string }> | undefined;
 
   /**
    * Makes the sandbox.
    *
    * @param loader The Worker Loader binding.
+   * @param assets The static assets, where the preparer's code is.
    */
-  constructor(loader: WorkerLoader) {
+  constructor(loader: WorkerLoader, assets: AssetsBinding | undefined) {
     this.#loader = loader;
+    this.#assets = assets;
   }
 
   /**
@@ -119,9 +171,62 @@ export class WorkerLoaderSandbox implements Sandbox {
    * @param signal Stops the run.
    * @returns How the run ended.
    */
+  // The script parsed and given its steps in the preparer isolate.
+  async #prepare(code: string, maxCodeChars: number): Promise<Prepared> {
+    try {
+      const { id, text } = await (this.#prepareId ??= this.#preparerCode());
+      const worker = this.#loader.get(id, () =>
+        Promise.resolve({
+          compatibilityDate: COMPATIBILITY_DATE,
+          mainModule: "main.js",
+          modules: { "main.js": PREPARER_MODULE, "prepare.js": text },
+          globalOutbound: null,
+          limits: { cpuMs: PREPARE_CPU_MS },
+        }));
+      const entry = worker.getEntrypoint();
+      try {
+        return preparedOf(await entry.prepare(code, maxCodeChars));
+      } finally {
+        dispose(entry);
+      }
+    } catch (error) {
+      this.#prepareId = undefined;
+      return { kind: "failed", message: `cannot prepare the script: ${message(error)}` };
+    }
+  }
+
+  // The preparer's code, from the static assets, and an id that changes with it.
+  async #preparerCode(): Promise<{ id: string; text: string }> {
+    if (this.#assets === undefined) {
+      throw new Error("the Worker has no ASSETS binding (wrangler.toml [assets] binding)");
+    }
+    const response = await this.#assets.fetch(new Request(`http://assets.local${PREPARE_ASSET}`));
+    if (response.status !== 200) {
+      await response.body?.cancel();
+      throw new Error(`${PREPARE_ASSET} answered ${response.status}`);
+    }
+    const text = await response.text();
+    const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+    const hex = [...new Uint8Array(digest).slice(0, 8)].map((b) => b.toString(16).padStart(2, "0"))
+      .join("");
+    return { id: `unfold-prepare-${hex}`, text };
+  }
+
   async run(script: SandboxScript, host: SandboxHost, signal: AbortSignal): Promise<SandboxEnd> {
-    const prepared = prepareScript(script.code, script.limits.maxCodeChars);
-    if (!prepared.ok) return { kind: "rejected", problem: prepared.error };
+    if (script.code.length > script.limits.maxCodeChars) {
+      // Said as prepare.ts says it, without loading the preparer for it.
+      return {
+        kind: "rejected",
+        problem: {
+          code: "too_long",
+          message:
+            `The script is ${script.code.length} characters long, over maxCodeChars (${script.limits.maxCodeChars}): ` +
+            "write a shorter one, or do part of the work with execute",
+        },
+      };
+    }
+    const prepared = await this.#prepare(script.code, script.limits.maxCodeChars);
+    if (prepared.kind !== "prepared") return prepared;
     if (signal.aborted) return { kind: "aborted" };
     const { limits } = script;
     let worker: LoadedWorker;
@@ -130,7 +235,7 @@ export class WorkerLoaderSandbox implements Sandbox {
       worker = this.#loader.load({
         compatibilityDate: COMPATIBILITY_DATE,
         mainModule: "harness.js",
-        modules: { "harness.js": HARNESS_MODULE, "script.js": scriptModule(prepared.value.source) },
+        modules: { "harness.js": HARNESS_MODULE, "script.js": scriptModule(prepared.source) },
         globalOutbound: null,
         limits: { cpuMs: limits.cpuMs },
       });
@@ -161,6 +266,21 @@ export class WorkerLoaderSandbox implements Sandbox {
       dispose(worker);
     }
   }
+}
+
+// What the preparer isolate made of a script: its source with steps, or why it is refused.
+type Prepared = { kind: "prepared"; source: string } | Exclude<SandboxEnd, { kind: "done" }>;
+
+// Says each time what a part of the preparer's answer is, so a broken asset cannot pass.
+function preparedOf(answer: unknown): Prepared {
+  const value = answer as { ok?: unknown; value?: { source?: unknown }; error?: ScriptProblem };
+  if (value?.ok === true && typeof value.value?.source === "string") {
+    return { kind: "prepared", source: value.value.source };
+  }
+  if (value?.ok === false && typeof value.error?.message === "string") {
+    return { kind: "rejected", problem: value.error };
+  }
+  return { kind: "failed", message: "the preparer answered something else than a preparation" };
 }
 
 // What a failed isolate said, as an ending: the platform's CPU and memory bounds are limits.

@@ -352,7 +352,8 @@ const BOMBS: Case[] = ([
   },
   {
     name: "10,000 calls stop at maxCalls",
-    code: `await Promise.all(Array.from({ length: 10000 }, (_, i) => call("fs/read", { path: "f" + i })))`,
+    code:
+      `await Promise.all(Array.from({ length: 10000 }, (_, i) => call("fs/read", { path: "f" + i })))`,
     limits: { maxCalls: 10 },
     check: (answer) => {
       limited("maxCalls")(answer);
@@ -516,7 +517,10 @@ export function sandboxContract(name: string, open: () => Promise<ScriptRunner>)
           c.check(answer);
           equal(await runner.leftover(), 0, "the run left processes running");
           if (c.bomb) {
-            const after = await runner.run("return 1", { mode: "read-only", limits: CONTRACT_LIMITS });
+            const after = await runner.run("return 1", {
+              mode: "read-only",
+              limits: CONTRACT_LIMITS,
+            });
             equal(after.result, 1, "the host runs scripts after the bomb");
           }
         });

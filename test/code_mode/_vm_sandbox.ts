@@ -10,7 +10,8 @@
 
 import vm from "node:vm";
 import { HARNESS_SOURCE, harnessSettings } from "../../src/code_mode/harness.ts";
-import { prepareScript, scriptExpression } from "../../src/code_mode/prepare.ts";
+import { prepareScript } from "../../src/code_mode/prepare.ts";
+import { scriptExpression } from "../../src/code_mode/script_text.ts";
 import type { Sandbox, SandboxEnd } from "../../src/code_mode/sandbox.ts";
 
 /** A sandbox over `node:vm`, and what its runs sent. */
@@ -50,7 +51,7 @@ export class VmSandbox implements Sandbox {
     );
     const stop = () => resolve({ kind: "aborted" });
     signal.addEventListener("abort", stop);
-    const timers = new Set<number>();
+    const timers = new Set<ReturnType<typeof setTimeout>>();
     const api = harness({
       post: (text: string) => {
         this.sent.push(text);

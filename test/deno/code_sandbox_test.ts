@@ -1,3 +1,4 @@
+import { deepEqual, equal } from "node:assert/strict";
 import { Injector, McpCatalog, type McpTool, type RunAnswer } from "../../mod.ts";
 import { DenoSandbox } from "../../src/deno/code_sandbox.ts";
 import {
@@ -29,4 +30,48 @@ sandboxContract("DenoSandbox, live through Injector.run", () => {
     leftover: () => Promise.resolve(childProcessCount()),
     close: () => Promise.resolve(),
   });
+});
+
+const catalog = new McpCatalog(CONTRACT_TOOLS);
+const injector = new Injector(catalog, {
+  codeMode: "read-only",
+  codeLimits: { timeoutMs: 30_000 },
+});
+
+Deno.test("a sandbox with a process started ahead keeps one waiting, fresh, until close()", async () => {
+  const sandbox = new DenoSandbox({ prewarm: 1 });
+  const invoker = { invoke: contractResult };
+  for (const path of ["a", "b"]) {
+    const answer = await injector.run(`return await call("fs/read", { path: "${path}" })`, {
+      sandbox,
+      invoker,
+    }) as RunAnswer;
+    equal(answer.result, `read:${path}`);
+    equal(childProcessCount(), 1, "one process waits for the next run");
+  }
+  await sandbox.close();
+  equal(childProcessCount(), 0);
+});
+
+Deno.test("runs beyond maxProcesses wait for a process, and then run", async () => {
+  const sandbox = new DenoSandbox({ maxProcesses: 1 });
+  const release = Promise.withResolvers<void>();
+  const entered = Promise.withResolvers<void>();
+  const invoker = {
+    invoke: async (tool: McpTool, args: Record<string, unknown>) => {
+      entered.resolve();
+      await release.promise;
+      return contractResult(tool, args);
+    },
+  };
+  const first = injector.run(`return await call("fs/read", { path: "1" })`, { sandbox, invoker });
+  await entered.promise;
+  const second = injector.run("return 2", { sandbox, invoker });
+  equal(childProcessCount(), 1, "the second run waits for the first one's process");
+  release.resolve();
+  deepEqual([((await first) as RunAnswer).result, ((await second) as RunAnswer).result], [
+    "read:1",
+    2,
+  ]);
+  equal(childProcessCount(), 0);
 });

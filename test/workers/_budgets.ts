@@ -30,9 +30,12 @@ export interface WorkerSize {
  * ```
  */
 export const WORKER_SIZES: Readonly<Record<string, WorkerSize>> = Object.freeze({
-  // Measured 82.37 KiB (wrangler deploy --dry-run --outdir) with the Deno default's code (74.14
-  // before: the ranking data is a static asset, not script); docs/performance.md lists its parts.
-  "wrangler.toml": { targetKib: 100, budgetKib: 83 },
+  // Measured 94.21 KiB (wrangler deploy --dry-run --outdir) with code mode's harness, host side
+  // and Worker Loader sandbox (its parser, acorn, is a static asset loaded into an isolate of its
+  // own, not script: 128.75 KiB with it in the bundle); 82.37 before code mode, with the Deno
+  // default's code (74.14 before: the ranking data is a static asset, not script);
+  // docs/performance.md lists its parts.
+  "wrangler.toml": { targetKib: 100, budgetKib: 95 },
   // Measured 148.23 KiB (the same command; 147.94 before the index build's term memo): the ranker's
   // snapshot code stands in (an index is
   // stored and restored only by the API Worker's catalogue objects; 6.1 KB of script), from 149.66
