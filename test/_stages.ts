@@ -21,6 +21,7 @@ export const INTEGRATION: readonly string[] = [
   "test/e2e/ranking_parity_test.ts",
   "test/gateway/worker_face_test.ts",
   "test/workers/code_sandbox_test.ts",
+  "test/e2e/code_mode_test.ts",
   "test/deno/code_sandbox_test.ts",
   "test/gateway/chaos/snapshots_test.ts",
   "test/mcp/conformance_client_test.ts",

@@ -161,7 +161,10 @@ export class DenoSandbox implements Sandbox {
   // A process started ahead when one waits with this heap, else a new one.
   #take(memoryMb: number): Deno.ChildProcess {
     const at = this.#spares.findIndex((spare) => !spare.exited && spare.memoryMb === memoryMb);
-    return at === -1 ? spawn(this.#command, memoryMb) : this.#spares.splice(at, 1)[0]!.child;
+    if (at === -1) return spawn(this.#command, memoryMb);
+    const child = this.#spares.splice(at, 1)[0]!.child;
+    child.ref();
+    return child;
   }
 
   // The spares made up again (those that died on their own are reaped).
@@ -173,6 +176,8 @@ export class DenoSandbox implements Sandbox {
     while (!this.#closed && this.#spares.length < this.#prewarm) {
       try {
         const spare: Spare = { child: spawn(this.#command, memoryMb), memoryMb, exited: false };
+        // A process waiting for a run never keeps this one alive.
+        spare.child.unref();
         void spare.child.status.then(() => spare.exited = true);
         this.#spares.push(spare);
       } catch {

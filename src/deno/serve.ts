@@ -34,6 +34,10 @@ if (!Number.isInteger(port) || port < 0 || port > 65_535) {
 }
 const hostname = env.HOST || DEFAULT_HOST;
 
+// Code mode's sandbox, for requests that turn it on: a child deno per run, with no permissions
+// (this server may run only `deno`: --allow-run=deno), one started ahead for the next run.
+const sandbox = new DenoSandbox({ prewarm: 1 });
+
 const app = createApp({
   store: new MemorySessionStore({
     ttlSeconds: settings.sessionTtlSeconds,
@@ -43,9 +47,7 @@ const app = createApp({
   loopbackOnly: isLoopbackName(hostname),
   // The word vectors load in the background, after startup; lexical search until then.
   catalogs: { ranker: backgroundRanker() },
-  // Code mode's sandbox, for requests that turn it on: a child deno per run, with no permissions
-  // (this server may run only `deno`: --allow-run=deno).
-  codeMode: { sandbox: new DenoSandbox({ prewarm: 1 }) },
+  codeMode: { sandbox },
 });
 
 // The page at GET / (src/page/), then the API.
@@ -80,5 +82,8 @@ try {
 }
 
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  Deno.addSignalListener(signal, () => server.shutdown());
+  Deno.addSignalListener(signal, () => {
+    void sandbox.close();
+    void server.shutdown();
+  });
 }

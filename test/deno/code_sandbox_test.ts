@@ -75,3 +75,30 @@ Deno.test("runs beyond maxProcesses wait for a process, and then run", async () 
   ]);
   equal(childProcessCount(), 0);
 });
+
+Deno.test("a process started ahead keeps no parent alive: the parent exits, and so does it", async () => {
+  const program = `
+    import { DenoSandbox } from ${
+    JSON.stringify(new URL("../../src/deno/code_sandbox.ts", import.meta.url).href)
+  };
+    import { Injector, McpCatalog } from ${
+    JSON.stringify(new URL("../../mod.ts", import.meta.url).href)
+  };
+    const injector = new Injector(new McpCatalog([]), { codeMode: "all" });
+    const answer = await injector.run("return 7", { sandbox: new DenoSandbox({ prewarm: 1 }) });
+    console.log(answer.result);
+  `;
+  const parent = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "--node-modules-dir=auto", "-"],
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const writer = parent.stdin.getWriter();
+  await writer.write(new TextEncoder().encode(program));
+  await writer.close();
+  const { code, stdout, stderr } = await parent.output();
+  equal(code, 0, new TextDecoder().decode(stderr));
+  equal(new TextDecoder().decode(stdout).trim(), "7");
+  equal(childProcessCount(), 0);
+});
