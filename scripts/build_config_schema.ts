@@ -1,15 +1,15 @@
 /**
- * Writes what the config's declaration gives besides the parser: the JSON Schema for editors
- * (`docs/unfold.schema.json`), the key table of the `unfold` block in `docs/gateway.md` (the
- * table after its marker line) and the public types (`src/gateway/config/types.ts`).
- * `test/gateway/config/schema_test.ts` fails until they are written again after a key changes.
+ * Writes what the config's declaration gives besides the parser and the types: the JSON Schema
+ * for editors (`docs/unfold.schema.json`) and the key table of the `unfold` block in
+ * `docs/gateway.md` (the table after its marker line). `test/gateway/config/schema_test.ts`
+ * fails until they are written again after a key changes.
  *
- * Run: `deno run --allow-read --allow-write=docs,src/gateway/config/types.ts scripts/build_config_schema.ts`
+ * Run: `deno run --allow-read --allow-write=docs scripts/build_config_schema.ts`
  *
  * @module
  */
 
-import { configSchema, configTypes, unfoldKeyRows } from "../src/gateway/config/schema.ts";
+import { configSchema, unfoldKeyRows } from "../src/gateway/config/schema.ts";
 
 /** The line the table of the `unfold` block follows in `docs/gateway.md`. */
 export const TABLE_MARKER =
@@ -58,7 +58,6 @@ if (import.meta.main) {
   const root = new URL("../", import.meta.url);
   const schema = `${JSON.stringify(configSchema(), null, 2)}\n`;
   await Deno.writeTextFile(new URL("docs/unfold.schema.json", root), schema);
-  await Deno.writeTextFile(new URL("src/gateway/config/types.ts", root), configTypes());
   const docs = new URL("docs/gateway.md", root);
   const rows = [["key", "values", "default"], ...unfoldKeyRows()];
   await Deno.writeTextFile(docs, withTable(await Deno.readTextFile(docs), table(rows)));

@@ -17,6 +17,10 @@
  */
 export const INTEGRATION: readonly string[] = [
   // The slowest (real servers from npm, wrangler dev, Chromium), measured in a full run: first.
+  // The real hosts (Claude Code, Codex CLI, Gemini CLI), one session each.
+  "test/hosts/claude_code_test.ts",
+  "test/hosts/codex_test.ts",
+  "test/hosts/gemini_test.ts",
   "test/page/gateway_page_test.ts",
   "test/e2e/ranking_parity_test.ts",
   "test/gateway/worker_face_test.ts",
@@ -27,6 +31,7 @@ export const INTEGRATION: readonly string[] = [
   "test/mcp/conformance_client_test.ts",
   "test/readme_test.ts",
   "test/cli/setup_test.ts",
+  "test/cli/setup_hosts_test.ts",
   "test/cli/spawn_after_checks_test.ts",
   "test/workers/gateway_binding_test.ts",
   "test/gateway/conformance_test.ts",
@@ -54,7 +59,9 @@ export const INTEGRATION: readonly string[] = [
   "test/cli/main_test.ts",
   "test/cli/mistakes_test.ts",
   "test/cli/profile_env_test.ts",
+  "test/cli/unset_variable_test.ts",
   "test/cli/quick_start_test.ts",
+  "test/deno/ranking_fifo_test.ts",
   "test/deno/serve_test.ts",
   "test/e2e/deno_server_test.ts",
   "test/e2e/worker_test.ts",
@@ -77,6 +84,7 @@ export const INTEGRATION: readonly string[] = [
   "test/gateway/inspector_cli_test.ts",
   "test/gateway/overview_test.ts",
   "test/gateway/profile_boundary_test.ts",
+  "test/gateway/prototype_names_test.ts",
   "test/gateway/faces/profile_http_test.ts",
   "test/gateway/config/profiles_test.ts",
   "test/gateway/protocol_test.ts",

@@ -41,6 +41,12 @@ export type ParsedCall = Result<
   { code: "invalid_json" | "invalid_arguments"; message: string }
 >;
 
+/**
+ * Arguments hosts add to every tool's schema and send when the model sets them (Gemini CLI's
+ * `wait_for_previous`): accepted and ignored, not the model's mistake.
+ */
+export const HOST_ARGUMENTS: readonly string[] = Object.freeze(["wait_for_previous"]);
+
 /** A JSON object of the right shape, shown in every refusal that has no better hint. */
 export const BRIDGE_EXAMPLE = `{"action":"search","query":"what you need"}`;
 
@@ -106,6 +112,7 @@ export function parseBridgeCall(args: unknown, limits: BridgeLimits): ParsedCall
   const unknown: string[] = [];
   for (const [key, raw] of Object.entries(input)) {
     if (raw === null) continue; // Models often send null for "not given".
+    if (HOST_ARGUMENTS.includes(key)) continue;
     const field = Object.hasOwn(schema.properties, key) ? schema.properties[key] : undefined;
     if (field === undefined) {
       unknown.push(key);

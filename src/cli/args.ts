@@ -55,6 +55,8 @@ export interface Args {
   all: boolean;
   /** `--file PATH` of `setup`: the host's file. */
   file?: string;
+  /** `--scope SCOPE` of `setup`: one place of the host's. */
+  scope?: string;
   /** `--dry-run` of `setup`. */
   dryRun: boolean;
   /** `--undo` of `setup`. */
@@ -93,7 +95,7 @@ export function parseArgs(
     const command = argv[0] ?? "";
     const usage = Object.hasOwn(COMMANDS, command)
       ? `Usage: ${COMMANDS[command as CommandName].usage}`
-      : "Run unfold --help for the commands.";
+      : "Run `unfold --help` for the commands.";
     return { ok: false, error: error.message, usage };
   }
 }
@@ -146,6 +148,7 @@ function parse(argv: readonly string[], defaultConfig: string): Args {
   if (text("profile") !== undefined) args.profile = text("profile")!;
   args.all = values.all === true;
   if (text("file") !== undefined) args.file = text("file")!;
+  if (text("scope") !== undefined) args.scope = text("scope")!;
   args.dryRun = values["dry-run"] === true;
   args.undo = values.undo === true;
   if (args.config === "") {
@@ -167,10 +170,7 @@ function parse(argv: readonly string[], defaultConfig: string): Args {
     throw new UsageError("approve needs the tool ids to approve, or --all (not both)");
   }
   if (name === "setup" && args.words.length !== 1) {
-    throw new UsageError("setup needs one host name (unfold setup --help lists them)");
-  }
-  if (name === "setup" && args.dryRun && args.undo) {
-    throw new UsageError("setup takes --dry-run or --undo, not both");
+    throw new UsageError("setup needs one host name (`unfold setup --help` lists them)");
   }
   return args;
 }

@@ -43,12 +43,22 @@ export const OPTIONS = {
     value: "PATH",
     help: "the host's config file (default: its usual place)",
   },
+  scope: {
+    type: "string",
+    value: "SCOPE",
+    help: "one place of the host's: user, local, project or workspace (default: every place " +
+      "the host reads servers from in this folder)",
+  },
   "dry-run": {
     type: "boolean",
-    help: "print what would change (setup: both files; approve: what would be approved), " +
-      "write nothing",
+    help: "print what would change (setup: every place that holds servers, and each file's " +
+      "change, or with --undo what undo would do; approve: what would be approved), write nothing",
   },
-  undo: { type: "boolean", help: "restore the host's file from the backup setup kept" },
+  undo: {
+    type: "boolean",
+    help: "undo what setup changed, keeping whatever was written since (with --file or " +
+      "--scope: that file's or scope's change alone)",
+  },
   help: { type: "boolean", help: "print this help" },
 } as const satisfies Record<string, OptionSpec>;
 
@@ -65,9 +75,9 @@ export interface CommandSpec {
 /** Each command: its usage line, what it does, its options (the help and the parser read these). */
 export const COMMANDS = {
   setup: {
-    usage: "unfold setup HOST [--file PATH] [--config FILE] [--dry-run | --undo]",
+    usage: "unfold setup HOST [--scope SCOPE | --file PATH] [--config FILE] [--undo] [--dry-run]",
     summary: `move a host's MCP servers behind unfold (hosts: ${HOST_NAMES.join(", ")})`,
-    options: ["file", "config", "dry-run", "undo"],
+    options: ["file", "scope", "config", "dry-run", "undo"],
   },
   gateway: {
     usage: "unfold gateway [--config FILE] [--profile NAME] [--http [--port N] [--host H]]",
@@ -80,14 +90,14 @@ export const COMMANDS = {
     options: ["config", "profile", "json"],
   },
   approve: {
-    usage: "unfold approve [--config FILE] (SERVER/TOOL ... | --all) [--dry-run]",
+    usage: "unfold approve [--config FILE] [--profile NAME] (SERVER/TOOL ... | --all) [--dry-run]",
     summary: "approve tool definitions (trust: notify or pin)",
-    options: ["config", "all", "dry-run"],
+    options: ["config", "profile", "all", "dry-run"],
   },
   search: {
-    usage: 'unfold search [--config FILE] [--limit N] [--json] "WORDS"',
+    usage: 'unfold search [--config FILE] [--profile NAME] [--limit N] [--json] "WORDS"',
     summary: "show what the model would find for a search",
-    options: ["config", "limit", "json"],
+    options: ["config", "profile", "limit", "json"],
   },
   login: {
     usage:
@@ -108,19 +118,19 @@ export type CommandName = keyof typeof COMMANDS;
 // How each command is called.
 const USAGE = `Usage:\n${
   Object.values(COMMANDS).map((c) => `  ${c.usage}`).join("\n")
-}\n  unfold --version\nRun unfold help COMMAND for a command's options.`;
+}\n  unfold --version`;
 
 /** `unfold --help`: what unfold is, its commands and where to start. */
 export const HELP: string =
   `unfold ${VERSION}: progressive MCP tool injection, one MCP server in front of yours.
 
-${USAGE.replace(/\nRun unfold help.*$/, "")}
+${USAGE}
 
 Commands:
 ${Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(8)} ${c.summary}`).join("\n")}
 
-Start with unfold setup HOST (e.g. unfold setup claude-desktop), then unfold inspect.
-Run unfold help COMMAND (or unfold COMMAND --help) for a command's options.`;
+Start with \`unfold setup HOST\` (e.g. \`unfold setup claude-desktop\`), then \`unfold inspect\`.
+Run \`unfold help COMMAND\` (or \`unfold COMMAND --help\`) for a command's options.`;
 
 /**
  * `unfold help COMMAND`: its usage, what it does, each option.

@@ -12,9 +12,11 @@ import {
   parseGatewayConfig,
 } from "../gateway/config/parse.ts";
 import { configEnvironment } from "../gateway/config/environment.ts";
+import { ownRecord } from "../utils/record.ts";
 import { readPlainHostFile } from "./hosts/entries.ts";
 import type { Args } from "./args.ts";
-import { unfoldCommand } from "./hints.ts";
+import { commandSpan, unfoldCommand } from "./hints.ts";
+import { HOST_NAMES } from "./hosts/known.ts";
 
 // The largest config read: an `mcpServers` file of hundreds of servers is a few hundred KB.
 const MAX_CONFIG_BYTES = 4 * 1024 * 1024;
@@ -39,7 +41,11 @@ export async function readConfigFile(
   if (!read.ok) {
     const why = read.code === "not_found"
       ? `no such file${
-        args.configGiven ? "" : `; run ${unfoldCommand("setup", "HOST")} or give --config FILE`
+        args.configGiven
+          ? ""
+          : `; run ${commandSpan(unfoldCommand("setup", "HOST"))} (HOST: ${
+            HOST_NAMES.join(", ")
+          }) or give --config FILE`
       }`
       : read.reason === "it is a folder"
       ? "it is a folder; give the config file in it"
@@ -59,7 +65,9 @@ export async function readConfigFile(
   // only the commands that serve what names it.
   const parsed = parseGatewayConfig(
     hostFile.value.config,
-    configEnvironment(env, path, Deno.cwd()),
+    // Variables are looked up by the names a config chose: `${toString}` is a variable, never
+    // Object.prototype's member.
+    ownRecord(configEnvironment(env, path, Deno.cwd())),
     { deferUnset: true },
   );
   return parsed.ok ? parsed : { ok: false, error: `${path}: ${parsed.error.message}` };

@@ -1,14 +1,15 @@
 /**
  * The `unfold` commands that unfold's messages tell the user to run, written so that each runs as
  * printed when pasted into a POSIX shell (words quoted where the shell would split or expand
- * them). Every hint that names a command is built here.
+ * them), and set in backticks within a sentence ({@linkcode commandSpan}). Every hint of the CLI
+ * that names a command is built here (the gateway's approve hints by `trust/policy.ts`).
  *
  * @module
  */
 
-import { shellWord } from "../gateway/trust/policy.ts";
+import { commandSpan, shellWord } from "../utils/shell_words.ts";
 
-export { shellWord };
+export { commandSpan, shellWord };
 
 /**
  * An `unfold` command line as the user types it.

@@ -12,6 +12,7 @@ import { definitionOf, present } from "../gateway/presentation.ts";
 import type { UpstreamStatus } from "../gateway/pool/upstreams.ts";
 import { type FieldChange, fieldChanges, type Unapproved } from "../gateway/trust/lock.ts";
 import { estimateTokens } from "../tokens.ts";
+import { commandSpan } from "./hints.ts";
 
 /** The context sizes `inspect` reports on. */
 export const INSPECT_BUDGETS: readonly number[] = [8_000, 32_000, 128_000, 200_000, 1_000_000];
@@ -138,6 +139,8 @@ export function formatReport(report: InspectReport, approve = "unfold approve"):
       ? "ready"
       : s.state === "stopped"
       ? "stopped until called"
+      : s.state === "unavailable"
+      ? "unavailable (below)"
       : `${s.state}: ${(s.detail ?? "").slice(0, 60)}`,
     n(s.tools),
     n(s.definitionTokens),
@@ -153,6 +156,10 @@ export function formatReport(report: InspectReport, approve = "unfold approve"):
       report.definitionTokens === 0 ? 0 : Math.round(b.savingTokens / report.definitionTokens * 100)
     } %)`,
   ]);
+  // unfold's own words, whole: what the user must do before such a server can start.
+  const unavailable = report.servers.filter((s) => s.state === "unavailable").map((s) =>
+    `  ${s.server}: ${s.detail ?? ""}`
+  );
   const quarantined = report.servers.flatMap((s) =>
     (s.quarantined ?? []).map((tool) => `  ${s.server}/${tool.name}: ${tool.reason}`)
   );
@@ -178,13 +185,16 @@ export function formatReport(report: InspectReport, approve = "unfold approve"):
       ["context", "level", "tools/list tokens", "instruction tokens", "gateway cost", "saving"],
       budgets,
     ),
+    ...(unavailable.length === 0
+      ? []
+      : ["", "servers that cannot start as configured (not retried):", ...unavailable]),
     ...(quarantined.length === 0
       ? []
       : ["", "quarantined tools (left out of the catalogue):", ...quarantined]),
     ...(unapproved.length === 0 ? [] : [
       "",
-      `tool definitions not approved (review them, then run ${approve} --all, or name the ids ` +
-      "to approve in place of --all):",
+      `tool definitions not approved (review them, then run ${commandSpan(`${approve} --all`)}, ` +
+      "or give the ids to approve in place of --all):",
       ...unapproved,
     ]),
     ...(pins.length === 0

@@ -8,8 +8,8 @@
  * unfold setup claude-desktop
  * unfold gateway --config mcp.json [--profile work] [--http --port 8788]
  * unfold inspect --config mcp.json [--json] [--profile work]
- * unfold approve --config mcp.json (server/tool …| --all) [--dry-run]
- * unfold search --config mcp.json "create an issue" [--limit 10] [--json]
+ * unfold approve --config mcp.json [--profile work] (server/tool …| --all) [--dry-run]
+ * unfold search --config mcp.json [--profile work] "create an issue" [--limit 10] [--json]
  * unfold login --config mcp.json github [--no-browser]
  * ```
  *
@@ -26,7 +26,13 @@
 import { poolOptions } from "../gateway/config/parse.ts";
 import { openLivePool } from "../gateway/pool/live_pool.ts";
 import type { UpstreamStatus } from "../gateway/pool/upstreams.ts";
-import { closest, narrowOptions, profileSeesServer } from "../gateway/config/profiles.ts";
+import { unsetDetail, withUnavailable } from "../gateway/pool/unavailable.ts";
+import {
+  closest,
+  inProfile,
+  narrowOptions,
+  profileSeesServer,
+} from "../gateway/config/profiles.ts";
 import { approveCommand, openTrust, watchLock } from "./trust.ts";
 import { withPassedEnvironment } from "../gateway/config/environment.ts";
 import { checkSettings } from "../http/settings.ts";
@@ -36,17 +42,19 @@ import { parseArgs } from "./args.ts";
 import { readConfigFile, unsetProblem } from "./config_file.ts";
 import { defaultConfigPath } from "./unfold_config.ts";
 import { bounded, CLOSE_BUDGET_MS } from "./_closing.ts";
+import { hostAnswerMs, knownHost } from "../gateway/host_profiles.ts";
 
 // The modules every command past the upstreams' start needs, loaded together.
 async function gatewayModules() {
-  const [gateway, ranker, store, status, pinned] = await Promise.all([
+  const [gateway, ranker, store, status, pinned, file] = await Promise.all([
     import("../gateway/gateway.ts"),
     import("../ranking/deno_ranker.ts"),
     import("../session/memory_store.ts"),
     import("../gateway/faces/status.ts"),
     import("../gateway/pinned_check.ts"),
+    import("../deno/ranking_file.ts"),
   ]);
-  return { ...gateway, ...ranker, ...store, ...status, ...pinned };
+  return { ...gateway, ...ranker, ...store, ...status, ...pinned, ...file };
 }
 
 // The upstreams' last listings, kept where the environment says; none when it names no place.
@@ -85,6 +93,7 @@ async function main(argv: readonly string[]): Promise<number> {
     return await setup({
       host: args.words[0]!,
       ...(args.file === undefined ? {} : { file: args.file }),
+      ...(args.scope === undefined ? {} : { scope: args.scope }),
       config: args.config,
       configGiven: args.configGiven,
       dryRun: args.dryRun,
@@ -133,26 +142,48 @@ async function main(argv: readonly string[]): Promise<number> {
     return 1;
   }
   const profiles = config.options.profiles ?? {};
-  const profile = args.profile === undefined ? undefined : profiles[args.profile];
+  // A name from the command line is data: `constructor` is a profile only if the config has one.
+  const profile = args.profile !== undefined && Object.hasOwn(profiles, args.profile)
+    ? profiles[args.profile]
+    : undefined;
   if (args.profile !== undefined && profile === undefined) {
     console.error(`unfold: ${args.config}: ${unknownProfile(args.profile, Object.keys(profiles))}`);
     return 1;
   }
-  // A variable not set fails only what the command serves: the profile's servers and its tokens
-  // (without a profile, everything). Another's servers are never read further nor started.
-  const unset = unsetProblem(
-    args.config,
-    config,
-    (a) =>
-      profile === undefined ||
-      (a.kind === "server" ? profileSeesServer(profile, a.name) : a.name === profile.name),
+  // A server's problem is that server's: one whose entry names a variable not set is unavailable,
+  // said here and in every state the command shows, and never started; the rest serve.
+  const awaiting = config.awaiting ?? [];
+  const unavailableServers = awaiting.filter((a) =>
+    a.kind === "server" && (profile === undefined || profileSeesServer(profile, a.name))
+  ).map((a) => ({ server: a.name, detail: unsetDetail(a.variables, a.error.pointer) }));
+  for (const { server, detail } of unavailableServers) {
+    log(describe({ server, state: "unavailable", detail, tools: 0 }));
+  }
+  // A profile whose token names a variable not set cannot tell its clients apart over HTTP: it is
+  // not served there (stdio has no tokens), and the others are.
+  const awaitingProfiles = new Map(
+    awaiting.filter((a) => a.kind === "profile").map((a) => [
+      a.name,
+      unsetDetail(a.variables, a.error.pointer),
+    ]),
   );
-  if (unset !== undefined) {
-    console.error(`unfold: ${unset}`);
+  if (args.http && profile !== undefined && awaitingProfiles.has(profile.name)) {
+    console.error(
+      `unfold: ${args.config}: the profile ${
+        JSON.stringify(profile.name)
+      } cannot be served over HTTP: ${awaitingProfiles.get(profile.name)}`,
+    );
     return 1;
   }
+  if (args.http && profile === undefined) {
+    for (const [name, why] of awaitingProfiles) {
+      log(`profile ${JSON.stringify(name)}: not served at /mcp/${name}: ${why}`);
+    }
+  }
   // Over HTTP the profiles served are the one named, or all; a token must open one of them only.
-  const httpProfiles = profile === undefined ? Object.values(profiles) : [profile];
+  const httpProfiles = profile === undefined
+    ? Object.values(profiles).filter((p) => !awaitingProfiles.has(p.name))
+    : [profile];
   const clash = args.http
     ? (await import("../gateway/faces/routes.ts")).profileTokenProblem(
       checkedSettings.value.tokens,
@@ -206,6 +237,10 @@ async function main(argv: readonly string[]): Promise<number> {
       onProgress: (status) => log(describe(status)),
       signal: stopping.signal,
       ...(args.command === "gateway" ? snapshotOption(env) : {}),
+      // A host waits for its servers only so long: the stdio gateway answers within that.
+      ...(args.command === "gateway" && !args.http
+        ? { startupTimeoutMs: hostAnswerMs(knownHost(undefined, args.profile)) }
+        : {}),
       ...poolOptions(config.options),
     },
   );
@@ -219,13 +254,21 @@ async function main(argv: readonly string[]): Promise<number> {
       ? Promise.all([import("../gateway/faces/stdio_wire.ts"), import("../gateway/faces/stdio.ts")])
       : undefined,
   ]);
-  const { Gateway, backgroundRanker, MemorySessionStore, CountingStore, pinError, pinNotice } =
-    loaded;
+  const {
+    Gateway,
+    backgroundRanker,
+    loadDenoRanker,
+    MemorySessionStore,
+    CountingStore,
+    pinError,
+    pinNotice,
+  } = loaded;
   const wire = stdio?.[0].openStdioWire(stdio[0].hostStdin(), Deno.stdout);
   void wire?.ended.then(() => stop.resolve());
   // The word vectors load in the background while the upstreams connect.
-  const ranker = backgroundRanker();
-  const pool = await opening;
+  // Read without blocking: a named pipe in the data's place leaves lexical search, said.
+  const ranker = backgroundRanker({ load: () => loadDenoRanker() });
+  const pool = withUnavailable(await opening, unavailableServers);
   const settings = checkedSettings.value;
   // Counted as it goes, for the page's live counters.
   const store = new CountingStore(
@@ -283,7 +326,11 @@ async function main(argv: readonly string[]): Promise<number> {
   }
   if (args.command === "approve") {
     const ids = args.all ? "all" : args.words;
-    const code = await approveCommand(locked, pool.tools(), ids, args.dryRun === true);
+    // A profile approves what its clients can reach: its own tools, none of another's.
+    const tools = profile === undefined
+      ? pool.tools()
+      : pool.tools().filter((tool) => inProfile(profile, tool));
+    const code = await approveCommand(locked, tools, ids, args.dryRun === true);
     await finish();
     return code;
   }
@@ -322,6 +369,7 @@ async function main(argv: readonly string[]): Promise<number> {
     gateway,
     pool,
     profiles: profile === undefined ? httpProfiles : [],
+    ...(profile === undefined ? { unavailableProfiles: awaitingProfiles } : {}),
     ...(args.profile === undefined ? {} : { servedProfile: args.profile }),
     // Served alone, a profile's /view shows its own context size and pins.
     deps: {

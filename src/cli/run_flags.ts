@@ -17,3 +17,11 @@ export const RUN_FLAGS: readonly string[] = [
   "--unstable-npm-lazy-caching",
   "--v8-flags=--max-semi-space-size=2",
 ];
+
+/**
+ * The environment `unfold` runs with, wherever it is started from: Deno's update check off (it
+ * reached the network at every start of the gateway, for nothing the gateway needs).
+ */
+export const RUN_ENV: Readonly<Record<string, string>> = Object.freeze({
+  DENO_NO_UPDATE_CHECK: "1",
+});

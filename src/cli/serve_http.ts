@@ -32,6 +32,8 @@ export interface HttpSources {
   pool: UpstreamPool;
   /** The profiles served at `/mcp/NAME` (none when the command serves one profile). */
   profiles: readonly Profile[];
+  /** The config's profiles not served, with why (`GatewayRouteSources.unavailableProfiles`). */
+  unavailableProfiles?: ReadonlyMap<string, string>;
   /** The profile the command serves alone (`--profile`), which `/status` names. */
   servedProfile?: string;
   /** What each profile's gateway is opened with. */
@@ -113,6 +115,9 @@ export async function serveHttp(
     host: sources.host,
     pool: sources.pool,
     profiles: sources.profiles,
+    ...(sources.unavailableProfiles === undefined
+      ? {}
+      : { unavailableProfiles: sources.unavailableProfiles }),
     ...(sources.servedProfile === undefined ? {} : { servedProfile: sources.servedProfile }),
     deps: sources.deps,
     serve: (host) => createMcpHttpHandler(host, sessions),

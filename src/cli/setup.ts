@@ -1,272 +1,304 @@
 /**
- * `unfold setup HOST`: moves a host's MCP servers into unfold's own config, under a profile named
- * for the host (so each host keeps exactly its servers), and leaves one `unfold` entry in the
- * host's file that starts the gateway for that profile. The host's original bytes are kept, so
- * `--undo` puts them back; `--dry-run` prints both files' changes; a second run changes nothing.
+ * `unfold setup HOST`: moves a host's MCP servers — from every place the host keeps them, or the
+ * one `--scope`/`--file` names — into unfold's own config, under a profile named for the host (so
+ * each host keeps exactly its servers), and leaves one `unfold` entry that starts the gateway for
+ * that profile. Each file is edited as a transaction (`hosts/transaction.ts`) and each change is
+ * recorded per file (`hosts/records.ts`), so that `--undo` (`setup_undo.ts`) reverses exactly it
+ * against the files as they are then. `--dry-run` lists every place and prints each file's
+ * change, writing nothing; a second run changes nothing; no servers found, nothing written.
+ *
+ * Doors that write a user's file: this module and `setup_undo.ts`, through
+ * `hosts/transaction.ts` alone.
  *
  * @module
  */
 
-import { Buffer } from "node:buffer";
-import { isDeepStrictEqual } from "node:util";
 import { dirname, join, resolve } from "node:path";
 import { createTwoFilesPatch } from "diff";
-import { parseGatewayConfig } from "../gateway/config/parse.ts";
-import { hostFormat, readHostFile } from "./hosts/files.ts";
 import { closest } from "../gateway/config/profiles.ts";
-import { HOST_NAMES, HOSTS, type HostSpec } from "./hosts/known.ts";
-import { withOnlyEntry } from "./hosts/edit.ts";
-import { unfoldCommand } from "./hints.ts";
-import { RUN_FLAGS } from "./run_flags.ts";
-import { readRegularBytes, readRegularFile } from "../utils/regular_file.ts";
+import type { Outcome } from "./hosts/edit.ts";
+import { HOST_NAMES, type HostSpec, hostSpec, type Place } from "./hosts/known.ts";
+import { gatewayEntry } from "./hosts/gateway_entry.ts";
+import { decodeLossless, encodeLossless } from "./hosts/text_bytes.ts";
+import {
+  checkWritable,
+  commitEdit,
+  editTarget,
+  type FileState,
+  readForEdit,
+  withFileLock,
+} from "./hosts/transaction.ts";
+import {
+  type FileRecord,
+  loadRecords,
+  nextRun,
+  recordPath,
+  saveRecord,
+  snapshot,
+  type Step,
+  type StoredRecord,
+} from "./hosts/records.ts";
+import { projectRoot } from "./hosts/project_dirs.ts";
+import {
+  type FilePlan,
+  type FileWork,
+  finish,
+  placeServersOf,
+  planChecked,
+  planFile,
+  printPlaces,
+  readFiles,
+  report,
+  type SetupContext,
+  type SetupOptions,
+  unique,
+} from "./setup_plan.ts";
 
-// The largest host file read: hosts' settings files are a few KB (Claude Desktop's, VS Code's).
-const MAX_HOST_FILE_BYTES = 4 * 1024 * 1024;
+export type { SetupContext, SetupOptions } from "./setup_plan.ts";
 
-/** What `unfold setup` is asked to do. */
-export interface SetupOptions {
-  /** The host's name (`claude-desktop`, `vscode`, ...). */
-  host: string;
-  /** `--file`: the host's file, else its usual place. */
-  file?: string;
-  /** unfold's own config. */
-  config: string;
-  /** Whether the config was named (`--config`), so the undo hint names it too. */
-  configGiven?: boolean;
-  /** `--dry-run`. */
-  dryRun: boolean;
-  /** `--undo`. */
-  undo: boolean;
-  /** The environment (home, PATH, config folders). */
-  env: Readonly<Record<string, string | undefined>>;
-  /** Prints a line for the user (stdout). */
-  print(line: string): void;
-  /** Prints a mistake (stderr). */
-  error(line: string): void;
-}
-
-/** The name of unfold's entry in a host's file. */
-export const ENTRY_NAME = "unfold";
+// How often one file is read again when it changed while being written.
+const MAX_TRIES = 10;
 
 /**
  * Runs `unfold setup`.
  *
  * @param options What to set up, where, and how to print.
  * @returns The exit code: 0 done (or nothing to do), 1 a file that cannot be used, 2 an unknown
- *   host.
+ *   host or scope.
  */
 export async function setup(options: SetupOptions): Promise<number> {
-  const { host, env, print, error } = options;
-  const spec = HOSTS[host];
+  const { host, error } = options;
+  const spec = hostSpec(host);
   if (spec === undefined) {
     error(
       `unfold: unknown host ${host}${closest(host, HOST_NAMES)} (hosts: ${HOST_NAMES.join(", ")})`,
     );
     return 2;
   }
-  const file = resolve(options.file ?? spec.path(env, Deno.build.os));
-  const config = resolve(options.config);
-  const backup = join(dirname(config), "setup", `${host}.backup.json`);
-  const fail = (line: string) => (error(`unfold: ${line}`), 1);
-  if (options.undo) return await undo(host, config, backup, options);
-  let hostText: string;
-  try {
-    hostText = await readOrEmpty(file);
-  } catch (e) {
-    return fail((e as Error).message);
-  }
-  // No file yet (or an empty one): a host with no servers.
-  const empty = hostText.trim() === "" && hostFormat(file) === "json";
-  const read = readHostFile(empty ? "{}" : hostText, file);
-  if (!read.ok) return fail(`${file}: ${read.error}`);
-  const found = read.value.config as { mcpServers?: Record<string, Record<string, unknown>> };
-  if (typeof found !== "object") {
-    return fail(`${file}: is not JSON: fix it or give another file with --file`);
-  }
-  const moved = Object.entries(found.mcpServers ?? {}).filter(([name]) => name !== ENTRY_NAME);
-  let unfoldText: string;
-  let unfold: Record<string, unknown>;
-  try {
-    unfoldText = await readOrEmpty(config);
-    unfold = unfoldText.trim() === "" ? { mcpServers: {} } : JSON.parse(unfoldText);
-  } catch (e) {
-    return fail(
-      e instanceof SyntaxError ? `${config}: not JSON (${e.message})` : (e as Error).message,
+  if (options.scope !== undefined && !spec.scopes.includes(options.scope)) {
+    error(
+      `unfold: ${spec.label} has no scope ${options.scope}${closest(options.scope, spec.scopes)} ` +
+        `(scopes: ${spec.scopes.join(", ")})`,
     );
+    return 2;
   }
-  const merged = merge(unfold, host, moved);
-  // Checked as the gateway will read it, except for variables that the host's environment,
-  // not this shell's, may set.
-  const anyVariable = new Proxy({ ...env }, { get: (vars, name) => vars[name as string] ?? "set" });
-  const checked = parseGatewayConfig(merged, anyVariable);
-  if (!checked.ok) return fail(`${config} would be invalid: ${checked.error.message}`);
-  const entry = gatewayEntry(spec, config, host, env);
-  const newHost = withOnlyEntry(hostText, file, spec.serversKey, ENTRY_NAME, entry);
-  if (!newHost.ok) return fail(`${file} ${newHost.error}`);
-  const newUnfold = `${JSON.stringify(merged, null, 2)}\n`;
-  const changes = [[config, unfoldText, newUnfold], [file, hostText, newHost.value]] as const;
-  if (changes.every(([, before, after]) => before === after)) {
-    print(`${spec.label} already starts unfold (${file}): nothing to change`);
-    return 0;
-  }
-  if (options.dryRun) {
-    for (const [path, before, after] of changes) {
-      if (before !== after) print(createTwoFilesPatch(path, path, before, after).trimEnd());
+  const config = resolve(options.config);
+  const setupDir = join(dirname(config), "setup");
+  const ctx: SetupContext = {
+    options,
+    host,
+    spec,
+    places: [],
+    config,
+    setupDir,
+    lockDir: join(setupDir, "locks"),
+    fail: (line) => (error(`unfold: ${line}`), 1),
+  };
+  const places = choosePlaces(spec, options);
+  if (!places.ok) return ctx.fail(places.error);
+  ctx.places = places.value;
+  try {
+    if (options.dryRun && !options.undo) return await runSetup(ctx);
+    if (options.dryRun) return await (await import("./setup_undo.ts")).undoSetup(ctx);
+    // unfold's own folder first: its lock and records go there.
+    for (const path of [config, join(ctx.lockDir, "x.lock")]) {
+      const writable = checkWritable(path);
+      if (!writable.ok) return ctx.fail(writable.error);
     }
-    print("Dry run: nothing was written.");
-    return 0;
+    return await withFileLock(ctx.lockDir, editTarget(config), async () => {
+      if (!options.undo) return await runSetup(ctx);
+      const { undoSetup } = await import("./setup_undo.ts");
+      return await undoSetup(ctx);
+    });
+  } catch (e) {
+    return ctx.fail(`setup stopped: ${(e as Error).message.split("\n")[0]}`);
   }
-  // The host's bytes from before the first setup are the ones --undo restores.
-  if (!(await exists(backup))) {
-    const read = await readRegularBytes(file, MAX_HOST_FILE_BYTES);
-    if (!read.ok && read.code !== "not_found") return fail(`cannot read ${file}: ${read.reason}`);
-    const saved = { file, bytes: read.ok ? Buffer.from(read.bytes).toString("base64") : undefined };
-    await write(backup, JSON.stringify(saved));
-  }
-  await write(config, newUnfold);
-  await write(file, newHost.value);
-  const names = moved.map(([name]) => name);
-  print(
-    `Moved ${names.length} server${names.length === 1 ? "" : "s"}${
-      names.length === 0 ? "" : ` (${names.join(", ")})`
-    } from ${file} into ${config}, profile ${host}; ${spec.label} now starts unfold. ` +
-      `Restart ${spec.label}. To undo: ${
-        unfoldCommand("setup", host, ...(options.configGiven ? ["--config", config] : []), "--undo")
-      }`,
-  );
-  return 0;
 }
 
-// unfold's config with the host's servers added and a profile naming exactly them. A name that
-// another host uses for a different server gets the host's name in front.
-function merge(
-  unfold: Record<string, unknown>,
-  host: string,
-  moved: readonly [string, Record<string, unknown>][],
-): Record<string, unknown> {
-  const servers = { ...(unfold.mcpServers as Record<string, unknown> ?? {}) };
-  const block = { ...(unfold.unfold as Record<string, unknown> ?? {}) };
-  const profiles = { ...(block.profiles as Record<string, { servers?: string[] }> ?? {}) };
-  const mine = [...(profiles[host]?.servers ?? [])];
-  for (const [name, entry] of moved) {
-    let id = name;
-    for (let n = 1; id in servers && !isDeepStrictEqual(servers[id], entry); n++) {
-      id = n === 1 ? `${host}-${name}` : `${host}-${name}-${n}`;
-    }
-    servers[id] = entry;
-    if (!mine.includes(id)) mine.push(id);
+// The places setup works on: the one `--file` names, else the host's (in one scope with --scope).
+function choosePlaces(spec: HostSpec, options: SetupOptions): Outcome<Place[]> {
+  const cwd = options.cwd ?? Deno.cwd();
+  const all = spec.places(options.env, Deno.build.os, cwd).filter((p) => p.file !== "");
+  if (options.file !== undefined) {
+    const scope = options.scope ?? "file";
+    const pointer = options.scope === "local"
+      ? ["projects", projectRoot(cwd), "mcpServers"]
+      : all.find((p) => p.scope === scope)?.pointer ?? [spec.serversKey];
+    return { ok: true, value: [{ scope, file: resolve(options.file), pointer: [...pointer] }] };
   }
-  profiles[host] = { ...profiles[host], servers: mine };
-  return { ...unfold, mcpServers: servers, unfold: { ...block, profiles } };
-}
-
-/**
- * The host's entry: the installed `unfold` when it is on the PATH, else this Deno running this
- * CLI, with unfold's config and the host's profile (absolute paths: hosts start servers from
- * their own folder, often without the user's shell PATH).
- */
-function gatewayEntry(
-  spec: HostSpec,
-  config: string,
-  host: string,
-  env: Readonly<Record<string, string | undefined>>,
-): Record<string, unknown> {
-  const gateway = ["gateway", "--config", config, "--profile", host];
-  const installed = onPath("unfold", env);
-  const main = new URL("./main.ts", import.meta.url);
-  const denoConfig = main.protocol === "file:"
-    ? ["--config", new URL("../../deno.json", import.meta.url).pathname]
-    : [];
+  if (all.length === 0) {
+    return {
+      ok: false,
+      error: "the environment names no home folder: give the host's file with --file",
+    };
+  }
   return {
-    ...(spec.stdioType === undefined ? {} : { type: spec.stdioType }),
-    ...(installed !== undefined ? { command: installed, args: gateway } : {
-      command: Deno.execPath(),
-      args: [
-        "run",
-        ...RUN_FLAGS,
-        ...denoConfig,
-        main.protocol === "file:" ? main.pathname : main.href,
-        ...gateway,
-      ],
-    }),
+    ok: true,
+    value: options.scope === undefined ? all : all.filter((p) => p.scope === options.scope),
   };
 }
 
-function onPath(
-  name: string,
-  env: Readonly<Record<string, string | undefined>>,
-): string | undefined {
-  const windows = Deno.build.os === "windows";
-  for (const dir of (env.PATH ?? env.Path ?? "").split(windows ? ";" : ":")) {
-    if (dir === "") continue;
-    for (const candidate of windows ? [`${name}.cmd`, `${name}.exe`] : [name]) {
-      const path = join(dir, candidate);
-      try {
-        if (Deno.statSync(path).isFile) return path;
-      } catch {
-        // not here
-      }
+async function runSetup(ctx: SetupContext): Promise<number> {
+  const { spec, options, config, fail } = ctx;
+  const configRead = await readForEdit(config);
+  if (!configRead.ok) return fail(configRead.error);
+  const configState = configRead.value;
+  const configText = decodeLossless(configState.bytes ?? new Uint8Array());
+  const files = await readFiles(ctx.places);
+  if (!files.ok) return fail(files.error);
+  const entry = gatewayEntry(spec, config, ctx.host, options.env);
+  // Where the entry goes: the place the host prefers among those with servers to move or setup's
+  // entry already (the user's scope before a project's), so the host sees the moved servers
+  // wherever it saw them.
+  const found: { place: Place; moved: string[]; ours: boolean }[] = [];
+  for (const work of files.value) {
+    for (const place of work.places) {
+      const read = placeServersOf(ctx, work.decoded.text, place);
+      if (!read.ok) return fail(`${place.file} ${read.error}`);
+      found.push({ place, moved: read.value.moved.map(([n]) => n), ours: read.value.ours });
     }
   }
-  return undefined;
-}
-
-async function undo(
-  host: string,
-  config: string,
-  backup: string,
-  { print, error }: SetupOptions,
-): Promise<number> {
-  let saved: { file: string; bytes?: string };
-  try {
-    const read = await readRegularFile(backup, 4 * MAX_HOST_FILE_BYTES);
-    if (!read.ok) throw new Error(read.reason);
-    saved = JSON.parse(read.text);
-  } catch {
-    error(`unfold: nothing to undo for ${host}: no backup at ${backup}`);
-    return 1;
+  found.sort((a, b) => ctx.places.indexOf(a.place) - ctx.places.indexOf(b.place));
+  const rank = (p: Place) => Math.max(0, spec.scopes.indexOf(p.scope));
+  const candidates = found.filter((f) => f.moved.length > 0 || f.ours)
+    .sort((a, b) => rank(a.place) - rank(b.place));
+  const entryPlace = candidates[0]?.place;
+  const total = found.reduce((n, f) => n + f.moved.length, 0);
+  if (options.dryRun) printPlaces(ctx, found);
+  if (total === 0) {
+    const where = found.find((f) => f.ours)?.place;
+    if (where !== undefined) {
+      options.print(`${spec.label} already starts unfold (${where.file}): nothing to change`);
+    } else {
+      options.print(
+        `Found no servers for ${spec.label} to move (${
+          found.map((f) => f.place.file).filter(unique).join(", ")
+        }): nothing was written`,
+      );
+    }
+    return 0;
   }
-  if (saved.bytes === undefined) await Deno.remove(saved.file).catch(() => {});
-  else await write(saved.file, Buffer.from(saved.bytes, "base64"));
-  const text = await readOrEmpty(config).catch((e: Error) => {
-    error(`unfold: ${e.message}; the host's file was restored`);
-    return "";
+  const plans = new Map<FileWork, FilePlan>();
+  for (const work of files.value) {
+    const plan = planFile(ctx, work, entryPlace, entry);
+    if (!plan.ok) return fail(plan.error);
+    if (plan.value.steps.length > 0) plans.set(work, plan.value);
+  }
+  // In the order the host prefers its places: on a clash of names, its favourite keeps the name.
+  const allMoves = () =>
+    [...plans.values()].flatMap((p) => p.moves)
+      .sort((a, b) => ctx.places.indexOf(a.place) - ctx.places.indexOf(b.place));
+  const first = planChecked(ctx, configText.text, allMoves());
+  if (!first.ok) return fail(first.error);
+  if (options.dryRun) {
+    const diffs: [string, string, string][] = [[config, configText.text, first.value.text]];
+    for (const [work, plan] of plans) diffs.push([work.state.path, work.decoded.text, plan.text]);
+    for (const [path, before, after] of diffs) {
+      if (before !== after) options.print(createTwoFilesPatch(path, path, before, after).trimEnd());
+    }
+    options.print("Dry run: nothing was written.");
+    return 0;
+  }
+  // Every file is checked before any is written: a read-only one stops setup whole.
+  for (const path of [...[...plans.keys()].map((w) => w.state.path)]) {
+    const writable = checkWritable(path);
+    if (!writable.ok) return fail(writable.error);
+  }
+  const loaded = await loadRecords(ctx.setupDir);
+  if (!loaded.ok) return fail(loaded.error);
+  const run = nextRun(loaded.value);
+  const records = new Map<FileWork, StoredRecord>();
+  const pending = (work: FileWork, plan: FilePlan, state: FileState): Step => ({
+    run,
+    at: new Date().toISOString(),
+    state: "pending",
+    before: snapshot(state.bytes, true),
+    after: snapshot(encodeLossless({ ...work.decoded, text: plan.text }), false),
+    places: plan.steps,
+    config: {
+      path: config,
+      before: snapshot(configState.bytes, true),
+      after: snapshot(undefined, false),
+      servers: [],
+      profile: { name: ctx.host, created: false, listCreated: false },
+    },
   });
-  if (text.trim() !== "") {
-    const unfold = JSON.parse(text);
-    const profiles = unfold.unfold?.profiles ?? {};
-    const mine: string[] = profiles[host]?.servers ?? [];
-    delete profiles[host];
-    const used = new Set(
-      Object.values(profiles).flatMap((p) => (p as { servers?: string[] }).servers ?? []),
-    );
-    for (const name of mine) if (!used.has(name)) delete unfold.mcpServers?.[name];
-    await write(config, `${JSON.stringify(unfold, null, 2)}\n`);
+  for (const [work, plan] of plans) {
+    const path = recordPath(ctx.setupDir, ctx.host, work.target);
+    const known = loaded.value.find((r) => r.path === path);
+    const record: FileRecord = known?.record ??
+      { version: 1, host: ctx.host, file: work.state.path, target: work.target, steps: [] };
+    record.steps.push(pending(work, plan, work.state));
+    const stored = { path, record };
+    records.set(work, stored);
+    await saveRecord(stored);
   }
-  await Deno.remove(backup);
-  print(`Restored ${saved.file}; removed profile ${host} from ${config}`);
-  return 0;
-}
-
-async function readOrEmpty(path: string): Promise<string> {
-  const read = await readRegularFile(path, MAX_HOST_FILE_BYTES);
-  if (read.ok) return read.text;
-  if (read.code === "not_found") return "";
-  throw new Error(`cannot read ${path}: ${read.reason}`);
-}
-
-async function exists(path: string): Promise<boolean> {
-  return await Deno.stat(path).then(() => true, () => false);
-}
-
-// Written whole or not at all (a host reading its file never sees half of it), keeping the
-// file's mode; a new file is the user's alone (it may hold the servers' keys).
-async function write(path: string, data: string | Uint8Array): Promise<void> {
-  await Deno.mkdir(dirname(path), { recursive: true });
-  const mode = (await Deno.stat(path).catch(() => undefined))?.mode ?? 0o600;
-  const temp = `${path}.unfold-${crypto.randomUUID()}`;
-  if (typeof data === "string") await Deno.writeTextFile(temp, data, { mode });
-  else await Deno.writeFile(temp, data, { mode });
-  await Deno.chmod(temp, mode & 0o7777).catch(() => {}); // no modes on Windows
-  await Deno.rename(temp, path);
+  // The host files, each under its lock; one that changed meanwhile is planned again from what
+  // it holds now (a server its host added since is moved too), a bounded number of times.
+  const done: FileWork[] = [];
+  const stop = async (line: string) => {
+    const { rollBack } = await import("./setup_undo.ts");
+    await rollBack(ctx, done.map((w) => records.get(w)!), run);
+    return fail(`${line}; nothing was changed`);
+  };
+  for (const [work, planned] of [...plans].sort(([a], [b]) => (a.target < b.target ? -1 : 1))) {
+    let plan = planned;
+    const outcome = await withFileLock(ctx.lockDir, work.target, async () => {
+      for (let tries = 0; tries < MAX_TRIES; tries++) {
+        const bytes = encodeLossless({ ...work.decoded, text: plan.text });
+        if (await commitEdit(work.state, bytes, options.hooks) === "done") return "done";
+        const again = await readFiles(work.places);
+        if (!again.ok) return again.error;
+        Object.assign(work, again.value[0]!);
+        const replanned = planFile(ctx, work, entryPlace, entry);
+        if (!replanned.ok) return replanned.error;
+        plan = replanned.value;
+        const stored = records.get(work)!;
+        if (plan.steps.length === 0) {
+          // Its host took out what setup was to move: nothing to do in this file now.
+          plans.delete(work);
+          stored.record.steps.pop();
+          await saveRecord(stored);
+          return "skipped";
+        }
+        plans.set(work, plan);
+        stored.record.steps[stored.record.steps.length - 1] = pending(work, plan, work.state);
+        await saveRecord(stored);
+      }
+      return `${work.state.path} kept changing while setup wrote it (${MAX_TRIES} tries)`;
+    });
+    if (outcome === "skipped") continue;
+    if (outcome !== "done") return await stop(outcome);
+    done.push(work);
+  }
+  if (plans.size === 0) {
+    options.print(`Found no servers for ${spec.label} to move any more: nothing was written`);
+    return 0;
+  }
+  // unfold's config, from the servers the host files gave up.
+  let state = configState;
+  let text = configText;
+  for (let tries = 0;; tries++) {
+    const moves = allMoves();
+    const plan = planChecked(ctx, text.text, moves);
+    if (!plan.ok) return await stop(plan.error);
+    const bytes = encodeLossless({ ...text, text: plan.value.text });
+    if (await commitEdit(state, bytes, options.hooks) === "done") {
+      const ids = new Map(moves.map((move, i) => [move, plan.value.ids[i]!]));
+      await finish(plans, records, plan.value, ids, snapshot(bytes, false));
+      report(ctx, moves, plans, plan.value);
+      return 0;
+    }
+    if (tries + 1 >= MAX_TRIES) return await stop(`${config} kept changing while setup wrote it`);
+    const again = await readForEdit(config);
+    if (!again.ok) return await stop(again.error);
+    state = again.value;
+    text = decodeLossless(state.bytes ?? new Uint8Array());
+    for (const stored of records.values()) {
+      stored.record.steps[stored.record.steps.length - 1]!.config.before = snapshot(
+        state.bytes,
+        true,
+      );
+    }
+  }
 }

@@ -17,7 +17,7 @@ import type { McpTool } from "../tool.ts";
 import { toolId } from "../tool.ts";
 import { closest } from "../gateway/config/profiles.ts";
 import { DEFAULT_TRUST, LOCK_FILE_NAME } from "../gateway/trust/policy.ts";
-import { unfoldCommand } from "./hints.ts";
+import { commandSpan, unfoldCommand } from "./hints.ts";
 import {
   fieldChanges,
   type Lock,
@@ -60,6 +60,8 @@ export function lockPath(configPath: string, options: GatewayOptions): string {
  * named pipe or a folder in its place is skipped (no lock, with the line saying so in `skipped`).
  *
  * @param path Its path.
+ * @param approveAll The command that approves every tool again (`unfold approve --config … --all`),
+ * named by the error of a lock that cannot be read.
  * @returns The lock, `undefined` when there is no file yet or it was skipped, or the one-line
  * error.
  *
@@ -73,6 +75,7 @@ export function lockPath(configPath: string, options: GatewayOptions): string {
  */
 export async function readLock(
   path: string,
+  approveAll?: string,
 ): Promise<
   { ok: true; value: Lock | undefined; skipped?: string } | { ok: false; error: string }
 > {
@@ -90,8 +93,9 @@ export async function readLock(
   if (!parsed.ok) {
     return {
       ok: false,
-      error:
-        `the lock file ${path} is ${parsed.error}: fix it, or delete it and run unfold approve`,
+      error: `the lock file ${path} is ${parsed.error}: fix it, or delete it and ${
+        approveAll === undefined ? "approve the tools again" : `run ${commandSpan(approveAll)}`
+      }`,
     };
   }
   return parsed;
@@ -245,12 +249,12 @@ export async function openTrust(
 ): Promise<{ ok: true; value: LockedTrust } | { ok: false; error: string }> {
   const mode = options.trust ?? DEFAULT_TRUST;
   const lockFile = lockPath(configPath, options);
-  const first = await readLock(lockFile);
-  if (!first.ok) return first;
-  let lock = first.value;
   // Every command printed runs as printed, from any directory.
   const config = resolve(configPath);
   const approve = unfoldCommand("approve", "--config", config);
+  const first = await readLock(lockFile, `${approve} --all`);
+  if (!first.ok) return first;
+  let lock = first.value;
   const pin = mode === "pin" ? ' and trust is "pin": every tool awaits approval' : "";
   const value: LockedTrust = {
     source: {
@@ -261,7 +265,7 @@ export async function openTrust(
     },
     lockFile,
     async reload() {
-      const next = await readLock(lockFile);
+      const next = await readLock(lockFile, `${approve} --all`);
       if (!next.ok) return next.error;
       if (next.skipped !== undefined) return next.skipped;
       lock = next.value;
@@ -272,7 +276,9 @@ export async function openTrust(
     value.skipped = `${first.skipped}: it is skipped, and no tool definition is approved`;
   } else if (lock === undefined && mode !== "off") {
     value.notice = `no tool definition is approved yet (${lockFile} does not exist)${pin}; ` +
-      `review them with ${unfoldCommand("inspect", "--config", config)}, then run ${approve} --all`;
+      `review them with ${commandSpan(unfoldCommand("inspect", "--config", config))}, then run ${
+        commandSpan(`${approve} --all`)
+      }`;
   }
   return { ok: true, value };
 }

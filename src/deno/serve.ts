@@ -14,6 +14,7 @@ import { checkSettings, type HttpSettings } from "../http/settings.ts";
 import { MemorySessionStore } from "../session/memory_store.ts";
 import { backgroundRanker } from "../ranking/deno_ranker.ts";
 import { DenoSandbox } from "./code_sandbox.ts";
+import { loadDenoRanker } from "./ranking_file.ts";
 import { VERSION } from "../version.ts";
 
 const DEFAULT_PORT = 8787;
@@ -46,7 +47,7 @@ const app = createApp({
   settings,
   loopbackOnly: isLoopbackName(hostname),
   // The word vectors load in the background, after startup; lexical search until then.
-  catalogs: { ranker: backgroundRanker() },
+  catalogs: { ranker: backgroundRanker({ load: () => loadDenoRanker() }) },
   codeMode: { sandbox },
 });
 
@@ -64,9 +65,9 @@ try {
       console.log(`unfold ${VERSION} listening on ${url} (in-memory sessions); the page: ${url}/`);
       const auth = settings.tokens.length > 0 ? ` -H 'authorization: Bearer <token>'` : "";
       console.log(
-        `try: curl -s ${url}/v1/route${auth} -H 'content-type: application/json' -d '{"catalog":[{"server":"demo","name":"echo",` +
+        `try: \`curl -s ${url}/v1/route${auth} -H 'content-type: application/json' -d '{"catalog":[{"server":"demo","name":"echo",` +
           `"description":"Echo a message","inputSchema":{"type":"object"}}],` +
-          `"arguments":{"action":"search","query":"echo"}}'`,
+          `"arguments":{"action":"search","query":"echo"}}'\``,
       );
     },
   }, serve);

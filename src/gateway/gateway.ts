@@ -20,9 +20,20 @@ import type { GatewayOptions } from "./config/parse.ts";
 import { GatewayLog } from "./gateway_log.ts";
 import { buildState, type GatewayState } from "./gateway_state.ts";
 import type { MissingPin } from "./pinned_check.ts";
-import type { Presentation, ToolDefinition } from "./presentation.ts";
+import { DISCOVERY_ACTIONS, type Presentation, type ToolDefinition } from "./presentation.ts";
+import { type ClientIdentity, type KnownHost, knownHost } from "./host_profiles.ts";
+import { HOST_ARGUMENTS } from "../bridge/parse.ts";
+import { errorAction } from "../bridge/action.ts";
+import { renderError } from "../bridge/render.ts";
+import { actionResult } from "./results.ts";
+import { isRecord } from "../utils/record.ts";
 import type { Profile } from "./config/profiles.ts";
-import { FIRST_LISTING_WAIT_MS, unlistedNeeded, unlistedServers } from "./pool/start_wait.ts";
+import {
+  FIRST_LISTING_WAIT_MS,
+  heldOnSnapshot,
+  unlistedNeeded,
+  unlistedServers,
+} from "./pool/start_wait.ts";
 import { type CallContext, ToolCalls } from "./tool_calls.ts";
 import type { TrustSource } from "./trust/policy.ts";
 import type { Unapproved } from "./trust/lock.ts";
@@ -75,6 +86,21 @@ export interface GatewayDeps {
    * @default {true}
    */
   logUnapproved?: boolean;
+  /**
+   * Whether the read-only discovery tool (search and describe) is listed beside the bridge;
+   * `false` lists the bridge alone (one-tool mode).
+   * @default {true}
+   */
+  discovery?: boolean;
+}
+
+// One listener of tool changes: who it is, and what it was last told.
+interface Listener {
+  client?: () => ClientIdentity | undefined;
+  // The tools/list it was served when it began listening (before every server had listed).
+  served: string;
+  // The steady key it was last told of; undefined until every server has listed.
+  key?: string;
 }
 
 /**
@@ -108,7 +134,7 @@ export class Gateway {
   readonly #deps: GatewayDeps;
   readonly #hash: Hasher;
   #state: GatewayState;
-  #listeners = new Set<() => void>();
+  #listeners = new Map<() => void, Listener>();
   #rebuilding: Promise<void> = Promise.resolve();
   #unsubscribe: () => void;
   readonly #log: GatewayLog | undefined;
@@ -202,25 +228,63 @@ export class Gateway {
     return this.#state.statuses.map((status) => ({ ...status }));
   }
 
-  /** The server instructions: the protocol, or the overview where `overviewIn` puts it. */
-  instructions(): string {
-    return this.#state.presentation.instructions;
-  }
-
-  /** The `tools/list` answer: the bridge tool, then the pinned tools. */
-  tools(): ToolDefinition[] {
-    return this.#state.presentation.tools;
+  /**
+   * The known host a client is (by its `clientInfo`, else by the profile served).
+   *
+   * @param client The client, when it said who it is.
+   * @returns The host, or `undefined`.
+   */
+  hostOf(client?: ClientIdentity): KnownHost | undefined {
+    return knownHost(client, this.#deps.profile?.name);
   }
 
   /**
-   * Listens for changes of the `tools/list` answer (the pinned set, or the bridge's overview):
-   * the faces send `notifications/tools/list_changed`.
+   * What a client is shown.
+   *
+   * @param client The client, when it said who it is.
+   * @returns The presentation for its host (an unknown host's by default).
+   */
+  presentationFor(client?: ClientIdentity): Presentation {
+    return this.#state.presentationFor(this.hostOf(client));
+  }
+
+  /**
+   * The server instructions: the protocol, or the overview where the client's host (or
+   * `overviewIn`) puts it.
+   *
+   * @param client The client, when it said who it is.
+   */
+  instructions(client?: ClientIdentity): string {
+    return this.presentationFor(client).instructions;
+  }
+
+  /**
+   * The `tools/list` answer: the bridge tool, the discovery tool, then the pinned tools.
+   *
+   * @param client The client, when it said who it is.
+   */
+  tools(client?: ClientIdentity): ToolDefinition[] {
+    return this.presentationFor(client).tools;
+  }
+
+  /**
+   * Listens for changes of the `tools/list` answer a client is given (the pinned set, or the
+   * bridge's overview): the faces send `notifications/tools/list_changed`. None is announced
+   * before every upstream has had its first listing (listed, or failed to), then at most one for
+   * all that changed meanwhile, and none for a server that only restarts.
    *
    * @param listener Called after each change.
+   * @param client Who listens, when known.
    * @returns A function that stops listening.
    */
-  onToolsChanged(listener: () => void): () => void {
-    this.#listeners.add(listener);
+  onToolsChanged(listener: () => void, client?: () => ClientIdentity | undefined): () => void {
+    const host = this.hostOf(client?.());
+    const state = this.#state;
+    this.#listeners.set(listener, {
+      ...(client === undefined ? {} : { client }),
+      served: JSON.stringify(state.presentationFor(host).tools),
+      ...(state.allListed ? { key: state.steadyKey(host) } : {}),
+    });
     return () => void this.#listeners.delete(listener);
   }
 
@@ -240,7 +304,13 @@ export class Gateway {
    */
   async call(name: string, args: unknown, context: CallContext = {}): Promise<CallOutcome> {
     const state = this.#state;
-    if (name === state.injector.config.bridgeName) {
+    const bridgeName = state.injector.config.bridgeName;
+    const shown = state.presentationFor(this.hostOf(context.client));
+    if (name === bridgeName || (shown.discovery !== undefined && name === shown.discovery.name)) {
+      if (name !== bridgeName) {
+        const refused = readOnlyRefusal(args, name, bridgeName);
+        if (refused !== undefined) return { ok: true, result: refused };
+      }
       const listed = await this.#afterFirstListings(args, context.signal);
       return { ok: true, result: await this.#calls.bridge(listed, args, context) };
     }
@@ -248,14 +318,12 @@ export class Gateway {
     if (pinned === undefined) {
       return {
         ok: false,
-        message: `There is no tool ${JSON.stringify(name)} on this gateway: use ${
-          JSON.stringify(state.injector.config.bridgeName)
-        } to search, describe and execute the upstream tools`,
+        message: `There is no tool ${JSON.stringify(name)} on this gateway: use this server's ${
+          JSON.stringify(bridgeName)
+        } tool to search, describe and execute the upstream tools`,
       };
     }
-    const input = typeof args === "object" && args !== null && !Array.isArray(args)
-      ? args as Record<string, unknown>
-      : {};
+    const input = withoutHostArguments(isRecord(args) ? args : {}, pinned.inputSchema);
     return { ok: true, result: await this.#calls.forward(pinned, input, context, false) };
   }
 
@@ -268,12 +336,20 @@ export class Gateway {
 
   // A bridge call that needs servers which have not listed yet waits for their first listing,
   // within the call's timeout and FIRST_LISTING_WAIT_MS, then is answered by the state then (whose
-  // statuses name any server still starting). Until the host cancels it, too.
+  // statuses name any server still starting). Until the host cancels it, too. So does one that
+  // names a tool held on its server's snapshot: what is held is said of the live definition.
   async #afterFirstListings(args: unknown, signal?: AbortSignal): Promise<GatewayState> {
     const waiting = () =>
       unlistedServers(this.#state.statuses).filter((server) => !this.#waitedInVain.has(server));
-    const needs = () =>
-      unlistedNeeded(args, this.#state.catalog, this.#state.injector.config, waiting());
+    const needs = () => {
+      const { catalog, injector, held, statuses } = this.#state;
+      return [
+        ...unlistedNeeded(args, catalog, injector.config, waiting()),
+        ...heldOnSnapshot(args, held, statuses, injector.config).filter((server) =>
+          !this.#waitedInVain.has(server)
+        ),
+      ];
+    };
     if (needs().length === 0) return this.#state;
     const timeout = this.#deps.options.callTimeoutMs;
     const ms = typeof timeout === "number"
@@ -291,13 +367,60 @@ export class Gateway {
   }
 
   async #rebuild(): Promise<void> {
-    const before = JSON.stringify(this.#state.presentation.tools);
-    this.#state = await buildState(this.#pool, this.#deps, this.#hash);
+    const state = this.#state = await buildState(this.#pool, this.#deps, this.#hash);
     const rebuilt = this.#rebuilt;
     this.#rebuilt = Promise.withResolvers<void>();
     rebuilt.resolve();
-    this.#log?.rebuilt(this.#state, this.#pool.tools());
-    if (JSON.stringify(this.#state.presentation.tools) === before) return;
-    for (const listener of [...this.#listeners]) listener();
+    this.#log?.rebuilt(state, this.#pool.tools());
+    // Nothing is announced while servers are still giving their first listing: a host that
+    // re-lists at each announcement may send its model's request in between (Claude Code did).
+    if (!state.allListed) return;
+    for (const [listener, heard] of [...this.#listeners]) {
+      const host = this.hostOf(heard.client?.());
+      const key = state.steadyKey(host);
+      const changed = heard.key === undefined
+        ? JSON.stringify(state.presentationFor(host).tools) !== heard.served
+        : key !== heard.key;
+      heard.key = key;
+      if (changed) listener();
+    }
   }
+}
+
+// The discovery tool searches and describes; anything else is the bridge's to do.
+function readOnlyRefusal(args: unknown, name: string, bridgeName: string) {
+  let input = args;
+  if (typeof input === "string") {
+    try {
+      input = JSON.parse(input);
+    } catch {
+      return undefined; // the bridge's parser says what is wrong
+    }
+  }
+  const action = isRecord(input) ? input.action : undefined;
+  if (typeof action !== "string" || DISCOVERY_ACTIONS.includes(action)) return undefined;
+  const message = `${JSON.stringify(name)} only searches and describes (read-only): ${
+    action === "execute"
+      ? `execute with this server's ${JSON.stringify(bridgeName)} tool`
+      : `"action" must be one of ${DISCOVERY_ACTIONS.map((a) => JSON.stringify(a)).join(", ")}`
+  }`;
+  return actionResult(
+    errorAction("invalid_arguments", message, renderError("invalid_arguments", message)),
+  );
+}
+
+// A pinned tool's arguments without those a host adds to every tool's schema (Gemini CLI's
+// `wait_for_previous`), unless the tool itself declares them.
+function withoutHostArguments(
+  args: Record<string, unknown>,
+  schema: Record<string, unknown>,
+): Record<string, unknown> {
+  const declared = isRecord(schema.properties) ? schema.properties : {};
+  const extra = Object.keys(args).filter((key) =>
+    HOST_ARGUMENTS.includes(key) && !Object.hasOwn(declared, key)
+  );
+  if (extra.length === 0) return args;
+  const kept = { ...args };
+  for (const key of extra) delete kept[key];
+  return kept;
 }

@@ -11,6 +11,7 @@ import type { GatewayState } from "./gateway_state.ts";
 import { pinNotice } from "./pinned_check.ts";
 import { type Profile, unmatchedPatterns } from "./config/profiles.ts";
 import { approveHint, describeUnapproved, type TrustSource } from "./trust/policy.ts";
+import { commandSpan } from "../utils/shell_words.ts";
 
 // How many lines are remembered so a re-list does not log them again.
 const MAX_LOGGED = 10_000;
@@ -112,19 +113,22 @@ export class GatewayLog {
         if (this.#once(line)) log(line);
       }
     }
-    for (const tool of this.#sources.logUnapproved === false ? [] : state.unapproved) {
-      const id = [`${tool.server}/${tool.name}`];
-      const line = `${describeUnapproved(tool)}: ${
-        trust?.mode === "pin" ? "held until approved" : "still usable, flagged"
-      }; review it${trust?.inspect === undefined ? "" : ` (${trust.inspect})`}, then run ${
-        trust === undefined ? "unfold approve" : approveHint(trust, id)
-      }`;
-      if (this.#once(line) && ++fresh <= MAX_LOGGED_AT_ONCE) log(line);
+    // Without a trust source no tool is unapproved: the hint always has its command.
+    if (trust !== undefined && this.#sources.logUnapproved !== false) {
+      const review = trust.inspect === undefined ? "" : ` (${commandSpan(trust.inspect)})`;
+      const treated = trust.mode === "pin" ? "held until approved" : "still usable, flagged";
+      for (const tool of state.unapproved) {
+        const hint = commandSpan(approveHint(trust, [`${tool.server}/${tool.name}`]));
+        const line = `${
+          describeUnapproved(tool)
+        }: ${treated}; review it${review}, then run ${hint}`;
+        if (this.#once(line) && ++fresh <= MAX_LOGGED_AT_ONCE) log(line);
+      }
     }
     if (fresh > MAX_LOGGED_AT_ONCE) {
       log(
         `${fresh - MAX_LOGGED_AT_ONCE} more tools quarantined or not approved: see ${
-          trust?.inspect ?? "unfold inspect"
+          commandSpan(trust?.inspect ?? "unfold inspect")
         }`,
       );
     }

@@ -13,7 +13,8 @@ import type { RankerFactory } from "../ranking/ranker.ts";
 import { toolId } from "../tool.ts";
 import type { GatewayOptions } from "./config/parse.ts";
 import { type MissingPin, missingPins } from "./pinned_check.ts";
-import { present, type Presentation } from "./presentation.ts";
+import { present, type Presentation, type PresentationView } from "./presentation.ts";
+import type { KnownHost } from "./host_profiles.ts";
 import { inProfile, narrowOptions, type Profile, profileSeesServer } from "./config/profiles.ts";
 import { admitTools } from "./quarantine.ts";
 import { checkTrust, type TrustSource } from "./trust/policy.ts";
@@ -35,6 +36,11 @@ export interface StateSources {
   profile?: Profile;
   /** The definitions the user approved. */
   trust?: TrustSource;
+  /**
+   * Whether the read-only discovery tool is listed beside the bridge (`false`: the bridge alone).
+   * @default {true}
+   */
+  discovery?: boolean;
 }
 
 /** The gateway's state at one moment. */
@@ -49,8 +55,20 @@ export interface GatewayState {
   injector: Injector;
   /** The catalogue's hash: its session generation. */
   catalogHash: string;
-  /** What the host is shown. */
+  /** What a host unfold does not know is shown. */
   presentation: Presentation;
+  /** What a known host is shown (built once per host and state). */
+  presentationFor(host: KnownHost | undefined): Presentation;
+  /**
+   * What a host's `tools/list` would be with every server that restarts counted as up: two
+   * states with the same key differ only by servers restarting, which is no change to announce.
+   */
+  steadyKey(host: KnownHost | undefined): string;
+  /**
+   * Whether every upstream has had its first listing: listed live, or failed to (a lazy one
+   * stopped counts as listed). Until then the gateway announces no change of its tools.
+   */
+  allListed: boolean;
   /** Each upstream's state, with its refused, unapproved and missing pinned tools. */
   statuses: UpstreamStatus[];
   /** The pinned ids that their server's listing lacks. */
@@ -146,7 +164,52 @@ export async function buildState(
   const seenNotes = profile === undefined || notes === undefined
     ? notes
     : new Map([...notes].filter(([server]) => profileSeesServer(profile, server)));
-  const presentation = present(catalog, options, statuses, seenNotes, note);
+  const view: PresentationView = {
+    ...(profile === undefined ? {} : { profile: profile.name }),
+    ...(sources.discovery === undefined ? {} : { discovery: sources.discovery }),
+  };
+  const presentation = present(catalog, options, statuses, seenNotes, note, view);
+  const byHost = new Map<string, Presentation>();
+  const presentationFor = (host: KnownHost | undefined) => {
+    if (host === undefined) return presentation;
+    let shown = byHost.get(host.name);
+    if (shown === undefined) {
+      shown = present(catalog, options, statuses, seenNotes, note, { ...view, host });
+      byHost.set(host.name, shown);
+    }
+    return shown;
+  };
+  // A server listed once and now lost or restarting is counted as up; one restarting after a
+  // failed start (its detail kept) as failed: what it is between two tries is no change.
+  const steady = statuses.map((status): UpstreamStatus => {
+    if (status.state === "lost" || (status.state === "starting" && live.has(status.server))) {
+      const { detail: _, ...rest } = status;
+      return { ...rest, state: "ready" };
+    }
+    if (status.state === "starting" && status.detail !== undefined) {
+      return { ...status, state: "failed" };
+    }
+    return status;
+  });
+  const keys = new Map<string, string>();
+  const steadyKey = (host: KnownHost | undefined) => {
+    const name = host?.name ?? "";
+    let key = keys.get(name);
+    if (key === undefined) {
+      const shown = present(catalog, options, steady, seenNotes, note, {
+        ...view,
+        ...(host === undefined ? {} : { host }),
+      });
+      key = JSON.stringify(shown.tools);
+      keys.set(name, key);
+    }
+    return key;
+  };
+  // A server that will not list (unavailable as configured) or has ended its first start (one
+  // restarting) has given what its first start gives.
+  const firstListed = (status: UpstreamStatus) =>
+    live.has(status.server) || status.restarting !== undefined ||
+    ["failed", "needs_login", "stopped", "lost", "unavailable"].includes(status.state);
   return {
     unapproved,
     held,
@@ -154,6 +217,9 @@ export async function buildState(
     injector: presentation.injector,
     catalogHash: await hash(`[${catalog.tools.map(canonicalJson).join(",")}]`),
     presentation,
+    presentationFor,
+    steadyKey,
+    allListed: statuses.every(firstListed),
     statuses,
     missingPins: pins,
   };

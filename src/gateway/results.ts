@@ -84,13 +84,16 @@ export function explainConfiguredServer(
   for (const status of statuses) {
     const said = ` The server ${quote(status.server)} does not exist here.`;
     if (!action.message.includes(said)) continue;
+    const state = status.restarting ?? status.state;
     const why = status.detail === undefined
-      ? status.state
-      : `${status.state}: ${quote(status.detail.slice(0, MAX_DETAIL_CHARS))}`;
+      ? state
+      : `${state}: ${quote(status.detail.slice(0, MAX_DETAIL_CHARS))}`;
     // Under trust "pin" a server whose tools all await approval is up: waiting would not help.
     const held = status.unapproved?.find((tool) => tool.held);
     // A command that is not installed will not appear by waiting: the server is unavailable.
-    const next = status.detail?.includes(`${COMMAND_NOT_FOUND}: `)
+    const next = status.state === "unavailable"
+      ? "it is unavailable until the user does what is said: use another server's tool, or tell the user."
+      : status.detail?.includes(`${COMMAND_NOT_FOUND}: `)
       ? "it is unavailable until the user installs that command or changes the config: use another server's tool, or tell the user."
       : "it is tried again in the background: try again later, or use another server's tool.";
     const instead = unlisted.includes(status.server)
@@ -158,7 +161,10 @@ function explainUnlisted(
  */
 export function actionResult(
   action: Exclude<BridgeAction, { action: "execute" }>,
+  starting: readonly string[] = [],
 ): CallToolResultLike {
+  const next = nextStep(action.toolResult);
+  const then = next === undefined ? {} : { next };
   switch (action.action) {
     case "search":
       return text(action.toolResult, {
@@ -166,6 +172,9 @@ export function actionResult(
         query: action.query,
         matches: action.matches.map(({ id, description, score }) => ({ id, description, score })),
         ...(action.miss ? { miss: action.miss } : {}),
+        ...then,
+        ...(action.matches.length > 0 ? { untrusted: ["matches"] } : {}),
+        ...(starting.length > 0 ? { starting: [...starting] } : {}),
       });
     case "describe": {
       const { server: _, ...tool } = action.tool;
@@ -174,6 +183,8 @@ export function actionResult(
         id: action.id,
         tool,
         elided: action.elided === true,
+        ...then,
+        untrusted: ["tool"],
       });
     }
     case "error":
@@ -219,7 +230,14 @@ export function failureResult(
     ...(bridged
       ? {
         structuredContent: visible(
-          { action: "error", code, message, error: { code, message }, id } satisfies BridgeOutput,
+          {
+            action: "error",
+            code,
+            message,
+            error: { code, message },
+            id,
+            untrusted: ["message"],
+          } satisfies BridgeOutput,
         ) as never,
       }
       : {}),
@@ -275,15 +293,38 @@ const HELD_CODE = "awaiting_approval";
  */
 export function executeResult(id: string, result: CallToolResultLike): CallToolResultLike {
   const { structuredContent, ...rest } = result;
+  const content = Array.isArray(result.content) ? result.content : [];
+  // Hosts that show the model only the structured copy (Claude Code, Codex) would lose a result
+  // that is text alone: its text goes in the copy too.
+  const texts = content.flatMap((block) =>
+    (block as { type?: unknown }).type === "text" &&
+      typeof (block as { text?: unknown }).text === "string"
+      ? [(block as { text: string }).text]
+      : []
+  );
   return {
     ...rest,
-    content: Array.isArray(result.content) ? result.content : [],
+    content,
     structuredContent: {
       action: "execute",
       id,
       ...(structuredContent === undefined ? {} : { result: structuredContent }),
+      ...(structuredContent === undefined && texts.length > 0 ? { text: texts.join("\n") } : {}),
+      ...(structuredContent !== undefined
+        ? { untrusted: ["result"] }
+        : texts.length > 0
+        ? { untrusted: ["text"] }
+        : {}),
     } satisfies BridgeOutput,
   };
+}
+
+// The next step a text ends with ("Next: …"), as the structured copy carries it.
+function nextStep(text: string): string | undefined {
+  const at = text.lastIndexOf("\nNext: ");
+  if (at < 0) return text.startsWith("Next: ") ? text.slice(6) : undefined;
+  const line = text.slice(at + 7);
+  return line.includes("\n") ? undefined : line;
 }
 
 function text(body: string, structured: BridgeOutput): CallToolResultLike {

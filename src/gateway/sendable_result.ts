@@ -49,9 +49,15 @@ const object = (shape: Record<string, Parse>, loose = false): Parse => (value) =
     const parsed = shape[key]!(value[key]);
     if (parsed === INVALID) return INVALID;
     // A member given as `undefined` keeps its place, as in zod's output (and so in what is sent).
-    if (parsed !== undefined || key in value) out[key] = parsed;
+    if (parsed !== undefined || Object.hasOwn(value, key)) out[key] = parsed;
   }
-  if (loose) { for (const key in value) if (!(key in shape)) out[key] = value[key]; }
+  // An upstream's own keys are data: `constructor` is kept like any other, and `__proto__` is
+  // dropped (as zod does), never made the copy's prototype.
+  if (loose) {
+    for (const key in value) {
+      if (!Object.hasOwn(shape, key) && key !== "__proto__") out[key] = value[key];
+    }
+  }
   return out;
 };
 const union = (...parses: Parse[]): Parse => (value) => {

@@ -30,6 +30,8 @@ import {
 } from "./results.ts";
 import { checkTrust, heldMessage, HeldToolError, type TrustSource } from "./trust/policy.ts";
 import type { UpstreamPool } from "./pool/upstreams.ts";
+import type { ClientIdentity } from "./host_profiles.ts";
+import { unlistedServers } from "./pool/start_wait.ts";
 
 /** What one `tools/call` brings besides its name and arguments. */
 export interface CallContext {
@@ -44,6 +46,8 @@ export interface CallContext {
   era?: "legacy" | "modern";
   /** Receives the upstream's progress, to pass back to the host. */
   onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
+  /** The client, when it said who it is (what it is shown depends on its host). */
+  client?: ClientIdentity;
 }
 
 /** What the calls reach: the upstreams, the sessions, the options. */
@@ -127,7 +131,12 @@ export class ToolCalls {
         : await this.#inSession(state, args, context.session),
       state.statuses,
     );
-    if (action.action !== "execute") return actionResult(action);
+    if (action.action !== "execute") {
+      return actionResult(
+        action,
+        action.action === "search" ? unlistedServers(state.statuses) : [],
+      );
+    }
     return await this.forward(action.tool, action.arguments, context, true);
   }
 
@@ -226,7 +235,9 @@ export class ToolCalls {
     const id = calledName(state, args)?.name;
     const tool = id === undefined ? undefined : state.held.get(id);
     if (id === undefined || tool === undefined) return undefined;
-    return heldResult(id, heldMessage(tool, trust), true);
+    // Held on a snapshot only when its server did not list live in time (the gateway waited).
+    const snapshot = state.statuses.some((s) => s.server === tool.server && s.snapshot === true);
+    return heldResult(id, heldMessage(tool, trust, snapshot), true);
   }
 
   // Judges the live definition right before the call goes out (see PoolForwardOptions.admit).

@@ -2,13 +2,18 @@
  * What the gateway's MCP server faces serve (a {@linkcode ToolHost}), and the one way a
  * `tools/call` is answered from it: progress in order and all before the result, a name that is
  * no tool as JSON-RPC invalid params. Free of the MCP SDK: the SDK server (`face.ts`, HTTP and
- * Workers) and the SDK-free stdio server (`stdio_server.ts`) both answer through it.
+ * Workers) and the SDK-free stdio server (`stdio_server.ts`) both answer through it. Every face
+ * hands over the client it serves (its `clientInfo` at `initialize`, when it sent one): what is
+ * shown depends on the host (`host_profiles.ts`).
  *
  * @module
  */
 
 import type { McpTool } from "../tool.ts";
 import type { CallToolResultLike } from "../tool_result.ts";
+import type { ClientIdentity } from "./host_profiles.ts";
+
+export type { ClientIdentity } from "./host_profiles.ts";
 
 /** A tool as `tools/list` lists it: a catalogue entry without its server. */
 export type HostedTool = Omit<McpTool, "server">;
@@ -38,16 +43,27 @@ export interface HostedCall {
   era?: "legacy" | "modern";
   /** Sends progress to the client, when it asked for progress. */
   onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
+  /** The client, when it said who it is. */
+  client?: ClientIdentity;
 }
 
 /** What the server faces serve: the gateway, or anything shaped like it. */
 export interface ToolHost {
   /** The server's name and version. */
   readonly serverInfo: { name: string; version: string };
-  /** The server instructions. */
-  instructions(): string;
-  /** The `tools/list` answer, or a promise of it (the gateway's waits for a change being taken in). */
-  tools(): HostedTool[] | Promise<HostedTool[]>;
+  /**
+   * The server instructions for a client.
+   *
+   * @param client The client, when it said who it is (`clientInfo` at `initialize`).
+   */
+  instructions(client?: ClientIdentity): string;
+  /**
+   * The `tools/list` answer for a client, or a promise of it (the gateway's waits for a change
+   * being taken in).
+   *
+   * @param client The client, when it said who it is.
+   */
+  tools(client?: ClientIdentity): HostedTool[] | Promise<HostedTool[]>;
   /**
    * Answers a `tools/call`.
    *
@@ -62,12 +78,13 @@ export interface ToolHost {
     call: HostedCall,
   ): Promise<{ ok: true; result: CallToolResultLike } | { ok: false; message: string }>;
   /**
-   * Listens for changes of the `tools/list` answer.
+   * Listens for changes of the `tools/list` answer a client is given.
    *
    * @param listener Called after each change.
+   * @param client Who is listening, when known (a getter: a face learns it at `initialize`).
    * @returns A function that stops listening.
    */
-  onToolsChanged(listener: () => void): () => void;
+  onToolsChanged(listener: () => void, client?: () => ClientIdentity | undefined): () => void;
 }
 
 // JSON-RPC invalid params, written out: importing `JSON_RPC_CODES` here measured 0.08 KiB gzip

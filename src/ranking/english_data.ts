@@ -2,9 +2,10 @@
  * Where the English ranking data (`ranking_data.ts`'s layout, written by `deno task vectors` and
  * `deno task lexicon`) comes from: one file, `src/page/ranking-en.bin`, beside the page so that the
  * Workers serve it as a static asset (their `ASSETS` binding) and never carry it in their script.
- * A Deno process reads the file once, synchronously, on the first call of
- * {@linkcode englishRankingData}; a Worker fetches the asset with {@linkcode loadRankingData}
- * once per isolate and keeps it (`deno_ranker.ts`).
+ * A Deno process reads the file once, with the bounded regular-file reader, before its first
+ * search (`src/deno/ranking_file.ts`, {@linkcode adoptEnglishRankingData}); a library caller of
+ * {@linkcode englishRankingData} reads it synchronously, a regular file only; a Worker fetches the
+ * asset with {@linkcode loadRankingData} once per isolate and keeps it (`deno_ranker.ts`).
  *
  * @module
  */
@@ -14,7 +15,33 @@ import { rankingDataOf, type RankingViews } from "./ranking_data.ts";
 /** The path of the ranking data among the page's files (and the Workers' static assets). */
 export const RANKING_DATA_ASSET = "/ranking-en.bin";
 
+/**
+ * The ranking data's file, beside this module (a `file:` URL in a Deno checkout). Made when asked:
+ * in a Worker's bundle `import.meta.url` is no URL to resolve against.
+ *
+ * @returns The URL.
+ */
+export function rankingDataFile(): URL {
+  return new URL(`../page${RANKING_DATA_ASSET}`, import.meta.url);
+}
+
+/** The largest ranking data file read (it is 1.6 MB): a wrong file must not fill the memory. */
+export const MAX_RANKING_DATA_BYTES = 64 * 1024 * 1024;
+
 let english: RankingViews | undefined;
+
+/**
+ * Opens ranking data a Deno process read itself (through the bounded regular-file reader, which
+ * this module does not import: the Workers bundle it) and keeps it as the English data, so that
+ * {@linkcode englishRankingData} then reads no file.
+ *
+ * @param bytes The file's bytes.
+ * @returns The data, opened in place.
+ * @throws {SyntaxError} When the bytes are not the layout.
+ */
+export function adoptEnglishRankingData(bytes: Uint8Array): RankingViews {
+  return english ??= rankingDataOf(bytes);
+}
 
 /**
  * The English ranking data, read from its file on the first call (Deno; needs read access to
@@ -34,14 +61,30 @@ let english: RankingViews | undefined;
  */
 export function englishRankingData(): RankingViews {
   if (english !== undefined) return english;
-  const url = new URL(`../page${RANKING_DATA_ASSET}`, import.meta.url);
-  const deno = (globalThis as { Deno?: { readFileSync(path: URL): Uint8Array } }).Deno;
+  const url = rankingDataFile();
+  const deno = (globalThis as { Deno?: DenoFiles }).Deno;
   if (deno === undefined || url.protocol !== "file:") {
     throw new Error(
       `Cannot read the ranking data at ${url.href} here: await loadRankingData() with a fetch first`,
     );
   }
+  // Only a regular file of a bounded size is read (a named pipe in its place would block the
+  // process for good); a Deno process reads it without blocking first (`src/deno/ranking_file.ts`).
+  const info = deno.statSync(url);
+  if (!info.isFile || info.size > MAX_RANKING_DATA_BYTES) {
+    throw new Error(
+      `Cannot read the ranking data at ${url.href}: ${
+        info.isFile ? `it is over ${MAX_RANKING_DATA_BYTES} bytes` : "it is not a regular file"
+      }`,
+    );
+  }
   return english = rankingDataOf(deno.readFileSync(url));
+}
+
+// What englishRankingData uses of Deno, found at run time: Workers bundle this module.
+interface DenoFiles {
+  statSync(path: URL): { isFile: boolean; size: number };
+  readFileSync(path: URL): Uint8Array;
 }
 
 /**

@@ -8,7 +8,8 @@
  * registered under their JSON pointers: each pointer holds every ancestor's key, so registering
  * them all cost the schema's size times its depth (seconds for long keys nested 60 deep);
  * {@linkcode resolveReference} walks a pointer when a `$ref` needs it, to the same subschemas.
- * Everything else is upstream's, formatted by `deno fmt`.
+ * The keyword tables have no prototype, so a key named `constructor` is no keyword. Everything
+ * else is upstream's, formatted by `deno fmt`.
  *
  * @module
  */
@@ -70,23 +71,29 @@ function resolveURI(reference: string, baseURI: URL): URL {
   return url;
 }
 
-const schemaArrayKeyword: Record<string, boolean> = {
+// unfold: the keyword tables have no prototype: a schema key named `constructor` or `toString`
+// (an upstream's choice) is an unknown keyword, not one of Object.prototype's members.
+function keywords(table: Record<string, boolean>): Record<string, boolean> {
+  return Object.assign(Object.create(null), table);
+}
+
+const schemaArrayKeyword: Record<string, boolean> = keywords({
   prefixItems: true,
   items: true,
   allOf: true,
   anyOf: true,
   oneOf: true,
-};
+});
 
-const schemaMapKeyword: Record<string, boolean> = {
+const schemaMapKeyword: Record<string, boolean> = keywords({
   $defs: true,
   definitions: true,
   properties: true,
   patternProperties: true,
   dependentSchemas: true,
-};
+});
 
-const ignoredKeyword: Record<string, boolean> = {
+const ignoredKeyword: Record<string, boolean> = keywords({
   id: true,
   $id: true,
   $ref: true,
@@ -114,7 +121,7 @@ const ignoredKeyword: Record<string, boolean> = {
   uniqueItems: true,
   maxProperties: true,
   minProperties: true,
-};
+});
 
 /**
  * Default base URI for schemas without an $id.

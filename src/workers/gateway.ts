@@ -14,6 +14,8 @@ import { Gateway } from "../gateway/gateway.ts";
 import { gatewayHost } from "../gateway/faces/host.ts";
 import { openGatewayRoutes, profileTokenProblem } from "../gateway/faces/routes.ts";
 import { type OnDemandPool, openOnDemandPool } from "../gateway/pool/upstreams.ts";
+import { unsetDetail, withUnavailable } from "../gateway/pool/unavailable.ts";
+import { ownRecord } from "../utils/record.ts";
 import type { HttpSettings } from "../http/settings.ts";
 import { connectHttp } from "../mcp/http_client.ts";
 import { createMcpHttpHandler, type SessionRegistry } from "../gateway/faces/http.ts";
@@ -52,13 +54,27 @@ export function workerMcp(
 ): WorkerMcp | undefined {
   const raw = env.UNFOLD_UPSTREAMS;
   if (typeof raw !== "string" || raw.trim() === "") return undefined;
-  const strings = Object.fromEntries(
+  // Looked up by the names a config chose: `${toString}` is a variable, never Object's member.
+  const strings = ownRecord(Object.fromEntries(
     Object.entries(env).filter((e): e is [string, string] => typeof e[1] === "string"),
-  );
-  const parsed = parseGatewayConfig(raw, strings);
+  ));
+  // A server (or a profile's token) that names a variable not set is that server's problem: it
+  // is unavailable, said in its state, and the others serve.
+  const parsed = parseGatewayConfig(raw, strings, { deferUnset: true });
   // A bad UNFOLD_UPSTREAMS is the deployment's, said on every request by the entry.
   if (!parsed.ok) throw parsed.error;
   const config = parsed.value;
+  const awaiting = config.awaiting ?? [];
+  const unavailableServers = awaiting.filter((a) => a.kind === "server").map((a) => ({
+    server: a.name,
+    detail: unsetDetail(a.variables, a.error.pointer),
+  }));
+  const unavailableProfiles = new Map(
+    awaiting.filter((a) => a.kind === "profile").map((a) => [
+      a.name,
+      unsetDetail(a.variables, a.error.pointer),
+    ]),
+  );
   const stdio = config.servers.find((server) => !("url" in server));
   if (stdio !== undefined) {
     throw new TypeError(
@@ -67,7 +83,9 @@ export function workerMcp(
       } is a stdio server; a Worker reaches only Streamable HTTP servers ("url")`,
     );
   }
-  const profiles = Object.values(config.options.profiles ?? {});
+  const profiles = Object.values(config.options.profiles ?? {}).filter((p) =>
+    !unavailableProfiles.has(p.name)
+  );
   const clash = profileTokenProblem(settings.tokens, profiles);
   if (clash !== undefined) throw new TypeError(`UNFOLD_UPSTREAMS: ${clash}`);
   // The Deno default, as the API Worker ranks: its data from the static assets, once per isolate.
@@ -76,10 +94,13 @@ export function workerMcp(
   );
   let ready: Promise<{ pool: OnDemandPool; handle: WorkerMcp }> | undefined;
   const start = async () => {
-    const pool = await openOnDemandPool(config.servers, (upstream, options) => {
-      if (!("url" in upstream)) throw new TypeError("Unreachable: a stdio upstream on a Worker");
-      return connectHttp(upstream, options);
-    }, poolOptions(config.options));
+    const pool = withUnavailable(
+      await openOnDemandPool(config.servers, (upstream, options) => {
+        if (!("url" in upstream)) throw new TypeError("Unreachable: a stdio upstream on a Worker");
+        return connectHttp(upstream, options);
+      }, poolOptions(config.options)),
+      unavailableServers,
+    );
     const gateway = await Gateway.open(pool, { options: config.options, store, ranker });
     // /mcp, /mcp/NAME (a gateway per profile over the same upstreams, its sessions under its own
     // tenant) and the page's reads, under the same checks; an isolate's counters would be a
@@ -89,6 +110,7 @@ export function workerMcp(
       host: gatewayHost(gateway, VERSION),
       pool,
       profiles,
+      unavailableProfiles,
       deps: { options: config.options, store, ranker },
       serve: (host) =>
         createMcpHttpHandler(host, { sessions: { kind: "registry", registry: registryOf(store) } }),

@@ -4,6 +4,7 @@ import { deepEqual, equal, match, ok } from "node:assert/strict";
 import { parseArgs } from "../../src/cli/args.ts";
 import { VERSION } from "../../src/version.ts";
 import { runCli } from "../gateway/_gateway.ts";
+import { HOST_NAMES } from "../../src/cli/hosts/known.ts";
 
 const COMMANDS = ["setup", "gateway", "inspect", "approve", "search", "login"];
 
@@ -28,7 +29,7 @@ Deno.test("a usage mistake is one line and the command's usage, exit 2", async (
     [["inspect", "--http"], "unfold inspect takes no --http"],
     [["gateway", "--config"], "--config needs a value"],
     [["gateway", "--http=yes"], "--http takes no value"],
-    [["setup"], "setup needs one host name (unfold setup --help lists them)"],
+    [["setup"], "setup needs one host name (`unfold setup --help` lists them)"],
   ];
   for (const [argv, line] of cases) {
     const run = await runCli(argv);
@@ -36,7 +37,7 @@ Deno.test("a usage mistake is one line and the command's usage, exit 2", async (
     equal(run.stdout, "");
     const [first, second, ...rest] = run.stderr.split("\n");
     equal(first, `unfold: ${line}`);
-    ok(second!.startsWith(argv[0] === "gatway" ? "Run unfold --help" : "Usage: unfold "), second);
+    ok(second!.startsWith(argv[0] === "gatway" ? "Run `unfold --help`" : "Usage: unfold "), second);
     deepEqual(rest, [""]);
   }
 });
@@ -60,7 +61,9 @@ Deno.test("without --config and without unfold's own config, the command says ho
     equal(run.code, 1);
     equal(
       run.stderr,
-      `unfold: cannot read the config "${dir}/mcp.json": no such file; run unfold setup HOST or give --config FILE\n`,
+      `unfold: cannot read the config "${dir}/mcp.json": no such file; run \`unfold setup HOST\` (HOST: ${
+        HOST_NAMES.join(", ")
+      }) or give --config FILE\n`,
     );
   } finally {
     await Deno.remove(dir);

@@ -1,38 +1,22 @@
 // Every command unfold tells the user to run runs as printed: each hint is read from the output
-// the user sees, split as a POSIX shell splits it, and run (`unfold` being the CLI).
+// the user sees, split as a POSIX shell splits it, and run (`unfold` being the CLI). Each is
+// also parsed by the CLI's own parser, for every message, in `hint_commands_test.ts`.
 import { deepEqual, equal, ok } from "node:assert/strict";
 import { type CliRun, runCli } from "../gateway/_gateway.ts";
 import { denoEnv, npmServer, startHttpEverything } from "../mcp/_servers.ts";
 import { startOAuthGate } from "../mcp/_oauth_gate.ts";
+import { commandsIn } from "./_commands_in.ts";
 
-// The `unfold …` commands in a text, each as the words a shell would pass: a command ends at an
-// unquoted ",", ")", ";" or the end of its line.
+// The `unfold …` commands in a text, each as the words a shell would pass: the commands it sets
+// apart (in backticks, or alone on a line), none of them glued to the prose.
 function hintsIn(text: string): string[][] {
-  const hints: string[][] = [];
-  for (const found of text.matchAll(/\bunfold (?=[a-z]+ )/g)) {
-    const words: string[] = [];
-    let word: string | undefined;
-    for (let i = found.index; i < text.length; i++) {
-      const c = text[i]!;
-      if (c === "'") {
-        const end = text.indexOf("'", i + 1);
-        word = (word ?? "") + text.slice(i + 1, end);
-        i = end;
-      } else if (c === "\\") word = (word ?? "") + text[++i];
-      else if (c === " " || ",);\n".includes(c)) {
-        if (word !== undefined) words.push(word);
-        word = undefined;
-        if (c !== " ") break;
-      } else word = (word ?? "") + c;
-    }
-    if (word !== undefined) words.push(word);
-    hints.push(words);
-  }
-  return hints;
+  const { commands, unmarked } = commandsIn(text);
+  deepEqual(unmarked, [], "a command written into the prose");
+  return commands.filter((command) => command.words[0] === "unfold").map((c) => c.words);
 }
 
 Deno.test("hintsIn splits a hint as a shell does", () => {
-  deepEqual(hintsIn("run unfold approve --config '/a b'\\''c/mcp.json' --all, or"), [
+  deepEqual(hintsIn("run `unfold approve --config '/a b'\\''c/mcp.json' --all`, or"), [
     ["unfold", "approve", "--config", "/a b'c/mcp.json", "--all"],
   ]);
 });
@@ -99,7 +83,7 @@ Deno.test("the sign-in hint of a server that needs one runs as printed", async (
 Deno.test("the undo hint of unfold setup runs as printed", async () => {
   await withConfig({ mcpServers: {} }, async (_path, env, dir) => {
     const file = `${dir}/cursor.json`;
-    await Deno.writeTextFile(file, '{"mcpServers": {}}\n');
+    await Deno.writeTextFile(file, '{"mcpServers": {"m": {"command": "m"}}}\n');
     const done = await runCli(
       ["setup", "cursor", "--file", file, "--config", `${dir}/unfold/mcp.json`],
       env,
@@ -109,6 +93,6 @@ Deno.test("the undo hint of unfold setup runs as printed", async () => {
     deepEqual(hints.map((words) => words.at(-1)), ["--undo"], done.stdout);
     const undone = await runHint(hints[0]!, env);
     equal(undone.code, 0, undone.stderr);
-    equal(await Deno.readTextFile(file), '{"mcpServers": {}}\n');
+    equal(await Deno.readTextFile(file), '{"mcpServers": {"m": {"command": "m"}}}\n');
   });
 });

@@ -1,7 +1,9 @@
 /**
- * A `${VAR}` that is not set fails a command only where the command uses it: `unfold setup` puts
- * every host's servers in one config, each host's under its own profile, and a variable only one
- * host sets must not stop another host's gateway. Over the real CLI and server-memory from npm.
+ * A `${VAR}` that is not set is the problem of what names it: `unfold setup` puts every host's
+ * servers in one config, each host's under its own profile, and a variable only one host sets
+ * must not stop another host's gateway; the server that names it is unavailable, a profile whose
+ * token names it is not served over HTTP, and `unfold login` of that server fails. Over the real
+ * CLI and server-memory from npm.
  *
  * @module
  */
@@ -9,7 +11,8 @@
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { deepEqual, equal, match, ok } from "node:assert/strict";
-import { cliCommand, runCli } from "../gateway/_gateway.ts";
+import { cliCommand, runCli, startHttpGateway } from "../gateway/_gateway.ts";
+import { postPing } from "../gateway/_profile_routes.ts";
 import { bridge } from "../gateway/_scenario.ts";
 import { denoEnv, npmServer } from "../mcp/_servers.ts";
 
@@ -45,6 +48,14 @@ async function withTwoHosts(run: (config: string, dir: string) => Promise<void>)
 const unsetLine = (config: string) =>
   `unfold: ${config}: Invalid gateway config at "/mcpServers/cursor/env/MEMORY_FILE_PATH": the environment variable CURSOR_MEMORY is not set\n`;
 
+// The state of the server whose variable is not set, as every command shows it.
+const UNAVAILABLE = {
+  server: "cursor",
+  state: "unavailable",
+  detail:
+    "the environment variable CURSOR_MEMORY is not set (/mcpServers/cursor/env/MEMORY_FILE_PATH names it): set it where unfold is started, then start unfold again",
+};
+
 Deno.test("a profile's gateway starts over stdio when a server outside it needs a variable not set", async () => {
   await withTwoHosts(async (config, dir) => {
     const { command, args } = cliCommand("gateway", "--config", config, "--profile", "desk");
@@ -69,31 +80,81 @@ Deno.test("a profile's gateway starts over stdio when a server outside it needs 
   });
 });
 
-Deno.test("inspect --profile reports the profile's server; the one it serves still needs its variable", async () => {
+Deno.test("inspect --profile reports the profile's server; one whose variable is not set is unavailable, not fatal", async () => {
   await withTwoHosts(async (config, dir) => {
     const env = { ...denoEnv(), DESK_MEMORY: `${dir}/desk.jsonl` };
     const desk = await runCli(["inspect", "--config", config, "--profile", "desk", "--json"], env);
     equal(desk.code, 0, desk.stderr);
     deepEqual(JSON.parse(desk.stdout).servers.map((s: { server: string }) => s.server), ["desk"]);
-    // The profile that runs the server without its variable fails as every config did before.
-    const cursor = await runCli(["inspect", "--config", config, "--profile", "cursor"], env);
-    equal(cursor.code, 1);
-    equal(cursor.stderr, unsetLine(config));
-    // No profile: every server is served, so it fails as before, with the same line.
-    const all = await runCli(["inspect", "--config", config], env);
-    equal(all.code, 1);
-    equal(all.stderr, unsetLine(config));
+    // The profile whose server lacks its variable is served; that server is named, with why.
+    const cursor = await runCli(
+      ["inspect", "--config", config, "--profile", "cursor", "--json"],
+      env,
+    );
+    equal(cursor.code, 0, cursor.stderr);
+    const shown = JSON.parse(cursor.stdout).servers as Record<string, unknown>[];
+    deepEqual(shown.map(({ server, state, detail }) => ({ server, state, detail })), [UNAVAILABLE]);
+    match(
+      cursor.stderr,
+      /unfold: cursor: unavailable \(the environment variable CURSOR_MEMORY is not set/,
+    );
+    // No profile: every other server is started (remote, which no network here reaches, too).
+    const all = await runCli(["inspect", "--config", config, "--json"], env);
+    equal(all.code, 0, all.stderr);
+    const states = new Map(
+      JSON.parse(all.stdout).servers.map((s: { server: string; state: string }) => [
+        s.server,
+        s.state,
+      ]),
+    );
+    deepEqual([states.get("desk"), states.get("cursor"), states.has("remote")], [
+      "ready",
+      "unavailable",
+      true,
+    ]);
   });
 });
 
-Deno.test("a served profile's token that is not set fails the start in one line", async () => {
+Deno.test("a profile's token that is not set: stdio serves it, HTTP serves the others and says why", async () => {
   await withTwoHosts(async (config, dir) => {
-    const env = { ...denoEnv(), CURSOR_MEMORY: `${dir}/cursor.jsonl` };
-    const run = await runCli(["inspect", "--config", config, "--profile", "cursor"], env);
-    equal(run.code, 1);
+    const env = {
+      ...denoEnv(),
+      CURSOR_MEMORY: `${dir}/cursor.jsonl`,
+      DESK_MEMORY: `${dir}/d.jsonl`,
+    };
+    // Tokens are HTTP's: inspect (and stdio) of the profile need none.
+    const inspected = await runCli(["inspect", "--config", config, "--profile", "cursor"], env);
+    equal(inspected.code, 0, inspected.stderr);
+    // Over HTTP the profile served alone would be open without its token: refused, in one line.
+    const alone = await runCli(
+      ["gateway", "--config", config, "--profile", "cursor", "--http", "--port", "0"],
+      env,
+    );
+    equal(alone.code, 1);
     equal(
-      run.stderr,
-      `unfold: ${config}: Invalid gateway config at "/unfold/profiles/cursor/tokens/0": the environment variable CURSOR_TOKEN is not set\n`,
+      alone.stderr,
+      `unfold: ${config}: the profile "cursor" cannot be served over HTTP: the environment variable CURSOR_TOKEN is not set (/unfold/profiles/cursor/tokens/0 names it): set it where unfold is started, then start unfold again\n`,
+    );
+    // Every profile: the others serve; /mcp/cursor says why; /status lists it as not served.
+    await using gateway = await startHttpGateway(config, env);
+    const origin = gateway.url.slice(0, -"/mcp".length);
+    const cursor = await postPing(`${origin}/mcp/cursor`);
+    equal(cursor.status, 503);
+    const why = await cursor.json();
+    equal(why.code, "profile_unavailable");
+    match(
+      why.detail,
+      /^The profile "cursor" is not served: the environment variable CURSOR_TOKEN is not set/,
+    );
+    const desk = await postPing(`${origin}/mcp/desk`);
+    equal(desk.status === 404 || desk.status === 503, false, `desk: ${desk.status}`);
+    await desk.body?.cancel();
+    const status = await (await fetch(`${origin}/status`)).json();
+    deepEqual(
+      status.profiles.map((
+        p: { name: string; unavailable?: string },
+      ) => [p.name, p.unavailable !== undefined]),
+      [["desk", false], ["cursor", true]],
     );
   });
 });

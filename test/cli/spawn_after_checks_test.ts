@@ -58,6 +58,12 @@ const MISTAKES = [
     line: /unknown profile "work"/,
   },
   {
+    what: "a profile named like an Object.prototype member that the config lacks",
+    config: (c: string) => ({ mcpServers: { s: counting(c) }, unfold: { profiles: { work: {} } } }),
+    args: ["--profile", "constructor"],
+    line: /unknown profile "constructor": the profiles are work$/m,
+  },
+  {
     what: "a bad UNFOLD_* variable",
     config: (c: string) => ({ mcpServers: { s: counting(c) } }),
     env: { UNFOLD_MAX_TOOLS: "many" },

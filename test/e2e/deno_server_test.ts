@@ -12,7 +12,7 @@ Deno.test("deno task start serves the whole-session scenario with in-memory sess
   try {
     match(
       server.output(),
-      /try: curl -s http:\/\/127\.0\.0\.1:\d+\/v1\/route -H 'authorization: Bearer <token>'/,
+      /try: `curl -s http:\/\/127\.0\.0\.1:\d+\/v1\/route -H 'authorization: Bearer <token>'/,
     );
     await runScenario((path, init) => fetch(`${server.url}${path}`, init), "deno-scenario");
     // The one origin and token policy of every face.

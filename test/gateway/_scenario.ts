@@ -58,7 +58,7 @@ export async function gatewayScenario(
 ): Promise<void> {
   await t.step("tools/list is the bridge, always loaded, plus the pinned tool", async () => {
     const { tools } = await client.listTools();
-    deepEqual(tools.map((tool) => tool.name), ["mcp", "memory__read_graph"]);
+    deepEqual(tools.map((tool) => tool.name), ["mcp", "discover", "memory__read_graph"]);
     const mcp = tools[0]!;
     equal(mcp._meta?.["anthropic/alwaysLoad"], true);
     match(mcp.description ?? "", /everything\/echo/);

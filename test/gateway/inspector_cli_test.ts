@@ -3,6 +3,7 @@
 // with "enforce" it gets the tool's schema.
 import { equal, ok } from "node:assert/strict";
 import { ROOT } from "../_deno.ts";
+import { npmServer } from "../mcp/_servers.ts";
 
 const INSPECTOR = "@modelcontextprotocol/inspector@2.12.0";
 
@@ -30,16 +31,9 @@ async function inspectorCall(
       config,
       JSON.stringify({
         mcpServers: {
-          everything: {
-            command: Deno.execPath(),
-            args: [
-              "run",
-              "-A",
-              "--quiet",
-              "--no-config",
-              "npm:@modelcontextprotocol/server-everything@2026.8.31",
-            ],
-          },
+          // Through the project's node_modules: a --no-config run would download the package
+          // with Deno's own certificate store, which a TLS-inspecting proxy makes fail.
+          everything: npmServer("@modelcontextprotocol/server-everything"),
         },
         unfold: { describeFirst },
       }),

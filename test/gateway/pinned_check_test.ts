@@ -70,12 +70,12 @@ Deno.test("a pin its server's snapshot lacks is a warning on the statuses, and l
   deepEqual(gateway.statuses()[0]?.missingPins, [{ id: "memory/read_graph", listing: "snapshot" }]);
   // Said by whoever opened the gateway (the CLI), not twice.
   deepEqual(lines, []);
-  deepEqual(names(gateway), ["mcp"]);
+  deepEqual(names(gateway), ["mcp", "discover"]);
   listLive([READ]);
   await gateway.settled();
   deepEqual(gateway.missingPins(), []);
   equal(gateway.statuses()[0]?.missingPins, undefined);
-  deepEqual(names(gateway), ["mcp", "memory__read_graph"]);
+  deepEqual(names(gateway), ["mcp", "discover", "memory__read_graph"]);
   equal(changes(), 1);
   deepEqual(lines, []);
   await gateway.close();
@@ -84,14 +84,14 @@ Deno.test("a pin its server's snapshot lacks is a warning on the statuses, and l
 Deno.test("a pin that the live listing lacks after the snapshot had it is reported once, on the log and the statuses", async () => {
   const { gateway, lines, listLive } = await open([READ, GHOST], ["memory/ghost"]);
   deepEqual(gateway.missingPins(), []);
-  deepEqual(names(gateway), ["mcp", "memory__ghost"]);
+  deepEqual(names(gateway), ["mcp", "discover", "memory__ghost"]);
   listLive([READ]);
   await gateway.settled();
   const line =
     'the pinned tool "memory/ghost" is not listed by "memory", so it is left out of tools/list: correct "unfold.pinned"';
   deepEqual(lines, [line]);
   deepEqual(gateway.statuses()[0]?.missingPins, [{ id: "memory/ghost", listing: "live" }]);
-  deepEqual(names(gateway), ["mcp"]);
+  deepEqual(names(gateway), ["mcp", "discover"]);
   // Stopped when idle, it is still judged on its live listing, and not said again.
   listLive([READ], "stopped");
   await gateway.settled();
@@ -153,6 +153,6 @@ Deno.test("a pinned tool that is quarantined is named by the quarantine, not as 
   });
   deepEqual(gateway.missingPins(), []);
   deepEqual(gateway.statuses()[0]?.quarantined?.map((t) => t.name), ["bad"]);
-  deepEqual(names(gateway), ["mcp"]);
+  deepEqual(names(gateway), ["mcp", "discover"]);
   await gateway.close();
 });

@@ -22,7 +22,7 @@ function text(result: unknown): string {
 
 // A search, then a describe and an execute of the same tool: what a model does in a session.
 async function useBridge(client: Client): Promise<void> {
-  deepEqual((await client.listTools()).tools.map((tool) => tool.name), ["mcp"]);
+  deepEqual((await client.listTools()).tools.map((tool) => tool.name), ["mcp", "discover"]);
   const found = await client.callTool({
     name: "mcp",
     arguments: { action: "search", query: "echo" },

@@ -1,8 +1,8 @@
-import { equal } from "node:assert/strict";
+import { deepEqual, equal } from "node:assert/strict";
 import fc from "fast-check";
 import { anyJson, toolResult } from "./_tool_results.ts";
 import { isCallToolResult } from "@modelcontextprotocol/server";
-import { isSendableResult } from "../../src/gateway/sendable_result.ts";
+import { isSendableResult, sentResult } from "../../src/gateway/sendable_result.ts";
 
 Deno.test("isSendableResult gives the SDK's isCallToolResult verdict on generated results", () => {
   fc.assert(
@@ -35,5 +35,16 @@ Deno.test("isSendableResult gives the SDK's verdict on hostile results", () => {
   ];
   for (const value of hostile) {
     equal(isSendableResult(value), isCallToolResult(value), JSON.stringify(value));
+  }
+});
+
+Deno.test("sentResult keeps an upstream's keys named like Object.prototype's members, as zod does", () => {
+  const result = JSON.parse(
+    '{"content":[],"constructor":1,"toString":2,"__proto__":{"isError":"x"},"other":3}',
+  );
+  for (const era of ["legacy", "modern"] as const) {
+    const sent = sentResult(result, era)!;
+    deepEqual(Object.keys(sent), ["content", "constructor", "toString", "other"], era);
+    equal(Object.getPrototypeOf(sent), Object.prototype, era);
   }
 });

@@ -93,13 +93,13 @@ Deno.test("unfold login signs in to an OAuth upstream; then it lists, calls and 
     const before = await unfold(env, "inspect", "--config", config);
     logs.push(before.stdout, before.stderr);
     equal(before.code, 0, before.stderr);
-    ok(before.stderr.includes(`(run: unfold login --config ${config} secure)`), before.stderr);
+    ok(before.stderr.includes(`(run \`unfold login --config ${config} secure\`)`), before.stderr);
     ok(/plain: ready, \d+ tools/.test(before.stderr), before.stderr);
     const early = await gateway(env, config, logs);
     try {
       const { tools } = await early.client.listTools();
       const overview = tools.find((tool) => tool.name === "mcp")?.description ?? "";
-      ok(overview.includes("run: unfold login"), overview);
+      ok(overview.includes("run `unfold login"), overview);
       // Said as a server waiting for the user, not as a broken one.
       ok(/need the user to sign in[^\n]*secure/.test(overview), overview);
       ok(!/Unavailable servers[^\n]*secure/.test(overview), overview);
@@ -170,7 +170,7 @@ Deno.test("unfold login signs in to an OAuth upstream; then it lists, calls and 
         () => undefined,
         (e: Error) => e,
       );
-      ok(revoked?.message.includes("run: unfold login secure"), revoked?.message);
+      ok(revoked?.message.includes("run `unfold login secure`"), revoked?.message);
     } finally {
       await again.close();
     }
@@ -198,7 +198,7 @@ Deno.test("the gateway's upstream that needs a sign-in fails with needs_login an
     equal(error.code, "needs_login");
     equal(
       error.message,
-      'Cannot connect to "secure": it needs a sign-in (run: unfold login --config a.json secure)',
+      'Cannot connect to "secure": it needs a sign-in (run `unfold login --config a.json secure`)',
     );
     // Nothing was registered or stored on the user's behalf.
     deepEqual(gate.grants, []);

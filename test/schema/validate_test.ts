@@ -290,3 +290,17 @@ Deno.test("a format check sees at most MAX_FORMAT_CHARS characters: longer strin
   const action = refused(execute(injector, { u: ok4096 + "a" }));
   match(action.message, /MAX_FORMAT_CHARS/);
 });
+
+Deno.test("a schema key named like an Object.prototype member is an unknown keyword a $ref can reach", () => {
+  for (const key of ["constructor", "toString", "hasOwnProperty", "valueOf"]) {
+    const injector = injectorFor({
+      type: "object",
+      properties: { a: { $ref: `#/${key}` }, b: { $ref: `#/${key}/items/0` } },
+      [key]: { type: "string", items: [{ type: "integer" }] },
+    });
+    equal(execute(injector, { a: "x" }).action, "execute", key);
+    equal(refused(execute(injector, { a: 1 })).problems?.[0]?.pointer, "/a", key);
+    equal(execute(injector, { b: 2 }).action, "execute", key);
+    equal(refused(execute(injector, { b: "y" })).problems?.[0]?.pointer, "/b", key);
+  }
+});

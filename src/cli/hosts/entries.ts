@@ -94,11 +94,11 @@ export function hostConfigOf(
   text: string,
 ): { ok: true; value: HostConfig } | { ok: false; error: string } {
   if (!isRecord(raw)) return { ok: true, value: { config: text, ignored: [], serversKey: "" } };
-  const serversKey = "mcpServers" in raw
+  const serversKey = Object.hasOwn(raw, "mcpServers")
     ? "mcpServers"
-    : "servers" in raw
+    : Object.hasOwn(raw, "servers")
     ? "servers"
-    : "mcp_servers" in raw
+    : Object.hasOwn(raw, "mcp_servers")
     ? "mcp_servers"
     : "mcpServers";
   const config: Record<string, unknown> = {};
@@ -109,7 +109,7 @@ export function hostConfigOf(
       `the top-level key${others.length === 1 ? "" : "s"} ${others.map(quote).join(", ")}`,
     );
   }
-  for (const key of OWN_KEYS) if (key in raw) config[key] = raw[key];
+  for (const key of OWN_KEYS) if (Object.hasOwn(raw, key)) config[key] = raw[key];
   const servers = raw[serversKey];
   if (!isRecord(servers)) {
     // The parser says what is wrong with it ("must be an object of servers by name").
@@ -120,15 +120,47 @@ export function hostConfigOf(
   for (const [name, entry] of Object.entries(servers)) {
     const where = `${serversKey}/${name}`;
     if (!isRecord(entry)) {
-      entries[name] = entry;
+      setOwn(entries, name, entry);
       continue;
     }
     const normal = normalEntry(entry, where, ignored);
     if (!normal.ok) return normal;
-    entries[name] = normal.value;
+    setOwn(entries, name, normal.value);
   }
   config.mcpServers = entries;
   return { ok: true, value: { config, ignored, serversKey } };
+}
+
+/**
+ * One server entry of a host's file in unfold's words: the host's own keys renamed (`serverUrl`,
+ * `httpUrl`, `bearer_token_env_var`, `enabled = false`, `${env:VAR}`), the keys only the host
+ * uses left out and named.
+ *
+ * @param entry The entry as the host file holds it.
+ * @param where Where it is, for messages (`mcpServers/github`).
+ * @returns The entry and what was left out of it, or why it cannot be used, in one line.
+ *
+ * @example Usage
+ * ```ts
+ * import { unfoldEntry } from "./entries.ts";
+ * import { deepEqual } from "node:assert/strict";
+ *
+ * deepEqual(unfoldEntry({ command: "x", enabled: false, timeout: 5 }, "mcp_servers/x"), {
+ *   ok: true,
+ *   value: { entry: { command: "x", disabled: true }, ignored: ['the field "mcp_servers/x/timeout"'] },
+ * });
+ * ```
+ */
+export function unfoldEntry(
+  entry: Record<string, unknown>,
+  where: string,
+): { ok: true; value: { entry: Record<string, unknown>; ignored: string[] } } | {
+  ok: false;
+  error: string;
+} {
+  const ignored: string[] = [];
+  const normal = normalEntry(entry, where, ignored);
+  return normal.ok ? { ok: true, value: { entry: normal.value, ignored } } : normal;
 }
 
 // One server entry in unfold's words.
@@ -150,14 +182,20 @@ function normalEntry(
       if (value === false) out.disabled = true;
     } else if (key === "bearer_token_env_var" && typeof value === "string") {
       headers.Authorization = `Bearer \${${value}}`;
-    } else if (key === "http_headers" && isRecord(value)) Object.assign(headers, value);
-    else if (key === "env_http_headers" && isRecord(value)) {
-      for (const [name, variable] of Object.entries(value)) headers[name] = `\${${variable}}`;
+    } else if (key === "http_headers" && isRecord(value)) {
+      for (const [name, text] of Object.entries(value)) setOwn(headers, name, text);
+    } else if (key === "env_http_headers" && isRecord(value)) {
+      for (const [name, variable] of Object.entries(value)) {
+        setOwn(headers, name, `\${${variable}}`);
+      }
     } else if (HOST_ONLY_FIELDS.has(key)) ignored.push(`the field ${quote(`${where}/${key}`)}`);
-    else out[key] = value;
+    else setOwn(out, key, value);
   }
   if (Object.keys(headers).length > 0) {
-    out.headers = { ...headers, ...(isRecord(out.headers) ? out.headers : {}) };
+    for (const [name, text] of Object.entries(isRecord(out.headers) ? out.headers : {})) {
+      setOwn(headers, name, text);
+    }
+    out.headers = headers;
   }
   return { ok: true, value: out };
 }
@@ -178,6 +216,16 @@ function envVariables(value: unknown): unknown {
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, envVariables(v)]));
   }
   return value;
+}
+
+// An own property whatever the name: a server named `__proto__` is a server.
+function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(target, key, {
+    value,
+    enumerable: true,
+    writable: true,
+    configurable: true,
+  });
 }
 
 function quote(text: string): string {

@@ -10,7 +10,7 @@
  * @module
  */
 
-import { applyEdits, modify, parse as parseJsonc, type ParseError } from "jsonc-parser";
+import { parse as parseJsonc, type ParseError } from "jsonc-parser";
 import { parse as parseToml, stringify as stringifyToml } from "smol-toml";
 import { type HostConfig, hostConfigOf, hostFormat } from "./entries.ts";
 
@@ -73,22 +73,6 @@ export function parseHostText(
   const errors: ParseError[] = [];
   const value = parseJsonc(text, errors, { allowTrailingComma: true, disallowComments: false });
   return { ok: true, value: errors.length > 0 ? undefined : value };
-}
-
-/**
- * A JSON (or JSONC) text with one top-level key set to a value, everything else in it (comments,
- * order, indentation) as it was.
- *
- * @param text The text: a JSON object.
- * @param key The key.
- * @param value Its new value.
- * @returns The new text.
- */
-export function withJsonKey(text: string, key: string, value: unknown): string {
-  const edits = modify(text, [key], value, {
-    formattingOptions: { insertSpaces: !text.includes("\n\t"), tabSize: 2, eol: "\n" },
-  });
-  return applyEdits(text, edits);
 }
 
 /**

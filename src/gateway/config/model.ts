@@ -1,43 +1,37 @@
 /**
- * The gateway's configuration, declared once: every key of the `unfold` block and of a
- * profile, and the whole file (its server entries are `config_servers.ts`'), as fields (the JSON
- * Schema of a value and its reader, `_config_fields.ts`). The parser (`config.ts`), the JSON
- * Schema for editors, the docs' key table and the public types written out (`config_schema.ts`,
- * with the words of `config_docs.ts`) read them; those types are checked against the inferred
- * ones here. A new key is one line here, its words there, and its behaviour.
+ * The gateway's configuration, declared once with zod: every key of the `unfold` block and of a
+ * profile, and the whole file (its server entries are `servers.ts`'), each with its words. The
+ * parser (`parse.ts`) reads a file by it; the JSON Schema for editors and the docs' key table
+ * (`schema.ts`) are written from it; the public types (`types.ts`) are checked against what it
+ * parses to (the end of this file).
+ *
+ * Adding a key is its line here — `name: key(schema, "what it takes", "its default")`, the
+ * schema with its messages (`_declare.ts` has the pieces: `text()` for `${VAR}`, `rule()`,
+ * `once()`, `filled()`, `byName()`) — and its behaviour. `deno check` then asks for its member
+ * in `types.ts` (written out: JSR and `deno doc` take no inferred type), and
+ * `deno run --allow-read --allow-write=docs scripts/build_config_schema.ts` writes the schema and
+ * the table again (`test/gateway/config/schema_test.ts` fails until then). A key of the
+ * injector's own configuration is `core(...)`: passed through to it and judged by its rules.
  *
  * @module
  */
 
+import * as z from "zod/mini";
 import {
   BRIDGE_NAME,
   checkConfig,
   DISCLOSURE_LEVELS,
   MAX_AVAILABLE_CONTEXT_TOKENS,
+  type ProgressiveConfig,
 } from "../../config.ts";
-import type { ProgressiveConfig } from "../../config.ts";
 import { DESCRIBE_FIRST_MODES } from "../../session/describe_first.ts";
 import { SESSION_NAME } from "../../session/store.ts";
-import {
-  type Check,
-  choice,
-  down,
-  fail,
-  type Field,
-  type JsonSchema,
-  list,
-  object,
-  type Parsed,
-  type Place,
-  record,
-  refine,
-  type Same,
-  text,
-} from "./_fields.ts";
-import { SERVER, SERVER_NAME } from "./servers.ts";
-import type { GatewayOptions, Profile } from "./types.ts";
-import { closest, globMatch } from "./_name_match.ts";
 import { DEFAULT_TRUST, TRUST_MODES } from "../trust/policy.ts";
+import { byName, filled, key, type Named, once, rule, shape, text } from "./_declare.ts";
+import { reading } from "./_reading.ts";
+import { distinctNames, isToolId, notIn, PROFILE, serverOf } from "./profile_keys.ts";
+import { type Entry, HTTP, SERVER, SERVER_NAME, STDIO } from "./servers.ts";
+import type { GatewayOptions, HttpUpstream, Profile, StdioUpstream } from "./types.ts";
 
 /** When the upstreams' processes run: see the `start` key. */
 export type StartMode = "eager" | "lazy";
@@ -62,244 +56,183 @@ export const RESTART_DEFAULTS: Readonly<{ initialDelayMs: number; maxDelayMs: nu
   .freeze({ initialDelayMs: 1_000, maxDelayMs: 60_000 });
 /** The longest delay the config may set: what a timer can hold. */
 export const MAX_DELAY_MS = 2 ** 31 - 1;
-const unknownServer = (server: string, at: Place): never =>
-  fail(
-    at,
-    `names the server ${JSON.stringify(server)}, which is not in mcpServers${
-      closest(server, at.servers)
-    }`,
-  );
 
-// A profile's lists: non-empty strings, each checked, kept once each.
-function names(check: (item: string, at: Place) => void = () => {}): Field<string[]> {
-  return {
-    schema: { type: "array", items: { type: "string", minLength: 1 } },
-    read(raw, at) {
-      if (!Array.isArray(raw) || raw.some((item) => typeof item !== "string" || item === "")) {
-        fail(at, "must be an array of non-empty strings");
-      }
-      (raw as string[]).forEach((item, i) => check(item, down(at, String(i))));
-      return [...new Set(raw as string[])];
-    },
-  };
+/** The value a key of a few values (in `UNFOLD.shape`) stands for when absent. */
+export function fallbackOf<T>(schema: z.ZodMiniType<T>): Exclude<T, undefined> {
+  return z.globalRegistry.get(schema)!.default as Exclude<T, undefined>;
 }
 
-// A tool pattern of a profile: `server/glob`, `!` excluding (tools), no `*` (pinned).
-function toolPattern(pinned: boolean) {
-  return (item: string, at: Place): void => {
-    const pattern = !pinned && item.startsWith("!") ? item.slice(1) : item;
-    const slash = pattern.indexOf("/");
-    if (slash < 1 || slash === pattern.length - 1) {
-      fail(at, 'must be "server/tool" (tools: "*" globs, "!" excludes)');
-    }
-    if (pinned && pattern.includes("*")) fail(at, "must be a tool id, not a pattern");
-    const server = pattern.slice(0, slash);
-    if (!at.servers.some((s) => globMatch(server, s))) unknownServer(server, at);
-  };
-}
-
-// A pinned tool is listed as server__tool: two ids that make the same name would be two tools
-// of one name, and calls would reach only one of them.
-function checkPinnedNames(pinned: readonly string[], at: Place): void {
-  const seen = new Map<string, string>();
-  pinned.forEach((id, i) => {
-    const slash = id.indexOf("/");
-    const name = `${id.slice(0, slash)}__${id.slice(slash + 1)}`;
-    const other = seen.get(name);
-    if (other !== undefined) {
-      fail(
-        at,
-        `${JSON.stringify(id)} and ${JSON.stringify(other)} would both be listed as ${
-          JSON.stringify(name)
-        }: pin only one of them`,
-        String(i),
-      );
-    }
-    seen.set(name, id);
-  });
-}
-
-/** The keys of a profile (`unfold.profiles.NAME`). */
-// A profile's bearer tokens: `${VAR}` expanded, never empty or with white space (a header could
-// not carry it), each kept once.
-const TOKEN: Field<string> = {
-  ...refine(text(false), (token, at) => {
-    if (!/^\S+$/.test(token)) fail(at, "must be a non-empty token without spaces");
-  }),
-  schema: { type: "string", pattern: "^\\S+$" },
-};
-const TOKEN_LIST = list(TOKEN, "must be an array of strings (${VAR} reads the environment)");
-const TOKENS: Field<string[]> = {
-  ...TOKEN_LIST,
-  read: (raw, at) => [...new Set(TOKEN_LIST.read(raw, at))],
-};
-
-export const PROFILE = {
-  servers: names((server, at) => {
-    if (!at.servers.includes(server)) unknownServer(server, at);
-  }),
-  tools: names(toolPattern(false)),
-  pinned: refine(names(toolPattern(true)), checkPinnedNames),
-  availableContextTokens: {
-    schema: { type: "integer", minimum: 1 },
-    read: (raw: unknown, at: Place): number =>
-      typeof raw === "number" && Number.isSafeInteger(raw) && raw > 0
-        ? raw
-        : fail(at, "must be a positive integer"),
-  },
-  tokens: TOKENS,
-} as const satisfies Record<string, Field<unknown>>;
-
-const PROFILE_OBJECT = object(PROFILE, "a profile takes");
-
-// A key of the injector's own configuration, checked by its own rules (`checkConfig`).
-function core<K extends keyof ProgressiveConfig>(
-  key: K,
-  schema: JsonSchema,
-): Field<ProgressiveConfig[K]> & { injector: K };
-function core<K extends keyof ProgressiveConfig, T>(
-  key: K,
-  schema: JsonSchema,
-  first: Field<T>,
-): Field<T> & { injector: K };
-function core<K extends keyof ProgressiveConfig, T>(
-  key: K,
-  schema: JsonSchema,
-  first?: Field<T>,
-): Field<T> & { injector: K } {
-  return {
-    schema,
-    injector: key,
-    read(raw, at) {
-      const value = first === undefined ? raw : first.read(raw, at);
-      const checked = checkConfig({ [key]: value } as Partial<ProgressiveConfig>);
-      return checked.ok ? value as T : fail(at, checked.error.message);
-    },
-  };
+// One of a few strings, and the value its absence stands for.
+function choice<T extends string>(values: readonly T[], fallback: T) {
+  const error = `must be one of ${values.map((v) => JSON.stringify(v)).join(", ")}`;
+  return z.exactOptional(z.enum(values as [T, ...T[]], { error }))
+    .register(z.globalRegistry, { default: fallback });
 }
 
 // A delay in milliseconds that a timer can hold.
-function delay(whole = false): Field<number> {
-  return {
-    schema: { type: whole ? "integer" : "number", exclusiveMinimum: 0, maximum: MAX_DELAY_MS },
-    read: (raw, at) =>
-      typeof raw === "number" && raw > 0 && raw <= MAX_DELAY_MS && (!whole || Number.isInteger(raw))
-        ? raw
-        : fail(
-          at,
-          `must be a ${
-            whole ? "whole " : ""
-          }positive number of milliseconds, at most ${MAX_DELAY_MS}`,
-        ),
+function delay(whole = false) {
+  const error = `must be a ${whole ? "whole " : ""}positive number of milliseconds, at most ` +
+    `${MAX_DELAY_MS}`;
+  const ms = whole ? z.int({ error }) : z.number({ error });
+  return z.exactOptional(ms.check(z.gt(0), z.lte(MAX_DELAY_MS)));
+}
+const MS = "positive ms, at most 2,147,483,647";
+
+const INJECTED = new WeakSet<z.core.$ZodType>();
+// A key of the injector's own configuration, passed through to it: `schema` (what editors are
+// told) is refused in the injector's words (`checkConfig`), and its rules judge the value last.
+function core<T extends z.ZodMiniType>(
+  name: keyof ProgressiveConfig,
+  schema: (error: z.core.$ZodErrorMap) => T,
+) {
+  const said = (value: unknown) => {
+    const checked = checkConfig({ [name]: value } as Partial<ProgressiveConfig>);
+    return checked.ok ? undefined : checked.error.message;
   };
+  const judged = z.exactOptional(schema((issue) => said(issue.input)).check(rule(said)));
+  INJECTED.add(judged);
+  return judged;
 }
 
-/** The keys of the `unfold` block: how the gateway presents the upstreams. */
-export const UNFOLD = {
-  availableContextTokens: core("availableContextTokens", {
-    type: "integer",
-    minimum: 1,
-    maximum: MAX_AVAILABLE_CONTEXT_TOKENS,
-  }),
-  inventoryThresholdPercent: core(
-    "inventoryThresholdPercent",
-    { type: "number", exclusiveMinimum: 0, maximum: 100 },
-  ),
-  disclosure: core(
-    "disclosure",
-    { type: "array", items: { enum: DISCLOSURE_LEVELS }, minItems: 1, uniqueItems: true },
-    list(choice(DISCLOSURE_LEVELS), "must be an array of levels"),
-  ),
-  pinned: {
-    schema: { type: "array", items: { type: "string", pattern: "^[^/]+/[\\s\\S]" } },
-    fill: (): string[] => [],
-    read(raw: unknown, at: Place): string[] {
-      if (!Array.isArray(raw)) fail(at, 'must be an array of tool ids "server/tool"');
-      const servers = new Set(at.servers);
-      raw.forEach((id, i) => {
-        const slash = typeof id === "string" ? id.indexOf("/") : -1;
-        if (typeof id !== "string" || slash < 1 || slash === id.length - 1) {
-          fail(at, 'must be a tool id "server/tool"', String(i));
-        }
-        const server = id.slice(0, slash);
-        if (!servers.has(server)) {
-          fail(
-            at,
-            `names the server ${JSON.stringify(server)}, which is not in mcpServers`,
-            String(i),
-          );
-        }
-      });
-      const ids = [...new Set(raw as string[])];
-      checkPinnedNames(ids, at);
-      return ids;
-    },
-  },
-  bridgeName: core("bridgeName", {
-    type: "string",
-    pattern: BRIDGE_NAME.source,
-  }),
-  callTimeoutMs: {
-    schema: { type: ["number", "null"], exclusiveMinimum: 0, maximum: MAX_DELAY_MS },
-    read: (raw: unknown, at: Place): number | null =>
-      raw === null || (typeof raw === "number" && raw > 0 && raw <= MAX_DELAY_MS)
-        ? raw
-        : fail(at, "must be a positive number of milliseconds, or null for no timeout"),
-  },
-  startupTimeoutMs: delay(),
-  restartDelayMs: delay(),
-  restartMaxDelayMs: delay(),
-  start: choice(START_MODES, "eager"),
-  idleTimeoutMs: delay(true),
-  describeFirst: choice(DESCRIBE_FIRST_MODES, "enforce"),
-  overviewIn: choice(OVERVIEW_PLACES, "description"),
-  upstreamInstructions: choice(UPSTREAM_INSTRUCTIONS_MODES, "brief"),
-  trust: choice(TRUST_MODES, DEFAULT_TRUST),
-  lockFile: {
-    schema: { type: "string", minLength: 1 },
-    read: (raw: unknown, at: Place): string =>
-      typeof raw === "string" && raw !== "" ? raw : fail(at, "must be a non-empty path"),
-  },
-  profiles: record<Profile>(
-    {
-      schema: PROFILE_OBJECT.schema,
-      read: (raw, at) => ({ name: at.path[at.path.length - 1]!, ...PROFILE_OBJECT.read(raw, at) }),
-    },
-    "must be an object of profiles by name",
-    {
-      pattern: SESSION_NAME,
-      problem: "a profile name is 1 to 128 of A-Z a-z 0-9 . _ : - (it becomes /mcp/NAME)",
-    },
-  ),
-} as const satisfies Record<string, Field<unknown>>;
+const LEVEL = `must be one of ${DISCLOSURE_LEVELS.map((v) => JSON.stringify(v)).join(", ")}`;
+const LEVELS = z.array(z.enum(DISCLOSURE_LEVELS, { error: LEVEL }), {
+  error: "must be an array of levels",
+}).register(z.globalRegistry, { minItems: 1, uniqueItems: true });
 
-// The public types are these, written out (`config_types.ts`) so that JSR and `deno doc` need
-// no inference: this fails to compile until `scripts/build_config_schema.ts` writes them again.
-type _WrittenOut = Check<[
-  Same<GatewayOptions, Parsed<typeof UNFOLD>>,
-  Same<Profile, { name: string } & Parsed<typeof PROFILE>>,
-]>;
+// The block's pinned tools: ids `server/tool` of configured servers.
+const PINNED_ID = 'must be a tool id "server/tool"';
+const PINNED = z.array(
+  z.string({ error: PINNED_ID }).check(
+    z.refine(isToolId, { error: PINNED_ID, abort: true }),
+    rule((id) =>
+      reading().servers.includes(serverOf(id)) ? undefined : notIn(serverOf(id), [], false)
+    ),
+  ).register(z.globalRegistry, { pattern: "^[^/]+/[\\s\\S]" }),
+  { error: 'must be an array of tool ids "server/tool"' },
+).check(distinctNames);
+
+/** The keys of the `unfold` block: how the gateway presents the upstreams. */
+export const UNFOLD = shape({
+  availableContextTokens: key(
+    core(
+      "availableContextTokens",
+      (error) => z.int({ error }).check(z.gte(1), z.lte(MAX_AVAILABLE_CONTEXT_TOKENS)),
+    ),
+    "whole number, 1 to 10,000,000",
+    "100,000 (`DEFAULT_CONFIG`)",
+  ),
+  inventoryThresholdPercent: key(
+    core("inventoryThresholdPercent", (error) => z.number({ error }).check(z.gt(0), z.lte(100))),
+    "number in (0, 100]: the overview's share of the context",
+    "6",
+  ),
+  disclosure: key(
+    core("disclosure", () => LEVELS),
+    "levels the overview may use: `manifest`, `brief`, `names`, `inventory`",
+    "all four",
+  ),
+  pinned: key(
+    filled(once(PINNED), () => []),
+    "ids `server/tool` of configured servers, listed directly",
+    "none",
+  ),
+  bridgeName: key(
+    core("bridgeName", (error) => z.string({ error }).check(z.regex(BRIDGE_NAME))),
+    "1 to 64 of `A-Z a-z 0-9 _ -`",
+    "`mcp`",
+  ),
+  callTimeoutMs: key(
+    z.exactOptional(z.nullable(
+      z.number({ error: "must be a positive number of milliseconds, or null for no timeout" })
+        .check(z.gt(0), z.lte(MAX_DELAY_MS)),
+    )),
+    `${MS}, or \`null\` for none`,
+    "300,000",
+  ),
+  startupTimeoutMs: key(delay(), MS, "5,000 (`STARTUP_TIMEOUT_MS`)"),
+  restartDelayMs: key(delay(), MS, "1,000 (`RESTART_DEFAULTS`)"),
+  restartMaxDelayMs: key(delay(), MS, "60,000 (`RESTART_DEFAULTS`)"),
+  start: key(choice(START_MODES, "eager"), '`"eager"`, `"lazy"`', '`"eager"`'),
+  idleTimeoutMs: key(delay(true), `whole ${MS} (lazy only)`, "600,000 (`IDLE_TIMEOUT_MS`)"),
+  describeFirst: key(
+    choice(DESCRIBE_FIRST_MODES, "enforce"),
+    '`"enforce"`, `"off"`',
+    '`"enforce"`',
+  ),
+  overviewIn: key(
+    choice(OVERVIEW_PLACES, "description"),
+    '`"both"`, `"instructions"`, `"description"`',
+    '`"description"`',
+  ),
+  upstreamInstructions: key(
+    choice(UPSTREAM_INSTRUCTIONS_MODES, "brief"),
+    '`"brief"` (at most 300 characters each), `"none"`',
+    '`"brief"` (`UPSTREAM_INSTRUCTIONS_CHARS`)',
+  ),
+  trust: key(choice(TRUST_MODES, DEFAULT_TRUST), '`"off"`, `"notify"`, `"pin"`', '`"notify"`'),
+  lockFile: key(
+    z.exactOptional(z.string({ error: "must be a non-empty path" }).check(z.minLength(1))),
+    "a path, relative to the config's folder",
+    "`unfold.lock.json` beside the config",
+  ),
+  profiles: key(
+    z.exactOptional(byName(
+      z.string().check(z.regex(SESSION_NAME, {
+        error: "a profile name is 1 to 128 of A-Z a-z 0-9 . _ : - (it becomes /mcp/NAME)",
+      })),
+      PROFILE,
+      "must be an object of profiles by name",
+      "name",
+    )),
+    "profiles by name ([Profiles](#profiles))",
+    "none",
+  ),
+}, "the unfold block takes");
+
+const SERVER_NAME_PROBLEM =
+  "a server name is 1 to 64 of A-Z a-z 0-9 _ . - (it becomes the first part of tool ids)";
 
 /** The keys of a whole config: the host's `mcpServers`, unfold's block, and a schema for editors. */
-export const CONFIG = {
-  $schema: text(),
-  mcpServers: {
-    ...record(SERVER, "must be an object of servers by name", {
-      pattern: SERVER_NAME,
-      problem:
-        "a server name is 1 to 64 of A-Z a-z 0-9 _ . - (it becomes the first part of tool ids)",
-    }),
-    required: true,
+export const CONFIG = shape(
+  {
+    $schema: key(
+      z.exactOptional(text({ deferrable: false })),
+      "the JSON Schema of this file, for editors (`docs/unfold.schema.json`)",
+    ),
+    mcpServers: key(
+      byName(
+        z.string().check(z.regex(SERVER_NAME, { error: SERVER_NAME_PROBLEM })),
+        SERVER,
+        "must be an object of servers by name",
+        "server",
+      ),
+      "the upstream servers by name (1 to 64 of `A-Z a-z 0-9 _ . -`)",
+    ),
+    unfold: key(z.prefault(UNFOLD, {}), "how the gateway presents the upstreams"),
   },
-  unfold: object(UNFOLD, "the unfold block takes"),
-} as const satisfies Record<string, Field<unknown>>;
+  "the config takes",
+  "must be a JSON object",
+);
 
 /** The keys of the `unfold` block that are the injector's own configuration, passed through. */
-export const INJECTOR_KEYS = Object.keys(UNFOLD).filter((key) =>
-  "injector" in UNFOLD[key as keyof typeof UNFOLD]
-) as (keyof typeof UNFOLD & keyof ProgressiveConfig)[];
+export const INJECTOR_KEYS = Object.keys(UNFOLD.shape).filter((name) =>
+  INJECTED.has(UNFOLD.shape[name as keyof typeof UNFOLD.shape])
+) as (keyof typeof UNFOLD.shape & keyof ProgressiveConfig)[];
 
 /** The keys a profile sets in place of the `unfold` block's: those both have. */
-export const PROFILE_OVERRIDES = Object.keys(PROFILE).filter((key) =>
-  key in UNFOLD
-) as (keyof typeof PROFILE & keyof typeof UNFOLD)[];
+export const PROFILE_OVERRIDES = Object.keys(PROFILE.shape).filter((name) =>
+  name in UNFOLD.shape
+) as (keyof typeof PROFILE.shape & keyof typeof UNFOLD.shape)[];
+
+// The published types (`types.ts`) are what the declaration parses to: this stops compiling
+// until they say the same, key for key.
+type Same<A, B> = [A, keyof A] extends [B, keyof B] ? [B, keyof B] extends [A, keyof A] ? true
+  : false
+  : false;
+type Check<T extends readonly true[]> = T;
+type _Published = Check<[
+  Same<GatewayOptions, z.output<typeof UNFOLD>>,
+  Same<Profile, Named<z.output<typeof PROFILE>, "name">>,
+  Same<StdioUpstream, Named<Entry<z.output<typeof STDIO>>, "server">>,
+  Same<HttpUpstream, Named<Entry<z.output<typeof HTTP>>, "server">>,
+]>;

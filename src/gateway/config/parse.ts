@@ -1,27 +1,27 @@
 /**
  * The gateway's configuration: the `mcpServers` JSON that MCP hosts already use (stdio servers
  * with `command`/`args`/`env`, Streamable HTTP servers with `url`/`headers`), `${VAR}` expanded
- * from the environment, plus an `unfold` block. Every key is declared in `config_model.ts` and `config_servers.ts`; this
- * reads a file's worth by it, and says what the gateway's pool takes from it. Pure: the
- * environment comes in as a parameter.
+ * from the environment, plus an `unfold` block. Every key is declared with zod in `model.ts` and
+ * `servers.ts`; this reads a file's worth by it, names the first problem as one line at its place,
+ * and says what the gateway's pool takes from it. Pure: the environment comes in as a parameter.
  *
  * @module
  */
 
+import * as z from "zod/mini";
+import type { Result } from "../../result.ts";
 import { isRecord } from "../../utils/record.ts";
 import {
-  down,
-  fail,
   GatewayConfigError,
-  knownKeys,
-  type Place,
-  readShape,
-  type UnsetVariableError,
-} from "./_fields.ts";
-import { CONFIG, RESTART_DEFAULTS, type StartMode, UNFOLD } from "./model.ts";
+  pointerOf,
+  Unset,
+  UnsetVariableError,
+  whileReading,
+} from "./_reading.ts";
+import { CONFIG, RESTART_DEFAULTS, type StartMode } from "./model.ts";
 import type { GatewayOptions, UpstreamConfig } from "./types.ts";
 
-export { GatewayConfigError, UnsetVariableError } from "./_fields.ts";
+export { GatewayConfigError, UnsetVariableError } from "./_reading.ts";
 export type { StartMode } from "./model.ts";
 export type {
   GatewayOptions,
@@ -76,15 +76,14 @@ export interface ParseOptions {
 }
 
 /** A usable gateway configuration, or what is wrong with it. */
-export type GatewayConfigResult =
-  | { ok: true; value: GatewayConfig }
-  | { ok: false; error: GatewayConfigError };
+export type GatewayConfigResult = Result<GatewayConfig, GatewayConfigError>;
 
 /**
  * Parses and checks a gateway configuration: `{"mcpServers": {...}, "unfold": {...}}`. Servers
  * with `"disabled": true` are left out; `${VAR}` (and `${VAR:-default}`) in strings is replaced
  * from `env`, and a variable that is not set is an error naming it (with `deferUnset`, in a
- * server or a profile's tokens, it leaves that server out and says so in `awaiting`).
+ * server or a profile's tokens, it leaves that server out and says so in `awaiting`). Objects of
+ * values by name (`env`, `headers`, `profiles`) have no prototype: any name is its own key.
  *
  * @param input The configuration: JSON text, or the parsed value.
  * @param env The environment variables `${VAR}` reads.
@@ -112,65 +111,110 @@ export function parseGatewayConfig(
   env: Readonly<Record<string, string | undefined>>,
   options: ParseOptions = {},
 ): GatewayConfigResult {
-  // The checks stop at the first problem by throwing it; this is the one place that turns it
-  // into a value, so no caller has to tell a bad file from a bug by catching.
-  try {
-    return { ok: true, value: readConfig(input, env, options.deferUnset === true) };
-  } catch (e) {
-    if (e instanceof GatewayConfigError) return { ok: false, error: e };
-    throw e;
-  }
-}
-
-function readConfig(
-  input: string | unknown,
-  env: Readonly<Record<string, string | undefined>>,
-  deferUnset: boolean,
-): GatewayConfig {
-  let value = input;
+  let value = withoutUndefined(input);
   if (typeof input === "string") {
     try {
       value = JSON.parse(input);
     } catch (e) {
-      throw new GatewayConfigError("", `not JSON (${(e as Error).message})`);
+      return refused(new GatewayConfigError("", `not JSON (${(e as Error).message})`));
     }
   }
-  const unset: UnsetVariableError[] = [];
-  const at: Place = { path: [], env, servers: [], ...(deferUnset ? { unset } : {}) };
-  if (!isRecord(value)) return fail(at, "must be a JSON object");
-  knownKeys(value, Object.keys(CONFIG), at, "the config takes");
-  if (value.$schema !== undefined) CONFIG.$schema.read(value.$schema, down(at, "$schema"));
-  const entries = CONFIG.mcpServers.read(value.mcpServers, down(at, "mcpServers"));
-  const servers = Object.values(entries).filter((s) => s !== undefined);
-  // The unfold block names servers (pinned tools, profiles): it is read knowing them all.
-  const block = { ...down(at, "unfold"), servers: servers.map((s) => s.server) };
-  const options = value.unfold === undefined
-    ? readShape(UNFOLD, {}, block)
-    : CONFIG.unfold.read(value.unfold, block);
-  if (!deferUnset) return { servers, options };
-  const awaiting = awaitingOf(unset);
+  const deferUnset = options.deferUnset === true;
+  const reading = { env, servers: configuredServers(value), deferUnset };
+  const parsed = whileReading(reading, () => z.safeParse(CONFIG, value));
+  if (!parsed.success) return refused(errorOf(firstIssue(parsed.error.issues)));
+  const servers: UpstreamConfig[] = Object.values(parsed.data.mcpServers);
+  const block: GatewayOptions = parsed.data.unfold;
+  if (!deferUnset) return { ok: true, value: { servers, options: block } };
+  const awaiting = setAside(servers, block);
   // A server read without its variables is never started: its values are not all there.
   const waits = new Set(awaiting.filter((a) => a.kind === "server").map((a) => a.name));
-  return { servers: servers.filter((s) => !waits.has(s.server)), options, awaiting };
+  return {
+    ok: true,
+    value: { servers: servers.filter((s) => !waits.has(s.server)), options: block, awaiting },
+  };
 }
 
-// The variables not set, by what needs them: a server, or a profile's tokens. One anywhere else
-// (`$schema`) fails the config, as it did before they were deferred.
-function awaitingOf(unset: readonly UnsetVariableError[]): AwaitingVariables[] {
+const refused = (error: GatewayConfigError): GatewayConfigResult => ({ ok: false, error });
+
+// A value as JSON carries it: a key whose value is `undefined` is absent. As deep as the config's
+// objects go; what is deeper is no config's to read.
+function withoutUndefined(value: unknown, depth = 6): unknown {
+  if (depth === 0 || !isRecord(value)) return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, v] of Object.entries(value)) {
+    if (v === undefined) continue;
+    const kept = { value: withoutUndefined(v, depth - 1), enumerable: true, writable: true };
+    Object.defineProperty(out, key, kept);
+  }
+  return out;
+}
+
+// What the `unfold` block may name: every server of the file, the disabled ones too (a profile
+// may list a server that is off: `unfold setup` moves them so). A config whose entries have
+// problems is refused for them before the block is (they come first), so the names are read from
+// the file as it is.
+function configuredServers(value: unknown): string[] {
+  const entries = isRecord(value) && isRecord(value.mcpServers) ? value.mcpServers : {};
+  return Object.keys(entries);
+}
+
+// The problem the file is told of: the first as the file reads, an object's unknown key before
+// its values (zod finds it after them).
+function firstIssue(issues: readonly z.core.$ZodIssue[]): z.core.$ZodIssue {
+  const first = issues[0]!;
+  let unknown: z.core.$ZodIssue | undefined;
+  for (const issue of issues) {
+    const holds = issue.path.length <= first.path.length &&
+      issue.path.every((part, i) => part === first.path[i]);
+    if (
+      issue.code === "unrecognized_keys" && holds &&
+      (unknown === undefined || issue.path.length < unknown.path.length)
+    ) unknown = issue;
+  }
+  return unknown ?? first;
+}
+
+function errorOf(issue: z.core.$ZodIssue): GatewayConfigError {
+  const path = issue.path.map(String);
+  if (issue.code === "unrecognized_keys") path.push(String(issue.keys[0]));
+  const unset = issue.code === "custom" ? issue.params?.unset as string[] | undefined : undefined;
+  return unset === undefined
+    ? new GatewayConfigError(pointerOf(path), issue.message)
+    : new UnsetVariableError(path, unset);
+}
+
+// With `deferUnset`: each server whose values wait for variables, and each profile's tokens that
+// do (left out of its tokens), in the order of the file.
+function setAside(
+  servers: readonly UpstreamConfig[],
+  options: GatewayOptions,
+): AwaitingVariables[] {
   const awaiting: AwaitingVariables[] = [];
-  for (const error of unset) {
-    const [top, key, name] = error.path;
-    const kind = top === "mcpServers" ? "server" : key === "profiles" ? "profile" : undefined;
-    const named = kind === "server" ? key : name;
-    if (kind === undefined || named === undefined) throw error;
-    const known = awaiting.find((a) => a.kind === kind && a.name === named);
-    if (known === undefined) {
-      awaiting.push({ kind, name: named, variables: [...error.variables], error });
-    } else {
-      known.variables.push(...error.variables.filter((v) => !known.variables.includes(v)));
+  const note = (kind: AwaitingVariables["kind"], name: string, found: UnsetVariableError[]) => {
+    if (found.length === 0) return;
+    const variables = [...new Set(found.flatMap((error) => error.variables))];
+    awaiting.push({ kind, name, variables, error: found[0]! });
+  };
+  for (const server of servers) {
+    note("server", server.server, unsetIn(server, ["mcpServers", server.server]));
+  }
+  for (const profile of Object.values(options.profiles ?? {})) {
+    const tokens = profile.tokens ?? [];
+    const path = ["unfold", "profiles", profile.name, "tokens"];
+    note("profile", profile.name, unsetIn(tokens, path));
+    if (profile.tokens !== undefined) {
+      profile.tokens = tokens.filter((t) => !(t as unknown instanceof Unset));
     }
   }
   return awaiting;
+}
+
+// The values under a parsed value that wait for variables, in order, with their places.
+function unsetIn(value: unknown, path: string[]): UnsetVariableError[] {
+  if (value instanceof Unset) return [new UnsetVariableError(path, value.variables)];
+  if (typeof value !== "object" || value === null) return [];
+  return Object.entries(value).flatMap(([k, v]) => unsetIn(v, [...path, k]));
 }
 
 /** What the upstreams' pool takes from the `unfold` block (`PoolOptions` of `upstreams.ts`). */

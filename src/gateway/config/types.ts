@@ -1,10 +1,9 @@
 /**
- * The public types of the gateway's configuration, generated from its declaration
- * (`config_model.ts`, `config_servers.ts`) and its words (`config_docs.ts`): do not edit.
- * Written out so that the published types and their docs stand on their own; `deno check`
- * fails where the declaration checks them against its own (`Same`) until this command
- * writes them again:
- * `deno run --allow-read --allow-write=docs,src/gateway/config/types.ts scripts/build_config_schema.ts`
+ * The public types of the gateway's configuration: what a config parses to. They are what zod
+ * infers from the declaration (`model.ts`, `servers.ts`), written out because JSR and
+ * `deno doc --lint` take no inferred type in a public API; `deno check` fails when the two differ
+ * (the checks at the end of `model.ts`), so a key added there asks for its member here. Each
+ * key's words are the declaration's (the docs' table, `docs/gateway.md`).
  *
  * @module
  */
@@ -19,7 +18,7 @@ export interface GatewayOptions {
   inventoryThresholdPercent?: number;
   /** Levels the overview may use: `manifest`, `brief`, `names`, `inventory`. Default: all four. */
   disclosure?: ("manifest" | "brief" | "names" | "inventory")[];
-  /** Ids `server/tool` of configured servers, listed directly. Default: none. */
+  /** Ids `server/tool` of configured servers, listed directly. Default: none (`[]`). */
   pinned: string[];
   /** 1 to 64 of `A-Z a-z 0-9 _ -`. Default: `mcp`. */
   bridgeName?: string;
@@ -39,16 +38,13 @@ export interface GatewayOptions {
   describeFirst?: "enforce" | "off";
   /** `"both"`, `"instructions"`, `"description"`. Default: `"description"`. */
   overviewIn?: "both" | "instructions" | "description";
-  /**
-   * `"brief"` (at most 300 characters each), `"none"`. Default: `"brief"`
-   * (`UPSTREAM_INSTRUCTIONS_CHARS`).
-   */
+  /** `"brief"` (at most 300 characters each), `"none"`. Default: `"brief"`. */
   upstreamInstructions?: "brief" | "none";
   /** `"off"`, `"notify"`, `"pin"`. Default: `"notify"`. */
   trust?: "off" | "notify" | "pin";
   /** A path, relative to the config's folder. Default: `unfold.lock.json` beside the config. */
   lockFile?: string;
-  /** Profiles by name (`docs/gateway.md#profiles`). Default: none. */
+  /** Profiles by name (an object without a prototype: look a name up with `Object.hasOwn`). */
   profiles?: Record<string, Profile>;
 }
 
@@ -76,7 +72,7 @@ export interface StdioUpstream {
   command: string;
   /** Its arguments. Default: none. */
   args: string[];
-  /** Environment variables for it, over a safe subset of the gateway's. Default: none. */
+  /** Environment variables for it, over a safe subset of the gateway's (no prototype). */
   env: Record<string, string>;
   /** Its working directory. Default: the gateway's. */
   cwd?: string;
@@ -88,7 +84,7 @@ export interface HttpUpstream {
   server: string;
   /** The MCP endpoint of a Streamable HTTP server (`http:` or `https:`). */
   url: string;
-  /** Headers sent with every request (its own credentials). Default: none. */
+  /** Headers sent with every request (its own credentials; no prototype). */
   headers: Record<string, string>;
   /** How `unfold login` signs in: `clientId`, `clientSecret`, `scopes`, `clientMetadataUrl`. */
   oauth?: OAuthSettings;

@@ -83,7 +83,9 @@ class Answered extends Error {
 export class EraServer {
   readonly #host: ToolHost;
   readonly #options: EraServerOptions;
-  readonly #instructions: string;
+  #instructions: string;
+  // The client, as its initialize named it.
+  #client: { name: string; version?: string } | undefined;
   readonly #calls = new Map<RequestId, AbortController>();
   #unsubscribe = () => {};
   #closed = false;
@@ -123,7 +125,7 @@ export class EraServer {
         if (this.#closed) return;
         void this.#options.send({ jsonrpc: "2.0", method: "notifications/tools/list_changed" })
           .catch(() => {});
-      });
+      }, () => this.#client);
     }
   }
 
@@ -225,6 +227,7 @@ export class EraServer {
           sessionId: this.#options.session,
           signal: controller.signal,
           era: this.era,
+          ...(this.#client === undefined ? {} : { client: this.#client }),
         },
         token === undefined ? undefined : {
           token: token as string | number,
@@ -247,6 +250,14 @@ export class EraServer {
     switch (method) {
       case "initialize": {
         const requested = params!.protocolVersion as string;
+        const info = isRecord(params!.clientInfo) ? params!.clientInfo : {};
+        if (typeof info.name === "string") {
+          this.#client = {
+            name: info.name.slice(0, 200),
+            ...(typeof info.version === "string" ? { version: info.version.slice(0, 200) } : {}),
+          };
+          this.#instructions = this.#host.instructions(this.#client);
+        }
         return {
           protocolVersion: LEGACY_PROTOCOL_VERSIONS.includes(requested)
             ? requested
@@ -263,7 +274,7 @@ export class EraServer {
           ...(this.#instructions ? { instructions: this.#instructions } : {}),
         };
       case "tools/list":
-        return { tools: await this.#host.tools() };
+        return { tools: await this.#host.tools(this.#client) };
       default: // ping, logging/setLevel: the gateway logs nothing
         return {};
     }

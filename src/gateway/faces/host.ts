@@ -26,19 +26,20 @@ import type { Gateway } from "../gateway.ts";
 export function gatewayHost(gateway: Gateway, version: string): ToolHost {
   return {
     serverInfo: { name: "unfold", version },
-    instructions: () => gateway.instructions(),
+    instructions: (client) => gateway.instructions(client),
     // Once every upstream change seen so far is taken in: a host that lists right after a call
     // failed on a lost server reads the overview that says so, not the one before.
-    tools: () => gateway.settled().then(() => gateway.tools()),
+    tools: (client) => gateway.settled().then(() => gateway.tools(client)),
     call: (name, args, call) =>
       gateway.call(name, args, {
         signal: call.signal,
+        ...(call.client === undefined ? {} : { client: call.client }),
         ...(call.era === undefined ? {} : { era: call.era }),
         ...(call.sessionId === undefined
           ? {}
           : { session: { tenant: call.tenant, session: call.sessionId } }),
         ...(call.onProgress === undefined ? {} : { onProgress: call.onProgress }),
       }),
-    onToolsChanged: (listener) => gateway.onToolsChanged(listener),
+    onToolsChanged: (listener, client) => gateway.onToolsChanged(listener, client),
   };
 }

@@ -17,9 +17,9 @@ import {
   Server,
   WebStandardStreamableHTTPServerTransport,
 } from "@modelcontextprotocol/server";
-import { answerToolCall, type ToolHost } from "../tool_host.ts";
+import { answerToolCall, type ClientIdentity, type ToolHost } from "../tool_host.ts";
 
-export type { HostedCall, HostedTool, ToolHost } from "../tool_host.ts";
+export type { ClientIdentity, HostedCall, HostedTool, ToolHost } from "../tool_host.ts";
 
 /**
  * Makes one SDK server instance over a host: `tools/list`, `tools/call` with progress and
@@ -27,6 +27,8 @@ export type { HostedCall, HostedTool, ToolHost } from "../tool_host.ts";
  *
  * @param host The tools.
  * @param session The 2025-era session it serves, if any.
+ * @param client The client it serves, when known before its `initialize` is answered (the
+ * instructions depend on it; once initialized, the client's own `clientInfo` is used).
  * @returns The server, not yet connected.
  *
  * @example Usage
@@ -44,13 +46,21 @@ export type { HostedCall, HostedTool, ToolHost } from "../tool_host.ts";
  * ok(server);
  * ```
  */
-export function hostServer(host: ToolHost, session?: string): Server {
+export function hostServer(host: ToolHost, session?: string, client?: ClientIdentity): Server {
   const server = new Server(host.serverInfo, {
     // Logging is declared for the 2025-era clients that set a level; the gateway logs nothing.
     capabilities: { tools: { listChanged: true }, logging: {} },
-    instructions: host.instructions(),
+    instructions: host.instructions(client),
   });
-  server.setRequestHandler("tools/list", async () => ({ tools: await host.tools() as never }));
+  // Who the client is: what it said at initialize (or in its 2026-07-28 envelope), else the
+  // identity the face read before the server was made.
+  const identity = (): ClientIdentity | undefined => {
+    const info = server.getClientVersion();
+    return info === undefined ? client : { name: info.name, version: info.version };
+  };
+  server.setRequestHandler("tools/list", async () => ({
+    tools: await host.tools(identity()) as never,
+  }));
   server.setRequestHandler("tools/call", async (request, ctx) => {
     const token = ctx.mcpReq._meta?.progressToken;
     const answer = await answerToolCall(
@@ -60,6 +70,7 @@ export function hostServer(host: ToolHost, session?: string): Server {
         tenant: ctx.http?.authInfo?.clientId ?? "",
         ...(session === undefined ? {} : { sessionId: session }),
         signal: ctx.mcpReq.signal,
+        ...(identity() === undefined ? {} : { client: identity()! }),
         // The instance's era (the SDK binds it per connection or request): its result schema.
         era: (server.getNegotiatedProtocolVersion() ?? "") >= "2026-07-28" ? "modern" : "legacy",
       },
@@ -74,7 +85,10 @@ export function hostServer(host: ToolHost, session?: string): Server {
   server.oninitialized = () => {
     // A client repeating `notifications/initialized` is listened to once, not once more each time.
     unsubscribe();
-    unsubscribe = host.onToolsChanged(() => void server.sendToolListChanged().catch(() => {}));
+    unsubscribe = host.onToolsChanged(
+      () => void server.sendToolListChanged().catch(() => {}),
+      identity,
+    );
   };
   server.onclose = () => unsubscribe();
   return server;
@@ -230,7 +244,8 @@ function memorySessions(host: ToolHost, maxSessions: number): LegacySessions {
         if (transport.sessionId !== undefined) forget(transport.sessionId);
       };
       // The session id is known only once initialize is handled: the server reads it per call.
-      const server = hostServerFor(host, () => transport.sessionId);
+      // The instructions depend on the client, named in the initialize this request carries.
+      const server = hostServerFor(host, () => transport.sessionId, await clientOf(request));
       await server.connect(transport);
       return await transport.handleRequest(request, { authInfo });
     },
@@ -285,17 +300,41 @@ function registrySessions(
   };
 }
 
-function hostServerFor(host: ToolHost, session: () => string | undefined): Server {
-  return hostServer({
-    serverInfo: host.serverInfo,
-    instructions: () => host.instructions(),
-    tools: () => host.tools(),
-    call: (name, args, call) => {
-      const id = session();
-      return host.call(name, args, id === undefined ? call : { ...call, sessionId: id });
+function hostServerFor(
+  host: ToolHost,
+  session: () => string | undefined,
+  client?: ClientIdentity,
+): Server {
+  return hostServer(
+    {
+      serverInfo: host.serverInfo,
+      instructions: (who) => host.instructions(who),
+      tools: (who) => host.tools(who),
+      call: (name, args, call) => {
+        const id = session();
+        return host.call(name, args, id === undefined ? call : { ...call, sessionId: id });
+      },
+      onToolsChanged: (listener, who) => host.onToolsChanged(listener, who),
     },
-    onToolsChanged: (listener) => host.onToolsChanged(listener),
-  });
+    undefined,
+    client,
+  );
+}
+
+// The clientInfo of an initialize request, read from a copy of its body (bounded by the SDK's
+// own reading of it: a body it refuses gives no client here either).
+async function clientOf(request: Request): Promise<ClientIdentity | undefined> {
+  try {
+    const body = await request.clone().json();
+    const info = body?.method === "initialize" ? body.params?.clientInfo : undefined;
+    if (typeof info?.name !== "string") return undefined;
+    return {
+      name: info.name.slice(0, 200),
+      ...(typeof info.version === "string" ? { version: info.version.slice(0, 200) } : {}),
+    };
+  } catch {
+    return undefined;
+  }
 }
 
 async function isInitialize(request: Request): Promise<boolean> {

@@ -29,6 +29,12 @@ export interface GatewayRouteSources {
   pool: UpstreamPool;
   /** The profiles served at `/mcp/NAME`. */
   profiles: readonly Profile[];
+  /**
+   * The profiles of the config not served, each with why (a token names a variable not set, so
+   * its clients could not all be told apart): `/mcp/NAME` answers why, `/status` lists them.
+   * @default {none}
+   */
+  unavailableProfiles?: ReadonlyMap<string, string>;
   /** The profile the whole gateway is, when it serves one alone (`unfold gateway --profile`). */
   servedProfile?: string;
   /** What each profile's gateway is opened with. */
@@ -79,10 +85,14 @@ export async function openGatewayRoutes(sources: GatewayRouteSources): Promise<G
     sources.serve,
     sources.maxQueryChars,
   );
+  const unavailable = sources.unavailableProfiles ?? new Map<string, string>();
   const wholeStatus = statusHandler({
     gateway,
     options: deps.options,
-    profiles: () => [...faces.values()].map((face) => face.summary()),
+    profiles: () => [
+      ...[...faces.values()].map((face) => face.summary()),
+      ...[...unavailable].map(([name, why]) => ({ name, tools: 0, unavailable: why })),
+    ],
     ...(sources.servedProfile === undefined ? {} : { profile: sources.servedProfile }),
     ...(sources.counters === undefined ? {} : { counters: sources.counters }),
     ...(sources.maxQueryChars === undefined ? {} : { maxQueryChars: sources.maxQueryChars }),
@@ -104,6 +114,13 @@ export async function openGatewayRoutes(sources: GatewayRouteSources): Promise<G
     if (scope !== undefined && scope !== name) return unauthorized();
     const face = faces.get(name);
     if (face !== undefined) return face.mcp(request, tenant);
+    const why = unavailable.get(name);
+    if (why !== undefined) {
+      return problem(
+        "profile_unavailable",
+        `The profile ${JSON.stringify(name)} is not served: ${why}`,
+      );
+    }
     return problem(
       "not_found",
       `There is no profile ${

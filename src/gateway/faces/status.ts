@@ -146,8 +146,10 @@ export interface ProfileSummary {
   name: string;
   /** The tools it offers now. */
   tools: number;
-  /** Its context size. */
-  availableContextTokens: number;
+  /** Its context size (absent for a profile not served). */
+  availableContextTokens?: number;
+  /** Why it is not served (a token of it names a variable not set); absent when it is. */
+  unavailable?: string;
 }
 
 // The largest context size the view takes: beyond any model's, and small enough to stay exact.

@@ -133,7 +133,8 @@ export async function openLivePool(
     entry.epoch += 1;
     entry.idle?.disarm();
     void connection?.close().catch(() => {});
-    entry.status = { ...entry.status, state, detail };
+    const { restarting: _, ...status } = entry.status;
+    entry.status = { ...status, state, detail };
     retry(entry);
     report(entry);
   };
@@ -145,8 +146,15 @@ export async function openLivePool(
     delete entry.cancel;
     const epoch = ++entry.epoch;
     const current = () => !closed && entry.epoch === epoch;
-    if (entry.status.state !== "starting" && entry.status.state !== "ready") {
-      entry.status = { ...entry.status, state: "starting" };
+    const from = entry.status.state;
+    if (from !== "starting" && from !== "ready") {
+      // A server that failed (or was lost, or needs a sign-in) starts again as what it was: said
+      // as that, and waited for by no call for its first listing (that wait is paid once).
+      entry.status = {
+        ...entry.status,
+        state: "starting",
+        ...(from === "stopped" || from === "unavailable" ? {} : { restarting: from }),
+      };
       report(entry);
     }
     const attempt: Promise<void> = (async () => {

@@ -25,8 +25,9 @@ import type { UpstreamStatus } from "./upstreams.ts";
 export const FIRST_LISTING_WAIT_MS = 30_000;
 
 /**
- * The servers still starting whose tools are not known yet: no live listing and no snapshot (at
- * the first start, or restarting after failing to start). A bridge call waits for them.
+ * The servers at their first start whose tools are not known yet: no live listing and no
+ * snapshot. A bridge call waits for them; once a start has failed, none does again (a server
+ * `restarting` is named, not waited for), so the wait is paid once per server and start-up.
  *
  * @param statuses The upstreams' states.
  * @returns Their names, in the order of the statuses.
@@ -40,12 +41,14 @@ export const FIRST_LISTING_WAIT_MS = 30_000;
  *   { server: "a", state: "starting", tools: 0 },
  *   { server: "b", state: "starting", tools: 3, snapshot: true },
  *   { server: "c", state: "ready", tools: 2 },
+ *   { server: "d", state: "starting", tools: 0, restarting: "failed", detail: "exited" },
  * ]), ["a"]);
  * ```
  */
 export function unlistedServers(statuses: readonly UpstreamStatus[]): string[] {
-  return statuses.filter((s) => s.state === "starting" && s.snapshot !== true && s.tools === 0)
-    .map((s) => s.server);
+  return statuses.filter((s) =>
+    s.state === "starting" && s.restarting === undefined && s.snapshot !== true && s.tools === 0
+  ).map((s) => s.server);
 }
 
 /**
@@ -86,6 +89,47 @@ export function unlistedNeeded(
   if (id === undefined || catalog.get(id) !== undefined) return [];
   const server = id.slice(0, Math.max(0, id.indexOf("/")));
   return unlisted.includes(server) ? [server] : [];
+}
+
+/**
+ * The server a describe or an execute of a held tool waits for when that tool is held on its
+ * server's snapshot (the server is starting, listed from its last start): what is held, and why,
+ * is told from the live listing, never from a snapshot. Parsed without ranking.
+ *
+ * @param args The bridge arguments.
+ * @param held The ids of the tools held back (trust `pin`).
+ * @param statuses The upstreams' states.
+ * @param limits The bridge's search limits (for the parse).
+ * @returns The server to wait for, or none.
+ *
+ * @example Usage
+ * ```ts
+ * import { heldOnSnapshot } from "./start_wait.ts";
+ * import { deepEqual } from "node:assert/strict";
+ *
+ * const limits = { maxSearchLimit: 20, searchDefaultLimit: 5 };
+ * const statuses = [{ server: "a", state: "starting" as const, tools: 1, snapshot: true as const }];
+ * deepEqual(heldOnSnapshot({ action: "describe", name: "a/b" }, new Set(["a/b"]), statuses, limits), ["a"]);
+ * deepEqual(heldOnSnapshot({ action: "search", query: "b" }, new Set(["a/b"]), statuses, limits), []);
+ * ```
+ */
+export function heldOnSnapshot(
+  args: unknown,
+  held: { has(id: string): boolean; readonly size: number },
+  statuses: readonly UpstreamStatus[],
+  limits: { maxSearchLimit: number; searchDefaultLimit: number },
+): readonly string[] {
+  if (held.size === 0) return [];
+  const parsed = parseBridgeCall(args, limits);
+  if (!parsed.ok || parsed.value.action === "search") return [];
+  const id = parsed.value.name?.trim();
+  if (id === undefined || !held.has(id)) return [];
+  const server = id.slice(0, Math.max(0, id.indexOf("/")));
+  const status = statuses.find((s) => s.server === server);
+  return status?.state === "starting" && status.snapshot === true &&
+      status.restarting === undefined
+    ? [server]
+    : [];
 }
 
 /** How a wait for a server's start ended. */

@@ -29,11 +29,19 @@ export interface UpstreamStatus {
    * `starting`: connecting or listing (at start, or being restarted); `ready`: listed and
    * answering; `failed`: could not start or list; `lost`: died since it was ready; `stopped`:
    * not running because nothing called it (a lazy start, or idle for `idleTimeoutMs`), its tools
-   * those of its last listing; the next call starts it.
+   * those of its last listing; the next call starts it; `unavailable`: never started, because
+   * its entry cannot be used as the config has it (a variable it names is not set; `detail` says
+   * what to do, and it is not retried).
    */
-  state: "starting" | "ready" | "failed" | "lost" | "needs_login" | "stopped";
+  state: "starting" | "ready" | "failed" | "lost" | "needs_login" | "stopped" | "unavailable";
   /** Why it failed or was lost (third-party text: the server's own error output). */
   detail?: string;
+  /**
+   * Set while it is `starting` again after a start that failed, a connection lost or a sign-in
+   * asked for: that state, whose `detail` it keeps. The wait for a first listing is not paid
+   * again: no call waits for it, and the overview names it as it was.
+   */
+  restarting?: "failed" | "lost" | "needs_login";
   /** How many tools it listed. */
   tools: number;
   /** Set while its tools are the last start's snapshot, not yet a live listing. */

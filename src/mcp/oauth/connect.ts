@@ -37,7 +37,7 @@ export type OAuthConnectOptions = Omit<OAuthFetchOptions, "server" | "url" | "fe
  * const refuse = () => Promise.resolve(new Response(null, { status: 401, headers: { "www-authenticate": "Bearer" } }));
  * await rejects(
  *   connectOAuth({ server: "gh", url }, { provider }, { fetch: refuse }),
- *   (error) => error instanceof McpError && error.code === "needs_login" && /run: unfold login gh/.test(error.message),
+ *   (error) => error instanceof McpError && error.code === "needs_login" && /run `unfold login gh`/.test(error.message),
  * );
  * ```
  */

@@ -16,6 +16,7 @@ import {
   isStrictScopeSuperset,
 } from "@modelcontextprotocol/client";
 import type { StoredOAuthProvider } from "./provider.ts";
+import { commandSpan, shellWord } from "../../utils/shell_words.ts";
 
 /**
  * Sends the user to the authorization URL and answers the URL the browser came back to (the
@@ -64,7 +65,7 @@ const MAX_AUTHORIZATIONS = 3;
  * import { NeedsLoginError } from "./fetch.ts";
  * import { equal } from "node:assert/strict";
  *
- * equal(new NeedsLoginError("gh").message, 'Cannot connect to "gh": it needs a sign-in (run: unfold login gh)');
+ * equal(new NeedsLoginError("gh").message, 'Cannot connect to "gh": it needs a sign-in (run `unfold login gh`)');
  * ```
  */
 export class NeedsLoginError extends Error {
@@ -78,8 +79,12 @@ export class NeedsLoginError extends Error {
    * @param command The command that signs in.
    * @default command `unfold login SERVER`
    */
-  constructor(server: string, command = `unfold login ${server}`) {
-    super(`Cannot connect to ${JSON.stringify(server)}: it needs a sign-in (run: ${command})`);
+  constructor(server: string, command = `unfold login ${shellWord(server)}`) {
+    super(
+      `Cannot connect to ${JSON.stringify(server)}: it needs a sign-in (run ${
+        commandSpan(command)
+      })`,
+    );
     this.name = "NeedsLoginError";
     this.server = server;
   }

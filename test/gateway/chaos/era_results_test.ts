@@ -33,6 +33,7 @@ function assertLegacy(pinned: Message, bridged: Message) {
     action: "execute",
     id: "arr/list",
     result: [1, 2],
+    untrusted: ["result"],
   });
 }
 

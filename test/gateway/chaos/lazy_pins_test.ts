@@ -52,7 +52,7 @@ Deno.test("lazy: a pin its stale snapshot lacks is a warning and is listed once 
 
   await using gateway = new RawGateway(path, [], env);
   await gateway.initialize(30_000);
-  deepEqual(await listed(gateway), ["mcp", "memory__ghost"]);
+  deepEqual(await listed(gateway), ["mcp", "discover", "memory__ghost"]);
   const warning =
     'unfold: the pinned tool "memory/read_graph" is not in the last listing of "memory" (its snapshot): it is listed once "memory" starts and lists it, checked again then';
   await gateway.until(() => gateway.log.includes(warning), "the snapshot warning");
@@ -64,7 +64,7 @@ Deno.test("lazy: a pin its stale snapshot lacks is a warning and is listed once 
   const opened = await gateway.execute("memory/open_nodes", { names: [] });
   ok(opened.isError !== true, RawGateway.text(opened));
   await gateway.until(() => gateway.log.includes(wrong), "the wrong pin's line");
-  deepEqual(await listed(gateway), ["mcp", "memory__read_graph"]);
+  deepEqual(await listed(gateway), ["mcp", "discover", "memory__read_graph"]);
   ok(
     gateway.notifications.some((n) => n.method === "notifications/tools/list_changed"),
     JSON.stringify(gateway.notifications),

@@ -262,3 +262,58 @@ Deno.test("parseGatewayConfig() with deferUnset does not judge a value whose par
     ["signed", ["CLIENT_ID"]],
   ]);
 });
+
+// Names are the user's: a server, a profile or a tool may be called as an Object.prototype member.
+const PROTO_NAMES = ["constructor", "toString", "hasOwnProperty", "__proto__"];
+
+Deno.test("parseGatewayConfig() keeps servers, profiles, tools and variables named like Object.prototype members", () => {
+  const names = PROTO_NAMES.map((name) => JSON.stringify(name));
+  const text = `{
+    "mcpServers": {${
+    names.map((name) => `${name}: {"command": "x", "env": {${name}: "v", "PATH": "/bin"}}`)
+  }},
+    "unfold": {
+      "pinned": [${names.map((name) => JSON.stringify(`${JSON.parse(name)}/${JSON.parse(name)}`))}],
+      "profiles": {${
+    names.map((name) => `${name}: {"servers": [${name}], "tools": [${name.slice(0, -1)}/*"]}`)
+  }}
+    }
+  }`;
+  const { servers, options } = accepted(text);
+  deepEqual(servers.map((s) => s.server), PROTO_NAMES);
+  for (const server of servers) {
+    equal(Object.getPrototypeOf("command" in server && server.env), null);
+    deepEqual(Object.keys("command" in server ? server.env : {}), [server.server, "PATH"]);
+  }
+  deepEqual(options.pinned, PROTO_NAMES.map((name) => `${name}/${name}`));
+  const profiles = options.profiles!;
+  equal(Object.getPrototypeOf(profiles), null);
+  deepEqual(Object.keys(profiles), PROTO_NAMES);
+  for (const name of PROTO_NAMES) {
+    deepEqual(profiles[name], { name, servers: [name], tools: [`${name}/*`] });
+  }
+  // A lookup of a name the config lacks finds nothing, whatever Object.prototype holds.
+  equal(profiles.valueOf, undefined);
+  equal(Object.hasOwn(profiles, "isPrototypeOf"), false);
+  // A variable is the environment's own: `${constructor}` is not set in an empty environment.
+  equal(
+    refused({ mcpServers: { a: { command: "${constructor}" } } }).message,
+    'Invalid gateway config at "/mcpServers/a/command": the environment variable constructor is not set',
+  );
+  const set = accepted({ mcpServers: { a: { command: "${toString}" } } }, { toString: "t" });
+  equal("command" in set.servers[0]! && set.servers[0].command, "t");
+});
+
+Deno.test("parseGatewayConfig() reads a key given as undefined as absent, as JSON would carry it", () => {
+  const config = accepted({
+    $schema: undefined,
+    mcpServers: { a: { command: "x", cwd: undefined, env: { A: undefined, B: "b" } } },
+    unfold: { start: undefined, pinned: undefined },
+  });
+  deepEqual(config.servers, [{ server: "a", command: "x", args: [], env: { B: "b" } }]);
+  deepEqual(config.options, { pinned: [] });
+  equal(
+    pointerOf({ mcpServers: { a: { command: "x", args: [undefined] } } }),
+    "/mcpServers/a/args/0",
+  );
+});

@@ -109,6 +109,6 @@ Deno.test("a held tool's message says it awaits approval and gives a command tha
     message,
     /"s\/plain" is new \(the user never approved it\), so it awaits the user's approval/,
   );
-  ok(message.endsWith("unfold approve --config '/tmp/my dir/mcp.json' s/plain"), message);
-  ok(message.includes("(review: unfold inspect --config '/tmp/my dir/mcp.json')"), message);
+  ok(message.endsWith("`unfold approve --config '/tmp/my dir/mcp.json' s/plain`"), message);
+  ok(message.includes("(review: `unfold inspect --config '/tmp/my dir/mcp.json'`)"), message);
 });

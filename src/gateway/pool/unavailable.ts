@@ -1,0 +1,102 @@
+/**
+ * Servers of the config that cannot be started as they are written (an environment variable they
+ * name is not set): a server's problem is that server's. Such a server is never started; it is
+ * in the pool's states as `unavailable`, with what the user must do, so that the overview,
+ * `/status`, `unfold inspect` and stderr name it, and a call of its tools says why, while every
+ * other server and profile serves. Either pool (live or on demand) is wrapped the same way, so
+ * the Deno command and the Worker keep the same promise.
+ *
+ * @module
+ */
+
+import type { McpTool } from "../../tool.ts";
+import { unavailable, type UpstreamPool, type UpstreamStatus } from "./upstreams.ts";
+
+/** A configured server left out of the pool, and why. */
+export interface UnavailableServer {
+  /** Its name in `mcpServers`. */
+  server: string;
+  /** What is wrong with its entry and what the user does about it (its `detail`). */
+  detail: string;
+}
+
+/**
+ * Why a server that names variables not set cannot start, and what to do: the line its state
+ * carries.
+ *
+ * @param variables The variables not set, in the order of the entry (at least one).
+ * @param pointer Where the entry first names one (a JSON pointer into the config).
+ * @returns The detail.
+ *
+ * @example Usage
+ * ```ts
+ * import { unsetDetail } from "./unavailable.ts";
+ * import { equal } from "node:assert/strict";
+ *
+ * equal(
+ *   unsetDetail(["REMOTE_TOKEN"], "/mcpServers/remote/headers/Authorization"),
+ *   "the environment variable REMOTE_TOKEN is not set (/mcpServers/remote/headers/Authorization names it): set it where unfold is started, then start unfold again",
+ * );
+ * ```
+ */
+export function unsetDetail(variables: readonly string[], pointer: string): string {
+  const names = variables.length === 1
+    ? `variable ${variables[0]} is`
+    : `variables ${variables.slice(0, -1).join(", ")} and ${variables.at(-1)} are`;
+  return `the environment ${names} not set (${pointer} names ${
+    variables.length === 1 ? "it" : "them"
+  }): set ${
+    variables.length === 1 ? "it" : "them"
+  } where unfold is started, then start unfold again`;
+}
+
+/**
+ * The pool with the servers that cannot start beside its own: their states follow the pool's
+ * (`unavailable`, no tools), and a call of one of their tools is refused with why. Nothing else
+ * of the pool changes.
+ *
+ * @param pool The pool of the servers that start.
+ * @param servers The servers left out.
+ * @returns The pool, or the same pool when none is left out.
+ *
+ * @example Usage
+ * ```ts
+ * import { withUnavailable } from "./unavailable.ts";
+ * import { deepEqual } from "node:assert/strict";
+ *
+ * const pool = {
+ *   tools: () => [],
+ *   statuses: () => [{ server: "a", state: "ready" as const, tools: 0 }],
+ *   forward: () => Promise.reject(new Error("unused")),
+ *   onChange: () => () => {},
+ *   close: () => Promise.resolve(),
+ * };
+ * const whole = withUnavailable(pool, [{ server: "b", detail: "the environment variable B is not set" }]);
+ * deepEqual(whole.statuses().map((s) => s.state), ["ready", "unavailable"]);
+ * ```
+ */
+export function withUnavailable<P extends UpstreamPool>(
+  pool: P,
+  servers: readonly UnavailableServer[],
+): P {
+  if (servers.length === 0) return pool;
+  const statuses = (): UpstreamStatus[] =>
+    servers.map(({ server, detail }) => ({ server, state: "unavailable", detail, tools: 0 }));
+  const left = new Map(servers.map((s) => [s.server, s]));
+  return {
+    ...pool,
+    statuses: () => [...pool.statuses(), ...statuses()],
+    forward: (tool: McpTool, args, options) => {
+      const out = left.get(tool.server);
+      if (out === undefined) return pool.forward(tool, args, options);
+      return Promise.reject(
+        unavailable(tool, {
+          server: out.server,
+          state: "unavailable",
+          detail: out.detail,
+          tools: 0,
+        }),
+      );
+    },
+  };
+}
