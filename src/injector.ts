@@ -7,7 +7,7 @@
 
 import type { BridgeAction } from "./bridge/action.ts";
 import { renderToolFailure } from "./bridge/render.ts";
-import { route } from "./bridge/route.ts";
+import { route, scriptOf } from "./bridge/route.ts";
 import { type BridgeTool, bridgeTool } from "./bridge/tool.ts";
 import type { McpCatalog } from "./catalog.ts";
 import { type DisclosureLevel, type ProgressiveConfig, resolveConfig } from "./config.ts";
@@ -67,7 +67,7 @@ export interface McpInvoker {
  * `error: {code, message}`, the place where a model mistake (`action: "error"`) has its own.
  */
 export type HandledAction =
-  | Exclude<BridgeAction, { action: "execute" | "run" }>
+  | Exclude<BridgeAction, { action: "execute" }>
   | RunAnswer
   | (
     & Extract<BridgeAction, { action: "execute" }>
@@ -182,10 +182,11 @@ export class Injector {
     invoker: McpInvoker,
     options: { sandbox?: Sandbox; signal?: AbortSignal } = {},
   ): Promise<HandledAction> {
-    const action = this.route(args);
-    if (action.action === "run") {
-      return await runScript(this, action.code, { ...options, invoker }) as RunAnswer;
+    const run = this.script(args);
+    if (run !== undefined) {
+      return await runScript(this, run.code, { ...options, invoker }) as RunAnswer;
     }
+    const action = this.route(args);
     if (action.action !== "execute") return action;
     try {
       const result = await invoker.invoke(action.tool, action.arguments);
@@ -202,6 +203,19 @@ export class Injector {
         toolResult: renderToolFailure(action.id, code, message),
       };
     }
+  }
+
+  /**
+   * The script a call of the bridge asks to run (code mode on): a host that runs scripts asks
+   * this first, runs the script with {@linkcode Injector.prototype.run}, and routes any other
+   * call ({@linkcode Injector.prototype.route} answers a run as a mistake, for a host that runs
+   * none).
+   *
+   * @param args The bridge arguments: an object, or the model's raw JSON string.
+   * @returns The run, or `undefined` for any other call.
+   */
+  script(args: unknown): { action: "run"; code: string } | undefined {
+    return scriptOf(args, this.config);
   }
 
   /**

@@ -93,16 +93,6 @@ export type BridgeAction =
     arguments: Record<string, unknown>;
   }
   | {
-    /**
-     * A script to run (code mode on), for `Injector.run` (or `handle`, which runs it) to run in
-     * a sandbox: what a run answers is a `RunAnswer`, or a `CallAction` for a host that runs the
-     * tools itself.
-     */
-    action: "run";
-    /** The model's JavaScript, the body of an async function (checked for its length). */
-    code: string;
-  }
-  | {
     /** A mistake of the model, with what to do next. */
     action: "error";
     /** The stable code (the same as `error.code`). */
@@ -132,8 +122,18 @@ export type DescribeAction = Extract<BridgeAction, { action: "describe" }>;
 export type ExecuteAction = Extract<BridgeAction, { action: "execute" }>;
 /** A mistake of the model, with what to do next. */
 export type ErrorAction = Extract<BridgeAction, { action: "error" }>;
-/** A script to run. */
-export type RunAction = Extract<BridgeAction, { action: "run" }>;
+/**
+ * A script to run (code mode on), as `Injector.script` finds it in a call of the bridge: for
+ * `Injector.run` (or `handle`, which runs it) to run in a sandbox. What a run answers is a
+ * `RunAnswer`, or a `CallAction` for a host that runs the tools itself. Not a `BridgeAction`:
+ * `route()` answers a run as a mistake of a host that runs no scripts.
+ */
+export interface RunAction {
+  /** A script to run. */
+  action: "run";
+  /** The model's JavaScript: the body of an async function. */
+  code: string;
+}
 
 /**
  * A mistake of the model, its code and message at the top level and in `error` (one builder, so

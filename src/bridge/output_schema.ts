@@ -54,13 +54,9 @@ export interface BridgeOutput {
 /** A JSON Schema, as plain data. */
 type Schema = Readonly<Record<string, unknown>>;
 
-// Every action, checked complete by the compiler (the object literal must name each one); but
-// `run`, which the gateway answers once its faces serve code mode (with `logs` and `calls`).
+// Every action, checked complete by the compiler (the object literal must name each one).
 const ACTIONS = Object.keys(
-  { search: 0, describe: 0, execute: 0, error: 0 } satisfies Record<
-    Exclude<BridgeAction["action"], "run">,
-    0
-  >,
+  { search: 0, describe: 0, execute: 0, error: 0 } satisfies Record<BridgeAction["action"], 0>,
 );
 
 const TOOL_MATCH_PROPERTIES = {

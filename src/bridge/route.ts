@@ -14,6 +14,7 @@ import {
   type ErrorAction,
   errorAction,
   type ExecuteAction,
+  type RunAction,
   type SearchMiss,
 } from "./action.ts";
 import {
@@ -114,8 +115,8 @@ export function route(catalog: McpCatalog, args: unknown, options: RouteOptions)
   }
 }
 
-// A script: its length and its JavaScript are the sandbox's to check (every face answers them
-// alike, as a run that failed).
+// A run reaches route() only from a host that does not run scripts (one that does asks
+// Injector.script first): the model is told to do without.
 function run(code: string | undefined): BridgeAction {
   if (code === undefined) {
     return error(
@@ -124,7 +125,39 @@ function run(code: string | undefined): BridgeAction {
         '{"action":"run","code":"return await call(\\"server/tool\\", {})"}',
     );
   }
-  return { action: "run", code };
+  return error(
+    "invalid_arguments",
+    "this host runs no scripts: use search, describe and execute instead of run",
+  );
+}
+
+/**
+ * The script a call of the bridge asks to run, when it is a well-formed `run` (code mode on).
+ *
+ * @param args The bridge arguments: an object, or the model's raw JSON string.
+ * @param options The search limits and code mode the bridge announces.
+ * @returns The run, or `undefined` for any other call (which `route()` answers, mistakes too).
+ *
+ * @example Usage
+ * ```ts
+ * import { scriptOf } from "./route.ts";
+ * import { deepEqual, equal } from "node:assert/strict";
+ *
+ * const options = { searchDefaultLimit: 5, maxSearchLimit: 20, codeMode: "all" as const };
+ * deepEqual(scriptOf({ action: "run", code: "return 1" }, options), { action: "run", code: "return 1" });
+ * equal(scriptOf({ action: "search", query: "x" }, options), undefined);
+ * ```
+ */
+export function scriptOf(
+  args: unknown,
+  options: Pick<RouteOptions, "searchDefaultLimit" | "maxSearchLimit" | "codeMode">,
+): RunAction | undefined {
+  if ((options.codeMode ?? "off") === "off") return undefined;
+  const parsed = parseBridgeCall(args, options);
+  if (!parsed.ok || parsed.value.action !== "run" || parsed.value.code === undefined) {
+    return undefined;
+  }
+  return { action: "run", code: parsed.value.code };
 }
 
 function search(

@@ -276,6 +276,26 @@ export function createApp(deps: AppDeps): UnfoldApp {
         const prepared = await prepare(c, "route");
         if (!prepared.ok) return prepared.response;
         const { body, entry, injector } = prepared.value;
+        const run = injector.script(body.arguments);
+        if (run !== undefined) {
+          const ran = await answerRun(injector, run, {
+            results: body.results,
+            session: body.session === undefined ? undefined : {
+              store,
+              key: keyOf(c, body.session),
+              catalogHash: entry.catalogHash,
+            },
+          }, deps.codeMode ?? {});
+          if (ran instanceof Response) return ran;
+          return c.json({ ...ran, catalogHash: entry.catalogHash });
+        }
+        if (body.results !== undefined) {
+          const message = 'is only for a run: send it with {"action":"run",...} arguments';
+          return problem("invalid_request", `"results" ${message}`, [{
+            pointer: "/results",
+            message,
+          }]);
+        }
         const routed = body.session === undefined
           ? { ok: true as const, value: injector.route(body.arguments) }
           : await routeInSession(injector, body.arguments, {
@@ -287,25 +307,6 @@ export function createApp(deps: AppDeps): UnfoldApp {
             ...(body.options?.resend ? { resend: true } : {}),
           });
         if (!routed.ok) return problem("session_full", routed.error.message);
-        if (body.results !== undefined && routed.value.action !== "run") {
-          const message = 'is only for a run: send it with {"action":"run",...} arguments';
-          return problem("invalid_request", `"results" ${message}`, [{
-            pointer: "/results",
-            message,
-          }]);
-        }
-        if (routed.value.action === "run") {
-          const ran = await answerRun(injector, routed.value, {
-            results: body.results,
-            session: body.session === undefined ? undefined : {
-              store,
-              key: keyOf(c, body.session),
-              catalogHash: entry.catalogHash,
-            },
-          }, deps.codeMode ?? {});
-          if (ran instanceof Response) return ran;
-          return c.json({ ...ran, catalogHash: entry.catalogHash });
-        }
         // A search built this catalogue's index: the store keeps it for fresh isolates, after the
         // response where the runtime allows.
         const saving = cache.saveIndex(entry);

@@ -95,9 +95,6 @@ export async function routeInSession(
     case "error":
       await store.apply(key, { catalogHash, event: { kind: "error", code: action.code } });
       return { ok: true, value: action };
-    case "run":
-      // Recorded once it has run (recordRun): a script's calls are known only then.
-      return { ok: true, value: action };
     case "describe": {
       const [schemaHash, bodyHash] = await described(
         options.hash ?? sha256Hex,

@@ -34,15 +34,20 @@ Deno.test("the core and its bridge default to code mode off: run is an unknown a
   equal(action.action === "error" && action.code, "invalid_arguments");
 });
 
-Deno.test("with code mode on, route() gives the script to run, and asks for its code", () => {
+Deno.test("with code mode on, script() gives the run, and route() asks for its code", () => {
   const injector = new Injector(catalog, { codeMode: "all" });
-  deepEqual(injector.route('{"action":"run","code":"return 1"}'), {
+  deepEqual(injector.script('{"action":"run","code":"return 1"}'), {
     action: "run",
     code: "return 1",
   });
+  equal(injector.script({ action: "search", query: "read" }), undefined);
+  equal(new Injector(catalog).script({ action: "run", code: "return 1" }), undefined);
   const missing = injector.route({ action: "run" });
   equal(missing.action === "error" && missing.code, "invalid_arguments");
   match(missing.action === "error" ? missing.message : "", /"code" is required for run/);
+  // A host that routes a run without running scripts tells the model to do without.
+  const unrun = injector.route({ action: "run", code: "return 1" });
+  match(unrun.action === "error" ? unrun.message : "", /this host runs no scripts/);
 });
 
 Deno.test("describe adds the tool's declaration for code only when code mode is on", () => {

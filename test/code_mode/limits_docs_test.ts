@@ -4,7 +4,9 @@ import { CODE_LIMIT_RANGES, DEFAULT_CODE_LIMITS } from "../../src/code_mode/limi
 // The docs' table of a run's bounds says what src/code_mode/limits.ts declares.
 Deno.test("docs/code_mode.md lists every bound of a run with its default and range", async () => {
   const text = await Deno.readTextFile(new URL("../../docs/code_mode.md", import.meta.url));
-  const rows = [...text.matchAll(/^\| `(\w+)` \| (\d+) \| (\d+) – (\d+) \|/gm)].map((m) => [
+  const rows = [...text.matchAll(/^\| `(\w+)`\s*\|\s*(\d+)\s*\|\s*(\d+) – (\d+)\s*\|/gm)].map((
+    m,
+  ) => [
     m[1],
     Number(m[2]),
     [Number(m[3]), Number(m[4])],
