@@ -97,6 +97,23 @@ export interface ProgressiveConfig {
    */
   maxQueryChars: number;
   /**
+   * The most tokens (by `estimateTokens`) one answer of the bridge may carry: a search, a
+   * describe, an error, an execute's result, a part asked for with `more`. A longer answer is cut
+   * at a clean boundary and ends with a marker that says how much was shown and how to get the
+   * rest. `0` means no ceiling; otherwise at least {@linkcode MIN_RESULT_TOKENS}. When not
+   * given it is derived from the budget ({@linkcode defaultMaxResultTokens}): 10 % of
+   * `availableContextTokens`, at least 1,000 and at most 25,000.
+   * @default {10000}
+   */
+  maxResultTokens: number;
+  /**
+   * The most bytes of images, audio and embedded binary resources one answer may carry (decoded
+   * size). A bigger block is replaced by a line naming its type, size and URI; `0` means no
+   * ceiling.
+   * @default {1048576}
+   */
+  maxResultBytes: number;
+  /**
    * Code mode: whether the bridge offers `run` (a script that composes tools in a sandbox), and
    * what a script may call (`read-only`: only tools whose definition says `readOnlyHint: true`).
    * A host that runs its own tools opts in, since it must then answer the calls a run needs.
@@ -122,15 +139,57 @@ export const DEFAULT_CONFIG: Readonly<ProgressiveConfig> = Object.freeze({
   estimateTokens,
   maxDescriptionChars: 4000,
   maxQueryChars: 1000,
+  maxResultTokens: 10_000,
+  maxResultBytes: 1024 * 1024,
   codeMode: "off",
   codeLimits: Object.freeze({}),
 });
+
+/**
+ * The smallest `maxResultTokens` other than `0`: below it the marker that ends a cut answer
+ * (some 40 tokens) would outweigh the part it ends.
+ */
+export const MIN_RESULT_TOKENS = 100;
+
+/**
+ * The highest default `maxResultTokens`: 25,000, where Claude Code cuts an MCP tool's output.
+ */
+export const MAX_DEFAULT_RESULT_TOKENS = 25_000;
+
+/**
+ * The `maxResultTokens` a configuration gets when it gives none: 10 % of the context still
+ * available, at least 1,000 and at most {@linkcode MAX_DEFAULT_RESULT_TOKENS} (25,000). A result
+ * stays in the conversation for every later turn, so one answer may take a tenth of what is left;
+ * 100,000 tokens give 10,000 (where Claude Code starts warning about an MCP tool's output).
+ *
+ * @param availableContextTokens The context the model still has available, in tokens.
+ * @returns The ceiling, in tokens.
+ *
+ * @example Usage
+ * ```ts
+ * import { defaultMaxResultTokens } from "./config.ts";
+ * import { equal } from "node:assert/strict";
+ *
+ * equal(defaultMaxResultTokens(100_000), 10_000);
+ * equal(defaultMaxResultTokens(8_000), 1_000);
+ * equal(defaultMaxResultTokens(1_000_000), 25_000);
+ * ```
+ */
+export function defaultMaxResultTokens(availableContextTokens: number): number {
+  return Math.min(
+    MAX_DEFAULT_RESULT_TOKENS,
+    Math.max(1_000, Math.floor(availableContextTokens / 10)),
+  );
+}
 
 /**
  * The largest `availableContextTokens` accepted: ten million tokens, the largest context windows
  * announced. With the byte cap on listings (`MAX_LISTING_BYTES`) it bounds what an injection costs.
  */
 export const MAX_AVAILABLE_CONTEXT_TOKENS = 10_000_000;
+
+/** The highest `maxResultBytes` allowed: 1 GiB (the byte ceiling is on binary blocks). */
+export const MAX_RESULT_BYTES = 1024 * 1024 * 1024;
 
 /** The highest `maxSearchLimit` allowed. */
 export const MAX_SEARCH_LIMIT = 50;
@@ -192,6 +251,8 @@ export function checkConfig(config: Partial<ProgressiveConfig> = {}): ConfigResu
     if (value !== undefined) merged[key] = value;
   }
   const c = merged as unknown as ProgressiveConfig;
+  // Derived from the budget unless given (after the budget is checked, below).
+  const derived = config.maxResultTokens === undefined;
   const fail = (field: keyof ProgressiveConfig, rule: string, value: unknown): ConfigResult => ({
     ok: false,
     error: new InvalidConfigError(field, `${rule}, got ${describe(value)}`),
@@ -267,6 +328,28 @@ export function checkConfig(config: Partial<ProgressiveConfig> = {}): ConfigResu
   }
   if (!Number.isSafeInteger(c.maxQueryChars) || c.maxQueryChars < 1) {
     return fail("maxQueryChars", "must be a positive integer", c.maxQueryChars);
+  }
+  if (derived) c.maxResultTokens = defaultMaxResultTokens(c.availableContextTokens);
+  if (
+    !Number.isSafeInteger(c.maxResultTokens) ||
+    (c.maxResultTokens !== 0 &&
+      (c.maxResultTokens < MIN_RESULT_TOKENS || c.maxResultTokens > MAX_AVAILABLE_CONTEXT_TOKENS))
+  ) {
+    return fail(
+      "maxResultTokens",
+      `must be 0 (no ceiling) or an integer from ${MIN_RESULT_TOKENS} to ${MAX_AVAILABLE_CONTEXT_TOKENS}`,
+      c.maxResultTokens,
+    );
+  }
+  if (
+    !Number.isSafeInteger(c.maxResultBytes) || c.maxResultBytes < 0 ||
+    c.maxResultBytes > MAX_RESULT_BYTES
+  ) {
+    return fail(
+      "maxResultBytes",
+      `must be 0 (no ceiling) or an integer up to ${MAX_RESULT_BYTES}`,
+      c.maxResultBytes,
+    );
   }
   const code = checkCodeSettings(c.codeMode, c.codeLimits);
   if (!code.ok) return fail(code.error.field, code.error.message, code.error.value);

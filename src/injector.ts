@@ -6,6 +6,8 @@
  */
 
 import type { BridgeAction } from "./bridge/action.ts";
+import type { Answer } from "./bridge/answer.ts";
+import { type CutInfo, resultCeiling } from "./bridge/ceiling.ts";
 import { renderToolFailure } from "./bridge/render.ts";
 import { route, scriptOf } from "./bridge/route.ts";
 import { type BridgeTool, bridgeTool } from "./bridge/tool.ts";
@@ -13,10 +15,12 @@ import type { McpCatalog } from "./catalog.ts";
 import { type DisclosureLevel, type ProgressiveConfig, resolveConfig } from "./config.ts";
 import { disclose, type Inventory, listCatalog } from "./disclosure.ts";
 import { instructions, renderPrompt } from "./prompt.ts";
+import { boundAnswer, type Bounded } from "./session/bound.ts";
 import type { McpTool } from "./tool.ts";
 import type { CallAction, RunAnswer } from "./code_mode/answer.ts";
 import { runScript } from "./code_mode/run.ts";
 import type { Sandbox } from "./code_mode/sandbox.ts";
+import { isRecord } from "./utils/record.ts";
 
 /** What a host puts in front of the model. */
 export interface Injection {
@@ -62,9 +66,11 @@ export interface McpInvoker {
 }
 
 /**
- * What {@linkcode Injector.prototype.handle} returns: every result carries its `toolResult`. An
- * execute that ran carries the invoker's `result`, or `isError: true` and the failure as
- * `error: {code, message}`, the place where a model mistake (`action: "error"`) has its own.
+ * What {@linkcode Injector.prototype.handle} returns: every result carries its `toolResult`,
+ * within the result ceiling (`maxResultTokens`, `maxResultBytes`; a cut one ends with a marker
+ * that says so). An execute that ran carries the invoker's `result` as it came, or
+ * `isError: true` and the failure as `error: {code, message}`, the place where a model mistake
+ * (`action: "error"`) has its own.
  */
 export type HandledAction =
   | Exclude<BridgeAction, { action: "execute" }>
@@ -129,7 +135,7 @@ export class Injector {
     const c = this.config;
     const budget = Math.floor(c.availableContextTokens * c.inventoryThresholdPercent / 100);
     const chosen = disclose(this.catalog, budget, c);
-    const tool = bridgeTool(c);
+    const tool = bridgeTool({ ...c, resultCeilingTokens: c.maxResultTokens });
     this.#injection = {
       bridgeTool: tool,
       prompt: renderPrompt(c.bridgeName, chosen.mode, chosen.text),
@@ -167,7 +173,9 @@ export class Injector {
   /**
    * Routes one call of the bridge tool and, for an execute, runs the resolved tool through the
    * invoker. Model mistakes and invoker failures come back as results with `isError`, never as
-   * exceptions; `toolResult` is what to hand back to the model.
+   * exceptions; `toolResult` is what to hand back to the model, within the result ceiling: an
+   * answer over it is cut at a clean boundary and ends with a marker saying so. Nothing is kept
+   * here: `handleBounded` (`@unfold/unfold/session`) keeps the rest in a session for `more`.
    *
    * A run (code mode) runs in the sandbox given, each of its calls through the invoker.
    *
@@ -182,27 +190,22 @@ export class Injector {
     invoker: McpInvoker,
     options: { sandbox?: Sandbox; signal?: AbortSignal } = {},
   ): Promise<HandledAction> {
+    const ceiling = resultCeiling(this.config);
+    const bound = (answer: Answer) => boundAnswer(answer, { ceiling });
     const run = this.script(args);
     if (run !== undefined) {
-      return await runScript(this, run.code, { ...options, invoker }) as RunAnswer;
+      return await boundRun(
+        await runScript(this, run.code, { ...options, invoker }) as RunAnswer,
+        bound,
+      );
     }
     const action = this.route(args);
-    if (action.action !== "execute") return action;
-    try {
-      const result = await invoker.invoke(action.tool, action.arguments);
-      return { ...action, isError: false, result, toolResult: result };
-    } catch (e) {
-      const code = typeof (e as { code?: unknown })?.code === "string"
-        ? (e as { code: string }).code
-        : "tool_failed";
-      const message = e instanceof Error ? e.message : String(e);
-      return {
-        ...action,
-        isError: true,
-        error: { code, message },
-        toolResult: renderToolFailure(action.id, code, message),
-      };
+    if (action.action !== "execute") {
+      const bounded = await bound({ shape: "text", text: action.toolResult });
+      return { ...action, toolResult: bounded.answer as string };
     }
+    const { cut: _, ...executed } = await executeBounded(action, invoker, bound);
+    return executed as ExecutedAction;
   }
 
   /**
@@ -241,6 +244,106 @@ export class Injector {
   ): Promise<RunAnswer | CallAction> {
     return runScript(this, code, options);
   }
+}
+
+/**
+ * Runs a resolved execute through the invoker and bounds what the model is handed: the result
+ * (`result` as it came, `toolResult` within the ceiling), or the failure's text.
+ *
+ * @param action The resolved execute.
+ * @param invoker Runs the tool.
+ * @param bound Bounds an answer (and, in a session, keeps and counts it).
+ * @returns The executed action.
+ */
+export async function executeBounded(
+  action: Extract<BridgeAction, { action: "execute" }>,
+  invoker: McpInvoker,
+  bound: (answer: Answer) => Promise<Bounded>,
+): Promise<ExecutedAction & { cut?: CutInfo }> {
+  try {
+    const result = await invoker.invoke(action.tool, action.arguments);
+    const answer = answerOf(result);
+    const bounded = await bound(answer);
+    // A value that is no text or result reaches the model as its JSON only when that is cut.
+    const toolResult = "value" in answer && bounded.cut === undefined ? result : bounded.answer;
+    return withCut({ ...action, isError: false, result, toolResult }, bounded);
+  } catch (e) {
+    const code = typeof (e as { code?: unknown })?.code === "string"
+      ? (e as { code: string }).code
+      : "tool_failed";
+    const message = e instanceof Error ? e.message : String(e);
+    const bounded = await bound({
+      shape: "text",
+      text: renderToolFailure(action.id, code, message),
+    });
+    return withCut({
+      ...action,
+      isError: true,
+      error: { code, message },
+      toolResult: bounded.answer as string,
+    }, bounded);
+  }
+}
+
+/**
+ * Bounds a run's answer as every other answer is bounded: its text, and its structured copy, cut
+ * (or replaced by a note) the same way, with the marker; `result`, `logs` and `calls` stay whole
+ * for the host.
+ *
+ * @param answer The run's answer.
+ * @param bound Bounds an answer (and, in a session, keeps and counts it).
+ * @returns The answer with its text and structured copy within the ceiling.
+ */
+export async function boundRun(
+  answer: RunAnswer,
+  bound: (answer: Answer) => Promise<Bounded>,
+): Promise<RunAnswer & { cut?: CutInfo }> {
+  const bounded = await bound({
+    shape: "mcp",
+    result: {
+      content: [{ type: "text", text: answer.toolResult }],
+      structuredContent: answer.structuredContent as unknown as Record<string, unknown>,
+    },
+  });
+  if (bounded.cut === undefined) return answer;
+  const result = bounded.answer as {
+    content?: { type?: string; text?: string }[];
+    structuredContent?: unknown;
+  };
+  const text = (result.content ?? []).filter((b) => b.type === "text").map((b) => b.text).join(
+    "\n",
+  );
+  return withCut({
+    ...answer,
+    toolResult: text,
+    structuredContent: (result.structuredContent ?? {}) as RunAnswer["structuredContent"],
+  }, bounded);
+}
+
+function withCut<T extends object>(action: T, bounded: Bounded): T & { cut?: CutInfo } {
+  return bounded.cut === undefined ? action : { ...action, cut: bounded.cut };
+}
+
+// A value that is no text or result: its JSON text, and the value it stands for.
+type JsonAnswer = Extract<Answer, { shape: "text" }> & { value: unknown };
+
+// What an invoker's result is to the ceiling: a text; a mapped result's blocks (an array, or a
+// text with its structured copy); an MCP result (`content` as a list of blocks); anything else,
+// its JSON text (only when it is over the ceiling does it reach the model as that text).
+function answerOf(result: unknown): Answer | JsonAnswer {
+  if (typeof result === "string") return { shape: "text", text: result };
+  if (Array.isArray(result)) return { shape: "mapped", result: result as never };
+  if (isRecord(result) && typeof result.content === "string") {
+    return { shape: "mapped", result: result as never };
+  }
+  if (isRecord(result) && Array.isArray(result.content)) return { shape: "mcp", result };
+  let text: string;
+  try {
+    text = JSON.stringify(result) ?? String(result);
+  } catch {
+    text = String(result);
+  }
+  return { shape: "text", text, value: result };
 }
 
 // The inventory is the floor: it is listed whatever the budget, and the host is told.

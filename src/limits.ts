@@ -77,3 +77,20 @@ export const MAX_PATTERN_UNITS = 100_000;
  * if it asks), so a session never dead-ends.
  */
 export const MAX_SESSION_BYTES = 64 * 1024;
+
+/**
+ * The most bytes of cut answers one session keeps for `more` (two bytes per code unit of their
+ * text, as `keptBytes` counts them): 32 MiB, room for the largest result an upstream may send
+ * the gateway (10 MiB) or the HTTP API's largest body (16 MiB). Past it the session lets go of
+ * its oldest kept answers; a single answer over it is not kept, and its marker says so.
+ */
+export const MAX_KEPT_BYTES_PER_SESSION = 32 * 1024 * 1024;
+
+/** The most cut answers one session keeps for `more`; past it the oldest is let go. */
+export const MAX_KEPT_ANSWERS_PER_SESSION = 64;
+
+/**
+ * The most bytes of cut answers the in-memory session store keeps across all its sessions:
+ * 256 MiB; past it the oldest kept answer of any session is let go.
+ */
+export const MAX_KEPT_BYTES = 256 * 1024 * 1024;

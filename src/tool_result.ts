@@ -64,8 +64,26 @@ export interface ResourceBlock {
   description?: string;
 }
 
-/** One block of mapped content. */
-export type ContentBlock = TextBlock | ImageBlock | ResourceBlock;
+/**
+ * One block of mapped content. An audio block is an image block's shape with `type: "audio"`
+ * (base64 `data` and its `mimeType`), mapped only where the caller passes audio on
+ * (`{audio: true}`).
+ */
+export type ContentBlock =
+  | TextBlock
+  | ImageBlock
+  | (Omit<ImageBlock, "type"> & { type: "audio" })
+  | ResourceBlock;
+
+/** How a result is mapped. */
+export interface MapOptions {
+  /**
+   * Whether an audio block is passed on as `{type: "audio", mimeType, data}` rather than refused
+   * as `unsupported_content` (the HTTP API's `/v1/result` passes it, within its byte ceiling).
+   * @default {false}
+   */
+  audio?: boolean;
+}
 
 /** Mapped content: the text of a single text block, or else every block in order. */
 export type MappedContent = string | ContentBlock[];
@@ -138,6 +156,7 @@ export type ReadResult = Result<MappedResult, McpError>;
  *
  * @param result The `tools/call` result.
  * @param subject What is mapped, for error messages: `the result of "everything/echo"`.
+ * @param options Whether audio is passed on.
  * @returns The mapped result, or the error.
  * @throws {TypeError} When `result` is not an object.
  *
@@ -150,13 +169,17 @@ export type ReadResult = Result<MappedResult, McpError>;
  * deepEqual(read.ok ? undefined : [read.error.code, read.error.message], ["tool_error", "No such file"]);
  * ```
  */
-export function readResult(result: CallToolResultLike, subject: string): ReadResult {
+export function readResult(
+  result: CallToolResultLike,
+  subject: string,
+  options: MapOptions = {},
+): ReadResult {
   if (isRecord(result) && result.isError === true && Array.isArray(result.content ?? [])) {
     const text = (result.content ?? []).filter(isTextBlock).map((block) => block.text).join("\n");
     return { ok: false, error: new McpError("tool_error", text.trim() === "" ? NO_MESSAGE : text) };
   }
   try {
-    return { ok: true, value: mapResult(result, subject) };
+    return { ok: true, value: mapResult(result, subject, options) };
   } catch (error) {
     if (error instanceof McpError) return { ok: false, error };
     throw error;
@@ -168,6 +191,7 @@ export function readResult(result: CallToolResultLike, subject: string): ReadRes
  *
  * @param result The `tools/call` result.
  * @param subject What is mapped, for error messages: `the result of "everything/echo"`.
+ * @param options Whether audio is passed on.
  * @returns The mapped result.
  * @throws {McpError} As {@linkcode mapContent}.
  * @throws {TypeError} When `result` is not an object.
@@ -183,7 +207,11 @@ export function readResult(result: CallToolResultLike, subject: string): ReadRes
  * );
  * ```
  */
-export function mapResult(result: CallToolResultLike, subject: string): MappedResult {
+export function mapResult(
+  result: CallToolResultLike,
+  subject: string,
+  options: MapOptions = {},
+): MappedResult {
   const unsupported = (why: string) =>
     new McpError("unsupported_content", `Cannot map ${subject}: ${why}`);
   if (typeof result !== "object" || result === null || Array.isArray(result)) {
@@ -195,7 +223,9 @@ export function mapResult(result: CallToolResultLike, subject: string): MappedRe
     const text = blocks.filter(isTextBlock).map((block) => block.text).join("\n");
     throw new McpError("tool_error", text.trim() === "" ? NO_MESSAGE : text);
   }
-  const mapped = blocks.map((block, index) => mapBlock(block, `block ${index + 1}`, unsupported));
+  const mapped = blocks.map((block, index) =>
+    mapBlock(block, `block ${index + 1}`, unsupported, options.audio === true)
+  );
   const only = mapped.length === 1 ? mapped[0] : undefined;
   const content: MappedContent = only?.type === "text" ? only.text : mapped;
   const structured = result.structuredContent;
@@ -206,7 +236,12 @@ export function mapResult(result: CallToolResultLike, subject: string): MappedRe
 
 type Unsupported = (why: string) => McpError;
 
-function mapBlock(block: unknown, where: string, unsupported: Unsupported): ContentBlock {
+function mapBlock(
+  block: unknown,
+  where: string,
+  unsupported: Unsupported,
+  audio: boolean,
+): ContentBlock {
   if (!isRecord(block) || typeof block.type !== "string") {
     throw unsupported(`${where} has no type`);
   }
@@ -224,6 +259,9 @@ function mapBlock(block: unknown, where: string, unsupported: Unsupported): Cont
     case "resource_link":
       return resourceLink(block, where, unsupported);
     case "audio":
+      if (audio && typeof block.data === "string" && typeof block.mimeType === "string") {
+        return { type: "audio", mimeType: block.mimeType, data: block.data };
+      }
       throw unsupported(
         `${where} is audio${
           typeof block.mimeType === "string" ? ` (${JSON.stringify(block.mimeType)})` : ""

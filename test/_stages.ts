@@ -64,6 +64,7 @@ export const INTEGRATION: readonly string[] = [
   "test/deno/ranking_fifo_test.ts",
   "test/deno/serve_test.ts",
   "test/e2e/deno_server_test.ts",
+  "test/e2e/worker_results_test.ts",
   "test/e2e/worker_test.ts",
   "test/examples/deno_host_test.ts",
   "test/examples/http_hosts_test.ts",

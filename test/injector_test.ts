@@ -45,12 +45,13 @@ Deno.test("inject() with the seed's two levels lists the manifest or the invento
   deepEqual(levels, ["inventory", "inventory", "manifest"]);
 });
 
-Deno.test("inject() keeps the fixed overhead (bridge tool + instructions) under 350 tokens", () => {
+// 400 since `more` and the result ceiling's sentence joined the bridge tool (about 40 tokens).
+Deno.test("inject() keeps the fixed overhead (bridge tool + instructions) under 400 tokens", () => {
   for (const toolFormat of ["openai", "anthropic", "mcp"] as const) {
     for (const available of [1000, 32_000, 1_000_000]) {
       const injection = new Injector(real, { toolFormat, availableContextTokens: available })
         .inject()!;
-      ok(injection.overheadTokens < 350, `${toolFormat} ${available}: ${injection.overheadTokens}`);
+      ok(injection.overheadTokens < 400, `${toolFormat} ${available}: ${injection.overheadTokens}`);
       const instructions = injection.prompt.slice(0, injection.prompt.indexOf("<tool-catalogue"));
       equal(
         injection.overheadTokens,

@@ -8,19 +8,22 @@
 import type { ToolMatch } from "../catalog.ts";
 import type { McpTool } from "../tool.ts";
 import type { ArgumentProblem } from "../schema/validate.ts";
+import type { CutInfo } from "./ceiling.ts";
 
 /**
  * The stable codes of model mistakes:
  * - `invalid_json`: the arguments are a string that is not JSON;
  * - `invalid_arguments`: the bridge arguments, or an execute's tool arguments, break their schema;
  * - `unknown_tool`: the name is not an id of this catalogue (a bare name, a typo, another server);
- * - `describe_first`: execute of a tool not yet described in this session.
+ * - `describe_first`: execute of a tool not yet described in this session;
+ * - `unknown_ref`: `more` with a ref this session does not keep (expired, or from elsewhere).
  */
 export type BridgeErrorCode =
   | "invalid_json"
   | "invalid_arguments"
   | "unknown_tool"
-  | "describe_first";
+  | "describe_first"
+  | "unknown_ref";
 
 /** Every {@linkcode BridgeErrorCode} (the object literal makes the compiler check the list is complete). */
 export const BRIDGE_ERROR_CODES: readonly [BridgeErrorCode, ...BridgeErrorCode[]] = Object.freeze(
@@ -30,6 +33,7 @@ export const BRIDGE_ERROR_CODES: readonly [BridgeErrorCode, ...BridgeErrorCode[]
       invalid_arguments: 0,
       unknown_tool: 0,
       describe_first: 0,
+      unknown_ref: 0,
     } satisfies Record<BridgeErrorCode, 0>,
   ) as [BridgeErrorCode, ...BridgeErrorCode[]],
 );
@@ -134,6 +138,26 @@ export interface RunAction {
   /** The model's JavaScript: the body of an async function. */
   code: string;
 }
+
+/**
+ * The next part of a cut answer (`{action: "more", ref}`), as a face that keeps parts answers it
+ * (`routeBounded` in `src/session/bounded.ts`): the part in the shape of the answer that was cut
+ * (a bridge text, or a result's blocks and structured copy), and the facts of the cut. Kept
+ * apart from {@linkcode BridgeAction} (see {@linkcode RoutedAction}) until every face answers it.
+ */
+export interface MoreAction {
+  /** The next part of a cut answer. */
+  action: "more";
+  /** The ref the model sent. */
+  ref: string;
+  /** The part, in its answer's shape, its marker included. */
+  toolResult: unknown;
+  /** The facts of the cut. */
+  cut: CutInfo;
+}
+
+/** What a face that keeps cut answers routes a bridge call to: any action, or a part. */
+export type RoutedAction = BridgeAction | MoreAction;
 
 /**
  * A mistake of the model, its code and message at the top level and in `error` (one builder, so

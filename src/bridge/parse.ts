@@ -25,6 +25,8 @@ export interface BridgeCall {
   name?: string;
   /** execute: the tool's arguments. */
   arguments?: Record<string, unknown>;
+  /** more: the ref from a cut answer's marker. */
+  ref?: string;
   /** run (code mode on): the JavaScript. */
   code?: string;
 }

@@ -237,3 +237,181 @@ export function describeFirstMessage(id: string): string {
 export function renderToolFailure(id: string, code: string, message: string): string {
   return `Error ${code}: the tool ${quoteId(id)} failed: ${message}`;
 }
+
+/** How far a cut answer has been shown, for its marker ({@linkcode renderCut}). */
+export interface CutProgress {
+  /** This part's number: 1 for the answer itself, 2 for the first `more`. */
+  part: number;
+  /** The tokens shown so far, this part included. */
+  shownTokens: number;
+  /** The tokens of the whole answer (this channel of it: the text, or the structured copy). */
+  totalTokens: number;
+  /**
+   * What follows: `more` (the next part is kept: `ref` names it), `last` (this is the last part),
+   * `no_session` (nothing is kept without a session), `too_large` (the rest is over what one
+   * session keeps: `keptBytes` says how much that is) or `done` (this channel ended in an earlier
+   * part; the other goes on).
+   */
+  rest: "more" | "last" | "no_session" | "too_large" | "done";
+  /** The ref of the next part, with `rest: "more"`. */
+  ref?: string;
+  /** The most bytes one session keeps, with `rest: "too_large"`. */
+  keptBytes?: number;
+  /** Which channel this is, for `rest: "done"`: the text, or the structured copy. */
+  channel?: "text" | "structured";
+}
+
+/**
+ * The share of an answer shown so far, in per cent with one decimal, rounded down (100 only once
+ * all of it is shown).
+ *
+ * @param shown The tokens shown.
+ * @param total The tokens of the whole.
+ * @returns The per cent.
+ *
+ * @example Usage
+ * ```ts
+ * import { shownPercent } from "./render.ts";
+ * import { equal } from "node:assert/strict";
+ *
+ * equal(shownPercent(1, 3), 33.3);
+ * equal(shownPercent(3, 3), 100);
+ * ```
+ */
+export function shownPercent(shown: number, total: number): number {
+  if (total <= 0 || shown >= total) return 100;
+  return Math.floor((shown * 1000) / total) / 10;
+}
+
+/**
+ * The marker that ends a part of a cut answer: how much was shown of how much (tokens and per
+ * cent) and the exact call for the next part, or why there is none. One line, in brackets.
+ *
+ * @param progress The part, the tokens shown and in all, and what follows.
+ * @returns The marker.
+ *
+ * @example Usage
+ * ```ts
+ * import { renderCut } from "./render.ts";
+ * import { equal } from "node:assert/strict";
+ *
+ * equal(
+ *   renderCut({ part: 1, shownTokens: 9_998, totalTokens: 40_000, rest: "more", ref: "abc.2" }),
+ *   '[Cut by unfold: 9,998 of 40,000 tokens shown (24.9 %). Next part: {"action":"more","ref":"abc.2"}]',
+ * );
+ * ```
+ */
+export function renderCut(progress: CutProgress): string {
+  const { part, shownTokens, totalTokens } = progress;
+  const shown = `${thousands(Math.min(shownTokens, totalTokens))} of ${thousands(totalTokens)} ` +
+    `tokens shown${part > 1 ? " so far" : ""} (${shownPercent(shownTokens, totalTokens)} %)`;
+  const head = part > 1 ? `[Part ${part} of an answer cut by unfold: ` : "[Cut by unfold: ";
+  switch (progress.rest) {
+    case "more":
+      return `${head}${shown}. Next part: {"action":"more","ref":${
+        JSON.stringify(progress.ref ?? "")
+      }}]`;
+    case "last":
+      return `[Part ${part}, the last of an answer cut by unfold: all ${
+        thousands(totalTokens)
+      } tokens shown.]`;
+    case "no_session":
+      return `${head}${shown}. The rest is not kept without a session: ask the tool for less ` +
+        "(a range, a filter, a smaller page).]";
+    case "too_large":
+      return `${head}${shown}. The rest is not kept: it is over the ${
+        bytesText(progress.keptBytes ?? 0)
+      } one session keeps; ask the tool for less (a range, a filter, a smaller page).]`;
+    case "done":
+      return `[Part ${part} of an answer cut by unfold: its ${
+        progress.channel === "structured" ? "structured content" : "text"
+      } was shown in full in an earlier part.]`;
+  }
+}
+
+/**
+ * The line that stands for a binary block (image, audio, embedded blob) over the byte ceiling:
+ * its type, size and URI.
+ *
+ * @param block What it was: type, media type, decoded size, URI.
+ * @param limit The byte ceiling it is over.
+ * @returns The line.
+ *
+ * @example Usage
+ * ```ts
+ * import { renderOmittedBlock } from "./render.ts";
+ * import { equal } from "node:assert/strict";
+ *
+ * equal(
+ *   renderOmittedBlock({ type: "image", mimeType: "image/png", bytes: 3 * 1024 * 1024 }, 1024 * 1024),
+ *   "[image (image/png, 3.0 MiB) not shown: over the 1.0 MiB unfold passes on in one answer]",
+ * );
+ * ```
+ */
+export function renderOmittedBlock(
+  block: { type: string; mimeType?: string; bytes: number; uri?: string },
+  limit: number,
+): string {
+  const mime = block.mimeType === undefined ? "" : `${oneLine(block.mimeType, 100)}, `;
+  const uri = block.uri === undefined ? "" : ` ${quote(oneLine(block.uri, 300))}`;
+  return `[${oneLine(block.type, 40)}${uri} (${mime}${bytesText(block.bytes)}) not shown: ` +
+    `over the ${bytesText(limit)} unfold passes on in one answer]`;
+}
+
+/**
+ * The message of a `more` whose ref is not kept: in this session it expired (with the session,
+ * or let go when the session kept too much) or was never given; without a session nothing is.
+ *
+ * @param ref The ref the model sent (quoted, capped).
+ * @param stateless Whether there is no session to keep anything.
+ * @returns The message.
+ *
+ * @example Usage
+ * ```ts
+ * import { unknownRefMessage } from "./render.ts";
+ * import { match } from "node:assert/strict";
+ *
+ * match(unknownRefMessage("abc.2", false), /^the ref "abc\.2" is not kept/);
+ * ```
+ */
+export function unknownRefMessage(ref: string, stateless: boolean): string {
+  const shown = quote(ref.length > 80 ? `${ref.slice(0, 79)}…` : ref);
+  return stateless
+    ? `no part of an answer is kept here (there is no session), so ${shown} cannot be read. ` +
+      "Run the call that gave it again, asking for less (a range, a filter, a smaller page)"
+    : `the ref ${shown} is not kept in this session: it expired (parts are kept as long as the ` +
+      "session, and the oldest go first when it keeps too much) or was not given here. Run the " +
+      "call that gave it again to get the data, asking for less if the tool allows it";
+}
+
+/**
+ * The ceiling sentence of the bridge tool's description.
+ *
+ * @param maxResultTokens The ceiling; `0` for none.
+ * @returns The sentence, or `""` without a ceiling.
+ *
+ * @example Usage
+ * ```ts
+ * import { ceilingSentence } from "./render.ts";
+ * import { equal } from "node:assert/strict";
+ *
+ * equal(ceilingSentence(10_000), "Answers over 10,000 tokens are cut; more gets the next part by the ref given.");
+ * ```
+ */
+export function ceilingSentence(maxResultTokens: number): string {
+  return maxResultTokens === 0
+    ? ""
+    : `Answers over ${
+      thousands(maxResultTokens)
+    } tokens are cut; more gets the next part by the ref given.`;
+}
+
+function thousands(n: number): string {
+  return String(Math.round(n)).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+}
+
+function bytesText(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
+}

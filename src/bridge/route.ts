@@ -23,6 +23,7 @@ import {
   renderError,
   renderMiss,
   renderSearch,
+  unknownRefMessage,
 } from "./render.ts";
 import { BRIDGE_EXAMPLE, parseBridgeCall } from "./parse.ts";
 import { closestIds, hasServer, MAX_ID_CHARS, sameNameIds } from "./suggest.ts";
@@ -55,6 +56,7 @@ export interface RouteOptions {
 }
 
 const EXAMPLE = BRIDGE_EXAMPLE;
+const MORE_REF = "the ref from a cut answer's marker";
 
 /**
  * Routes one call of the model against a catalogue.
@@ -85,6 +87,12 @@ export function route(catalog: McpCatalog, args: unknown, options: RouteOptions)
   switch (call.action) {
     case "search":
       return search(catalog, call.query ?? call.name ?? "", call.limit, options);
+    case "more":
+      if (call.ref === undefined || call.ref.trim() === "") {
+        return error("invalid_arguments", `"ref" is required for more: ${MORE_REF}`);
+      }
+      // Nothing is kept by routing alone: a face that keeps parts answers `more` itself.
+      return error("unknown_ref", unknownRefMessage(call.ref, true));
     case "run":
       return run(call.code);
     case "describe":

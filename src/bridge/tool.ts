@@ -1,15 +1,16 @@
 /**
- * The bridge tool: the one tool the model sees, with its three actions (search, describe,
- * execute), emitted in OpenAI, Anthropic or MCP format.
+ * The bridge tool: the one tool the model sees, with its actions (search, describe, execute, and
+ * more for the next part of a cut answer), emitted in OpenAI, Anthropic or MCP format.
  *
  * @module
  */
 
 import type { ToolFormat } from "../config.ts";
 import type { CodeMode } from "../code_mode/limits.ts";
+import { ceilingSentence } from "./render.ts";
 
 /** The bridge's actions. */
-export const BRIDGE_ACTIONS = ["search", "describe", "execute"] as const;
+export const BRIDGE_ACTIONS = ["search", "describe", "execute", "more"] as const;
 
 /** The action code mode adds (only when it is on: the bridge offers it then alone). */
 export const RUN_ACTION = "run";
@@ -46,6 +47,11 @@ export interface BridgeToolOptions {
   /** The number of search results when the model gives no limit. */
   searchDefaultLimit: number;
   /**
+   * The result ceiling the face applies (`maxResultTokens`; `0`: none), said in the description;
+   * not said when not given (a face that does not cut answers).
+   */
+  resultCeilingTokens?: number;
+  /**
    * Whether the bridge offers `run`, and what a script may call.
    * @default {"off"}
    */
@@ -61,9 +67,11 @@ const RUN = " run: JavaScript code (an async function's body) composing tools in
 const READ_ONLY = " Scripts call only read-only tools; execute the others.";
 
 /**
- * The bridge tool's description.
+ * The bridge tool's description: the actions, `run` when code mode is on, and the ceiling's
+ * sentence when there is one.
  *
  * @param codeMode Whether it offers `run` (and for which tools).
+ * @param resultCeilingTokens The result ceiling the face applies, when it says one.
  * @returns The description.
  *
  * @example Usage
@@ -75,9 +83,13 @@ const READ_ONLY = " Scripts call only read-only tools; execute the others.";
  * ok(bridgeDescription("read-only").includes("read-only tools"));
  * ```
  */
-export function bridgeDescription(codeMode: CodeMode = "off"): string {
-  if (codeMode === "off") return DESCRIPTION;
-  return DESCRIPTION + RUN + (codeMode === "read-only" ? READ_ONLY : "");
+export function bridgeDescription(
+  codeMode: CodeMode = "off",
+  resultCeilingTokens?: number,
+): string {
+  const code = codeMode === "off" ? "" : RUN + (codeMode === "read-only" ? READ_ONLY : "");
+  const ceiling = resultCeilingTokens === undefined ? "" : ceilingSentence(resultCeilingTokens);
+  return DESCRIPTION + code + (ceiling === "" ? "" : ` ${ceiling}`);
 }
 
 /**
@@ -118,6 +130,7 @@ export function bridgeParameters(
       },
       name: { type: "string", description: "describe, execute: the tool id server/tool" },
       arguments: { type: "object", description: "execute: the tool's arguments" },
+      ref: { type: "string", description: "more: the ref a cut answer gives" },
       ...(code
         ? { code: { type: "string", description: "run: the JavaScript, an async function's body" } }
         : {}),
@@ -145,7 +158,7 @@ export function bridgeParameters(
 export function bridgeTool(options: BridgeToolOptions): BridgeTool {
   const name = options.bridgeName;
   const parameters = bridgeParameters(options);
-  const description = bridgeDescription(options.codeMode);
+  const description = bridgeDescription(options.codeMode, options.resultCeilingTokens);
   switch (options.toolFormat) {
     case "openai":
       return { type: "function", function: { name, description, parameters } };

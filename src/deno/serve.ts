@@ -43,6 +43,7 @@ const app = createApp({
   store: new MemorySessionStore({
     ttlSeconds: settings.sessionTtlSeconds,
     maxSessions: settings.maxSessions,
+    maxKeptBytesPerSession: settings.maxKeptBytes,
   }),
   settings,
   loopbackOnly: isLoopbackName(hostname),

@@ -26,7 +26,7 @@
  * `Profile`, `TrustMode`, the lock, `ParseOptions` and what `deferUnset` gives:
  * `AwaitingVariables`, `UnsetVariableError`), the pool (`Connector`, `PoolOptions`, `UpstreamPool`,
  * `UpstreamStatus`, snapshots), the gateway (`GatewayDeps`, `CallContext`, `CallOutcome`,
- * `Presentation`, `MissingPin`) and the faces (`ToolHost`, `McpHttpOptions`, `SessionMode`,
+ * `Presentation`, `MissingPin`, the host it serves: `ClientIdentity`, `KnownHost`) and the faces (`ToolHost`, `McpHttpOptions`, `SessionMode`,
  * `HostStdioOptions`). Defaults (`STARTUP_TIMEOUT_MS`, …), the lazy pool, the stdio wire's
  * builder and the bridge's output schema are the CLI's and the Worker's internals: each
  * option documents its default.
@@ -47,6 +47,7 @@ export type {
 } from "./config/parse.ts";
 export { GatewayConfigError, parseGatewayConfig, UnsetVariableError } from "./config/parse.ts";
 export type { CallContext, CallOutcome, GatewayDeps } from "./gateway.ts";
+export type { ClientIdentity, KnownHost } from "./host_profiles.ts";
 export { Gateway } from "./gateway.ts";
 export { gatewayHost } from "./faces/host.ts";
 export type { GuardOptions } from "./faces/guard.ts";

@@ -11,12 +11,15 @@ import { renderError, renderToolFailure } from "../bridge/render.ts";
 import { type Hasher, sha256Hex } from "../canonical_json.ts";
 import { checkConfig, type ProgressiveConfig } from "../config.ts";
 import { type CallToolResultLike, readResult } from "../tool_result.ts";
+import { resultCeiling } from "../bridge/ceiling.ts";
+import { boundAnswer, type BoundContext } from "../session/bound.ts";
+import { routeBounded } from "../session/bounded_route.ts";
+import { isResultStore, type ResultStore } from "../session/result_store.ts";
 import type { Injector } from "../injector.ts";
 import { explainSearch } from "../ranking/explain.ts";
 import type { RankerFactory } from "../ranking/ranker.ts";
 import { RANKER_HEADER, rankingFields, reportingOf } from "../ranking/ranking_status.ts";
-import { routeInSession } from "../session/session_route.ts";
-import type { SessionState } from "../session/state.ts";
+import { emptySession, type SessionState } from "../session/state.ts";
 import {
   SESSION_NAME,
   type SessionKey,
@@ -59,6 +62,11 @@ import { answerRun, type CodeModeDeps, limitsOverDeployment } from "./run_route.
 export interface AppDeps {
   /** Where sessions live. */
   store: SessionStore;
+  /**
+   * Where the rest of a cut answer is kept for `more`, per session.
+   * @default {the session store, when it keeps results too (both stores unfold ships do)}
+   */
+  results?: ResultStore;
   /** Auth and limits; unset fields keep {@linkcode DEFAULT_SETTINGS}. */
   settings?: Partial<HttpSettings>;
   /**
@@ -186,6 +194,7 @@ export function createApp(deps: AppDeps): UnfoldApp {
     hash,
   });
   const store = deps.store;
+  const results = deps.results ?? (isResultStore(store) ? store : undefined);
   const bodyOptions = { maxBytes: settings.maxBodyBytes };
   // deno-lint-ignore no-console
   const report = deps.onUnexpectedError ?? ((e: unknown) => console.error(e));
@@ -264,7 +273,8 @@ export function createApp(deps: AppDeps): UnfoldApp {
     route({
       method: "post",
       path: "/v1/route",
-      summary: "Routes one call of the bridge tool: search, describe, execute, or a model error.",
+      summary: "Routes one call of the bridge tool: search, describe, execute, more (the next " +
+        "part of a cut answer), or a model error; every answer within the result ceiling.",
       request: "RouteRequest",
       success: {
         status: 200,
@@ -296,16 +306,20 @@ export function createApp(deps: AppDeps): UnfoldApp {
             message,
           }]);
         }
-        const routed = body.session === undefined
-          ? { ok: true as const, value: injector.route(body.arguments) }
-          : await routeInSession(injector, body.arguments, {
+        // Every answer within the ceiling; `more` answered from the session's kept parts.
+        const routed = await routeBounded(
+          injector,
+          body.arguments,
+          body.session === undefined ? undefined : {
             store,
             key: keyOf(c, body.session),
             catalogHash: entry.catalogHash,
             hash,
             ...(body.options?.describeFirst ? { describeFirst: body.options.describeFirst } : {}),
             ...(body.options?.resend ? { resend: true } : {}),
-          });
+          },
+          results === undefined ? {} : { results },
+        );
         if (!routed.ok) return problem("session_full", routed.error.message);
         // A search built this catalogue's index: the store keeps it for fresh isolates, after the
         // response where the runtime allows.
@@ -366,37 +380,57 @@ export function createApp(deps: AppDeps): UnfoldApp {
       method: "post",
       path: "/v1/result",
       summary:
-        "Maps an upstream MCP tool result to what the model gets, counting failures in the session.",
+        "Maps an upstream MCP tool result to what the model gets, within the result ceiling (the " +
+        "rest kept in the session for more), counting it in the session.",
       request: "ResultRequest",
       success: {
         status: 200,
         schema: "ResultResponse",
         description: "The mapped result; a tool failure is isError with its text.",
       },
-      problems: [...BODY_PROBLEMS, "session_store_unavailable"],
+      problems: [...BODY_PROBLEMS, "invalid_config", "session_store_unavailable"],
       handler: async (c) => {
         const parsed = await parseBody(c.req.raw, schemas.ResultRequest, bodyOptions);
         if (!parsed.ok) return parsed.response;
-        const { session, tool, result } = parsed.value;
+        const { session, tool, result, budget, options } = parsed.value;
+        const checked = checkConfig(defined({ ...budget, ...options }));
+        if (!checked.ok) return invalidConfig(checked.error);
         // zod leaves absent fields absent.
         const read = readResult(
           result as CallToolResultLike,
           `the result of ${JSON.stringify(tool)}`,
+          { audio: true },
         );
-        const body: Record<string, unknown> = read.ok
-          ? { toolResult: read.value, isError: false }
-          : {
-            toolResult: read.error.code === "tool_error"
-              ? renderToolFailure(tool, read.error.code, read.error.message)
-              : renderError(read.error.code, read.error.message),
-            isError: true,
-            error: { code: read.error.code, message: read.error.message },
-          };
+        const failure = read.ok ? undefined : read.error;
+        const context: BoundContext = {
+          ceiling: resultCeiling(checked.value),
+          ...(session === undefined
+            ? {}
+            : { session: { store, key: keyOf(c, session) }, ...(results ? { results } : {}) }),
+        };
+        const bounded = read.ok
+          ? await boundAnswer({ shape: "mapped", result: read.value }, context)
+          : await boundAnswer({
+            shape: "text",
+            text: failure!.code === "tool_error"
+              ? renderToolFailure(tool, failure!.code, failure!.message)
+              : renderError(failure!.code, failure!.message),
+          }, context);
+        const body: Record<string, unknown> = {
+          toolResult: bounded.answer,
+          isError: !read.ok,
+          ...(failure === undefined
+            ? {}
+            : { error: { code: failure.code, message: failure.message } }),
+          ...(bounded.cut === undefined ? {} : { cut: bounded.cut }),
+        };
         if (session !== undefined) {
           await store.apply(keyOf(c, session), {
             event: {
               kind: "result",
-              isError: (body.error as { code?: string })?.code === "tool_error",
+              isError: failure?.code === "tool_error",
+              tokens: bounded.tokens,
+              cut: bounded.cut !== undefined,
             },
           });
         }
@@ -492,14 +526,7 @@ export function createApp(deps: AppDeps): UnfoldApp {
     const over = limitsOverDeployment(options.codeLimits, deps.codeMode ?? {});
     if (over !== undefined) return { ok: false, response: over };
     const checked = checkConfig(config);
-    if (!checked.ok) {
-      const { field, message } = checked.error;
-      const where = BUDGET_FIELDS.has(field) ? "budget" : "options";
-      return {
-        ok: false,
-        response: problem("invalid_config", message, [{ pointer: `/${where}/${field}`, message }]),
-      };
-    }
+    if (!checked.ok) return { ok: false, response: invalidConfig(checked.error) };
     return {
       ok: true,
       value: {
@@ -515,6 +542,21 @@ export function createApp(deps: AppDeps): UnfoldApp {
   }
 
   return Object.assign(app, { operations: routes });
+}
+
+// A budget or an option out of range, at its pointer.
+function invalidConfig(error: { field: string; message: string }): Response {
+  const where = BUDGET_FIELDS.has(error.field) ? "budget" : "options";
+  return problem("invalid_config", error.message, [{
+    pointer: `/${where}/${error.field}`,
+    message: error.message,
+  }]);
+}
+
+function defined(fields: Record<string, unknown>): Partial<ProgressiveConfig> {
+  return Object.fromEntries(
+    Object.entries(fields).filter(([, value]) => value !== undefined),
+  ) as Partial<ProgressiveConfig>;
 }
 
 function badSession(session: string): Response {
@@ -550,7 +592,8 @@ export function sessionInfo(session: string, state: SessionState): Record<string
     catalogHash: state.catalogHash,
     generation: state.generation,
     described: Object.keys(state.described).sort(),
-    counters: state.counters,
+    // A state kept before a counter existed reads it as 0.
+    counters: { ...emptySession(0).counters, ...state.counters },
     createdAt: new Date(state.createdAt).toISOString(),
     updatedAt: new Date(state.updatedAt).toISOString(),
   };

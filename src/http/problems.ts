@@ -23,9 +23,11 @@ export const PROBLEMS = {
   invalid_arguments: { status: 422, title: "The arguments do not match the tool's input schema" },
   internal_error: { status: 500, title: "Internal error" },
   session_store_unavailable: { status: 503, title: "The session store is unavailable" },
+  // Served by the gateway's `/mcp/NAME` alone, not by any operation of the API's OpenAPI document.
   profile_unavailable: {
     status: 503,
     title: "The profile is not served until its configuration is complete",
+    gatewayOnly: true,
   },
   api_unavailable: { status: 503, title: "The gateway Worker cannot reach the API Worker" },
 } as const;

@@ -56,6 +56,7 @@ export function responseSchemas<T extends z.ZodMiniType>(McpTool: T) {
   const ContentBlock = z.union([
     z.object({ type: z.literal("text"), text: z.string() }),
     z.object({ type: z.literal("image"), mimeType: z.string(), data: z.string() }),
+    z.object({ type: z.literal("audio"), mimeType: z.string(), data: z.string() }),
     z.object({
       type: z.literal("resource"),
       uri: z.string(),
@@ -67,17 +68,46 @@ export function responseSchemas<T extends z.ZodMiniType>(McpTool: T) {
     }),
   ]);
   const MappedContent = z.union([z.string(), z.array(ContentBlock)]);
+  const MappedResult = z.union([
+    MappedContent,
+    z.object({ content: MappedContent, structuredContent: JsonObject }),
+  ]);
+  const Progress = z.object({
+    shownTokens: int(),
+    totalTokens: int(),
+    percent: z.number().check(z.describe("The share shown so far, one decimal, rounded down.")),
+    done: z.boolean(),
+  });
+  const Cut = z.object({
+    part: int().check(z.describe("This part's number: 1 for the answer itself.")),
+    next: z.optional(
+      z.object({ action: z.literal("more"), ref: z.string() }).check(
+        z.describe("The exact bridge call for the next part, while the rest is kept."),
+      ),
+    ),
+    notKept: z.optional(
+      z.enum(["no_session", "too_large"]).check(
+        z.describe("Why the rest is not kept: no session given, or over what one session keeps."),
+      ),
+    ),
+    text: z.optional(Progress.check(z.describe("The text's progress, when it was cut."))),
+    structured: z.optional(
+      Progress.check(z.describe("The structured copy's progress, when it was cut.")),
+    ),
+  }).check(z.describe(
+    "An answer over maxResultTokens (or maxResultBytes), cut: the marker at the end of its text " +
+      "and in its structured copy says the same to the model.",
+  ));
 
   const ResultResponse = z.object({
-    toolResult: z.union([
-      MappedContent,
-      z.object({ content: MappedContent, structuredContent: JsonObject }),
-    ]).check(z.describe(
+    toolResult: MappedResult.check(z.describe(
       "What to hand the model: one text block as a string, else the blocks; with structuredContent " +
-        "alongside when the server sent it; for a failure, the error text.",
+        "alongside when the server sent it; for a failure, the error text. Within maxResultTokens " +
+        "(and maxResultBytes) plus the marker.",
     )),
     isError: z.boolean(),
     error: z.optional(z.object({ code: z.enum(RESULT_ERROR_CODES), message: z.string() })),
+    cut: z.optional(Cut),
   });
 
   const InventoryServer = z.object({
@@ -129,7 +159,11 @@ export function responseSchemas<T extends z.ZodMiniType>(McpTool: T) {
     ),
   });
 
-  const toolResult = text("The exact text to return to the model as the bridge tool's result.");
+  const toolResult = text(
+    "The exact text to return to the model as the bridge tool's result (within maxResultTokens " +
+      "plus the marker of a cut answer).",
+  );
+  const cut = z.optional(Cut);
   const id = text("The resolved tool id.");
   const ArgumentProblem = z.object({ pointer: z.string(), message: z.string() });
   const RouteResult = z.discriminatedUnion("action", [
@@ -140,6 +174,7 @@ export function responseSchemas<T extends z.ZodMiniType>(McpTool: T) {
       matches: z.array(ToolMatch),
       miss: z.optional(z.object({ why: z.enum(SEARCH_MISS_REASONS), next: z.string() })),
       toolResult,
+      cut,
       catalogHash,
     }).check(z.describe("Search results.")),
     z.object({
@@ -150,6 +185,7 @@ export function responseSchemas<T extends z.ZodMiniType>(McpTool: T) {
         z.boolean().check(z.describe("The schema was sent earlier in this session.")),
       ),
       toolResult,
+      cut,
       catalogHash,
     }).check(z.describe("One tool's schema.")),
     z.object({
@@ -168,8 +204,19 @@ export function responseSchemas<T extends z.ZodMiniType>(McpTool: T) {
         message: z.string(),
         problems: z.optional(z.array(ArgumentProblem)),
       }),
+      cut,
       catalogHash,
     }).check(z.describe("A mistake of the model: toolResult tells it how to recover.")),
+    z.object({
+      action: z.literal("more"),
+      ref: text("The ref the model sent."),
+      toolResult: MappedResult.check(z.describe(
+        "The next part, in the shape of the answer that was cut: a text for a search, describe " +
+          "or error; a result's blocks (and structured copy) for a result posted to /v1/result.",
+      )),
+      cut: Cut,
+      catalogHash,
+    }).check(z.describe("The next part of a cut answer (a session keeps the rest).")),
     ...runResults(McpTool, { toolResult, id, catalogHash }),
   ]).check(z.describe("What one call of the bridge tool comes to, by `action`."));
 
@@ -209,6 +256,9 @@ export function responseSchemas<T extends z.ZodMiniType>(McpTool: T) {
       describeToExecute: int(),
       errors: z.record(z.string(), int()),
       upstreamFailures: int(),
+      tokensReturned: int().check(z.describe("Tokens of every answer handed to the model.")),
+      resultsCut: int().check(z.describe("Answers cut at maxResultTokens or maxResultBytes.")),
+      moreCalls: int().check(z.describe("Calls of more, answered or not.")),
       runs: z.optional(int().check(z.describe("Scripts run (code mode)."))),
       scriptCalls: z.optional(
         int().check(z.describe("Real calls made by scripts (each also an execute).")),

@@ -5,11 +5,12 @@
  * @module
  */
 
-import type { BridgeAction } from "../bridge/action.ts";
+import type { RoutedAction } from "../bridge/action.ts";
 
 /**
- * The response body of `/v1/route` for an action: a model error keeps its `error: {code,
- * message, problems?}` and drops the core's top-level copies of them.
+ * The response body of `/v1/route` for an action (or a part asked for with `more`): a model
+ * error keeps its `error: {code, message, problems?}` and drops the core's top-level copies of
+ * them.
  *
  * @param action The routed action.
  * @returns The `RouteResult`.
@@ -28,7 +29,7 @@ import type { BridgeAction } from "../bridge/action.ts";
  * );
  * ```
  */
-export function routeResult(action: BridgeAction): Record<string, unknown> {
+export function routeResult(action: RoutedAction): Record<string, unknown> {
   if (action.action !== "error") return { ...action };
   const { code: _code, message: _message, problems: _problems, ...rest } = action;
   return rest;

@@ -7,7 +7,14 @@
  */
 
 import * as z from "zod/mini";
-import { BRIDGE_NAME, DISCLOSURE_LEVELS, MAX_SEARCH_LIMIT, TOOL_FORMATS } from "../config.ts";
+import {
+  BRIDGE_NAME,
+  DISCLOSURE_LEVELS,
+  MAX_AVAILABLE_CONTEXT_TOKENS,
+  MAX_RESULT_BYTES,
+  MAX_SEARCH_LIMIT,
+  TOOL_FORMATS,
+} from "../config.ts";
 import { DESCRIBE_FIRST_MODES } from "../session/describe_first.ts";
 import { CODE_LIMIT_NAMES, CODE_MODES } from "../code_mode/limits.ts";
 import { SESSION_NAME } from "../session/store.ts";
@@ -97,7 +104,32 @@ export function requestSchemas(settings: Pick<HttpSettings, "maxTools">) {
   });
 
   const limit = () => int().check(z.gte(1), z.lte(MAX_SEARCH_LIMIT));
+  // The result ceilings, on /v1/route and /v1/result alike (the core checks the ranges' rules).
+  const ceilings = {
+    maxResultTokens: z.optional(
+      int().check(
+        z.gte(0),
+        z.lte(MAX_AVAILABLE_CONTEXT_TOKENS),
+        z.describe(
+          "The most tokens one answer to the model may carry (0: no ceiling; else at least 100). " +
+            "Default: 10 % of availableContextTokens, from 1,000 to 25,000.",
+        ),
+      ),
+    ),
+    maxResultBytes: z.optional(
+      int().check(
+        z.gte(0),
+        z.lte(MAX_RESULT_BYTES),
+        z.describe(
+          "The most decoded bytes of images, audio and blobs in one answer (0: no ceiling; " +
+            "default 1 MiB); a bigger block becomes a line naming it.",
+        ),
+      ),
+    ),
+  };
+  const ResultOptions = z.strictObject(ceilings);
   const Options = z.strictObject({
+    ...ceilings,
     bridgeName: z.optional(z.string().check(z.regex(BRIDGE_NAME))),
     toolFormat: z.optional(z.enum(TOOL_FORMATS)),
     disclosure: z.optional(z.array(z.enum(DISCLOSURE_LEVELS)).check(z.minLength(1))),
@@ -233,6 +265,8 @@ export function requestSchemas(settings: Pick<HttpSettings, "maxTools">) {
 
   const ResultRequest = z.strictObject({
     session: z.optional(Session),
+    budget: z.optional(Budget.check(z.describe("The budget the default ceiling derives from."))),
+    options: z.optional(ResultOptions),
     tool: z.string().check(
       z.regex(TOOL_ID, { error: 'must be a tool id "server/tool"' }),
       z.describe('The id ("server/tool") of the tool that ran.'),
@@ -249,6 +283,7 @@ export function requestSchemas(settings: Pick<HttpSettings, "maxTools">) {
     ServerInfo,
     Budget,
     Options,
+    ResultOptions,
     InjectRequest,
     RouteRequest,
     CatalogPart,

@@ -5,6 +5,7 @@
  * @module
  */
 
+import { MAX_KEPT_BYTES_PER_SESSION } from "../limits.ts";
 import { DEFAULT_SESSION_TTL_SECONDS } from "../session/store.ts";
 
 /** Limits and auth of one deployment. */
@@ -29,9 +30,11 @@ export interface HttpSettings {
   sessionTtlSeconds: number;
   /** The most sessions an in-memory store keeps. */
   maxSessions: number;
+  /** The most bytes of cut answers one session keeps for `more`. */
+  maxKeptBytes: number;
 }
 
-/** The defaults: open API, no browser origin, 16 MiB bodies, 10,000 tools, 1,000-char queries, 4,000-char descriptions, 24 h sessions. */
+/** The defaults: open API, no browser origin, 16 MiB bodies, 10,000 tools, 1,000-char queries, 4,000-char descriptions, 24 h sessions, 32 MiB of cut answers kept per session. */
 export const DEFAULT_SETTINGS: Readonly<HttpSettings> = Object.freeze({
   tokens: [],
   allowedOrigins: [],
@@ -41,6 +44,7 @@ export const DEFAULT_SETTINGS: Readonly<HttpSettings> = Object.freeze({
   maxDescriptionChars: 4000,
   sessionTtlSeconds: DEFAULT_SESSION_TTL_SECONDS,
   maxSessions: 10_000,
+  maxKeptBytes: MAX_KEPT_BYTES_PER_SESSION,
 });
 
 /** The environment variable of each setting (error messages name it, so a caller knows what to change). */
@@ -53,6 +57,7 @@ export const SETTING_VARIABLES: Readonly<Record<keyof HttpSettings, string>> = O
   maxDescriptionChars: "UNFOLD_MAX_DESCRIPTION_CHARS",
   sessionTtlSeconds: "UNFOLD_SESSION_TTL_SECONDS",
   maxSessions: "UNFOLD_MAX_SESSIONS",
+  maxKeptBytes: "UNFOLD_MAX_KEPT_BYTES",
 });
 
 /** The settings a deployment's variables give, or the first variable that is not valid. */
@@ -62,7 +67,8 @@ export type SettingsResult = { ok: true; value: HttpSettings } | { ok: false; er
  * Reads settings from environment variables: `UNFOLD_API_TOKEN` (comma-separated tokens),
  * `UNFOLD_ALLOWED_ORIGINS` (comma-separated origins, or `*`), `UNFOLD_MAX_BODY_BYTES`,
  * `UNFOLD_MAX_TOOLS`, `UNFOLD_MAX_QUERY_CHARS`, `UNFOLD_MAX_DESCRIPTION_CHARS`,
- * `UNFOLD_SESSION_TTL_SECONDS`, `UNFOLD_MAX_SESSIONS` ({@linkcode SETTING_VARIABLES}). Unset or
+ * `UNFOLD_SESSION_TTL_SECONDS`, `UNFOLD_MAX_SESSIONS`, `UNFOLD_MAX_KEPT_BYTES`
+ * ({@linkcode SETTING_VARIABLES}). Unset or
  * empty variables keep the defaults. A variable that is not valid is a value, not an exception:
  * a server started with one says so in one line.
  *
@@ -154,6 +160,7 @@ const NUMBERS = [
   "maxDescriptionChars",
   "sessionTtlSeconds",
   "maxSessions",
+  "maxKeptBytes",
 ] as const satisfies ReadonlyArray<keyof HttpSettings>;
 
 // An origin as browsers send it in `Origin` (lower-case host, no default port), or `*`; undefined

@@ -9,7 +9,11 @@
  * `MemorySessionStore` the ready-made one; `SessionKey`, `SessionInput`, `SessionDecision` and
  * `SessionState` are what a store takes, answers and keeps; `SessionFullError` is the expected
  * failure `routeInSession` returns (never throws) when a session outgrows its bound;
- * `SessionStoreError` is what a store throws when its backend fails.
+ * `SessionStoreError` is what a store throws when its backend fails. Result ceilings: every answer
+ * within `maxResultTokens`, the rest of a cut one kept per session for `{action: "more", ref}` —
+ * `routeBounded` (a bridge call), `boundResult` (a tool's result), `handleBounded` (both, with
+ * an invoker), `answerMore`; `ResultStore` is the strategy a store implements to keep parts (the
+ * memory store and the Durable Object store do).
  *
  * ```ts
  * import { Injector, McpCatalog } from "../../mod.ts";
@@ -34,3 +38,21 @@ export type { MemorySessionStoreOptions } from "./memory_store.ts";
 export { MemorySessionStore } from "./memory_store.ts";
 export type { SessionRouteOptions } from "./session_route.ts";
 export { recordRun, routeInSession } from "./session_route.ts";
+export type { BoundContext, Bounded, MoreError } from "./bound.ts";
+export { answerMore, boundResult } from "./bound.ts";
+export type { BoundedAction } from "./bounded_route.ts";
+export { handleBounded, routeBounded } from "./bounded_route.ts";
+export type { KeepOutcome, KeptAnswer, KeptPart, ResultKey, ResultStore } from "./result_store.ts";
+// What a result store keeps and reads: an answer laid out for its ceiling, and its parts.
+export type { MoreAction, RoutedAction } from "../bridge/action.ts";
+export type {
+  Answer,
+  AnswerLayout,
+  AnswerShape,
+  ItemResource,
+  StreamItem,
+} from "../bridge/answer.ts";
+export type { Ceiling, ChannelProgress, CutInfo } from "../bridge/ceiling.ts";
+export type { TokenEstimator } from "../tokens.ts";
+export type { CutWork } from "../bridge/cut.ts";
+export type { ChannelStart, PartBlock, PartRead, PartStart } from "../bridge/part.ts";

@@ -39,6 +39,12 @@ export interface SessionState {
     errors: Record<string, number>;
     /** Upstream tool calls that failed, as reported by the host. */
     upstreamFailures: number;
+    /** The tokens of every answer handed to the model (its text, markers included). */
+    tokensReturned: number;
+    /** Answers cut at the result ceiling. */
+    resultsCut: number;
+    /** Calls of `more`, answered or not. */
+    moreCalls: number;
     /** Scripts run (code mode); absent until the first. */
     runs?: number;
     /** Real calls made by scripts (each also counts as an execute); absent until the first. */
@@ -71,7 +77,8 @@ export interface SessionInput {
       valid: boolean;
     }
     | { kind: "error"; code: string }
-    | { kind: "result"; isError: boolean }
+    | { kind: "result"; isError: boolean; tokens?: number; cut?: boolean }
+    | { kind: "answer"; tokens: number; cut: boolean; more: boolean; error?: string }
     | {
       kind: "run";
       /**
@@ -146,6 +153,9 @@ export function emptySession(now: number): SessionState {
       describeToExecute: 0,
       errors: {},
       upstreamFailures: 0,
+      tokensReturned: 0,
+      resultsCut: 0,
+      moreCalls: 0,
     },
     createdAt: now,
     updatedAt: now,
@@ -269,6 +279,13 @@ function utf8Bytes(text: string): number {
   return textBytes(text);
 }
 
+const ZERO_COUNTERS: Readonly<SessionCounters> = emptySession(0).counters;
+
+function answered(c: SessionCounters, tokens: number, cut: boolean): void {
+  c.tokensReturned += Number.isSafeInteger(tokens) && tokens > 0 ? tokens : 0;
+  if (cut) c.resultsCut += 1;
+}
+
 function apply(
   base: SessionState,
   input: SessionInput,
@@ -277,7 +294,8 @@ function apply(
   // The records are copied only by an event that changes them (copy on write).
   const state: SessionState = {
     ...base,
-    counters: { ...base.counters, errors: { ...base.counters.errors } },
+    // A state kept before a counter existed reads it as 0.
+    counters: { ...ZERO_COUNTERS, ...base.counters, errors: { ...base.counters.errors } },
     updatedAt: now,
   };
   if (input.catalogHash !== undefined && input.catalogHash !== state.catalogHash) {
@@ -335,6 +353,12 @@ function apply(
       return { state, decision: { kind: "recorded" } };
     case "result":
       if (event.isError) c.upstreamFailures += 1;
+      answered(c, event.tokens ?? 0, event.cut === true);
+      return { state, decision: { kind: "recorded" } };
+    case "answer":
+      answered(c, event.tokens, event.cut);
+      if (event.more) c.moreCalls += 1;
+      if (event.error !== undefined) error(event.error);
       return { state, decision: { kind: "recorded" } };
     case "run": {
       c.runs = (c.runs ?? 0) + 1;

@@ -12,6 +12,7 @@ export interface DurableObjectStorage {
   get<T = unknown>(keys: string[]): Promise<Map<string, T>>;
   put<T>(key: string, value: T): Promise<void>;
   put<T>(entries: Record<string, T>): Promise<void>;
+  delete(keys: string[]): Promise<number>;
   deleteAll(): Promise<void>;
   getAlarm(): Promise<number | null>;
   setAlarm(scheduledTime: number | Date): Promise<void>;

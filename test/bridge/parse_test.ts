@@ -38,8 +38,11 @@ Deno.test("parseBridgeCall() accepts and checks every field the model is shown, 
   for (const action of schema.properties.action!.enum!) {
     deepEqual(parseBridgeCall({ action }, limits), { ok: true, value: { action } });
   }
-  match(refusal({ action: "run" }), /^"action" must be one of "search", "describe", "execute"$/);
-  match(refusal({}), /^"action" is required: one of "search", "describe", "execute"$/);
+  match(
+    refusal({ action: "run" }),
+    /^"action" must be one of "search", "describe", "execute", "more"$/,
+  );
+  match(refusal({}), /^"action" is required: one of "search", "describe", "execute", "more"$/);
 });
 
 Deno.test("parseBridgeCall() quotes the field's description from the tool definition", () => {
@@ -84,7 +87,7 @@ Deno.test("parseBridgeCall() names an unknown field with the closest known field
   const address = refusal({ action: "execute", name: "a/b", address: "x" });
   match(
     address,
-    /^unknown field "address": the bridge takes action, query, limit, name and arguments; put the tool's own arguments inside "arguments"$/,
+    /^unknown field "address": the bridge takes action, query, limit, name, arguments and ref; put the tool's own arguments inside "arguments"$/,
   );
 });
 

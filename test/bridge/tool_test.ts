@@ -25,13 +25,13 @@ Deno.test("bridgeTool() emits the Anthropic and MCP formats", () => {
   ]);
 });
 
-Deno.test("bridgeParameters() declares the three actions and the limits", () => {
+Deno.test("bridgeParameters() declares the actions and the limits", () => {
   const p = bridgeParameters(options) as {
     properties: Record<string, Record<string, unknown>>;
     required: string[];
   };
-  deepEqual(p.properties.action?.enum, ["search", "describe", "execute"]);
-  deepEqual(Object.keys(p.properties), ["action", "query", "limit", "name", "arguments"]);
+  deepEqual(p.properties.action?.enum, ["search", "describe", "execute", "more"]);
+  deepEqual(Object.keys(p.properties), ["action", "query", "limit", "name", "arguments", "ref"]);
   equal(p.properties.limit?.minimum, 1);
   equal(p.properties.limit?.maximum, 12);
   ok(String(p.properties.limit?.description).includes("4"));
@@ -53,4 +53,16 @@ Deno.test("the bridge tool's description teaches the three actions", () => {
   for (const word of ["search", "describe", "execute", "server/tool"]) {
     ok(t.description.includes(word), word);
   }
+});
+
+Deno.test("the bridge tool's description says the result ceiling in one sentence, or nothing for 0", () => {
+  const described = (maxResultTokens: number) => {
+    const t = bridgeTool({ ...options, toolFormat: "mcp", resultCeilingTokens: maxResultTokens });
+    return "inputSchema" in t ? t.description : "";
+  };
+  const sentence = "Answers over 10,000 tokens are cut; more gets the next part by the ref given.";
+  ok(described(10_000).endsWith(` ${sentence}`));
+  ok(!described(0).includes("are cut"));
+  const unsaid = bridgeTool({ ...options, toolFormat: "mcp" });
+  ok("inputSchema" in unsaid && !unsaid.description.includes("are cut"));
 });

@@ -118,6 +118,7 @@ export async function runScenario(send: Send, session: string): Promise<void> {
   // Stats.
   const stats = await a.get(`/v1/sessions/${session}`);
   equal(stats.status, 200);
+  ok(stats.body.counters.tokensReturned > 0);
   equal(stats.body.generation, 1);
   deepEqual(stats.body.described, ["github/create_issue", "slack/slack_post_message"]);
   deepEqual(stats.body.counters, {
@@ -129,6 +130,10 @@ export async function runScenario(send: Send, session: string): Promise<void> {
     describeToExecute: 1,
     errors: { describe_first: 1, invalid_arguments: 1 },
     upstreamFailures: 1,
+    // Every answer's tokens (a sum of texts, checked apart), and nothing cut at the default.
+    tokensReturned: stats.body.counters.tokensReturned,
+    resultsCut: 0,
+    moreCalls: 0,
   });
 
   // Another tenant sees nothing of it, even with the same session name.

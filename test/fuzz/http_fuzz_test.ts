@@ -23,7 +23,11 @@ const tool = fc.record({
   annotations: fc.jsonValue({ maxDepth: 3 }),
 }, { requiredKeys: ["server", "name", "inputSchema"] });
 const bridge = fc.record({
-  action: fc.oneof(fc.constantFrom("search", "describe", "execute"), fc.jsonValue({ maxDepth: 1 })),
+  action: fc.oneof(
+    fc.constantFrom("search", "describe", "execute", "more"),
+    fc.jsonValue({ maxDepth: 1 }),
+  ),
+  ref: fc.oneof(hostileText, fc.constantFrom("abcdefabcdef.2", "abcdefabcdef.99999999999")),
   query: fc.oneof(hostileText, fc.jsonValue({ maxDepth: 1 })),
   name: fc.oneof(fc.constantFrom("s/t", "files/read", "t"), hostileText),
   limit: fc.oneof(fc.integer(), fc.jsonValue({ maxDepth: 1 })),
@@ -41,6 +45,8 @@ const request = fc.record({
     describeFirst: fc.constantFrom("enforce", "off", "x"),
     resend: fc.boolean(),
     toolFormat: fc.constantFrom("openai", "anthropic", "mcp", "?"),
+    maxResultTokens: fc.oneof(fc.constantFrom(0, 100, 150), fc.integer(), fc.double()),
+    maxResultBytes: fc.oneof(fc.constantFrom(0, 10), fc.integer()),
   }, { requiredKeys: [] }),
   arguments: fc.oneof(bridge, fc.json(), fc.jsonValue({ maxDepth: 2 })),
   tool: fc.oneof(fc.constantFrom("s/t"), hostileText),

@@ -24,11 +24,12 @@ const catalog = fc.uniqueArray(
 );
 const args = fc.oneof(
   fc.record({
-    action: fc.oneof(fc.constantFrom("search", "describe", "execute"), hostileText),
+    action: fc.oneof(fc.constantFrom("search", "describe", "execute", "more"), hostileText),
     query: hostileText,
     name: fc.oneof(hostileText, fc.constantFrom("files/read", "read", "git/statu")),
     limit: fc.oneof(fc.integer(), fc.constant("2"), hostileText),
     arguments: fc.oneof(argumentsObject, fc.json()),
+    ref: fc.oneof(hostileText, fc.constantFrom("abcdefabcdef.2", "abcdefabcdef.0", "x.2")),
   }, { requiredKeys: ["action"] }),
   fc.json(),
   fc.jsonValue(),

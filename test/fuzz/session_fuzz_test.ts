@@ -39,6 +39,9 @@ function model(steps: ReadonlyArray<{ catalogHash: string; event: Event }>) {
     describeToExecute: 0,
     errors: {} as Record<string, number>,
     upstreamFailures: 0,
+    tokensReturned: 0,
+    resultsCut: 0,
+    moreCalls: 0,
   };
   const decisions: string[] = [];
   for (const { catalogHash, event } of steps) {

@@ -493,17 +493,36 @@ Deno.test("POST /v1/result turns an error result into isError text and counts it
   );
 });
 
-Deno.test("POST /v1/result reports audio as unsupported_content without counting a failure", async () => {
+Deno.test("POST /v1/result passes audio within the byte ceiling, names it in a line past it, and refuses a malformed block", async () => {
   const { api } = setup();
-  const audio = await api.post("/v1/result", {
+  const audio = { type: "audio", mimeType: "audio/wav", data: "UklGRg==" };
+  const passed = await api.post("/v1/result", {
     session: "r2",
     tool: "tts/speak",
-    result: { content: [{ type: "audio", mimeType: "audio/wav", data: "UklG" }] },
+    result: { content: [audio] },
   });
-  equal(audio.status, 200);
-  equal(audio.body.isError, true);
-  equal(audio.body.error.code, "unsupported_content");
-  match(audio.body.toolResult, /^Error unsupported_content: .*audio/);
+  equal(passed.status, 200);
+  equal(passed.body.isError, false);
+  deepEqual(passed.body.toolResult, [audio]);
+  const big = { ...audio, data: "A".repeat(4 * 1024) }; // 3 KiB decoded
+  const named = await api.post("/v1/result", {
+    tool: "tts/speak",
+    options: { maxResultBytes: 1024 },
+    result: { content: [big] },
+  });
+  equal(
+    named.body.toolResult,
+    "[audio (audio/wav, 3.0 KiB) not shown: over the 1.0 KiB unfold passes on in one answer]",
+  );
+  equal(named.body.cut, undefined);
+  const malformed = await api.post("/v1/result", {
+    session: "r2",
+    tool: "tts/speak",
+    result: { content: [{ type: "audio", mimeType: "audio/wav" }] },
+  });
+  equal(malformed.body.isError, true);
+  equal(malformed.body.error.code, "unsupported_content");
+  match(malformed.body.toolResult, /^Error unsupported_content: .*audio/);
   equal((await api.get("/v1/sessions/r2")).body.counters.upstreamFailures, 0);
 });
 

@@ -33,6 +33,8 @@ export function forTheModel(result: RouteResult): string {
       return "run " + result.id + " with " + JSON.stringify(result.arguments);
     case "error":
       return result.error.code + ": " + result.toolResult;
+    case "more":
+      return typeof result.toolResult === "string" ? result.toolResult : JSON.stringify(result.toolResult);
     case "run":
       return result.isError ? result.error?.message ?? "" : result.toolResult;
     case "call":

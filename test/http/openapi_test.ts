@@ -62,8 +62,9 @@ Deno.test("every status and problem code the app serves is described, with its h
       }
     }
   }
-  for (const [code, { status }] of Object.entries(PROBLEMS)) {
-    ok(described.get(String(status))?.includes(`${code}: `), `${status} ${code}`);
+  for (const [code, problem] of Object.entries(PROBLEMS)) {
+    if ("gatewayOnly" in problem) continue;
+    ok(described.get(String(problem.status))?.includes(`${code}: `), `${problem.status} ${code}`);
   }
   const route = doc.paths["/v1/route"].post.responses;
   deepEqual(route["415"].headers["Accept-Post"].schema, { type: "string" });
@@ -91,6 +92,7 @@ Deno.test("RouteResult is a oneOf discriminated by action, each shape with its r
     ["describe", ["action", "catalogHash", "id", "tool", "toolResult"]],
     ["execute", ["action", "arguments", "catalogHash", "id", "tool"]],
     ["error", ["action", "catalogHash", "error", "toolResult"]],
+    ["more", ["action", "catalogHash", "cut", "ref", "toolResult"]],
     [
       "run",
       [

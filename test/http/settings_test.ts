@@ -21,6 +21,7 @@ Deno.test("settingsFromEnv() reads every variable", () => {
     UNFOLD_MAX_DESCRIPTION_CHARS: "60",
     UNFOLD_SESSION_TTL_SECONDS: "70",
     UNFOLD_MAX_SESSIONS: "80",
+    UNFOLD_MAX_KEPT_BYTES: "90",
   });
   deepEqual(s, {
     tokens: ["a", "b"],
@@ -31,6 +32,7 @@ Deno.test("settingsFromEnv() reads every variable", () => {
     maxDescriptionChars: 60,
     sessionTtlSeconds: 70,
     maxSessions: 80,
+    maxKeptBytes: 90,
   });
 });
 

@@ -191,6 +191,9 @@ Deno.test("session counters count native searches, loads and resolves like bridg
     describeToExecute: 1,
     errors: { invalid_arguments: 2, unknown_tool: 1 },
     upstreamFailures: 0,
+    tokensReturned: 0,
+    resultsCut: 0,
+    moreCalls: 0,
   });
 });
 

@@ -1,12 +1,32 @@
 import { equal, throws } from "node:assert/strict";
 import { MemorySessionStore } from "../../src/session/memory_store.ts";
 import { sessionStoreContract } from "../_contracts/session_store_contract.ts";
+import { resultStoreContract } from "../_contracts/result_store_contract.ts";
 
 sessionStoreContract("MemorySessionStore", () => {
   let now = 1_000_000;
   const store = new MemorySessionStore({ ttlSeconds: 60, now: () => now });
   return Promise.resolve({
     store,
+    key: (name: string) => ({ tenant: "t", session: name }),
+    expire: () => {
+      now += 61_000;
+      return Promise.resolve();
+    },
+  });
+});
+
+resultStoreContract("MemorySessionStore", () => {
+  let now = 1_000_000;
+  const limit = 256 * 1024;
+  const store = new MemorySessionStore({
+    ttlSeconds: 60,
+    now: () => now,
+    maxKeptBytesPerSession: limit,
+  });
+  return Promise.resolve({
+    store,
+    limit,
     key: (name: string) => ({ tenant: "t", session: name }),
     expire: () => {
       now += 61_000;

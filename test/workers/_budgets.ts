@@ -30,13 +30,12 @@ export interface WorkerSize {
  * ```
  */
 export const WORKER_SIZES: Readonly<Record<string, WorkerSize>> = Object.freeze({
-  // Measured 94.29 KiB (wrangler deploy --dry-run --outdir) with code mode's harness, host side
-  // and Worker Loader sandbox (its parser, acorn, is a static asset loaded into an isolate of its
-  // own, not script: with it in the bundle, 128.75 before issue 35); 83.01 before code mode (82.95
-  // before issue 35's doors: the ranking data's file checks, profile_unavailable) with the Deno
-  // default's code (74.14 before: the ranking data is a static asset, not script);
-  // docs/performance.md lists its parts.
-  "wrangler.toml": { targetKib: 100, budgetKib: 95 },
+  // Measured 90.87 KiB (wrangler deploy --dry-run --outdir) with the result ceilings (issue 38:
+  // the cut, the answer's layout and parts, the kept answers in session objects: +7.86); 83.01
+  // before them (82.95 before issue 35's doors: the ranking data's file checks,
+  // profile_unavailable) with the Deno default's code (74.14 before: the ranking data is a static
+  // asset, not script); docs/performance.md lists its parts.
+  "wrangler.toml": { targetKib: 100, budgetKib: 91.5 },
   // Measured 149.15 KiB on 4cb3e0a (the same command; 148.28 before issue 35's doors: unavailable
   // servers and profiles, the held-on-snapshot wait, their words; 147.94 before the index build's
   // term memo). Main then grew to 150.32 (issue 36's host words) and the doors on it measure
@@ -45,6 +44,10 @@ export const WORKER_SIZES: Readonly<Record<string, WorkerSize>> = Object.freeze(
   // stored and restored only by the API Worker's catalogue objects; 6.1 KB of script), from 149.66
   // after issue 31 gave the stdio faces unfold's own MCP checks, which the Worker shares; 159.90
   // before the SDK's OAuth client flow and McpServer stood in and the retired Durable Object
-  // classes kept only their alarms. docs/workers.md lists its parts.
-  "wrangler.gateway.toml": { targetKib: 150, budgetKib: 149.5 },
+  // classes kept only their alarms. 159.53 with the result ceilings (issue 38, +5.63 KiB of
+  // script the gateway's faces call once integrated: the injector's handle() bounds its answers)
+  // on main's 153.90 at e0abdd9 (issue 37's zod configuration): the target moves from 150 to 160
+  // with that feature, and main's own growth is still to be settled. docs/workers.md lists its
+  // parts.
+  "wrangler.gateway.toml": { targetKib: 160, budgetKib: 160 },
 });

@@ -1,7 +1,8 @@
 /**
- * A test-only Worker that exposes the Durable Object session store's three operations over HTTP,
- * so the session-store contract runs against real Durable Objects in a local workerd. Never
- * deployed (its own wrangler.toml, beside it).
+ * A test-only Worker that exposes the Durable Object session store's operations over HTTP (its
+ * three session operations, and keeping and reading cut answers), so the session-store and
+ * result-store contracts run against real Durable Objects in a local workerd. Never deployed (its
+ * own wrangler.toml, beside it).
  *
  * @module
  */
@@ -19,6 +20,10 @@ export default {
       ? await store.apply(key, input)
       : op === "get"
       ? await store.get(key)
+      : op === "keep"
+      ? await store.keep(key, input)
+      : op === "part"
+      ? await store.part(key, input.id, input.part, input.ceiling)
       : await store.delete(key);
     return Response.json({ result: result ?? null });
   },
