@@ -17,8 +17,8 @@
  */
 // deno-lint-ignore-file no-explicit-any
 
-import type { CodeLimits } from "./limits.ts";
 import { jsonTools } from "./harness_json.ts";
+import type { HarnessSettings } from "./harness_settings.ts";
 import { lockdown } from "./harness_lockdown.ts";
 
 /** What the sandbox around the harness gives it (all of it stays in the harness's closure). */
@@ -37,62 +37,12 @@ export interface HarnessPort {
   cpuMs?: () => number;
 }
 
-/** The harness's settings: the bounds it enforces inside the sandbox. */
-export interface HarnessSettings {
-  /** `maxSteps`. */
-  maxSteps: number;
-  /** `cpuMs`. */
-  cpuMs: number;
-  /** `memoryMb`. */
-  memoryMb: number;
-  /** `maxLogLines`. */
-  maxLogLines: number;
-  /** `maxLogChars`. */
-  maxLogChars: number;
-  /** `maxOutputChars`. */
-  maxOutputChars: number;
-  /** `maxCalls`: requests past it are not even sent. */
-  maxCalls: number;
-  /** How many lines the sandbox's wrapper adds above the script (stack lines are shifted back). */
-  lineShift: number;
-}
-
 /** What the harness function returns to the sandbox. */
 export interface HarnessApi {
   /** A reply of the host (JSON text), for a port whose `post` returns nothing. */
   receive(text: string): void;
   /** Runs the script: `factory(step)` gives the script's async function. */
   start(factory: (step: () => void) => () => Promise<unknown>): void;
-}
-
-/**
- * The harness's settings for a run's bounds.
- *
- * @param limits The bounds.
- * @param lineShift The lines the sandbox's wrapper puts above the script.
- * @returns The settings.
- *
- * @example Usage
- * ```ts
- * import { harnessSettings } from "./harness.ts";
- * import { DEFAULT_CODE_LIMITS } from "./limits.ts";
- * import { equal } from "node:assert/strict";
- *
- * equal(harnessSettings(DEFAULT_CODE_LIMITS, 1).maxSteps, 2_000_000);
- * ```
- */
-export function harnessSettings(limits: Readonly<CodeLimits>, lineShift: number): HarnessSettings {
-  const { maxSteps, cpuMs, memoryMb, maxLogLines, maxLogChars, maxOutputChars, maxCalls } = limits;
-  return {
-    maxSteps,
-    cpuMs,
-    memoryMb,
-    maxLogLines,
-    maxLogChars,
-    maxOutputChars,
-    maxCalls,
-    lineShift,
-  };
 }
 
 /**

@@ -10,7 +10,8 @@
  * @module
  */
 
-import { HARNESS_SOURCE, harnessSettings } from "../code_mode/harness.ts";
+import { HARNESS_SOURCE } from "../code_mode/harness.ts";
+import { harnessSettings } from "../code_mode/harness_settings.ts";
 import { prepareScript } from "../code_mode/prepare.ts";
 import { scriptExpression } from "../code_mode/script_text.ts";
 import type { Sandbox, SandboxEnd, SandboxHost, SandboxScript } from "../code_mode/sandbox.ts";

@@ -295,6 +295,7 @@ export function createApp(deps: AppDeps): UnfoldApp {
               key: keyOf(c, body.session),
               catalogHash: entry.catalogHash,
             },
+            ...(results === undefined ? {} : { kept: results }),
           }, deps.codeMode ?? {});
           if (ran instanceof Response) return ran;
           return c.json({ ...ran, catalogHash: entry.catalogHash });

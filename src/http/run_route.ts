@@ -10,7 +10,10 @@
  */
 
 import type { RunAction } from "../bridge/action.ts";
-import type { Injector } from "../injector.ts";
+import { resultCeiling } from "../bridge/ceiling.ts";
+import { boundRun, type Injector } from "../injector.ts";
+import { boundResult } from "../session/bound.ts";
+import type { ResultStore } from "../session/result_store.ts";
 import { CODE_LIMIT_NAMES, type CodeLimits, codeLimits } from "../code_mode/limits.ts";
 import type { Sandbox } from "../code_mode/sandbox.ts";
 import { recordRun } from "../session/session_route.ts";
@@ -64,11 +67,13 @@ export function limitsOverDeployment(
 }
 
 /**
- * Runs a replayed `run` and answers it.
+ * Runs a replayed `run` and answers it: the next call, or the run's answer, its text and
+ * structured copy within the result ceiling (the rest kept for `more` in a session that keeps
+ * results), counted and recorded in the session.
  *
  * @param injector The injector of the request.
  * @param action The run.
- * @param request The request's results and session.
+ * @param request The request's results and session, and where a session keeps cut answers.
  * @param deps The deployment's code mode and session store.
  * @returns The response body, or a problem response for results that do not fit the run.
  */
@@ -78,6 +83,7 @@ export async function answerRun(
   request: {
     results: readonly unknown[] | undefined;
     session: { store: SessionStore; key: SessionKey; catalogHash: string } | undefined;
+    kept?: ResultStore;
   },
   deps: CodeModeDeps,
 ): Promise<Record<string, unknown> | Response> {
@@ -92,10 +98,18 @@ export async function answerRun(
       message: answer.error.message,
     }]);
   }
-  const { session } = request;
+  const { session, kept } = request;
+  const bounded = await boundRun(answer, (a) =>
+    boundResult(a, {
+      ceiling: resultCeiling(injector.config),
+      ...(session === undefined ? {} : {
+        session: { store: session.store, key: session.key },
+        ...(kept === undefined ? {} : { results: kept }),
+      }),
+    }));
   if (session !== undefined) {
     await recordRun(session.store, session.key, session.catalogHash, answer);
   }
-  const { code: _code, ...body } = answer;
+  const { code: _code, ...body } = bounded;
   return body;
 }

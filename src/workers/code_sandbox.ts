@@ -7,8 +7,9 @@
  * scope is locked down. The harness reaches the host through one function passed over RPC.
  *
  * The script is parsed and given its steps (`prepare.ts`, acorn) in an isolate of its own, loaded
- * once and kept by the Worker Loader, from the static asset `code-mode-prepare.js` (built from
- * `prepare.ts` by `deno task code-mode-asset`): the parser stays out of the Worker's script.
+ * once and kept by the Worker Loader, from the static asset `code-mode-sandbox.js` (built from
+ * `src/code_mode/sandbox_asset.ts` by `deno task code-mode-asset`), which also gives the harness's
+ * source: neither the parser nor the harness is in the Worker's script.
  *
  * The deployed platform bounds an isolate's CPU time and memory (128 MB); a local workerd
  * (`wrangler dev`) bounds neither, and runs the isolate on the thread of the Worker that loaded
@@ -17,7 +18,7 @@
  * @module
  */
 
-import { HARNESS_SOURCE, harnessSettings } from "../code_mode/harness.ts";
+import { harnessSettings } from "../code_mode/harness_settings.ts";
 import { scriptModule } from "../code_mode/script_text.ts";
 import type {
   Sandbox,
@@ -27,8 +28,8 @@ import type {
   ScriptProblem,
 } from "../code_mode/sandbox.ts";
 
-/** The static asset the preparer isolate loads: `prepare.ts` bundled with acorn. */
-export const PREPARE_ASSET = "/code-mode-prepare.js";
+/** The static asset the preparer isolate loads: `prepare.ts` with acorn, and the harness. */
+export const SANDBOX_ASSET = "/code-mode-sandbox.js";
 
 /** The part of the `ASSETS` binding the sandbox uses. */
 export interface AssetsBinding {
@@ -79,15 +80,19 @@ export interface LoadedWorker {
   getEntrypoint(): {
     run(send: (text: string) => unknown, settings: unknown): Promise<string>;
     prepare(code: string, maxCodeChars: number): Promise<unknown>;
+    harness(): Promise<string>;
   };
 }
 
-// The preparer isolate's main module: the bundled prepare.ts behind an RPC method.
+// The preparer isolate's main module: the asset's preparation and harness behind RPC methods.
 const PREPARER_MODULE = `import { WorkerEntrypoint } from "cloudflare:workers";
-import { prepareScript } from "prepare.js";
+import { HARNESS_SOURCE, prepareScript } from "sandbox.js";
 export default class Preparer extends WorkerEntrypoint {
   prepare(code, maxCodeChars) {
     return prepareScript(code, maxCodeChars);
+  }
+  harness() {
+    return HARNESS_SOURCE;
   }
 }
 `;
@@ -99,9 +104,10 @@ const COMPATIBILITY_DATE = "2025-09-01";
 
 // The harness as the isolate's main module: the global scope is locked down before the script's
 // function runs, and the timers the harness schedules with are taken before that.
-const HARNESS_MODULE = `import { WorkerEntrypoint } from "cloudflare:workers";
+const harnessModule = (source: string) =>
+  `import { WorkerEntrypoint } from "cloudflare:workers";
 import factory from "script.js";
-const harness = ${HARNESS_SOURCE};
+const harness = ${source};
 const later = setTimeout;
 const NativePromise = Promise;
 const apply = Reflect.apply;
@@ -150,17 +156,72 @@ export default class Sandbox extends WorkerEntrypoint {
 export class WorkerLoaderSandbox implements Sandbox {
   #loader: WorkerLoader;
   #assets: AssetsBinding | undefined;
-  #prepareId: Promise<{ id: string; text: string }> | undefined;
+  #asset: Promise<{ id: string; text: string }> | undefined;
+  #harness: Promise<string> | undefined;
 
   /**
    * Makes the sandbox.
    *
    * @param loader The Worker Loader binding.
-   * @param assets The static assets, where the preparer's code is.
+   * @param assets The static assets, where the preparer's code and the harness are.
    */
   constructor(loader: WorkerLoader, assets: AssetsBinding | undefined) {
     this.#loader = loader;
     this.#assets = assets;
+  }
+
+  // The preparer isolate, kept by the loader under an id that changes with the asset.
+  async #preparer(): Promise<ReturnType<LoadedWorker["getEntrypoint"]>> {
+    const { id, text } = await (this.#asset ??= this.#sandboxAsset());
+    return this.#loader.get(id, () =>
+      Promise.resolve({
+        compatibilityDate: COMPATIBILITY_DATE,
+        mainModule: "main.js",
+        modules: { "main.js": PREPARER_MODULE, "sandbox.js": text },
+        globalOutbound: null,
+        limits: { cpuMs: PREPARE_CPU_MS },
+      })).getEntrypoint();
+  }
+
+  // The script parsed and given its steps in the preparer isolate, and the harness's source.
+  async #prepare(
+    code: string,
+    maxCodeChars: number,
+  ): Promise<{ prepared: Prepared; harness?: string }> {
+    try {
+      const entry = await this.#preparer();
+      try {
+        const prepared = preparedOf(await entry.prepare(code, maxCodeChars));
+        if (prepared.kind !== "prepared") return { prepared };
+        const harness = await (this.#harness ??= Promise.resolve(entry.harness()).then(String));
+        return { prepared, harness };
+      } finally {
+        dispose(entry);
+      }
+    } catch (error) {
+      this.#asset = undefined;
+      this.#harness = undefined;
+      return {
+        prepared: { kind: "failed", message: `cannot prepare the script: ${message(error)}` },
+      };
+    }
+  }
+
+  // The asset's code, from the static assets, and an id that changes with it.
+  async #sandboxAsset(): Promise<{ id: string; text: string }> {
+    if (this.#assets === undefined) {
+      throw new Error("the Worker has no ASSETS binding (wrangler.toml [assets] binding)");
+    }
+    const response = await this.#assets.fetch(new Request(`http://assets.local${SANDBOX_ASSET}`));
+    if (response.status !== 200) {
+      await response.body?.cancel();
+      throw new Error(`${SANDBOX_ASSET} answered ${response.status}`);
+    }
+    const text = await response.text();
+    const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+    const hex = [...new Uint8Array(digest).slice(0, 8)].map((b) => b.toString(16).padStart(2, "0"))
+      .join("");
+    return { id: `unfold-code-mode-${hex}`, text };
   }
 
   /**
@@ -171,47 +232,6 @@ export class WorkerLoaderSandbox implements Sandbox {
    * @param signal Stops the run.
    * @returns How the run ended.
    */
-  // The script parsed and given its steps in the preparer isolate.
-  async #prepare(code: string, maxCodeChars: number): Promise<Prepared> {
-    try {
-      const { id, text } = await (this.#prepareId ??= this.#preparerCode());
-      const worker = this.#loader.get(id, () =>
-        Promise.resolve({
-          compatibilityDate: COMPATIBILITY_DATE,
-          mainModule: "main.js",
-          modules: { "main.js": PREPARER_MODULE, "prepare.js": text },
-          globalOutbound: null,
-          limits: { cpuMs: PREPARE_CPU_MS },
-        }));
-      const entry = worker.getEntrypoint();
-      try {
-        return preparedOf(await entry.prepare(code, maxCodeChars));
-      } finally {
-        dispose(entry);
-      }
-    } catch (error) {
-      this.#prepareId = undefined;
-      return { kind: "failed", message: `cannot prepare the script: ${message(error)}` };
-    }
-  }
-
-  // The preparer's code, from the static assets, and an id that changes with it.
-  async #preparerCode(): Promise<{ id: string; text: string }> {
-    if (this.#assets === undefined) {
-      throw new Error("the Worker has no ASSETS binding (wrangler.toml [assets] binding)");
-    }
-    const response = await this.#assets.fetch(new Request(`http://assets.local${PREPARE_ASSET}`));
-    if (response.status !== 200) {
-      await response.body?.cancel();
-      throw new Error(`${PREPARE_ASSET} answered ${response.status}`);
-    }
-    const text = await response.text();
-    const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
-    const hex = [...new Uint8Array(digest).slice(0, 8)].map((b) => b.toString(16).padStart(2, "0"))
-      .join("");
-    return { id: `unfold-prepare-${hex}`, text };
-  }
-
   async run(script: SandboxScript, host: SandboxHost, signal: AbortSignal): Promise<SandboxEnd> {
     if (script.code.length > script.limits.maxCodeChars) {
       // Said as prepare.ts says it, without loading the preparer for it.
@@ -225,7 +245,7 @@ export class WorkerLoaderSandbox implements Sandbox {
         },
       };
     }
-    const prepared = await this.#prepare(script.code, script.limits.maxCodeChars);
+    const { prepared, harness } = await this.#prepare(script.code, script.limits.maxCodeChars);
     if (prepared.kind !== "prepared") return prepared;
     if (signal.aborted) return { kind: "aborted" };
     const { limits } = script;
@@ -235,7 +255,10 @@ export class WorkerLoaderSandbox implements Sandbox {
       worker = this.#loader.load({
         compatibilityDate: COMPATIBILITY_DATE,
         mainModule: "harness.js",
-        modules: { "harness.js": HARNESS_MODULE, "script.js": scriptModule(prepared.source) },
+        modules: {
+          "harness.js": harnessModule(harness!),
+          "script.js": scriptModule(prepared.source),
+        },
         globalOutbound: null,
         limits: { cpuMs: limits.cpuMs },
       });

@@ -9,7 +9,8 @@
  */
 
 import vm from "node:vm";
-import { HARNESS_SOURCE, harnessSettings } from "../../src/code_mode/harness.ts";
+import { HARNESS_SOURCE } from "../../src/code_mode/harness.ts";
+import { harnessSettings } from "../../src/code_mode/harness_settings.ts";
 import { prepareScript } from "../../src/code_mode/prepare.ts";
 import { scriptExpression } from "../../src/code_mode/script_text.ts";
 import type { Sandbox, SandboxEnd } from "../../src/code_mode/sandbox.ts";

@@ -16,14 +16,14 @@ Deno.test("the bridge offers run, and says so, only when code mode is on", () =>
     const tool = bridge(mode);
     equal(tool.description.includes("run:"), false);
     const properties = tool.parameters.properties as Record<string, { enum?: string[] }>;
-    deepEqual(properties.action!.enum, ["search", "describe", "execute"]);
+    deepEqual(properties.action!.enum, ["search", "describe", "execute", "more"]);
     equal("code" in properties, false);
   }
   const on = bridge("read-only");
   match(on.description, /run: JavaScript code/);
   match(on.description, /only read-only tools/);
   const properties = on.parameters.properties as Record<string, { enum?: string[] }>;
-  deepEqual(properties.action!.enum, ["search", "describe", "execute", "run"]);
+  deepEqual(properties.action!.enum, ["search", "describe", "execute", "more", "run"]);
   ok("code" in properties);
   equal(bridge("all").description.includes("read-only tools"), false);
 });

@@ -222,3 +222,17 @@ Deno.test("recordRun counts the run and each of its calls as executes, their ori
     1,
   ]);
 });
+
+Deno.test("a run's answer is within maxResultTokens, in the text and the structured copy alike", async () => {
+  const bounded = new Injector(catalog, { codeMode: "all", maxResultTokens: 200 });
+  const answer = await bounded.handle(
+    { action: "run", code: "return Array.from({ length: 300 }, (_, i) => 'line ' + i)" },
+    invoker,
+    { sandbox: new VmSandbox() },
+  ) as RunAnswer & { cut?: { part: number } };
+  equal((answer.result as string[]).length, 300, "the host's fields stay whole");
+  ok(answer.toolResult.includes("[Cut by unfold:"), answer.toolResult.slice(-200));
+  ok(bounded.config.estimateTokens(answer.toolResult) <= 200 + 60);
+  ok(JSON.stringify(answer.structuredContent).includes("Cut by unfold"));
+  equal(answer.cut?.part, 1);
+});

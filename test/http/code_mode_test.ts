@@ -125,3 +125,28 @@ Deno.test("/v1/inject's bridge tool offers run when the request turns code mode 
   const { injection } = await response.json();
   ok(injection.bridgeTool.function.description.includes("run:"));
 });
+
+Deno.test("a run's long answer is cut at the ceiling, and more gives the rest in the session", async () => {
+  const api = app();
+  const code = "return Array.from({ length: 400 }, (_, i) => 'line ' + i)";
+  const options = { codeMode: "all", maxResultTokens: 200 };
+  const first = await (await post(api, {
+    catalog: CONTRACT_TOOLS,
+    arguments: { action: "run", code },
+    options,
+    session: "long",
+  })).json();
+  equal(first.action, "run");
+  equal(first.result.length, 400);
+  ok(first.toolResult.includes("[Cut by unfold:"));
+  equal(first.cut.next.action, "more");
+  const more = await (await post(api, {
+    catalog: CONTRACT_TOOLS,
+    arguments: first.cut.next,
+    options,
+    session: "long",
+  })).json();
+  equal(more.action, "more");
+  // The next part, in the shape of the answer that was cut: an MCP result's text block.
+  ok(JSON.stringify(more.toolResult).includes("line 100"), JSON.stringify(more).slice(0, 300));
+});
