@@ -10,6 +10,7 @@
  *
  * These measure the mechanics, not a model's choices: the steps of each path are written here,
  * as a model that knows the task would take them, and the answers are checked for being right.
+ * The result ceiling is off (`maxResultTokens: 0`): it caps one answer, not what a task must read.
  *
  * Run: `deno run -A --node-modules-dir=auto bench/code_mode.ts`
  *
@@ -83,7 +84,13 @@ async function solve(
 ) {
   const figures: Record<string, { read: number; written: number; trips: number }> = {};
   for (const [kind, path] of Object.entries(paths)) {
-    const injector = new Injector(catalog, { codeMode: "all", codeLimits: { timeoutMs: 120_000 } });
+    // The result ceiling off: it caps one answer, not what a task needs to read (with it, the
+    // call-by-call path reads the same tokens in more round trips, one `more` each).
+    const injector = new Injector(catalog, {
+      codeMode: "all",
+      codeLimits: { timeoutMs: 120_000 },
+      maxResultTokens: 0,
+    });
     const invoker = {
       invoke: (tool: McpTool, args: Record<string, unknown>) =>
         connectionOf(tool).call(tool.name, args),

@@ -208,6 +208,8 @@ function spawn(command: string, memoryMb: number): Deno.ChildProcess {
 }
 
 async function stopSpare(child: Deno.ChildProcess): Promise<void> {
+  // Waited for now: its end must hold the event loop until it comes.
+  child.ref();
   try {
     child.kill("SIGKILL");
   } catch { /* already gone */ }
