@@ -72,6 +72,7 @@ export class DenoSandbox implements Sandbox {
   #prewarm: number;
   #spares: Spare[] = [];
   #closed = false;
+  #running = 0;
 
   /**
    * Makes the sandbox.
@@ -82,6 +83,11 @@ export class DenoSandbox implements Sandbox {
     this.#command = options.command ?? defaultCommand();
     this.#free = options.maxProcesses ?? 4;
     this.#prewarm = options.prewarm ?? 0;
+  }
+
+  /** The sandbox processes alive now: those running scripts and those started ahead. */
+  get processes(): number {
+    return this.#running + this.#spares.length;
   }
 
   /** Stops the processes started ahead (runs still going end as they would). */
@@ -115,6 +121,7 @@ export class DenoSandbox implements Sandbox {
       } catch (error) {
         return { kind: "failed", message: `cannot start deno: ${(error as Error).message}` };
       }
+      this.#running++;
       try {
         return await runChild(child, {
           harness: HARNESS_SOURCE,
@@ -122,6 +129,7 @@ export class DenoSandbox implements Sandbox {
           settings: harnessSettings(limits, 1),
         }, { script, host, signal, timeoutMs: left });
       } finally {
+        this.#running--;
         // After the run, not beside it: a process starting takes a core the run needs.
         this.#refill(limits.memoryMb + HEAP_HEADROOM_MB);
       }

@@ -532,19 +532,36 @@ export function sandboxContract(name: string, open: () => Promise<ScriptRunner>)
 }
 
 /**
- * The child processes of this test process (Linux `/proc`), for runners whose runs are
- * processes: a run must leave none.
+ * The Deno sandbox's processes among the children of this test process (Linux `/proc`; the
+ * test files of a parallel run share the process, so other children are other tests'): a run
+ * must leave none.
  *
- * @returns The number of live children.
+ * @returns The number of live sandbox processes.
  */
 export function childProcessCount(): number {
   let count = 0;
   for (const task of Deno.readDirSync("/proc/self/task")) {
-    const children = Deno.readTextFileSync(`/proc/self/task/${task.name}/children`).trim();
-    if (children !== "") count += children.split(/\s+/).length;
+    let children = "";
+    try {
+      children = Deno.readTextFileSync(`/proc/self/task/${task.name}/children`).trim();
+    } catch {
+      continue; // the thread ended meanwhile
+    }
+    for (const pid of children === "" ? [] : children.split(/\s+/)) {
+      let command = "";
+      try {
+        command = Deno.readTextFileSync(`/proc/${pid}/cmdline`);
+      } catch {
+        continue; // gone meanwhile
+      }
+      if (command.includes(SANDBOX_PROGRAM)) count++;
+    }
   }
   return count;
 }
+
+// What a sandbox process's command line holds: the start of its data: URL program.
+const SANDBOX_PROGRAM = "data:text/javascript,import%20vm%20from%20%22node%3Avm%22";
 
 /**
  * Runs a script through `/v1/route` as a host that runs the tools itself: it answers each
