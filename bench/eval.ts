@@ -3,9 +3,14 @@
  * information), the Deno default (with word vectors), the opt-in thesaurus on top of it,
  * MiniSearch with default options and a plain BM25 baseline, side by side on every development
  * set: LiveMCPBench (`route_dev`, `tasks`), the everyday requests over the real servers, and
- * MetaTool's queries (`metatool_single`, `metatool_multi`), each set also on its two halves.
+ * MetaTool's queries (`metatool_single`, `metatool_multi`) and ETOM's long task requests
+ * (`etom_tasks`), each set also on its two halves.
  *
- * Run: `deno task eval [--data DIR] [--json] [--rounds N] [--ablation [--deno]]`
+ * Run: `deno task eval [--data DIR] [--json] [--rounds N] [--ablation [--deno]] [--replay [--deno]]`
+ *
+ * `--replay` instead replays every set as a user's sessions (`eval/replay.ts`): each query in its
+ * recorded order searched with what the user ran before it, then its tools run; it prints what the
+ * learned prior gains, and what a tool run 1,000 times for the set's commonest words costs.
  *
  * `--ablation` instead compares unfold's default ranker with itself with one technique switched
  * off (or one opt-in on) at a time, and then applies the rule for defaults: a variant holds when
@@ -24,11 +29,12 @@ import { exactRate, readServerMap } from "./eval/exact.ts";
 import { renderAblation, renderReport, renderRule } from "./eval/report.ts";
 import { type ContenderResult, evaluate } from "./eval/run.ts";
 import { ABLATION, CONTENDERS, DENO_ABLATION } from "./eval/contenders.ts";
+import { renderReplay, replay } from "./eval/replay.ts";
 import { createLexicalRanker } from "../src/ranking/lexical_ranker.ts";
 import { denoRankerOptions } from "../src/ranking/deno_ranker.ts";
 
 /** The development sets beside LiveMCPBench, by directory (each holds its own query sets). */
-const BESIDE = ["real-servers", "metatool"];
+const BESIDE = ["real-servers", "metatool", "etom"];
 
 if (import.meta.main) {
   const { values } = parseArgs({
@@ -39,6 +45,7 @@ if (import.meta.main) {
       rounds: { type: "string", default: "3" },
       ablation: { type: "boolean", default: false },
       deno: { type: "boolean", default: false },
+      replay: { type: "boolean", default: false },
     },
   });
   const dir = values.data ?? defaultDataDir();
@@ -52,6 +59,13 @@ if (import.meta.main) {
       ? BESIDE.map((name) => `${dir}/../${name}`).filter(hasQuerySets)
       : []),
   ];
+  if (values.replay) {
+    const ranker = createLexicalRanker(values.deno ? denoRankerOptions() : {});
+    const results = dirs.flatMap((d) => replay(loadEvalData(d), ranker));
+    // deno-lint-ignore no-console
+    console.log(values.json ? JSON.stringify(results, null, 2) : renderReplay(results));
+    Deno.exit(0);
+  }
   const contenders = values.ablation ? (values.deno ? DENO_ABLATION : ABLATION) : CONTENDERS;
   const runs = dirs.map((d) => {
     const data = loadEvalData(d);

@@ -15,6 +15,7 @@ import { lexicalRanker } from "./ranking/lexical_ranker.ts";
 import type { Ranker } from "./ranking/ranker.ts";
 import { type McpTool, type ServerInfo, toolId } from "./tool.ts";
 import type { Result } from "./result.ts";
+import { learnedWords, liftRanking } from "./ranking/learned.ts";
 
 /** A search result: the tool's id, server, name and description, and its relevance score. */
 export interface ToolMatch {
@@ -321,17 +322,31 @@ export class McpCatalog {
    *
    * @param query What to look for, in words or as an id.
    * @param limit The most results, a positive integer.
+   * @param options `learned`: what this user ran after earlier searches (`LearnedRuns` of
+   * `./session`); the tools they ran for the query's words rise, by at most half the best score,
+   * never above an exact id or name.
    * @returns The best matches, best first; `[]` for a query without searchable terms.
    * @throws {RangeError} When `limit` is not a positive integer.
    */
-  search(query: string, limit = 10): ToolMatch[] {
+  search(
+    query: string,
+    limit = 10,
+    options: {
+      learned?: { lift(words: readonly string[]): ReadonlyMap<string, number> } | undefined;
+    } = {},
+  ): ToolMatch[] {
     if (!Number.isSafeInteger(limit) || limit < 1) {
       throw new RangeError(`Cannot search: limit must be a positive integer, got ${limit}`);
     }
     const text = String(query).trim();
     if (text === "") return [];
     this.#ranker ??= this.#rankerFactory(this.tools, { servers: this.servers });
-    const ranked = this.#ranker.search(text, limit + 1);
+    // What the user ran lifts its tools (bounded, see ./ranking/learned.ts), under an exact id.
+    const lift = options.learned?.lift(learnedWords(text));
+    const ranked = lift === undefined || lift.size === 0
+      ? this.#ranker.search(text, limit + 1)
+      : liftRanking(this.#ranker.search(text, limit + 1 + lift.size), lift)
+        .filter((hit) => this.#byId.has(hit.id));
     const exact = this.#exact(text);
     const top = ranked[0]?.score ?? 0;
     const hits = exact === undefined ? ranked : [

@@ -7,6 +7,7 @@
 
 import { estimateTokens } from "./tokens.ts";
 import type { Result } from "./result.ts";
+import { MAX_QUERY_CHARS } from "./limits.ts";
 import { checkCodeSettings, type CodeLimits, type CodeMode } from "./code_mode/limits.ts";
 
 /**
@@ -92,10 +93,18 @@ export interface ProgressiveConfig {
    */
   maxDescriptionChars: number;
   /**
-   * The longest search query accepted from the model, in code points.
-   * @default {1000}
+   * The longest search query accepted from the model, in code points: a pasted task is ranked
+   * whole up to this, a longer query gets an error saying what to send instead.
+   * @default {MAX_QUERY_CHARS} (8000)
    */
   maxQueryChars: number;
+  /**
+   * Whether search learns from the user's own runs: a tool executed after a search rises, within
+   * a bound, for later requests with the same words (per profile and tenant; the host's store
+   * keeps it, see `./session/learned.ts`). `false` neither uses nor records what was run.
+   * @default {true}
+   */
+  learn: boolean;
   /**
    * The most tokens (by `estimateTokens`) one answer of the bridge may carry: a search, a
    * describe, an error, an execute's result, a part asked for with `more`. A longer answer is cut
@@ -138,7 +147,8 @@ export const DEFAULT_CONFIG: Readonly<ProgressiveConfig> = Object.freeze({
   disclosure: DISCLOSURE_LEVELS,
   estimateTokens,
   maxDescriptionChars: 4000,
-  maxQueryChars: 1000,
+  maxQueryChars: MAX_QUERY_CHARS,
+  learn: true,
   maxResultTokens: 10_000,
   maxResultBytes: 1024 * 1024,
   codeMode: "off",
@@ -329,6 +339,7 @@ export function checkConfig(config: Partial<ProgressiveConfig> = {}): ConfigResu
   if (!Number.isSafeInteger(c.maxQueryChars) || c.maxQueryChars < 1) {
     return fail("maxQueryChars", "must be a positive integer", c.maxQueryChars);
   }
+  if (typeof c.learn !== "boolean") return fail("learn", "must be true or false", c.learn);
   if (derived) c.maxResultTokens = defaultMaxResultTokens(c.availableContextTokens);
   if (
     !Number.isSafeInteger(c.maxResultTokens) ||

@@ -159,13 +159,22 @@ export class Injector {
    *
    * @param args The bridge arguments: an object, or the model's raw JSON string.
    * @param options `validateArguments: false` leaves an execute's arguments unchecked (the session
-   * layer checks them after its describe-first rule).
+   * layer checks them after its describe-first rule); `learned`, what this user ran, lifts the
+   * tools they ran for a search's words (unless the configuration says `learn: false`).
    * @returns The action.
    */
-  route(args: unknown, options: { validateArguments?: boolean } = {}): BridgeAction {
+  route(
+    args: unknown,
+    options: {
+      validateArguments?: boolean;
+      learned?: { lift(words: readonly string[]): ReadonlyMap<string, number> } | undefined;
+    } = {},
+  ): BridgeAction {
+    const { learned, ...rest } = options;
     return route(this.catalog, args, {
       ...this.config,
-      ...options,
+      ...rest,
+      ...(learned !== undefined && this.config.learn ? { learned } : {}),
       inventory: () => this.#inventory ??= listCatalog(this.catalog, "inventory", this.config).text,
     });
   }

@@ -79,6 +79,15 @@ export const MAX_PATTERN_UNITS = 100_000;
 export const MAX_SESSION_BYTES = 64 * 1024;
 
 /**
+ * The longest search query, in code points: a task an agent pastes as it was given is ranked,
+ * never refused for its length, up to this; a longer one is refused with a clear error (the
+ * bridge's `invalid_arguments`, the HTTP API's `invalid_request`). The default of every face
+ * (`ProgressiveConfig.maxQueryChars`, `UNFOLD_MAX_QUERY_CHARS`); the ranker's work on a query is
+ * bounded by its own limit on distinct words (`queryTermLimit`), whatever its length.
+ */
+export const MAX_QUERY_CHARS = 8_000;
+
+/**
  * The most bytes of cut answers one session keeps for `more` (two bytes per code unit of their
  * text, as `keptBytes` counts them): 32 MiB, room for the largest result an upstream may send
  * the gateway (10 MiB) or the HTTP API's largest body (16 MiB). Past it the session lets go of

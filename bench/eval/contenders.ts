@@ -56,6 +56,30 @@ export function unfold(
   };
 }
 
+// Issue 40's reading of long requests and long texts, each switched off or set otherwise.
+const LONG_REQUEST_VARIANTS: readonly [string, LexicalRankerOptions][] = [
+  ["before issue 40: all words, each fully, no text pivot (the previous default)", {
+    queryTermLimit: 0,
+    positionWeightAfter: 0,
+    textPivot: 0,
+  }],
+  ["every distinct word searched (queryTermLimit 0)", { queryTermLimit: 0 }],
+  ...[48, 64, 128].map((v): [string, LexicalRankerOptions] => [
+    `the ${v} most distinctive words searched (queryTermLimit)`,
+    { queryTermLimit: v },
+  ]),
+  ["every word counted fully (positionWeightAfter 0)", { positionWeightAfter: 0 }],
+  ...[32, 64, 256].map((v): [string, LexicalRankerOptions] => [
+    `words past the first ${v} counted less (positionWeightAfter)`,
+    { positionWeightAfter: v },
+  ]),
+  ["no text pivot (textPivot 0)", { textPivot: 0 }],
+  ...[4, 6, 12].map((v): [string, LexicalRankerOptions] => [
+    `texts past ${v} × the mean length pivoted (textPivot)`,
+    { textPivot: v },
+  ]),
+];
+
 /** The rankers compared by `deno task eval`: the default first, then the Deno default. */
 export const CONTENDERS: readonly Contender[] = [
   unfold("unfold", {}),
@@ -110,6 +134,7 @@ export const ABLATION: readonly Contender[] = [
     })
   ),
   unfold("name coverage 0.2 (nameCoverage)", { nameWords: indexNames, nameCoverage: 0.2 }),
+  ...LONG_REQUEST_VARIANTS.map(([name, changes]) => unfold(name, changes)),
   unfold("with the WordNet thesaurus (englishLexicon())", { thesaurus: englishLexicon() }),
   unfold("with word vectors (englishVectors(), the Deno default)", { vectors: englishVectors() }),
   unfold("with word vectors at the previous weight (semanticWeight 1)", {
@@ -191,6 +216,7 @@ export const DENO_ABLATION: readonly Contender[] = [
     [5, 20, 30],
     (v) => `siblings ordered by meaning at depth ${v} (siblingDepth)`,
   ),
+  ...LONG_REQUEST_VARIANTS.map(([name, changes]) => deno(name, changes)),
 ];
 
 // The Deno default with some settings changed.

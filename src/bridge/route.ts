@@ -48,6 +48,8 @@ export interface RouteOptions {
    * @default {true}
    */
   validateArguments?: boolean;
+  /** What this user ran after earlier searches, to lift those tools (`McpCatalog.search`). */
+  learned?: { lift(words: readonly string[]): ReadonlyMap<string, number> } | undefined;
   /**
    * Whether the bridge offers `run` (describe then adds the tool's declaration for code).
    * @default {"off"}
@@ -175,14 +177,16 @@ function search(
   options: RouteOptions,
 ): BridgeAction {
   const query = rawQuery.trim();
-  if ([...query].length > options.maxQueryChars) {
+  // Counted without building an array of the query's code points.
+  if (query.length > options.maxQueryChars && codePoints(query) > options.maxQueryChars) {
     return error(
       "invalid_arguments",
-      `"query" is longer than ${options.maxQueryChars} characters: search with a few keywords`,
+      `"query" is longer than ${options.maxQueryChars} characters: search with the request's ` +
+        "first sentences, or a few words about what the tool should do",
     );
   }
   const limit = Math.min(rawLimit ?? options.searchDefaultLimit, options.maxSearchLimit);
-  const matches = query === "" ? [] : catalog.search(query, limit);
+  const matches = query === "" ? [] : catalog.search(query, limit, { learned: options.learned });
   if (matches.length > 0) {
     return {
       action: "search",
@@ -207,6 +211,20 @@ function search(
     miss,
     toolResult: renderMiss(miss, options.inventory()),
   };
+}
+
+// The code points of a string (a surrogate pair is one).
+function codePoints(text: string): number {
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit < 0xdc00 || unit > 0xdfff || i === 0) n++;
+    else {
+      const before = text.charCodeAt(i - 1);
+      if (before < 0xd800 || before > 0xdbff) n++;
+    }
+  }
+  return n;
 }
 
 /**

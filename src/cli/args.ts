@@ -21,7 +21,7 @@ import {
 
 /** Parsed command-line arguments. */
 export interface Args {
-  /** `gateway`, `inspect`, `approve`, `search`, `login`, `setup`, or `help` and `version` (print
+  /** `gateway`, `inspect`, `approve`, `search`, `login`, `setup`, `forget`, or `help` and `version` (print
    * {@linkcode Args.text} and exit 0). */
   command: string;
   /** What `help` and `version` print. */
@@ -151,7 +151,8 @@ function parse(argv: readonly string[], defaultConfig: string): Args {
   if (text("scope") !== undefined) args.scope = text("scope")!;
   args.dryRun = values["dry-run"] === true;
   args.undo = values.undo === true;
-  if (args.config === "") {
+  // `forget` reads the cache only.
+  if (args.config === "" && name !== "forget") {
     throw new UsageError(
       "--config FILE is required (no default: set UNFOLD_CONFIG_DIR, XDG_CONFIG_HOME or HOME)",
     );

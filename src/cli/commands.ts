@@ -99,6 +99,11 @@ export const COMMANDS = {
     summary: "show what the model would find for a search",
     options: ["config", "profile", "limit", "json"],
   },
+  forget: {
+    usage: "unfold forget [--profile NAME]",
+    summary: "forget what search learned from the tools you ran (every profile's, or one's)",
+    options: ["profile"],
+  },
   login: {
     usage:
       "unfold login [--config FILE] SERVER [--no-browser] [--timeout SECONDS] [--callback-port N]",

@@ -63,6 +63,16 @@ function snapshotOption(env: Readonly<Record<string, string | undefined>>) {
   return dir === undefined ? {} : { snapshots: fileSnapshotStore(dir, log) };
 }
 
+// What search learns, kept under the cache directory when the environment names one.
+async function learningOption(env: Readonly<Record<string, string | undefined>>) {
+  const [{ Learning }, { fileLearnedStore }] = await Promise.all([
+    import("../session/learned.ts"),
+    import("./learned_store.ts"),
+  ]);
+  const dir = unfoldCacheDir(env);
+  return new Learning(dir === undefined ? undefined : fileLearnedStore(dir, log), { log });
+}
+
 function log(line: string): void {
   console.error(`unfold: ${line}`);
 }
@@ -102,6 +112,22 @@ async function main(argv: readonly string[]): Promise<number> {
       print: (line) => console.log(line),
       error: (line) => console.error(line),
     });
+  }
+  if (args.command === "forget") {
+    // The cache alone: no config is read, no server started.
+    const dir = unfoldCacheDir(env);
+    if (dir === undefined) {
+      console.error("unfold: no cache directory to forget from: set UNFOLD_CACHE_DIR (or HOME)");
+      return 1;
+    }
+    const { forgetLearned } = await import("./learned_store.ts");
+    const removed = await forgetLearned(dir, args.profile);
+    console.log(
+      `forgot what search learned${
+        args.profile === undefined ? "" : ` for the profile ${JSON.stringify(args.profile)}`
+      } (${removed} ${removed === 1 ? "file" : "files"} under ${dir})`,
+    );
+    return 0;
   }
   const parsed = await readConfigFile(args, env, log);
   if (!parsed.ok) {
@@ -278,6 +304,10 @@ async function main(argv: readonly string[]): Promise<number> {
     }),
   );
   const trust = locked.source;
+  // What search learns from the runs, kept under the cache directory (memory only without one).
+  const learning = args.command === "gateway" || args.command === "search"
+    ? await learningOption(env)
+    : undefined;
   const gateway = await Gateway.open(pool, {
     options: config.options,
     store,
@@ -286,6 +316,7 @@ async function main(argv: readonly string[]): Promise<number> {
     trust,
     ...(profile === undefined ? {} : { profile }),
     logUnapproved: args.command !== "inspect",
+    ...(learning === undefined ? {} : { learning }),
   });
   const refreshAlso: (() => Promise<void>)[] = [gateway.refresh.bind(gateway)];
   // New approvals apply at once: the lock is read again when it changes, and every re-list is
@@ -298,6 +329,7 @@ async function main(argv: readonly string[]): Promise<number> {
   const finish = async () => {
     for (const signal of signals) Deno.removeSignalListener(signal, onSignal);
     await bounded(gateway.close(), CLOSE_BUDGET_MS);
+    if (learning !== undefined) await bounded(learning.settled(), CLOSE_BUDGET_MS);
     return 0;
   };
   // A pin that a live listing lacks is a mistake in the config; one that only a snapshot lacks
@@ -335,7 +367,11 @@ async function main(argv: readonly string[]): Promise<number> {
     return code;
   }
   if (args.command === "search") {
-    const matches = gateway.catalog.search(args.words.join(" "), args.limit);
+    // What the model would find: with what this profile's stdio sessions learned, when on.
+    const learned = learning !== undefined && gateway.presentation.injector.config.learn
+      ? await learning.prior({ face: "gateway", profile: args.profile ?? "", tenant: "" })
+      : undefined;
+    const matches = gateway.catalog.search(args.words.join(" "), args.limit, { learned });
     if (args.json) console.log(JSON.stringify(matches, null, 2));
     else for (const m of matches) console.log(`${m.score.toFixed(3)}  ${m.id}`);
     if (matches.length === 0 && !args.json) {
@@ -378,6 +414,7 @@ async function main(argv: readonly string[]): Promise<number> {
       log,
       ranker,
       trust,
+      ...(learning === undefined ? {} : { learning }),
     },
     counters: store.counters,
     // Served alone, the profile is all there is: its tokens open what the command serves.

@@ -16,31 +16,7 @@ import { toMcpTools } from "../mcp/tool_list.ts";
 /** The largest snapshot written or read: a bigger list is simply listed live at each start. */
 export const MAX_SNAPSHOT_BYTES = 16 * 1024 * 1024;
 
-/**
- * Where snapshots are kept: `UNFOLD_CACHE_DIR`, else `$XDG_CACHE_HOME/unfold`, else
- * `~/.cache/unfold`; `undefined` when none of them is set (then no snapshots are kept).
- *
- * @param env The environment.
- * @returns The cache directory.
- *
- * @example Usage
- * ```ts
- * import { unfoldCacheDir } from "./snapshots.ts";
- * import { equal } from "node:assert/strict";
- *
- * equal(unfoldCacheDir({ UNFOLD_CACHE_DIR: "/c" }), "/c");
- * equal(unfoldCacheDir({ XDG_CACHE_HOME: "/x" }), "/x/unfold");
- * equal(unfoldCacheDir({ HOME: "/home/a" }), "/home/a/.cache/unfold");
- * ```
- */
-export function unfoldCacheDir(
-  env: Readonly<Record<string, string | undefined>>,
-): string | undefined {
-  if (env.UNFOLD_CACHE_DIR) return env.UNFOLD_CACHE_DIR;
-  if (env.XDG_CACHE_HOME) return `${env.XDG_CACHE_HOME}/unfold`;
-  if (env.HOME) return `${env.HOME}/.cache/unfold`;
-  return undefined;
-}
+export { unfoldCacheDir } from "./cache_dir.ts";
 
 /**
  * Snapshot files under `DIR/snapshots/`. Written atomically (a temporary file renamed over the

@@ -16,6 +16,9 @@ import { backgroundRanker } from "../ranking/deno_ranker.ts";
 import { DenoSandbox } from "./code_sandbox.ts";
 import { loadDenoRanker } from "./ranking_file.ts";
 import { VERSION } from "../version.ts";
+import { type LearnedStore, Learning } from "../session/learned.ts";
+import { fileLearnedStore } from "../cli/learned_store.ts";
+import { unfoldCacheDir } from "../cli/cache_dir.ts";
 
 const DEFAULT_PORT = 8787;
 const DEFAULT_HOST = "127.0.0.1";
@@ -35,6 +38,18 @@ if (!Number.isInteger(port) || port < 0 || port > 65_535) {
 }
 const hostname = env.HOST || DEFAULT_HOST;
 
+// What search learns from each tenant's runs: kept under the cache directory when this process
+// may read and write there (`deno task start` may not: then it lasts as long as the process).
+function learnedStore(): LearnedStore | undefined {
+  const dir = unfoldCacheDir(env);
+  if (dir === undefined) return undefined;
+  const granted = (name: "read" | "write") =>
+    Deno.permissions.querySync({ name, path: dir }).state === "granted";
+  return granted("read") && granted("write")
+    ? fileLearnedStore(dir, (line) => console.error(`unfold: ${line}`))
+    : undefined;
+}
+
 // Code mode's sandbox, for requests that turn it on: a child deno per run, with no permissions
 // (this server may run only `deno`: --allow-run=deno), one started ahead for the next run.
 const sandbox = new DenoSandbox({ prewarm: 1 });
@@ -49,6 +64,7 @@ const app = createApp({
   loopbackOnly: isLoopbackName(hostname),
   // The word vectors load in the background, after startup; lexical search until then.
   catalogs: { ranker: backgroundRanker({ load: () => loadDenoRanker() }) },
+  learning: new Learning(learnedStore(), { log: (line) => console.error(`unfold: ${line}`) }),
   codeMode: { sandbox },
 });
 

@@ -38,6 +38,7 @@ import { type CallContext, ToolCalls } from "./tool_calls.ts";
 import type { TrustSource } from "./trust/policy.ts";
 import type { Unapproved } from "./trust/lock.ts";
 import type { UpstreamPool, UpstreamStatus } from "./pool/upstreams.ts";
+import type { Learning } from "../session/learned.ts";
 
 export type { CallContext } from "./tool_calls.ts";
 export type { TrustSource } from "./trust/policy.ts";
@@ -92,6 +93,12 @@ export interface GatewayDeps {
    * @default {true}
    */
   discovery?: boolean;
+  /**
+   * What search learns from the runs of this gateway's sessions (shared by every profile's
+   * gateway of a process: each learns in its own scope). `learn: false` in the options turns it
+   * off. @default {none: search does not learn}
+   */
+  learning?: Learning;
 }
 
 // One listener of tool changes: who it is, and what it was last told.
@@ -157,6 +164,9 @@ export class Gateway {
       ...(deps.log === undefined ? {} : { log: deps.log }),
       ...(deps.trust === undefined ? {} : { trust: deps.trust }),
       settled: () => this.settled(),
+      ...(deps.learning === undefined
+        ? {}
+        : { learning: { learning: deps.learning, profile: deps.profile?.name ?? "" } }),
     });
     this.#state = state;
     this.#log = deps.log === undefined ? undefined : new GatewayLog({ ...deps, log: deps.log });

@@ -32,6 +32,8 @@ import { checkTrust, heldMessage, HeldToolError, type TrustSource } from "./trus
 import type { UpstreamPool } from "./pool/upstreams.ts";
 import type { ClientIdentity } from "./host_profiles.ts";
 import { unlistedServers } from "./pool/start_wait.ts";
+import type { Learning } from "../session/learned.ts";
+import type { LearnedRuns } from "../ranking/learned.ts";
 
 /** What one `tools/call` brings besides its name and arguments. */
 export interface CallContext {
@@ -66,6 +68,11 @@ export interface CallSources {
   trust?: TrustSource;
   /** Resolves once the gateway's state follows every upstream change seen so far. */
   settled?: () => Promise<void>;
+  /**
+   * What search learns from this gateway's runs, and the profile it serves (its scope with the
+   * session's tenant); none: search does not learn. `learn: false` in the config turns it off.
+   */
+  learning?: { learning: Learning; profile: string };
 }
 
 /**
@@ -125,12 +132,14 @@ export class ToolCalls {
   ): Promise<CallToolResultLike> {
     const held = this.#held(state, args);
     if (held !== undefined) return held;
+    const learning = this.#learning(state, context);
     const action = explainConfiguredServer(
       context.session === undefined
         ? stateless(state.injector, args)
-        : await this.#inSession(state, args, context.session),
+        : await this.#inSession(state, args, context.session, await learning?.prior()),
       state.statuses,
     );
+    if (action.action === "search") learning?.searched(action.query);
     if (action.action !== "execute") {
       return actionResult(
         action,
@@ -143,7 +152,12 @@ export class ToolCalls {
   // A session that cannot record (full, or its store failing) must not leave the model stuck: the
   // call is answered by the stateless rules, which still send every schema and validate every
   // execute, and the host is told once on the log.
-  async #inSession(state: GatewayState, args: unknown, session: SessionKey): Promise<BridgeAction> {
+  async #inSession(
+    state: GatewayState,
+    args: unknown,
+    session: SessionKey,
+    learned?: LearnedRuns,
+  ): Promise<BridgeAction> {
     let failure: unknown;
     const describeFirst = executesPinned(state, args) ? "off" : this.#sources.options.describeFirst;
     try {
@@ -152,6 +166,7 @@ export class ToolCalls {
         key: session,
         catalogHash: state.catalogHash,
         hash: this.#sources.hash,
+        learned,
         ...(describeFirst === undefined ? {} : { describeFirst }),
       });
       if (routed.ok) return routed.value;
@@ -224,7 +239,41 @@ export class ToolCalls {
       return failureResult(id, code, text, bridged);
     }
     await this.#record(context, result.isError === true);
+    // A successful execute through the bridge teaches search (a pinned tool's call does not).
+    if (result.isError !== true) await this.#learned(context, id, bridged);
     return answer;
+  }
+
+  // The session's scope of learning, when search learns (a session, a store, `learn` on).
+  #learning(state: GatewayState, context: CallContext) {
+    const source = this.#sources.learning;
+    const session = context.session;
+    if (source === undefined || session === undefined || !state.injector.config.learn) {
+      return undefined;
+    }
+    const scope = { face: "gateway" as const, profile: source.profile, tenant: session.tenant };
+    return {
+      prior: () => source.learning.prior(scope),
+      searched: (query: string) => source.learning.searched(scope, session.session, query),
+    };
+  }
+
+  // Learning is bookkeeping too: a store that fails must not turn the result into an error.
+  async #learned(context: CallContext, id: string, bridged: boolean): Promise<void> {
+    const source = this.#sources.learning;
+    if (source === undefined || context.session === undefined) return;
+    const scope = {
+      face: "gateway" as const,
+      profile: source.profile,
+      tenant: context.session.tenant,
+    };
+    await source.learning.executed(
+      scope,
+      context.session.session,
+      id,
+      bridged ? "bridge" : "pinned",
+    )
+      .catch(() => false);
   }
 
   // A describe or an execute of a tool held back is answered with why and the command that

@@ -20,6 +20,7 @@ import { explainSearch } from "../ranking/explain.ts";
 import type { RankerFactory } from "../ranking/ranker.ts";
 import { RANKER_HEADER, rankingFields, reportingOf } from "../ranking/ranking_status.ts";
 import { emptySession, type SessionState } from "../session/state.ts";
+import type { LearnedScope, Learning } from "../session/learned.ts";
 import {
   SESSION_NAME,
   type SessionKey,
@@ -103,6 +104,13 @@ export interface AppDeps {
    * @default {console.error}
    */
   onUnexpectedError?: (error: unknown) => void;
+  /**
+   * What search learns from each tenant's sessions: a tool a session executed successfully
+   * (`POST /v1/result`) after searches (`POST /v1/route`) rises for that tenant's later searches
+   * with the same words (`options.learn: false` turns it off for a request).
+   * @default {none: search does not learn}
+   */
+  learning?: Learning;
   /**
    * Code mode: the sandbox that runs the scripts of `run` (a request opts in with
    * `options.codeMode`), and the most each bound of a run may be here.
@@ -195,6 +203,7 @@ export function createApp(deps: AppDeps): UnfoldApp {
   });
   const store = deps.store;
   const results = deps.results ?? (isResultStore(store) ? store : undefined);
+  const learning = deps.learning;
   const bodyOptions = { maxBytes: settings.maxBodyBytes };
   // deno-lint-ignore no-console
   const report = deps.onUnexpectedError ?? ((e: unknown) => console.error(e));
@@ -307,6 +316,9 @@ export function createApp(deps: AppDeps): UnfoldApp {
             message,
           }]);
         }
+        // A session's tenant learns from its runs (see AppDeps.learning).
+        const learns = body.session !== undefined && learning !== undefined &&
+          injector.config.learn;
         // Every answer within the ceiling; `more` answered from the session's kept parts.
         const routed = await routeBounded(
           injector,
@@ -318,10 +330,14 @@ export function createApp(deps: AppDeps): UnfoldApp {
             hash,
             ...(body.options?.describeFirst ? { describeFirst: body.options.describeFirst } : {}),
             ...(body.options?.resend ? { resend: true } : {}),
+            ...(learns ? { learned: await learning!.prior(learnedScope(c)) } : {}),
           },
           results === undefined ? {} : { results },
         );
         if (!routed.ok) return problem("session_full", routed.error.message);
+        if (learns && routed.value.action === "search") {
+          learning!.searched(learnedScope(c), body.session!, routed.value.query);
+        }
         // A search built this catalogue's index: the store keeps it for fresh isolates, after the
         // response where the runtime allows.
         const saving = cache.saveIndex(entry);
@@ -367,6 +383,8 @@ export function createApp(deps: AppDeps): UnfoldApp {
         const explained = explainSearch(entry.catalog, body.query, {
           ...(body.limit === undefined ? {} : { limit: body.limit }),
           ...(body.id === undefined ? {} : { id: body.id }),
+          // As this tenant's searches are: lifted by what its sessions ran.
+          ...(learning === undefined ? {} : { learned: await learning.prior(learnedScope(c)) }),
         });
         if (!explained.ok) {
           return problem("invalid_request", explained.error.message, [{
@@ -434,6 +452,10 @@ export function createApp(deps: AppDeps): UnfoldApp {
               cut: bounded.cut !== undefined,
             },
           });
+          // A success teaches the tenant's search; bookkeeping, so a failing store is not an error.
+          if (read.ok && learning !== undefined) {
+            await learning.executed(learnedScope(c), session, tool, "bridge").catch(() => false);
+          }
         }
         return c.json(body);
       },
@@ -540,6 +562,10 @@ export function createApp(deps: AppDeps): UnfoldApp {
 
   function keyOf(c: Context<AppEnv>, session: string): SessionKey {
     return { tenant: c.get("tenant"), session };
+  }
+
+  function learnedScope(c: Context<AppEnv>): LearnedScope {
+    return { face: "http", profile: "", tenant: c.get("tenant") };
   }
 
   return Object.assign(app, { operations: routes });

@@ -232,6 +232,11 @@ export function responseSchemas<T extends z.ZodMiniType>(McpTool: T) {
     score: z.nullable(z.number()),
     matches: z.array(WordMatch),
     missing: z.array(z.string()).check(z.describe("The query words it did not match.")),
+    learned: z.optional(
+      z.object({ share: z.number(), rankWithout: z.nullable(int()) }).check(
+        z.describe("What this tenant ran lifted it: by this share, from rankWithout."),
+      ),
+    ),
   });
   const ExplainResponse = z.object({
     words: z.array(z.string()).check(z.describe("The query's searchable words.")),

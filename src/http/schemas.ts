@@ -143,6 +143,9 @@ export function requestSchemas(settings: Pick<HttpSettings, "maxTools">) {
     resend: z.optional(
       z.boolean().check(z.describe("Send a schema again even if this session has it.")),
     ),
+    learn: z.optional(
+      z.boolean().check(z.describe("Learn from and use this tenant's runs (default true).")),
+    ),
     codeMode: z.optional(
       z.enum(CODE_MODES).check(
         z.describe(

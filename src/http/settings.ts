@@ -7,6 +7,7 @@
 
 import { MAX_KEPT_BYTES_PER_SESSION } from "../limits.ts";
 import { DEFAULT_SESSION_TTL_SECONDS } from "../session/store.ts";
+import { MAX_QUERY_CHARS } from "../limits.ts";
 
 /** Limits and auth of one deployment. */
 export interface HttpSettings {
@@ -34,13 +35,13 @@ export interface HttpSettings {
   maxKeptBytes: number;
 }
 
-/** The defaults: open API, no browser origin, 16 MiB bodies, 10,000 tools, 1,000-char queries, 4,000-char descriptions, 24 h sessions, 32 MiB of cut answers kept per session. */
+/** The defaults: open API, no browser origin, 16 MiB bodies, 10,000 tools, 8,000-char queries ({@linkcode MAX_QUERY_CHARS}), 4,000-char descriptions, 24 h sessions, 32 MiB of cut answers kept per session. */
 export const DEFAULT_SETTINGS: Readonly<HttpSettings> = Object.freeze({
   tokens: [],
   allowedOrigins: [],
   maxBodyBytes: 16 * 1024 * 1024,
   maxTools: 10_000,
-  maxQueryChars: 1000,
+  maxQueryChars: MAX_QUERY_CHARS,
   maxDescriptionChars: 4000,
   sessionTtlSeconds: DEFAULT_SESSION_TTL_SECONDS,
   maxSessions: 10_000,

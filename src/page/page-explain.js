@@ -57,6 +57,17 @@ function resultItem(result) {
     chip.textContent = `${word}: not matched`;
     chips.append(chip);
   }
+  // What the user ran moved it: say so, and where it ranked without.
+  if (result.learned) {
+    const chip = document.createElement("li");
+    chip.className = "learned";
+    chip.textContent = `lifted by what you ran: ${
+      result.learned.rankWithout === null
+        ? "not in the first results without it"
+        : `ranked ${result.learned.rankWithout} without it`
+    }`;
+    chips.append(chip);
+  }
   li.append(chips);
   return li;
 }

@@ -13,6 +13,7 @@ import type { Lexicon } from "./word_sources.ts";
 import { LEXICAL_DEFAULTS } from "./lexical_ranker.ts";
 import { stripMarkup, tokenize } from "./terms.ts";
 import { withoutDataRuns } from "./data_runs.ts";
+import { type LearnedRuns, learnedWords } from "./learned.ts";
 import {
   catalogueVocabulary,
   type ExplainedField,
@@ -42,8 +43,15 @@ export interface ExplainableCatalog {
   readonly size: number;
   /** A tool by its id `server/name`, or `undefined`. */
   get(id: string): McpTool | undefined;
-  /** The catalogue's ranking of a query: ids and scores, best first, at most `limit`. */
-  search(query: string, limit: number): readonly { id: string; score: number }[];
+  /**
+   * The catalogue's ranking of a query: ids and scores, best first, at most `limit`; lifted by
+   * what the user ran when `options.learned` is given.
+   */
+  search(
+    query: string,
+    limit: number,
+    options?: { learned?: LearnedRuns | undefined },
+  ): readonly { id: string; score: number }[];
 }
 
 /** One query word matched in a tool. */
@@ -70,6 +78,11 @@ export interface ExplainedTool {
   matches: WordMatch[];
   /** The query words it did not match. */
   missing: string[];
+  /**
+   * Present when what the user ran lifted it: the share of the best score it gained (before the
+   * bound, `../ranking/learned.ts`) and its place without it (`null`: not in the first results).
+   */
+  learned?: { share: number; rankWithout: number | null };
 }
 
 /** What {@linkcode explainSearch} returns. */
@@ -95,6 +108,8 @@ export interface ExplainOptions {
   lexicon?: Lexicon;
   /** Counts the lookups made in tools' indexes (tests and benchmarks). @default {none} */
   meter?: ExplainMeter;
+  /** What the user ran, as their searches are lifted by it; each lifted tool says so. */
+  learned?: LearnedRuns | undefined;
 }
 
 /** A failure of {@linkcode explainSearch}: the named tool is not in the catalogue. */
@@ -155,7 +170,19 @@ export function explainSearch(
     };
   }
   const words = [...new Set(queryWords(query))];
-  const shown = catalog.search(query, limit);
+  const learned = options.learned;
+  const shown = catalog.search(query, limit, { learned });
+  // What the prior lifted, and where each lifted tool ranked without it.
+  const lift = learned?.lift(learnedWords(query)) ?? new Map<string, number>();
+  const plain = lift.size === 0 ? [] : catalog.search(query, limit + lift.size).map((h) => h.id);
+  const lifted = (id: string) => {
+    const share = lift.get(id);
+    if (share === undefined) return {};
+    const at = plain.indexOf(id);
+    return {
+      learned: { share: Math.round(share * 1e3) / 1e3, rankWithout: at < 0 ? null : at + 1 },
+    };
+  };
   const vocabulary = catalogueVocabulary(catalog.tools);
   const candidates = words.map((word) => wordCandidates(word, vocabulary, options.lexicon));
   const meter = options.meter ?? { steps: 0 };
@@ -167,12 +194,15 @@ export function explainSearch(
     });
     const found = new Set(matches.map((m) => m.word));
     const missing = words.filter((word) => !found.has(word));
-    // Ranked without a shared word: the ranker's semantic match (word vectors) put it there.
-    if (rank !== null && matches.length === 0 && words.length > 0) {
+    const id = `${tool.server}/${tool.name}`;
+    const why = rank === null ? {} : lifted(id);
+    // Ranked without a shared word: the ranker's semantic match (word vectors) put it there,
+    // unless what the user ran did.
+    if (rank !== null && matches.length === 0 && words.length > 0 && why.learned === undefined) {
       matches.push(...words.map((word) => ({ word, kind: "semantic" as const })));
       missing.length = 0;
     }
-    return { id: `${tool.server}/${tool.name}`, rank, score, matches, missing };
+    return { id, rank, score, matches, missing, ...why };
   };
   const results = shown.map((hit, i) => explain(catalog.get(hit.id)!, i + 1, hit.score));
   const value: SearchExplanation = { words, results };
@@ -183,7 +213,7 @@ export function explainSearch(
     if (listed !== undefined) place = listed;
     else {
       // Its place in the whole ranking: the catalogue is bounded, and this runs on request only.
-      const all = catalog.search(query, Math.max(catalog.size, 1));
+      const all = catalog.search(query, Math.max(catalog.size, 1), { learned });
       const at = all.findIndex((hit) => hit.id === id);
       place = explain(target, at < 0 ? null : at + 1, at < 0 ? null : all[at]!.score);
     }
@@ -202,7 +232,14 @@ function reason(tool: ExplainedTool, results: readonly ExplainedTool[], limit: n
       matched.map((m) => `${JSON.stringify(m.word)} (${m.kind}, ${m.field})`).join(", ")
     }`;
   const lacks = tool.missing.length === 0 ? "" : `it has no word for ${quote(tool.missing)}`;
-  const both = [how, lacks].filter((s) => s !== "").join("; ");
+  const ran = tool.learned === undefined
+    ? ""
+    : `what you ran lifted it (${
+      tool.learned.rankWithout === null
+        ? "not in the first results without it"
+        : `ranked ${tool.learned.rankWithout} without it`
+    })`;
+  const both = [how, lacks, ran].filter((s) => s !== "").join("; ");
   if (tool.rank === null) {
     return `Not ranked: ${
       both === "" ? "the query has no searchable word" : both

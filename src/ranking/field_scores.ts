@@ -12,10 +12,30 @@ export interface Postings {
   docs: Int32Array;
   /** The documents' scores for the term, in the same positions. */
   scores: Float64Array;
+  /**
+   * How much each match counts towards the query words a document matches, in the same
+   * positions: 1, less for a match that only a long text holds (see {@linkcode TextPivot});
+   * absent when every match counts 1.
+   */
+  cover?: Float32Array;
   /** The term's first position. */
   start: number;
   /** One past the term's last position. */
   end: number;
+}
+
+/**
+ * Length is not relevance: the fields that can be long (a description) count each match less in a
+ * document whose text is much longer than the catalogue's mean, so that their contribution stops
+ * growing with their length. A document whose text fields hold `length` terms, more than `pivot`
+ * times the mean, has their part of each term's score (and, where no other field holds the term,
+ * the match's weight in coordination) multiplied by pivot × mean / length.
+ */
+export interface TextPivot {
+  /** The fields that can be long. */
+  fields: ReadonlySet<string>;
+  /** How many times the mean text length a document's text may hold before it counts less. */
+  pivot: number;
 }
 
 /** BM25+ parameters. */
@@ -58,6 +78,7 @@ export function fieldScores<F extends string>(
   docs: readonly Readonly<Record<F, readonly string[]>>[],
   weights: Readonly<Record<F, number>>,
   { k1, b, delta }: Bm25Parameters,
+  text?: TextPivot,
 ): Map<string, Postings> {
   const fields = (Object.keys(weights) as F[]).filter((field) => weights[field] > 0);
   const fieldCount = fields.length;
@@ -98,6 +119,29 @@ export function fieldScores<F extends string>(
     }
   }
   const averages = Array.from(lengths, (length) => Math.max(1, length / Math.max(1, n)));
+  // Each document's factor on its text fields' part: 1, less past the pivot.
+  const isText = fields.map((field) => text?.fields.has(field) === true);
+  const pivots = new Float64Array(n).fill(1);
+  let pivoted = false;
+  if (text !== undefined && text.pivot > 0 && isText.some((t) => t)) {
+    const textLength = new Float64Array(n);
+    let all = 0;
+    for (let d = 0; d < n; d++) {
+      for (let f = 0; f < fieldCount; f++) {
+        if (!isText[f]) continue;
+        const length = offsets[d * fieldCount + f + 1]! - offsets[d * fieldCount + f]!;
+        textLength[d]! += length;
+        all += length;
+      }
+    }
+    const limit = text.pivot * all / Math.max(1, n);
+    for (let d = 0; d < n; d++) {
+      if (textLength[d]! > limit && limit > 0) {
+        pivots[d] = limit / textLength[d]!;
+        pivoted = true;
+      }
+    }
+  }
   // Each (field, term)'s idf, computed on first use: ln(1 + (N − n + 0.5) / (n + 0.5)).
   const idfs = new Float64Array(fieldCount * size).fill(-1);
   const fieldWeights = fields.map((field) => weights[field]);
@@ -106,9 +150,12 @@ export function fieldScores<F extends string>(
   const tripleTerms = new Int32Array(total);
   const tripleDocs = new Int32Array(total);
   const tripleScores = new Float64Array(total);
+  const tripleCover = pivoted ? new Float32Array(total) : undefined;
   let triples = 0;
   const tf = new Float64Array(size);
   const sum = new Float64Array(size);
+  // Per term of the document: whether a field other than the text fields holds it.
+  const held = new Uint8Array(pivoted ? size : 0);
   const touched = new Int32Array(size);
   for (let d = 0; d < n; d++) {
     let touchedCount = 0;
@@ -129,13 +176,23 @@ export function fieldScores<F extends string>(
           idfs[f * size + term] = idf = Math.log(1 + (n - frequency + 0.5) / (frequency + 0.5));
         }
         if (sum[term] === 0) touched[touchedCount++] = term;
-        sum[term]! += weight * idf * (delta + count * (k1 + 1) / (count + norm));
+        const part = weight * idf * (delta + count * (k1 + 1) / (count + norm));
+        if (!pivoted) sum[term]! += part;
+        else if (isText[f]) sum[term]! += part * pivots[d]!;
+        else {
+          sum[term]! += part;
+          held[term] = 1;
+        }
       }
     }
     for (let i = 0; i < touchedCount; i++) {
       const term = touched[i]!;
       tripleTerms[triples] = term;
       tripleDocs[triples] = d;
+      if (tripleCover !== undefined) {
+        tripleCover[triples] = held[term] === 1 ? 1 : pivots[d]!;
+        held[term] = 0;
+      }
       tripleScores[triples++] = sum[term]!;
       sum[term] = 0;
     }
@@ -146,16 +203,19 @@ export function fieldScores<F extends string>(
   const next = start.slice(0, size);
   const allDocs = new Int32Array(triples);
   const allScores = new Float64Array(triples);
+  const allCover = tripleCover === undefined ? undefined : new Float32Array(triples);
   for (let i = 0; i < triples; i++) {
     const to = next[tripleTerms[i]!]!++;
     allDocs[to] = tripleDocs[i]!;
     allScores[to] = tripleScores[i]!;
+    if (allCover !== undefined) allCover[to] = tripleCover![i]!;
   }
   const postings = new Map<string, Postings>();
   for (const [word, term] of ids) {
     postings.set(word, {
       docs: allDocs,
       scores: allScores,
+      ...(allCover === undefined ? {} : { cover: allCover }),
       start: start[term]!,
       end: start[term + 1]!,
     });

@@ -192,6 +192,29 @@ export interface LexicalRankerOptions {
    * @default {100}
    */
   dataRunChars?: number;
+  /**
+   * A long request (a pasted task) is searched by its most distinctive words only: at most this
+   * many distinct words, those whose weight (below) times their idf in the catalogue is highest,
+   * so that a search's work is bounded whatever the request's length (0: every word).
+   * @default {96}
+   */
+  queryTermLimit?: number;
+  /**
+   * A request's first this many words count fully, and its n-th word after them counts
+   * this / (this + n): the first sentences of a long request weigh most (0: every word fully).
+   * @default {128}
+   */
+  positionWeightAfter?: number;
+  /**
+   * Length is not relevance: in a tool whose text fields (its description and its parameters'
+   * descriptions) hold more than this many times the catalogue's mean number of their words,
+   * each match in them counts pivot × mean / length as much, in its score and (when no other
+   * field holds the word) in coordination, so that their contribution stops growing with their
+   * length and a long description matching a little of everything cannot outrank a focused tool
+   * (0: off).
+   * @default {8}
+   */
+  textPivot?: number;
 }
 
 /** Every setting of the lexical ranker: {@linkcode LexicalRankerOptions} with none left out. */
@@ -260,4 +283,7 @@ export const LEXICAL_DEFAULTS: Readonly<LexicalSettings> = Object.freeze({
   neighbourWeight: 0.2,
   commonWordPower: 0.75,
   dataRunChars: 100,
+  queryTermLimit: 96,
+  positionWeightAfter: 128,
+  textPivot: 8,
 });

@@ -51,6 +51,7 @@ import { withoutDataRuns } from "./data_runs.ts";
 import { joinParts, splitParts } from "./ranker_snapshot.ts";
 import { Vocabulary } from "./vocabulary.ts";
 import { memoizeTerms } from "./term_memo.ts";
+import { queryTerms } from "./query_terms.ts";
 
 /**
  * The `_meta` key under which a tool may carry search keywords or aliases (a string or an array of
@@ -156,7 +157,7 @@ export function createLexicalRanker(options: LexicalRankerOptions = {}): RankerF
  * saved by another version is rebuilt, never misread. Bump it whenever the build changes its output
  * (`test/ranking/lexical_snapshot_test.ts` records a digest per version and fails until you do).
  */
-export const LEXICAL_INDEX_VERSION = 2;
+export const LEXICAL_INDEX_VERSION = 3;
 
 // The snapshot format of an index built with these settings: the version and a digest of the
 // settings the build reads (search-time settings apply to a restored index as to a built one).
@@ -166,6 +167,7 @@ function indexFormat(settings: LexicalSettings): string {
     settings.k1,
     settings.b,
     settings.delta,
+    settings.textPivot,
     MAX_TERM_CHARS,
     [...settings.stopWords].sort(),
   ]);
@@ -272,7 +274,12 @@ function buildRanker(
       w.related = [...related];
     }
   }
-  const postings = fieldScores(words, settings.fieldWeights, settings);
+  const postings = fieldScores(
+    words,
+    settings.fieldWeights,
+    settings,
+    settings.textPivot > 0 ? { fields: TEXT_FIELDS, pivot: settings.textPivot } : undefined,
+  );
   // A tool's own words (not its server's or its parameters'), for pseudo-relevance feedback.
   const ownWords = (doc: number) => {
     const w = words[doc]!;
@@ -359,7 +366,9 @@ function rankerOver(
         settings.stripMarkup ? stripMarkup(query) : query,
         settings.dataRunChars,
       );
-      const queryWords = terms.text(text);
+      // A long request: its most distinctive words, its first ones weighing most.
+      const read = queryTerms(terms.text(text), settings, (word) => index.idf(word));
+      const queryWords = read.words;
       let base = expansionSources();
       if (base && inContext) {
         const lexicon = inContext(thesaurus, queryWords, settings.thesaurusContext, index.known);
@@ -370,10 +379,12 @@ function rankerOver(
       const sources = base && meaning?.withNeighbours && settings.neighbourWeight > 0
         ? { ...base, lexicon: meaning.withNeighbours(base.lexicon, settings.neighbourWeight) }
         : base;
-      const rank = (words: readonly string[], limit: number) => {
-        const counts = new Map<string, number>();
-        for (const word of words) {
-          counts.set(word, settings.queryTermFrequency ? (counts.get(word) ?? 0) + 1 : 1);
+      const rank = (words: readonly string[], limit: number, weighed?: Map<string, number>) => {
+        const counts = weighed === undefined ? new Map<string, number>() : new Map(weighed);
+        if (weighed === undefined) {
+          for (const word of words) {
+            counts.set(word, settings.queryTermFrequency ? (counts.get(word) ?? 0) + 1 : 1);
+          }
         }
         if (settings.commonWordPower > 0) meaning?.weighWords?.(counts, settings.commonWordPower);
         let top = index.search(words, counts, limit, settings, sources);
@@ -402,7 +413,7 @@ function rankerOver(
       // How much the semantic match counts for this query (0: the ranking is the lexical one).
       const semanticWeight = meaning?.weight(queryWords, index.known, settings.semanticWeight) ?? 0;
       const depth = semanticWeight > 0 ? Math.max(limit, SEMANTIC_DEPTH) : limit;
-      let top = rank(queryWords, depth);
+      let top = rank(queryWords, depth, read.counts);
       const minWords = settings.segmentMinWords;
       if (minWords > 0 && queryWords.length >= minWords && top.length > 0) {
         const parts = clauses(text).map((clause) => terms.text(clause)).filter((w) => w.length > 0);
@@ -432,6 +443,9 @@ function rankerOver(
 }
 
 const EMPTY_LEXICON: Lexicon = { has: () => false, related: () => [] };
+
+// The fields that can be long, whose matches `textPivot` counts less in a long text.
+const TEXT_FIELDS: ReadonlySet<LexicalField> = new Set(["description", "paramDescriptions"]);
 
 // How many lexical results the semantic match re-scores (the others get its score alone).
 const SEMANTIC_DEPTH = 30;

@@ -125,6 +125,20 @@ export class LexicalIndex {
     return postings === undefined ? 0 : postings.end - postings.start;
   }
 
+  /**
+   * How much a word tells the tools apart: ln(1 + (N − n + 0.5) / (n + 0.5)) with n the tools
+   * that have it, and 0 for a word no tool has (it reaches tools only by a prefix, a typo or a
+   * related word, and tells less than any word a tool has).
+   *
+   * @param word A query word.
+   * @returns Its idf, ≥ 0.
+   */
+  idf(word: string): number {
+    const df = this.docFrequency(word);
+    const n = this.#serverOf.length;
+    return df === 0 ? 0 : Math.log(1 + (n - df + 0.5) / (df + 0.5));
+  }
+
   /** Whether the catalogue has a word. */
   readonly known = (word: string): boolean => this.#vocabulary.has(word);
 
@@ -162,11 +176,13 @@ export class LexicalIndex {
       const reach = this.#reach(word, settings, expansion);
       reached.push(reach);
       wordDocs.push(0);
-      for (const { term, weight, cover } of reach) {
-        const { docs, scores: termScores, start, end } = this.#postings.get(term)!;
+      for (const { term, weight, cover: reachCover } of reach) {
+        const { docs, scores: termScores, cover: covers, start, end } = this.#postings.get(term)!;
         for (let k = start; k < end; k++) {
           const doc = docs[k]!;
           scores[doc]! += count * weight * termScores[k]!;
+          // A match only a long text holds counts less (`TextPivot` of ./field_scores.ts).
+          const cover = covers === undefined ? reachCover : reachCover * covers[k]!;
           // How far the word is matched: 1 through the word itself (exactly, a prefix or a typo),
           // less through another inflection or a related word.
           if (lastWord[doc] !== wordIndex) {

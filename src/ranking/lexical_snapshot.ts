@@ -8,7 +8,8 @@
  * the name word pairs, the servers and their words), padding to 8 bytes, then the postings' scores
  * and the server words' rarities (float64), the postings' documents, each term's first posting,
  * each pair's first document, the pairs' documents, each tool's server number, each server word's
- * first holder and the holders (int32).
+ * first holder and the holders (int32), then, when the index has them, the postings' weights in
+ * coordination (float32).
  *
  * @module
  */
@@ -42,6 +43,7 @@ interface Header {
   postings: number;
   pairDocs: number;
   tools: number;
+  cover?: boolean;
 }
 
 /**
@@ -81,6 +83,7 @@ export function encodeLexicalParts(parts: LexicalParts, format: string): Uint8Ar
   let pairDocCount = 0;
   for (const docs of pairDocLists) pairDocCount += docs.length;
   const table = parts.servers.table();
+  const withCover = terms.some((term) => parts.postings.get(term)!.cover !== undefined);
   const header: Header = {
     format,
     terms,
@@ -91,6 +94,7 @@ export function encodeLexicalParts(parts: LexicalParts, format: string): Uint8Ar
     postings: postingCount,
     pairDocs: pairDocCount,
     tools: parts.serverOf.length,
+    ...(withCover ? { cover: true } : {}),
   };
   const head = new TextEncoder().encode(JSON.stringify(header));
   const offset = align(8 + head.length);
@@ -103,12 +107,17 @@ export function encodeLexicalParts(parts: LexicalParts, format: string): Uint8Ar
   const scores = new Float64Array(bytes.buffer, layout.scores, postingCount);
   const docs = new Int32Array(bytes.buffer, layout.docs, postingCount);
   const termStart = new Int32Array(bytes.buffer, layout.termStart, terms.length + 1);
+  const cover = withCover ? new Float32Array(bytes.buffer, layout.cover, postingCount) : undefined;
   let at = 0;
   terms.forEach((term, i) => {
     const p = parts.postings.get(term)!;
     termStart[i] = at;
     scores.set(p.scores.subarray(p.start, p.end), at);
     docs.set(p.docs.subarray(p.start, p.end), at);
+    if (cover !== undefined) {
+      if (p.cover === undefined) cover.fill(1, at, at + p.end - p.start);
+      else cover.set(p.cover.subarray(p.start, p.end), at);
+    }
     at += p.end - p.start;
   });
   termStart[terms.length] = at;
@@ -157,8 +166,11 @@ export function decodeLexicalParts(bytes: Uint8Array, format: string): LexicalPa
   const termStart = new Int32Array(buffer, layout.termStart, header.terms.length + 1);
   const pairStart = new Int32Array(buffer, layout.pairStart, header.pairs.length + 1);
   const pairDocs = new Int32Array(buffer, layout.pairDocs, header.pairDocs);
+  const cover = header.cover === true
+    ? new Float32Array(buffer, layout.cover, header.postings)
+    : undefined;
   return {
-    postings: new StoredPostings(header.terms, termStart, docs, scores),
+    postings: new StoredPostings(header.terms, termStart, docs, scores, cover),
     nameBigrams: new SortedRows(header.pairs, pairStart, pairDocs),
     servers: ServerMatch.fromTable({
       names: header.serverNames,
@@ -186,6 +198,7 @@ function sections(start: number, header: Header) {
   const serverOf = pairDocs + 4 * header.pairDocs;
   const serverStart = serverOf + 4 * header.tools;
   const serverHolders = serverStart + 4 * (header.serverWords.length + 1);
+  const cover = serverHolders + 4 * header.serverHolders;
   return {
     scores,
     serverIdf,
@@ -196,7 +209,8 @@ function sections(start: number, header: Header) {
     serverOf,
     serverStart,
     serverHolders,
-    end: serverHolders + 4 * header.serverHolders,
+    cover,
+    end: cover + (header.cover === true ? 4 * header.postings : 0),
   };
 }
 
@@ -205,6 +219,7 @@ export class StoredPostings implements TermPostings {
   readonly #starts: Int32Array;
   readonly #docs: Int32Array;
   readonly #scores: Float64Array;
+  readonly #cover: Float32Array | undefined;
 
   /**
    * Wraps the stored table.
@@ -213,16 +228,19 @@ export class StoredPostings implements TermPostings {
    * @param starts Each term's first posting, and one past the last term's.
    * @param docs The postings' documents.
    * @param scores The postings' scores.
+   * @param cover The postings' weights in coordination, when they are not all 1.
    */
   constructor(
     readonly terms: readonly string[],
     starts: Int32Array,
     docs: Int32Array,
     scores: Float64Array,
+    cover?: Float32Array,
   ) {
     this.#starts = starts;
     this.#docs = docs;
     this.#scores = scores;
+    this.#cover = cover;
   }
 
   /**
@@ -237,6 +255,7 @@ export class StoredPostings implements TermPostings {
     return {
       docs: this.#docs,
       scores: this.#scores,
+      ...(this.#cover === undefined ? {} : { cover: this.#cover }),
       start: this.#starts[i]!,
       end: this.#starts[i + 1]!,
     };

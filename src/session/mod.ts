@@ -9,7 +9,12 @@
  * `MemorySessionStore` the ready-made one; `SessionKey`, `SessionInput`, `SessionDecision` and
  * `SessionState` are what a store takes, answers and keeps; `SessionFullError` is the expected
  * failure `routeInSession` returns (never throws) when a session outgrows its bound;
- * `SessionStoreError` is what a store throws when its backend fails. Result ceilings: every answer
+ * `SessionStoreError` is what a store throws when its backend fails. `Learning` is search that
+ * learns from a user's own runs (a tool executed after a search rises for later searches with the
+ * same words), with `LearnedStore` the strategy that keeps it (`LearnedScope` says whose,
+ * `LearnOrigin` where an execute came from, `LearningOptions` its bounds) and `LearnedRuns` the
+ * runs themselves, which `McpCatalog.search` and `Injector.route` take as `learned`.
+ * Result ceilings: every answer
  * within `maxResultTokens`, the rest of a cut one kept per session for `{action: "more", ref}` —
  * `routeBounded` (a bridge call), `boundResult` (a tool's result), `handleBounded` (both, with
  * an invoker), `answerMore`; `ResultStore` is the strategy a store implements to keep parts (the
@@ -38,6 +43,9 @@ export type { MemorySessionStoreOptions } from "./memory_store.ts";
 export { MemorySessionStore } from "./memory_store.ts";
 export type { SessionRouteOptions } from "./session_route.ts";
 export { recordRun, routeInSession } from "./session_route.ts";
+export type { LearnedScope, LearnedStore, LearningOptions, LearnOrigin } from "./learned.ts";
+export { Learning } from "./learned.ts";
+export { LearnedRuns } from "../ranking/learned.ts";
 export type { BoundContext, Bounded, MoreError } from "./bound.ts";
 export { answerMore, boundResult } from "./bound.ts";
 export type { BoundedAction } from "./bounded_route.ts";

@@ -21,6 +21,7 @@ import { type McpTool, toolId } from "../tool.ts";
 import type { SessionDecision } from "./state.ts";
 import { SessionFullError, type SessionKey, type SessionStore } from "./store.ts";
 import type { Result } from "../result.ts";
+import type { LearnedRuns } from "../ranking/learned.ts";
 import type { RunAnswer } from "../code_mode/answer.ts";
 
 /** Where a call's session lives and how it behaves. */
@@ -49,6 +50,8 @@ export interface SessionRouteOptions {
    * @default {false}
    */
   resend?: boolean;
+  /** What this user ran after earlier searches, to lift those tools (`./learned.ts`). */
+  learned?: LearnedRuns | undefined;
 }
 
 /**
@@ -83,7 +86,7 @@ export async function routeInSession(
   options: SessionRouteOptions,
 ): Promise<Result<BridgeAction, SessionFullError>> {
   const { store, key, catalogHash } = options;
-  const action = injector.route(args, { validateArguments: false });
+  const action = injector.route(args, { validateArguments: false, learned: options.learned });
   switch (action.action) {
     case "search":
       // A search or a mistake only moves counters, which always fit: no decision to read.

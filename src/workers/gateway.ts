@@ -115,6 +115,8 @@ export function workerMcp(
       serve: (host) =>
         createMcpHttpHandler(host, { sessions: { kind: "registry", registry: registryOf(store) } }),
       guard: { tokens: settings.tokens, allowedOrigins: settings.allowedOrigins },
+      // The page's /explain takes what the bridge takes (UNFOLD_MAX_QUERY_CHARS).
+      maxQueryChars: settings.maxQueryChars,
     });
     return {
       pool,

@@ -2,6 +2,8 @@ import { deepEqual, equal, match, ok } from "node:assert/strict";
 import { type BridgeAction, Injector, McpCatalog } from "../../mod.ts";
 import type { ErrorAction } from "../../src/bridge/action.ts";
 import { realServerTools, tool } from "../_data.ts";
+import { MAX_QUERY_CHARS } from "../../src/limits.ts";
+import { DEFAULT_CONFIG } from "../../src/config.ts";
 
 const catalog = new McpCatalog([
   tool("github", "create_issue", "Create a new issue in a repository", {
@@ -68,10 +70,24 @@ Deno.test("route() explains a search that matches nothing", () => {
 
 Deno.test("route() rejects an overlong query with a hint", () => {
   const e = error(
-    injector.route({ action: "search", query: "x ".repeat(600) }),
+    injector.route({ action: "search", query: "x ".repeat(4001) }),
     "invalid_arguments",
   );
-  match(e.message, /longer than 1000 characters/);
+  match(e.message, /longer than 8000 characters: search with the request.s first sentences/);
+});
+
+Deno.test("route() ranks any request up to MAX_QUERY_CHARS code points, a pasted task whole", () => {
+  const task = "Open an issue about the failing build. ".repeat(300).slice(0, MAX_QUERY_CHARS);
+  const a = injector.route({ action: "search", query: task });
+  equal(a.action, "search");
+  equal(a.action === "search" && a.matches[0]?.id, "github/create_issue");
+  // Code points, not UTF-16 units: 8,000 characters outside the BMP are one query too.
+  equal(injector.route({ action: "search", query: "🔎".repeat(MAX_QUERY_CHARS) }).action, "search");
+  equal(
+    injector.route({ action: "search", query: "🔎".repeat(MAX_QUERY_CHARS + 1) }).action,
+    "error",
+  );
+  equal(DEFAULT_CONFIG.maxQueryChars, MAX_QUERY_CHARS);
 });
 
 Deno.test("route() describes a tool with its exact, unmodified schema", () => {

@@ -83,3 +83,13 @@ Deno.test("a --config naming a folder is one line, exit 1, not a stack trace", a
     await Deno.remove(dir);
   }
 });
+
+Deno.test("parseArgs() reads unfold forget, with or without a profile, and needs no config", () => {
+  const all = parseArgs(["forget"]);
+  equal(all.ok && all.value.command, "forget");
+  equal(all.ok && all.value.profile, undefined);
+  const one = parseArgs(["forget", "--profile", "work"]);
+  equal(one.ok && one.value.profile, "work");
+  const wrong = parseArgs(["forget", "--http"]);
+  equal(wrong.ok, false);
+});

@@ -122,3 +122,19 @@ Deno.test("the MetaTool development set loads: every gold tool is in its catalog
     ok(a > set.queries.length / 3 && a < (set.queries.length * 2) / 3, `${set.name}: ${a} in A`);
   }
 });
+
+Deno.test("the ETOM development set loads: 103 long requests whose gold tools are all in its catalogue", () => {
+  const data = loadEvalData(new URL("../../testdata/etom", import.meta.url).pathname);
+  const ids = new Set(data.tools.map((t) => `${t.server}/${t.name}`));
+  equal(ids.size, 2375);
+  equal(data.servers.length, 491);
+  deepEqual(data.sets.map((s) => [s.name, s.queries.length, s.skipped]), [["etom_tasks", 103, 0]]);
+  const [set] = data.sets;
+  for (const q of set!.queries) {
+    ok(q.gold.length > 0 && q.gold.flat().every((id) => ids.has(id)), q.group);
+  }
+  // Long requests: what this set is for.
+  ok(set!.queries.filter((q) => q.query.length > 500).length > 50);
+  const a = set!.queries.filter((q) => half(q.group) === "A").length;
+  ok(a > 103 / 3 && a < (103 * 2) / 3, `${a} in A`);
+});

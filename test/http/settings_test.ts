@@ -1,12 +1,13 @@
 import { deepEqual, equal, throws } from "node:assert/strict";
 import { DEFAULT_SETTINGS, settingsFromEnv } from "../../src/http/settings.ts";
+import { MAX_QUERY_CHARS } from "../../src/limits.ts";
 
 Deno.test("settingsFromEnv() keeps the defaults of DESIGN.md for unset or empty variables", () => {
   deepEqual(settingsFromEnv({}), DEFAULT_SETTINGS);
   deepEqual(settingsFromEnv({ UNFOLD_MAX_TOOLS: "", UNFOLD_API_TOKEN: "" }), DEFAULT_SETTINGS);
   equal(DEFAULT_SETTINGS.maxBodyBytes, 16 * 1024 * 1024);
   equal(DEFAULT_SETTINGS.maxTools, 10_000);
-  equal(DEFAULT_SETTINGS.maxQueryChars, 1000);
+  equal(DEFAULT_SETTINGS.maxQueryChars, MAX_QUERY_CHARS);
   equal(DEFAULT_SETTINGS.maxDescriptionChars, 4000);
   equal(DEFAULT_SETTINGS.sessionTtlSeconds, 86_400);
 });

@@ -10,6 +10,7 @@ import {
   openAiTools,
 } from "../../src/native/mod.ts";
 import { MemorySessionStore } from "../../src/session/memory_store.ts";
+import { MAX_QUERY_CHARS } from "../../src/limits.ts";
 import { hasInvisible } from "../../src/untrusted.ts";
 import { DATA_DIR, liveMcpBench, realServerTools } from "../_data.ts";
 
@@ -136,7 +137,10 @@ Deno.test("a malformed search input is an is_error text saying what to send", as
   }
   const openai = await openAiSearch(injector, searchCall("{not json"));
   match(openai.miss!, /^The search input is not valid JSON \(.*\): send \{"query"/);
-  match((await openAiSearch(injector, searchCall({ query: "x".repeat(1001) }))).miss!, /longer/);
+  match(
+    (await openAiSearch(injector, searchCall({ query: "x".repeat(MAX_QUERY_CHARS + 1) }))).miss!,
+    /longer/,
+  );
 });
 
 Deno.test("with a session a search does not load again what the conversation loaded, and says so", async () => {

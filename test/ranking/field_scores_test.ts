@@ -50,3 +50,38 @@ Deno.test("fieldScores() lists each term's documents in ascending order", () => 
   equal(entries(postings.get("y")).length, 50);
   deepEqual(fieldScores([], { f: 1 }, PARAMETERS).size, 0);
 });
+
+Deno.test("fieldScores() counts a long text's matches pivot × mean / length as much, and its text-only matches less in coordination", () => {
+  // Text lengths 1, 1, 1 and 12: mean 3.75; past 2 × 3.75 = 7.5 words a text is pivoted.
+  const docs = [
+    { name: ["read"], text: ["file"] },
+    { name: ["write"], text: ["file"] },
+    { name: ["move"], text: ["disk"] },
+    {
+      name: ["think"],
+      text: ["file", "disk", "think", ...Array.from({ length: 9 }, (_, i) => `w${i}`)],
+    },
+  ];
+  const plain = fieldScores(docs, { name: 2, text: 1 }, PARAMETERS);
+  const pivoted = fieldScores(docs, { name: 2, text: 1 }, PARAMETERS, {
+    fields: new Set(["text"]),
+    pivot: 2,
+  });
+  const factor = 7.5 / 12;
+  const last = (p: Postings | undefined) => entries(p).find(([d]) => d === 3)![1];
+  // A text-only match of the long text: its score and its weight in coordination both scaled.
+  close(last(pivoted.get("disk")), last(plain.get("disk")) * factor);
+  const disk = pivoted.get("disk")!;
+  close(disk.cover![disk.end - 1]!, factor);
+  // The short texts are untouched, and a word the long tool's name also holds counts fully.
+  deepEqual(entries(pivoted.get("file")).slice(0, 2), entries(plain.get("file")).slice(0, 2));
+  const think = pivoted.get("think")!;
+  equal(think.cover![think.end - 1], 1);
+  ok(last(think) > last(plain.get("think")) * factor);
+  // Without a text longer than the pivot, nothing changes and no weights are stored.
+  const short = fieldScores(docs.slice(0, 3), { name: 2, text: 1 }, PARAMETERS, {
+    fields: new Set(["text"]),
+    pivot: 2,
+  });
+  equal(short.get("file")!.cover, undefined);
+});

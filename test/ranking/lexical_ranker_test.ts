@@ -321,3 +321,45 @@ Deno.test("createLexicalRanker({vectors}) reaches a catalogue word near a query 
   const exact = createLexicalRanker(options)(CROPPERS, { servers: [] }).search("crop picture", 1);
   ok(exact[0]!.score > near[0]!.score);
 });
+
+Deno.test("a long description that matches a little of everything does not outrank a focused tool (textPivot)", () => {
+  const filler = [
+    "Read a file from disk.",
+    "Send a chat message to a channel.",
+    "List the open issues of a repository.",
+    "Create a calendar event.",
+    "Search the web for pages.",
+    "Translate text to another language.",
+    "Get the weather forecast for a city.",
+    "Query a database table with SQL.",
+    "Upload a document to storage.",
+    "Convert an amount between currencies.",
+  ].map((description, i) => tool(`s${i}`, `tool_${i}`, description));
+  const steps = Array.from(
+    { length: 60 },
+    (_, i) => `Step ${i}: think about case ${i}, revise the plan, branch when needed.`,
+  );
+  const tools = [
+    ...filler,
+    tool("img", "shrink", "Make a picture smaller: a new width and height."),
+    tool(
+      "think",
+      "reflect",
+      "A tool for thinking through any problem, large or small: a trip to Rome with friends, " +
+        `colours, a blog post, a picture, a width or a height, anything else. ${steps.join(" ")}`,
+    ),
+  ];
+  const long =
+    "I have a large picture from my trip to Rome with friends; please make it smaller, " +
+    "a new width and height, keeping its colours, for my blog post";
+  const without = createLexicalRanker({ textPivot: 0 })(tools, { servers: [] });
+  equal(without.search(long, 2)[0]?.id, "think/reflect");
+  const ranker = createLexicalRanker()(tools, { servers: [] });
+  equal(ranker.search(long, 2)[0]?.id, "img/shrink");
+  // A short request: the focused tool first either way, the long one's score lower.
+  const score = (r: typeof ranker, id: string) =>
+    r.search("make this picture smaller", 5).find((hit) => hit.id === id)!.score;
+  equal(ranker.search("make this picture smaller", 1)[0]?.id, "img/shrink");
+  ok(score(ranker, "think/reflect") < score(without, "think/reflect"));
+  equal(score(ranker, "img/shrink"), score(without, "img/shrink"));
+});

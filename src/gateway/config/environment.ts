@@ -26,6 +26,8 @@ export const PASSED_ENV_VARS: readonly string[] = Object.freeze([
   "DENO_TLS_CA_STORE",
   // A server run by `deno` shares the user's module cache instead of filling a second one.
   "DENO_DIR",
+  // The gateway's own start is kept off the network (`RUN_ENV`): so is a server run by `deno`.
+  "DENO_NO_UPDATE_CHECK",
 ]);
 
 /**

@@ -159,10 +159,15 @@ export const UNFOLD = shape({
     '`"enforce"`, `"off"`',
     '`"enforce"`',
   ),
+  learn: key(
+    core("learn", (error) => z.boolean({ error })),
+    "`true`, `false`: search learns which tools the user runs after a search (`unfold forget`)",
+    "`true`",
+  ),
   overviewIn: key(
     choice(OVERVIEW_PLACES, "description"),
     '`"both"`, `"instructions"`, `"description"`',
-    '`"description"`',
+    '`"description"` for hosts not known; a known host: where it shows the overview whole',
   ),
   upstreamInstructions: key(
     choice(UPSTREAM_INSTRUCTIONS_MODES, "brief"),

@@ -99,6 +99,11 @@ export const PROFILE = shape({
     "its own context size, in tokens",
     "the config's",
   ),
+  learn: key(
+    z.exactOptional(z.boolean({ error: "must be true or false" })),
+    "its own `learn`",
+    "the config's",
+  ),
   tokens: key(
     z.exactOptional(once(z.array(TOKEN, { error: TOKENS_PROBLEM }))),
     "bearer tokens of its own clients (`${VAR}` expanded)",

@@ -36,7 +36,15 @@ export interface GatewayOptions {
   idleTimeoutMs?: number;
   /** `"enforce"`, `"off"`. Default: `"enforce"`. */
   describeFirst?: "enforce" | "off";
-  /** `"both"`, `"instructions"`, `"description"`. Default: `"description"`. */
+  /**
+   * `true`, `false`: search learns which tools the user runs after a search (`unfold forget`).
+   * Default: `true`.
+   */
+  learn?: boolean;
+  /**
+   * `"both"`, `"instructions"`, `"description"`. Default: `"description"` for hosts
+   * not known; a known host: where it shows the overview whole.
+   */
   overviewIn?: "both" | "instructions" | "description";
   /** `"brief"` (at most 300 characters each), `"none"`. Default: `"brief"`. */
   upstreamInstructions?: "brief" | "none";
@@ -60,6 +68,8 @@ export interface Profile {
   pinned?: string[];
   /** Its own context size, in tokens. Default: the config's. */
   availableContextTokens?: number;
+  /** Its own `learn`. Default: the config's. */
+  learn?: boolean;
   /** Bearer tokens of its own clients (`${VAR}` expanded). Default: none. */
   tokens?: string[];
 }

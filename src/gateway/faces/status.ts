@@ -10,6 +10,7 @@
 import type { RankerFactory } from "../../ranking/ranker.ts";
 import { rankingFields, reportingOf } from "../../ranking/ranking_status.ts";
 import { DEFAULT_CONFIG, MAX_SEARCH_LIMIT } from "../../config.ts";
+import { MAX_QUERY_CHARS } from "../../limits.ts";
 import { explainSearch } from "../../ranking/explain.ts";
 import { problem } from "../../http/problems.ts";
 import type { SessionDecision, SessionInput } from "../../session/state.ts";
@@ -130,7 +131,7 @@ export interface StatusSources {
   options: GatewayOptions;
   /** The live counters, when the gateway's store counts. */
   counters?: LiveCounters;
-  /** The longest query `/explain` takes. @default {1000} */
+  /** The longest query `/explain` takes. @default {MAX_QUERY_CHARS} */
   maxQueryChars?: number;
   /** The gateway's ranker: one that loads its data says in `/status` which ranker is in use. */
   ranker?: RankerFactory;
@@ -183,7 +184,7 @@ const MAX_CONTEXT = 100_000_000;
  * ```
  */
 export function statusHandler(sources: StatusSources): (request: Request) => Promise<Response> {
-  const maxQuery = sources.maxQueryChars ?? 1000;
+  const maxQuery = sources.maxQueryChars ?? MAX_QUERY_CHARS;
   return (request) => {
     const url = new URL(request.url);
     if (request.method !== "GET") {
