@@ -36,8 +36,11 @@ export const WORKER_SIZES: Readonly<Record<string, WorkerSize>> = Object.freeze(
   // profile_unavailable) with the Deno default's code (74.14 before: the ranking data is a static
   // asset, not script); docs/performance.md lists its parts.
   // 92.45 with issue 40 on it (long requests, the text pivot, the learned prior's lift and
-  // explanation: +1.6 KiB gzip; the prior's storage is tree-shaken out).
-  "wrangler.toml": { targetKib: 100, budgetKib: 93 },
+  // explanation: +1.6 KiB gzip; the prior's storage is tree-shaken out). 100.79 with code mode
+  // (issue 39: the host side of a run and the Worker Loader sandbox, +8.34; the sandbox's parser
+  // and harness are the static asset code-mode-sandbox.js, loaded into an isolate of its own, or
+  // the Worker would be 4.5 KiB more and acorn's 34.5 on top): the target moves to 110 with it.
+  "wrangler.toml": { targetKib: 110, budgetKib: 101.5 },
   // Measured 149.15 KiB on 4cb3e0a (the same command; 148.28 before issue 35's doors: unavailable
   // servers and profiles, the held-on-snapshot wait, their words; 147.94 before the index build's
   // term memo). Main then grew to 150.32 (issue 36's host words) and the doors on it measure
@@ -52,6 +55,8 @@ export const WORKER_SIZES: Readonly<Record<string, WorkerSize>> = Object.freeze(
   // with that feature, and main's own growth is still to be settled. docs/workers.md lists its
   // parts.
   // 161.09 with issue 40 on it (the same ranking and explanation code as the API Worker's, +1.56):
-  // over the target by 1.09, to be settled where both meet.
-  "wrangler.gateway.toml": { targetKib: 160, budgetKib: 161.5 },
+  // over the target by 1.09, to be settled where both meet. 166.67 with code mode's host side
+  // (issue 39, +5.58: the core's Injector runs scripts, which the gateway's faces will call): the
+  // target moves to 170 with it.
+  "wrangler.gateway.toml": { targetKib: 170, budgetKib: 167 },
 });
