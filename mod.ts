@@ -18,6 +18,11 @@
  * equal(action.action, "describe");
  * ```
  *
+ * Code mode (`codeMode: "read-only" | "all"`) adds a fourth action, `run`: JavaScript that
+ * composes tools in a sandbox the host gives (`Sandbox`: a Deno child process, a Worker Loader
+ * isolate), answered with `RunAnswer`, or `CallAction` for a host that runs the tools itself;
+ * `CodeLimits` are the bounds of a run.
+ *
  * This is the core: plain data in and out, runtime-neutral (Deno, Workers, Node, browsers), with
  * the JSON Schema validator as its one dependency. Adapters are their own exports: `./http` (the
  * HTTP API app), `./mcp` (MCP client connections and content mapping), `./stdio` (MCP servers as
@@ -41,3 +46,6 @@ export type { ArgumentProblem } from "./src/schema/validate.ts";
 export type { RankedTool, Ranker, RankerFactory } from "./src/ranking/ranker.ts";
 export { lexicalRanker } from "./src/ranking/lexical_ranker.ts";
 export type { Result } from "./src/result.ts";
+export type { CallAction, RunAnswer } from "./src/code_mode/answer.ts";
+export type { CodeLimits } from "./src/code_mode/limits.ts";
+export type { Sandbox } from "./src/code_mode/sandbox.ts";

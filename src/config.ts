@@ -8,6 +8,7 @@
 import { estimateTokens } from "./tokens.ts";
 import type { Result } from "./result.ts";
 import { MAX_QUERY_CHARS } from "./limits.ts";
+import { checkCodeSettings, type CodeLimits, type CodeMode } from "./code_mode/limits.ts";
 
 /**
  * How much of the catalogue the prompt lists:
@@ -39,6 +40,9 @@ type Lists<L extends readonly string[], U extends string> = [Exclude<U, L[number
   : false;
 true satisfies Lists<typeof DISCLOSURE_LEVELS, DisclosureLevel>;
 true satisfies Lists<typeof TOOL_FORMATS, ToolFormat>;
+// The configuration writes code mode's union out (the docs show it); it is CodeMode's.
+true satisfies ([CodeMode] extends [ProgressiveConfig["codeMode"]] ? true : false);
+true satisfies ([ProgressiveConfig["codeMode"]] extends [CodeMode] ? true : false);
 
 /** The configuration of an injector. Every field has a default in {@linkcode DEFAULT_CONFIG}. */
 export interface ProgressiveConfig {
@@ -118,6 +122,18 @@ export interface ProgressiveConfig {
    * @default {1048576}
    */
   maxResultBytes: number;
+  /**
+   * Code mode: whether the bridge offers `run` (a script that composes tools in a sandbox), and
+   * what a script may call (`read-only`: only tools whose definition says `readOnlyHint: true`).
+   * A host that runs its own tools opts in, since it must then answer the calls a run needs.
+   * @default {"off"}
+   */
+  codeMode: "off" | "read-only" | "all";
+  /**
+   * The bounds of one run, over `DEFAULT_CODE_LIMITS` (`src/code_mode/limits.ts`).
+   * @default {{}}
+   */
+  codeLimits: Readonly<Partial<CodeLimits>>;
 }
 
 /** The default configuration (the seed's defaults). */
@@ -135,6 +151,8 @@ export const DEFAULT_CONFIG: Readonly<ProgressiveConfig> = Object.freeze({
   learn: true,
   maxResultTokens: 10_000,
   maxResultBytes: 1024 * 1024,
+  codeMode: "off",
+  codeLimits: Object.freeze({}),
 });
 
 /**
@@ -344,7 +362,16 @@ export function checkConfig(config: Partial<ProgressiveConfig> = {}): ConfigResu
       c.maxResultBytes,
     );
   }
-  return { ok: true, value: Object.freeze({ ...c, disclosure: Object.freeze([...c.disclosure]) }) };
+  const code = checkCodeSettings(c.codeMode, c.codeLimits);
+  if (!code.ok) return fail(code.error.field, code.error.message, code.error.value);
+  return {
+    ok: true,
+    value: Object.freeze({
+      ...c,
+      disclosure: Object.freeze([...c.disclosure]),
+      codeLimits: code.value.limits,
+    }),
+  };
 }
 
 /**

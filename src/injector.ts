@@ -10,7 +10,7 @@ import type { ParsedCall } from "./bridge/parse.ts";
 import type { Answer } from "./bridge/answer.ts";
 import { type CutInfo, resultCeiling } from "./bridge/ceiling.ts";
 import { renderToolFailure } from "./bridge/render.ts";
-import { route } from "./bridge/route.ts";
+import { route, scriptOf } from "./bridge/route.ts";
 import { type BridgeTool, bridgeTool } from "./bridge/tool.ts";
 import type { McpCatalog } from "./catalog.ts";
 import { type DisclosureLevel, type ProgressiveConfig, resolveConfig } from "./config.ts";
@@ -18,6 +18,9 @@ import { disclose, type Inventory, listCatalog } from "./disclosure.ts";
 import { instructions, renderPrompt } from "./prompt.ts";
 import { boundAnswer, type Bounded } from "./session/bound.ts";
 import type { McpTool } from "./tool.ts";
+import type { CallAction, RunAnswer } from "./code_mode/answer.ts";
+import { runScript } from "./code_mode/run.ts";
+import type { Sandbox } from "./code_mode/sandbox.ts";
 import { isRecord } from "./utils/record.ts";
 
 /** What a host puts in front of the model. */
@@ -53,9 +56,14 @@ export interface McpInvoker {
    *
    * @param tool The resolved tool.
    * @param args Its arguments.
+   * @param signal Aborted when the call is no longer needed (a script's run ended first).
    * @returns The result to hand back to the model.
    */
-  invoke(tool: McpTool, args: Record<string, unknown>): Promise<unknown> | unknown;
+  invoke(
+    tool: McpTool,
+    args: Record<string, unknown>,
+    signal?: AbortSignal,
+  ): Promise<unknown> | unknown;
 }
 
 /**
@@ -67,6 +75,7 @@ export interface McpInvoker {
  */
 export type HandledAction =
   | Exclude<BridgeAction, { action: "execute" }>
+  | RunAnswer
   | (
     & Extract<BridgeAction, { action: "execute" }>
     & (
@@ -171,13 +180,28 @@ export class Injector {
    * answer over it is cut at a clean boundary and ends with a marker saying so. Nothing is kept
    * here: `handleBounded` (`@unfold/unfold/session`) keeps the rest in a session for `more`.
    *
+   * A run (code mode) runs in the sandbox given, each of its calls through the invoker.
+   *
    * @param args The bridge arguments: an object, or the model's raw JSON string.
    * @param invoker Runs the resolved tool.
+   * @param options `sandbox` runs the scripts of `run` (code mode; without one, a run answers
+   * that it cannot); `signal` stops a run.
    * @returns The action, with its `toolResult`.
    */
-  async handle(args: unknown, invoker: McpInvoker): Promise<HandledAction> {
+  async handle(
+    args: unknown,
+    invoker: McpInvoker,
+    options: { sandbox?: Sandbox; signal?: AbortSignal } = {},
+  ): Promise<HandledAction> {
     const ceiling = resultCeiling(this.config);
     const bound = (answer: Answer) => boundAnswer(answer, { ceiling });
+    const run = this.script(args);
+    if (run !== undefined) {
+      return await boundRun(
+        await runScript(this, run.code, { ...options, invoker }) as RunAnswer,
+        bound,
+      );
+    }
     const action = this.route(args);
     if (action.action !== "execute") {
       const bounded = await bound({ shape: "text", text: action.toolResult });
@@ -185,6 +209,43 @@ export class Injector {
     }
     const { cut: _, ...executed } = await executeBounded(action, invoker, bound);
     return executed as ExecutedAction;
+  }
+
+  /**
+   * The script a call of the bridge asks to run (code mode on): a host that runs scripts asks
+   * this first, runs the script with {@linkcode Injector.prototype.run}, and routes any other
+   * call ({@linkcode Injector.prototype.route} answers a run as a mistake, for a host that runs
+   * none).
+   *
+   * @param args The bridge arguments: an object, or the model's raw JSON string.
+   * @returns The run, or `undefined` for any other call.
+   */
+  script(args: unknown): { action: "run"; code: string } | undefined {
+    return scriptOf(args, this.config);
+  }
+
+  /**
+   * Runs a script of `run` (code mode): live, each call through `options.invoker`; or replayed
+   * for a host that runs the tools itself, with `options.results` (the MCP results of the calls
+   * so far, in call order), answering the next call the script needs as `action: "call"` until
+   * it ends. Never throws: every failure is a `RunAnswer` with `isError` and its `error`.
+   *
+   * @param code The script (a `run` action's `code`).
+   * @param options `sandbox` runs the script (without one, the run answers `unavailable`);
+   * `invoker` runs each real call as the script makes it (a live run); or `results`, the MCP
+   * results of the calls so far in call order (a replayed run); `signal` stops the run.
+   * @returns The run's answer, or the next call a replayed run needs.
+   */
+  run(
+    code: string,
+    options: {
+      sandbox?: Sandbox;
+      invoker?: McpInvoker;
+      results?: readonly unknown[];
+      signal?: AbortSignal;
+    },
+  ): Promise<RunAnswer | CallAction> {
+    return runScript(this, code, options);
   }
 }
 
@@ -225,6 +286,41 @@ export async function executeBounded(
       toolResult: bounded.answer as string,
     }, bounded);
   }
+}
+
+/**
+ * Bounds a run's answer as every other answer is bounded: its text, and its structured copy, cut
+ * (or replaced by a note) the same way, with the marker; `result`, `logs` and `calls` stay whole
+ * for the host.
+ *
+ * @param answer The run's answer.
+ * @param bound Bounds an answer (and, in a session, keeps and counts it).
+ * @returns The answer with its text and structured copy within the ceiling.
+ */
+export async function boundRun(
+  answer: RunAnswer,
+  bound: (answer: Answer) => Promise<Bounded>,
+): Promise<RunAnswer & { cut?: CutInfo }> {
+  const bounded = await bound({
+    shape: "mcp",
+    result: {
+      content: [{ type: "text", text: answer.toolResult }],
+      structuredContent: answer.structuredContent as unknown as Record<string, unknown>,
+    },
+  });
+  if (bounded.cut === undefined) return answer;
+  const result = bounded.answer as {
+    content?: { type?: string; text?: string }[];
+    structuredContent?: unknown;
+  };
+  const text = (result.content ?? []).filter((b) => b.type === "text").map((b) => b.text).join(
+    "\n",
+  );
+  return withCut({
+    ...answer,
+    toolResult: text,
+    structuredContent: (result.structuredContent ?? {}) as RunAnswer["structuredContent"],
+  }, bounded);
 }
 
 function withCut<T extends object>(action: T, bounded: Bounded): T & { cut?: CutInfo } {

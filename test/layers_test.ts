@@ -6,8 +6,9 @@ import { importCircles, srcImportGraph, upwardImports } from "./_graph.ts";
 // `src/`, the core's own files; a file's room is the deepest folder listed that holds it, so a new
 // file takes its folder's layer and a new folder must be placed here. The small helpers sit at
 // the bottom, the core's pieces and the protocol's constants above them; the catalogue above the
-// validator and the rankers it uses; the bridge and the overview above the catalogue; the
-// injector and sessions above the bridge; the adapters above the core; the gateway's rooms
+// validator and the rankers it uses; the bridge and the overview above the catalogue; code mode
+// (a script's run) above the bridge, its settings and sandbox interface with the core's pieces;
+// the injector and sessions above code mode; the adapters above the core; the gateway's rooms
 // (trust, config, the upstream pool, the gateway itself, its faces) and the HTTP API above the
 // adapters; the programs and Worker entries on top.
 const LAYERS: readonly (readonly [string, readonly string[]])[] = [
@@ -27,11 +28,14 @@ const LAYERS: readonly (readonly [string, readonly string[]])[] = [
       "src/prompt.ts",
       "src/result.ts",
       "src/protocol/",
+      "src/code_mode/limits.ts",
+      "src/code_mode/sandbox.ts",
     ],
   ],
   ["validator and rankers", ["src/schema/", "src/ranking/"]],
   ["catalogue", ["src/catalog.ts", "src/validate_tools.ts"]],
-  ["bridge and overview", ["src/bridge/", "src/disclosure.ts"]],
+  ["bridge and overview", ["src/bridge/", "src/disclosure.ts", "src/code_mode/declaration.ts"]],
+  ["code mode", ["src/code_mode/"]],
   ["injector and sessions", ["src/injector.ts", "src/session/"]],
   ["adapters", ["src/mcp/", "src/native/"]],
   ["gateway: trust", ["src/gateway/trust/"]],

@@ -11,8 +11,9 @@ import { startDenoServer } from "./e2e/_processes.ts";
 import { npmPackagesOf } from "./_graph.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname;
-// What src/deno/serve.ts imports: the HTTP app (hono, zod) and the core (the JSON Schema validator).
-const SERVER_PACKAGES = ["@cfworker/json-schema", "hono", "zod"];
+// What src/deno/serve.ts imports: the HTTP app (hono, zod), the core (the JSON Schema validator)
+// and code mode's Deno sandbox (acorn, its parser).
+const SERVER_PACKAGES = ["@cfworker/json-schema", "acorn", "hono", "zod"];
 
 async function npmCache(): Promise<string> {
   const out = await new Deno.Command(Deno.execPath(), { args: ["info", "--json"], stdout: "piped" })
@@ -20,7 +21,7 @@ async function npmCache(): Promise<string> {
   return JSON.parse(new TextDecoder().decode(out.stdout)).npmCache;
 }
 
-Deno.test("the server's module graph holds hono, zod and the core's one package only", async () => {
+Deno.test("the server's module graph holds hono, zod, acorn and the core's one package only", async () => {
   deepEqual(await npmPackagesOf("src/deno/serve.ts"), SERVER_PACKAGES);
 });
 
@@ -28,7 +29,7 @@ Deno.test("deno task start runs with only the server's packages in an empty DENO
   const project = await Deno.makeTempDir({ prefix: "unfold-start-" });
   const denoDir = await Deno.makeTempDir({ prefix: "unfold-deno-dir-" });
   try {
-    // A clone without node_modules, and a cache that holds the three packages and nothing else.
+    // A clone without node_modules, and a cache that holds those packages and nothing else.
     for (const path of ["deno.json", "deno.lock", "src"]) {
       await copy(`${ROOT}${path}`, `${project}/${path}`);
     }

@@ -75,9 +75,11 @@ Deno.test("every entry exports exactly the names test/exports.json announces", a
   }
 });
 
-Deno.test("the root exports at most 25 names, none of the lexical ranker's knobs", () => {
+// 25 names until code mode added four (its strategy, its bounds and a run's two answers), as the
+// ranker has three: the ceiling keeps one name of room.
+Deno.test("the root exports at most 30 names, none of the lexical ranker's knobs", () => {
   const root = ANNOUNCED["."] ?? [];
-  ok(root.length <= 25, `${root.length} names: ${root.join(", ")}`);
+  ok(root.length <= 30, `${root.length} names: ${root.join(", ")}`);
   for (const knob of ["LexicalRankerOptions", "createLexicalRanker", "LexicalField"]) {
     ok(!root.includes(knob), `${knob} is at the root`);
     ok(ANNOUNCED["./lexical"]?.includes(knob), `${knob} is not in ./lexical`);

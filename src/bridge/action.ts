@@ -126,6 +126,18 @@ export type DescribeAction = Extract<BridgeAction, { action: "describe" }>;
 export type ExecuteAction = Extract<BridgeAction, { action: "execute" }>;
 /** A mistake of the model, with what to do next. */
 export type ErrorAction = Extract<BridgeAction, { action: "error" }>;
+/**
+ * A script to run (code mode on), as `Injector.script` finds it in a call of the bridge: for
+ * `Injector.run` (or `handle`, which runs it) to run in a sandbox. What a run answers is a
+ * `RunAnswer`, or a `CallAction` for a host that runs the tools itself. Not a `BridgeAction`:
+ * `route()` answers a run as a mistake of a host that runs no scripts.
+ */
+export interface RunAction {
+  /** A script to run. */
+  action: "run";
+  /** The model's JavaScript: the body of an async function. */
+  code: string;
+}
 
 /**
  * The next part of a cut answer (`{action: "more", ref}`), as a face that keeps parts answers it

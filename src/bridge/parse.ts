@@ -11,12 +11,12 @@ import { isRecord } from "../utils/record.ts";
 import type { Result } from "../result.ts";
 import { editDistance } from "../utils/edit_distance.ts";
 import { oneLine, quote } from "../untrusted.ts";
-import { BRIDGE_ACTIONS, bridgeParameters } from "./tool.ts";
+import { BRIDGE_ACTIONS, bridgeParameters, type BridgeToolOptions, RUN_ACTION } from "./tool.ts";
 
 /** The bridge arguments once checked: the fields of {@linkcode bridgeParameters}. */
 export interface BridgeCall {
   /** What the model wants to do. */
-  action: typeof BRIDGE_ACTIONS[number];
+  action: typeof BRIDGE_ACTIONS[number] | typeof RUN_ACTION;
   /** search: what the tool should do. */
   query?: string;
   /** search: the most results, a positive integer (not yet capped). */
@@ -27,7 +27,15 @@ export interface BridgeCall {
   arguments?: Record<string, unknown>;
   /** more: the ref from a cut answer's marker. */
   ref?: string;
+  /** run (code mode on): the JavaScript. */
+  code?: string;
 }
+
+/** What shapes the bridge's parameters: the search limits the tool announces, and code mode. */
+export type BridgeLimits = Pick<
+  BridgeToolOptions,
+  "maxSearchLimit" | "searchDefaultLimit" | "codeMode"
+>;
 
 /** A parse: the call, or the problems that refuse it, in words for the model. */
 export type ParsedCall = Result<
@@ -80,10 +88,7 @@ const MAX_UNKNOWN_SHOWN = 5;
  * equal(refused.ok === false && refused.error.message.includes('did you mean "query"'), true);
  * ```
  */
-export function parseBridgeCall(
-  args: unknown,
-  limits: { maxSearchLimit: number; searchDefaultLimit: number },
-): ParsedCall {
+export function parseBridgeCall(args: unknown, limits: BridgeLimits): ParsedCall {
   let input = args;
   if (typeof input === "string") {
     const parsed = parseJson(input.trim() === "" ? "{}" : input);
@@ -146,8 +151,8 @@ interface ObjectSchema {
 let cached: { key: string; schema: ObjectSchema } | undefined;
 
 // The bridge tool's parameters, checked once per pair of limits for keywords this parser knows.
-function parametersOf(limits: { maxSearchLimit: number; searchDefaultLimit: number }) {
-  const key = `${limits.maxSearchLimit}/${limits.searchDefaultLimit}`;
+function parametersOf(limits: BridgeLimits) {
+  const key = `${limits.maxSearchLimit}/${limits.searchDefaultLimit}/${limits.codeMode ?? "off"}`;
   if (cached?.key === key) return cached.schema;
   const parameters = bridgeParameters(limits);
   const properties = parameters.properties as Record<string, Record<string, unknown>>;

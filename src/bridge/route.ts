@@ -14,6 +14,7 @@ import {
   type ErrorAction,
   errorAction,
   type ExecuteAction,
+  type RunAction,
   type SearchMiss,
 } from "./action.ts";
 import {
@@ -27,6 +28,8 @@ import {
 import { BRIDGE_EXAMPLE, parseBridgeCall, type ParsedCall } from "./parse.ts";
 import { closestIds, hasServer, MAX_ID_CHARS, sameNameIds } from "./suggest.ts";
 import { validateArguments } from "../schema/validate.ts";
+import { type CodeLimits, codeLimits, type CodeMode } from "../code_mode/limits.ts";
+import { declaration } from "../code_mode/declaration.ts";
 
 /** What routing needs to know besides the catalogue. */
 export interface RouteOptions {
@@ -53,6 +56,11 @@ export interface RouteOptions {
   parsed?: ParsedCall;
   /** What this user ran after earlier searches, to lift those tools (`McpCatalog.search`). */
   learned?: { lift(words: readonly string[]): ReadonlyMap<string, number> } | undefined;
+  /**
+   * Whether the bridge offers `run` (describe then adds the tool's declaration for code).
+   * @default {"off"}
+   */
+  codeMode?: CodeMode;
 }
 
 const EXAMPLE = BRIDGE_EXAMPLE;
@@ -93,6 +101,8 @@ export function route(catalog: McpCatalog, args: unknown, options: RouteOptions)
       }
       // Nothing is kept by routing alone: a face that keeps parts answers `more` itself.
       return error("unknown_ref", unknownRefMessage(call.ref, true));
+    case "run":
+      return run(call.code);
     case "describe":
     case "execute": {
       if (call.name === undefined || call.name.trim() === "") {
@@ -108,14 +118,62 @@ export function route(catalog: McpCatalog, args: unknown, options: RouteOptions)
         const execute = { action: "execute", id, tool, arguments: call.arguments ?? {} } as const;
         return options.validateArguments === false ? execute : checkArguments(execute);
       }
+      const body = renderDescribe(id, tool, options.maxDescriptionChars);
       return {
         action: "describe",
         id,
         tool,
-        toolResult: renderDescribe(id, tool, options.maxDescriptionChars),
+        toolResult: (options.codeMode ?? "off") === "off"
+          ? body
+          : `${body}\n${declaration(id, tool)}`,
       };
     }
   }
+}
+
+// A run reaches route() only from a host that does not run scripts (one that does asks
+// Injector.script first): the model is told to do without.
+function run(code: string | undefined): BridgeAction {
+  if (code === undefined) {
+    return error(
+      "invalid_arguments",
+      '"code" is required for run: JavaScript, the body of an async function, e.g. ' +
+        '{"action":"run","code":"return await call(\\"server/tool\\", {})"}',
+    );
+  }
+  return error(
+    "invalid_arguments",
+    "this host runs no scripts: use search, describe and execute instead of run",
+  );
+}
+
+/**
+ * The script a call of the bridge asks to run, when it is a well-formed `run` (code mode on).
+ *
+ * @param args The bridge arguments: an object, or the model's raw JSON string.
+ * @param options The search limits and code mode the bridge announces.
+ * @returns The run, or `undefined` for any other call (which `route()` answers, mistakes too).
+ *
+ * @example Usage
+ * ```ts
+ * import { scriptOf } from "./route.ts";
+ * import { deepEqual, equal } from "node:assert/strict";
+ *
+ * const options = { searchDefaultLimit: 5, maxSearchLimit: 20, codeMode: "all" as const };
+ * deepEqual(scriptOf({ action: "run", code: "return 1" }, options), { action: "run", code: "return 1" });
+ * equal(scriptOf({ action: "search", query: "x" }, options), undefined);
+ * ```
+ */
+export function scriptOf(
+  args: unknown,
+  options: Pick<RouteOptions, "searchDefaultLimit" | "maxSearchLimit" | "codeMode">,
+): RunAction | undefined {
+  if ((options.codeMode ?? "off") === "off") return undefined;
+  const parsed = parseBridgeCall(args, options);
+  if (!parsed.ok || parsed.value.action !== "run" || parsed.value.code === undefined) {
+    return undefined;
+  }
+  return { action: "run", code: parsed.value.code };
 }
 
 function search(

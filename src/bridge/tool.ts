@@ -6,10 +6,14 @@
  */
 
 import type { ToolFormat } from "../config.ts";
+import type { CodeMode } from "../code_mode/limits.ts";
 import { ceilingSentence } from "./render.ts";
 
 /** The bridge's actions. */
 export const BRIDGE_ACTIONS = ["search", "describe", "execute", "more"] as const;
+
+/** The action code mode adds (only when it is on: the bridge offers it then alone). */
+export const RUN_ACTION = "run";
 
 /**
  * The bridge tool in one of the formats: OpenAI's function (`{type: "function", function}`),
@@ -47,16 +51,45 @@ export interface BridgeToolOptions {
    * not said when not given (a face that does not cut answers).
    */
   resultCeilingTokens?: number;
+  /**
+   * Whether the bridge offers `run`, and what a script may call.
+   * @default {"off"}
+   */
+  codeMode?: CodeMode;
 }
 
 const DESCRIPTION = "Use the tools of MCP servers; ids are server/tool. " +
   "search: find tools by keywords. describe: get a tool's input schema. " +
   "execute: run a tool with arguments that follow that schema. Describe before you execute.";
+const RUN = " run: JavaScript code (an async function's body) composing tools in a sandbox: " +
+  "await call(id, args) returns a tool's result, search(query, limit?), describe(id), console.log; " +
+  "return a JSON value. Answers {result, logs, calls}.";
+const READ_ONLY = " Scripts call only read-only tools; execute the others.";
 
-// The description, with the ceiling's sentence when there is one.
-function description(resultCeilingTokens: number | undefined): string {
+/**
+ * The bridge tool's description: the actions, `run` when code mode is on, and the ceiling's
+ * sentence when there is one.
+ *
+ * @param codeMode Whether it offers `run` (and for which tools).
+ * @param resultCeilingTokens The result ceiling the face applies, when it says one.
+ * @returns The description.
+ *
+ * @example Usage
+ * ```ts
+ * import { bridgeDescription } from "./tool.ts";
+ * import { equal, ok } from "node:assert/strict";
+ *
+ * equal(bridgeDescription("off").includes("run:"), false);
+ * ok(bridgeDescription("read-only").includes("read-only tools"));
+ * ```
+ */
+export function bridgeDescription(
+  codeMode: CodeMode = "off",
+  resultCeilingTokens?: number,
+): string {
+  const code = codeMode === "off" ? "" : RUN + (codeMode === "read-only" ? READ_ONLY : "");
   const ceiling = resultCeilingTokens === undefined ? "" : ceilingSentence(resultCeilingTokens);
-  return ceiling === "" ? DESCRIPTION : `${DESCRIPTION} ${ceiling}`;
+  return DESCRIPTION + code + (ceiling === "" ? "" : ` ${ceiling}`);
 }
 
 /**
@@ -74,12 +107,16 @@ function description(resultCeilingTokens: number | undefined): string {
  * ```
  */
 export function bridgeParameters(
-  options: Pick<BridgeToolOptions, "maxSearchLimit" | "searchDefaultLimit">,
+  options: Pick<BridgeToolOptions, "maxSearchLimit" | "searchDefaultLimit" | "codeMode">,
 ): Record<string, unknown> {
+  const code = (options.codeMode ?? "off") !== "off";
   return {
     type: "object",
     properties: {
-      action: { type: "string", enum: [...BRIDGE_ACTIONS] },
+      action: {
+        type: "string",
+        enum: code ? [...BRIDGE_ACTIONS, RUN_ACTION] : [...BRIDGE_ACTIONS],
+      },
       query: {
         type: "string",
         description:
@@ -94,6 +131,9 @@ export function bridgeParameters(
       name: { type: "string", description: "describe, execute: the tool id server/tool" },
       arguments: { type: "object", description: "execute: the tool's arguments" },
       ref: { type: "string", description: "more: the ref a cut answer gives" },
+      ...(code
+        ? { code: { type: "string", description: "run: the JavaScript, an async function's body" } }
+        : {}),
     },
     required: ["action"],
     additionalProperties: false,
@@ -118,13 +158,13 @@ export function bridgeParameters(
 export function bridgeTool(options: BridgeToolOptions): BridgeTool {
   const name = options.bridgeName;
   const parameters = bridgeParameters(options);
-  const DESCRIPTION = description(options.resultCeilingTokens);
+  const description = bridgeDescription(options.codeMode, options.resultCeilingTokens);
   switch (options.toolFormat) {
     case "openai":
-      return { type: "function", function: { name, description: DESCRIPTION, parameters } };
+      return { type: "function", function: { name, description, parameters } };
     case "anthropic":
-      return { name, description: DESCRIPTION, input_schema: parameters };
+      return { name, description, input_schema: parameters };
     case "mcp":
-      return { name, description: DESCRIPTION, inputSchema: parameters };
+      return { name, description, inputSchema: parameters };
   }
 }

@@ -13,6 +13,7 @@ import { pageHandler } from "../http/page.ts";
 import { checkSettings, type HttpSettings } from "../http/settings.ts";
 import { MemorySessionStore } from "../session/memory_store.ts";
 import { backgroundRanker } from "../ranking/deno_ranker.ts";
+import { DenoSandbox } from "./code_sandbox.ts";
 import { loadDenoRanker } from "./ranking_file.ts";
 import { VERSION } from "../version.ts";
 import { type LearnedStore, Learning } from "../session/learned.ts";
@@ -49,6 +50,10 @@ function learnedStore(): LearnedStore | undefined {
     : undefined;
 }
 
+// Code mode's sandbox, for requests that turn it on: a child deno per run, with no permissions
+// (this server may run only `deno`: --allow-run=deno), one started ahead for the next run.
+const sandbox = new DenoSandbox({ prewarm: 1 });
+
 const app = createApp({
   store: new MemorySessionStore({
     ttlSeconds: settings.sessionTtlSeconds,
@@ -60,6 +65,7 @@ const app = createApp({
   // The word vectors load in the background, after startup; lexical search until then.
   catalogs: { ranker: backgroundRanker({ load: () => loadDenoRanker() }) },
   learning: new Learning(learnedStore(), { log: (line) => console.error(`unfold: ${line}`) }),
+  codeMode: { sandbox },
 });
 
 // The page at GET / (src/page/), then the API.
@@ -94,5 +100,8 @@ try {
 }
 
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  Deno.addSignalListener(signal, () => server.shutdown());
+  Deno.addSignalListener(signal, () => {
+    void sandbox.close();
+    void server.shutdown();
+  });
 }

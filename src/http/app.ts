@@ -57,6 +57,7 @@ import { warmUp } from "./warm_up.ts";
 import { routeResult } from "./route_result.ts";
 import type { AppEnv } from "./shapes.ts";
 import { DEFAULT_SETTINGS, type HttpSettings } from "./settings.ts";
+import { answerRun, type CodeModeDeps, limitsOverDeployment } from "./run_route.ts";
 
 /** What the app needs from its runtime. */
 export interface AppDeps {
@@ -110,6 +111,12 @@ export interface AppDeps {
    * @default {none: search does not learn}
    */
   learning?: Learning;
+  /**
+   * Code mode: the sandbox that runs the scripts of `run` (a request opts in with
+   * `options.codeMode`), and the most each bound of a run may be here.
+   * @default {{}} (no sandbox: a run answers that it cannot run here)
+   */
+  codeMode?: CodeModeDeps;
 }
 
 export type { AppEnv } from "./shapes.ts";
@@ -288,6 +295,27 @@ export function createApp(deps: AppDeps): UnfoldApp {
         const prepared = await prepare(c, "route");
         if (!prepared.ok) return prepared.response;
         const { body, entry, injector } = prepared.value;
+        const run = injector.script(body.arguments);
+        if (run !== undefined) {
+          const ran = await answerRun(injector, run, {
+            results: body.results,
+            session: body.session === undefined ? undefined : {
+              store,
+              key: keyOf(c, body.session),
+              catalogHash: entry.catalogHash,
+            },
+            ...(results === undefined ? {} : { kept: results }),
+          }, deps.codeMode ?? {});
+          if (ran instanceof Response) return ran;
+          return c.json({ ...ran, catalogHash: entry.catalogHash });
+        }
+        if (body.results !== undefined) {
+          const message = 'is only for a run: send it with {"action":"run",...} arguments';
+          return problem("invalid_request", `"results" ${message}`, [{
+            pointer: "/results",
+            message,
+          }]);
+        }
         // A session's tenant learns from its runs (see AppDeps.learning).
         const learns = body.session !== undefined && learning !== undefined &&
           injector.config.learn;
@@ -518,6 +546,8 @@ export function createApp(deps: AppDeps): UnfoldApp {
         maxDescriptionChars: settings.maxDescriptionChars,
       }).filter(([, value]) => value !== undefined),
     ) as Partial<ProgressiveConfig>;
+    const over = limitsOverDeployment(options.codeLimits, deps.codeMode ?? {});
+    if (over !== undefined) return { ok: false, response: over };
     const checked = checkConfig(config);
     if (!checked.ok) return { ok: false, response: invalidConfig(checked.error) };
     return {

@@ -17,7 +17,8 @@
  * adapter; `HttpSettings`, `DEFAULT_SETTINGS` and `settingsFromEnv` are its limits and how the
  * environment sets them; `CatalogStore`, `StoredCatalog` and `RankerSnapshot` are the catalogue
  * cache a host may supply (the Workers' Durable Object store is one); `Hasher` is the hash a host
- * may inject; `VERSION` is what `/healthz` reports. Session types are `./session`'s.
+ * may inject; `VERSION` is what `/healthz` reports; `CodeModeDeps` is how a host gives code mode
+ * its sandbox (and this deployment's bounds of a run). Session types are `./session`'s.
  *
  * @module
  */
@@ -28,4 +29,5 @@ export { createApp } from "./app.ts";
 export type { HttpSettings } from "./settings.ts";
 export { DEFAULT_SETTINGS, settingsFromEnv } from "./settings.ts";
 export type { Hasher } from "../canonical_json.ts";
+export type { CodeModeDeps } from "./run_route.ts";
 export { VERSION } from "../version.ts";

@@ -12,6 +12,7 @@ import type { ToolMatch as CoreToolMatch } from "../catalog.ts";
 import { DISCLOSURE_LEVELS } from "../config.ts";
 import { EXPLAINED_FIELDS, MATCH_KINDS } from "../ranking/explain.ts";
 import { PROBLEM_CODES } from "./problems.ts";
+import { RUN_ERROR_CODES } from "../code_mode/answer.ts";
 
 /** The `/v1/result` error codes: the `McpError` codes that mapping a result can raise. */
 export const RESULT_ERROR_CODES = ["tool_error", "unsupported_content"] as const;
@@ -216,6 +217,7 @@ export function responseSchemas<T extends z.ZodMiniType>(McpTool: T) {
       cut: Cut,
       catalogHash,
     }).check(z.describe("The next part of a cut answer (a session keeps the rest).")),
+    ...runResults(McpTool, { toolResult, id, catalogHash }),
   ]).check(z.describe("What one call of the bridge tool comes to, by `action`."));
 
   const WordMatch = z.object({
@@ -262,6 +264,10 @@ export function responseSchemas<T extends z.ZodMiniType>(McpTool: T) {
       tokensReturned: int().check(z.describe("Tokens of every answer handed to the model.")),
       resultsCut: int().check(z.describe("Answers cut at maxResultTokens or maxResultBytes.")),
       moreCalls: int().check(z.describe("Calls of more, answered or not.")),
+      runs: z.optional(int().check(z.describe("Scripts run (code mode)."))),
+      scriptCalls: z.optional(
+        int().check(z.describe("Real calls made by scripts (each also an execute).")),
+      ),
     }),
     createdAt: text("ISO 8601"),
     updatedAt: text("ISO 8601"),
@@ -306,4 +312,58 @@ export function responseSchemas<T extends z.ZodMiniType>(McpTool: T) {
     ApiStatus,
     Problem,
   };
+}
+
+// Code mode's two answers of /v1/route: a run that ended, and the next call a replayed run needs.
+function runResults<T extends z.ZodMiniType>(
+  McpTool: T,
+  fields: { toolResult: z.ZodMiniString; id: z.ZodMiniString; catalogHash: z.ZodMiniString },
+) {
+  const ScriptCall = z.object({
+    id: z.string(),
+    ok: z.boolean(),
+    error: z.optional(z.string()),
+  });
+  const RunError = z.object({
+    code: z.enum(RUN_ERROR_CODES),
+    message: z.string(),
+    line: z.optional(int()),
+    column: z.optional(int()),
+    limit: z.optional(z.string()),
+  });
+  const content = {
+    result: z.unknown().check(
+      z.describe("The JSON of the value the script returned (null when none)."),
+    ),
+    logs: z.array(z.string()).check(z.describe("The script's console lines.")),
+    calls: z.array(ScriptCall).check(z.describe("Each real call the script made, in order.")),
+    error: z.optional(RunError.check(z.describe("Why the run has no value, when it has none."))),
+  };
+  return [
+    z.object({
+      action: z.literal("run"),
+      isError: z.boolean(),
+      ...content,
+      toolResult: fields.toolResult,
+      structuredContent: z.object(content).check(
+        z.describe("The same as the text: for hosts that pass structured content on."),
+      ),
+      catalogHash: fields.catalogHash,
+    }).check(z.describe("A script that ran: its value, its console lines and its calls.")),
+    z.object({
+      action: z.literal("call"),
+      id: fields.id,
+      tool: McpTool,
+      arguments: JsonObject.check(z.describe("The arguments for the real tool.")),
+      index: int().check(
+        z.describe("The call's place among the run's real calls: the length `results` has now."),
+      ),
+      catalogHash: fields.catalogHash,
+    }).check(
+      z.describe(
+        "The next real call a replayed run needs: the host authorises and calls it, adds its MCP " +
+          "result to `results` and sends the same run again.",
+      ),
+    ),
+  ] as const;
 }

@@ -16,6 +16,7 @@ import {
   TOOL_FORMATS,
 } from "../config.ts";
 import { DESCRIBE_FIRST_MODES } from "../session/describe_first.ts";
+import { CODE_LIMIT_NAMES, CODE_MODES } from "../code_mode/limits.ts";
 import { SESSION_NAME } from "../session/store.ts";
 import { CATALOG_REF } from "./catalog_cache.ts";
 import { NATIVE_KINDS, nativeResponseSchemas, nativeSchemas } from "./native_schemas.ts";
@@ -145,6 +146,19 @@ export function requestSchemas(settings: Pick<HttpSettings, "maxTools">) {
     learn: z.optional(
       z.boolean().check(z.describe("Learn from and use this tenant's runs (default true).")),
     ),
+    codeMode: z.optional(
+      z.enum(CODE_MODES).check(
+        z.describe(
+          'Code mode: "run" scripts whose calls the host answers (default "off"; "read-only": ' +
+            "only tools whose definition says readOnlyHint).",
+        ),
+      ),
+    ),
+    codeLimits: z.optional(
+      z.strictObject(
+        Object.fromEntries(CODE_LIMIT_NAMES.map((name) => [name, z.optional(int())])),
+      ).check(z.describe("The bounds of a run, each at most this deployment's.")),
+    ),
   });
 
   const Session = z.string().check(
@@ -206,16 +220,28 @@ export function requestSchemas(settings: Pick<HttpSettings, "maxTools">) {
     servers: z.optional(Servers),
     ...rest,
   }).check(oneCatalog);
+  const Results = z.array(
+    z.looseObject({
+      content: z.optional(z.array(z.unknown())),
+      structuredContent: z.optional(JsonObject),
+      isError: z.optional(z.boolean()),
+    }),
+  ).check(
+    z.describe(
+      "A run replayed (code mode): the MCP results of the calls the run asked for so far, in order.",
+    ),
+  );
   const RouteRequest = z.strictObject({
     catalog: z.optional(Catalog),
     servers: z.optional(Servers),
     ...rest,
     arguments: Arguments,
+    results: z.optional(Results),
   }).check(oneCatalog);
   // The parts of a request whose catalogue arrived as text, parsed apart (src/http/catalog_request.ts).
   const CatalogPart = z.strictObject({ catalog: Catalog, servers: z.optional(Servers) });
   const InjectRest = z.strictObject(rest);
-  const RouteRest = z.strictObject({ ...rest, arguments: Arguments });
+  const RouteRest = z.strictObject({ ...rest, arguments: Arguments, results: z.optional(Results) });
   // Why a search found what it found (src/ranking/explain.ts): the query, and a tool to look for.
   const explainFields = {
     catalogRef: rest.catalogRef,

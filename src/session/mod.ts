@@ -3,7 +3,8 @@
  * is sent once, execute waits for describe, and counters say how the model used the bridge. The
  * core's stateless `Injector` needs none of it; a host that keeps a conversation adds it.
  *
- * Why these names: `routeInSession` is the one entry point (route + the session's transition);
+ * Why these names: `routeInSession` is the one entry point (route + the session's transition),
+ * and `recordRun` what a host that runs code mode's scripts records of a run once it ended;
  * `SessionStore` is the strategy a host implements (the HTTP API's Durable Object store is one),
  * `MemorySessionStore` the ready-made one; `SessionKey`, `SessionInput`, `SessionDecision` and
  * `SessionState` are what a store takes, answers and keeps; `SessionFullError` is the expected
@@ -41,7 +42,7 @@ export { SessionFullError, SessionStoreError } from "./store.ts";
 export type { MemorySessionStoreOptions } from "./memory_store.ts";
 export { MemorySessionStore } from "./memory_store.ts";
 export type { SessionRouteOptions } from "./session_route.ts";
-export { routeInSession } from "./session_route.ts";
+export { recordRun, routeInSession } from "./session_route.ts";
 export type { LearnedScope, LearnedStore, LearningOptions, LearnOrigin } from "./learned.ts";
 export { Learning } from "./learned.ts";
 export { LearnedRuns } from "../ranking/learned.ts";

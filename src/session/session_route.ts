@@ -23,6 +23,7 @@ import type { SessionDecision } from "./state.ts";
 import { SessionFullError, type SessionKey, type SessionStore } from "./store.ts";
 import type { Result } from "../result.ts";
 import type { LearnedRuns } from "../ranking/learned.ts";
+import type { RunAnswer } from "../code_mode/answer.ts";
 
 /** Where a call's session lives and how it behaves. */
 export interface SessionRouteOptions {
@@ -179,6 +180,39 @@ export async function routeParsedInSession(
       return done(decision, key.session, verdict === "invalid_arguments" ? checked : action);
     }
   }
+}
+
+/**
+ * Records a run that has ended in its session: the run, and each real call its script made
+ * (counted as executes, their origin a script's).
+ *
+ * @param store The store.
+ * @param key The session.
+ * @param catalogHash The catalogue's generation.
+ * @param answer The run's answer.
+ *
+ * @example Usage
+ * ```ts
+ * import { MemorySessionStore } from "./memory_store.ts";
+ * import { recordRun } from "./session_route.ts";
+ * import { equal } from "node:assert/strict";
+ *
+ * const store = new MemorySessionStore();
+ * const key = { tenant: "", session: "s" };
+ * await recordRun(store, key, "h", { calls: [{ id: "a/b", ok: true }] });
+ * equal((await store.get(key))?.counters.scriptCalls, 1);
+ * ```
+ */
+export async function recordRun(
+  store: SessionStore,
+  key: SessionKey,
+  catalogHash: string,
+  answer: Pick<RunAnswer, "calls">,
+): Promise<void> {
+  await store.apply(key, {
+    catalogHash,
+    event: { kind: "run", origin: "script", calls: answer.calls.map(({ id, ok }) => ({ id, ok })) },
+  });
 }
 
 type Hash = (text: string) => string | Promise<string>;

@@ -45,6 +45,10 @@ export interface SessionState {
     resultsCut: number;
     /** Calls of `more`, answered or not. */
     moreCalls: number;
+    /** Scripts run (code mode); absent until the first. */
+    runs?: number;
+    /** Real calls made by scripts (each also counts as an execute); absent until the first. */
+    scriptCalls?: number;
   };
   /** When the session began, in ms since the epoch. */
   createdAt: number;
@@ -74,7 +78,17 @@ export interface SessionInput {
     }
     | { kind: "error"; code: string }
     | { kind: "result"; isError: boolean; tokens?: number; cut?: boolean }
-    | { kind: "answer"; tokens: number; cut: boolean; more: boolean; error?: string };
+    | { kind: "answer"; tokens: number; cut: boolean; more: boolean; error?: string }
+    | {
+      kind: "run";
+      /**
+       * Where the calls came from: a script, never the model's own execute, so that what learns
+       * from the model's choices (search's prior) can tell them apart.
+       */
+      origin: "script";
+      /** Each real call the script made, in order. */
+      calls: readonly { id: string; ok: boolean }[];
+    };
 }
 
 /** The session's decision about the event. */
@@ -346,5 +360,12 @@ function apply(
       if (event.more) c.moreCalls += 1;
       if (event.error !== undefined) error(event.error);
       return { state, decision: { kind: "recorded" } };
+    case "run": {
+      c.runs = (c.runs ?? 0) + 1;
+      c.scriptCalls = (c.scriptCalls ?? 0) + event.calls.length;
+      c.executes += event.calls.length;
+      for (const call of event.calls) if (!call.ok) c.upstreamFailures += 1;
+      return { state, decision: { kind: "recorded" } };
+    }
   }
 }

@@ -11,6 +11,7 @@ import { type HttpSettings, settingsFromEnv } from "../http/settings.ts";
 import { type CatalogNamespace, DurableCatalogStore } from "./durable_catalogs.ts";
 import { DurableSessionStore, type SessionNamespace } from "./durable_store.ts";
 import { assetRanker } from "../ranking/deno_ranker.ts";
+import { type WorkerLoader, WorkerLoaderSandbox } from "./code_sandbox.ts";
 
 // The estimated bytes of catalogues one isolate keeps in memory.
 const ISOLATE_CATALOG_BYTES = 32 * 1024 * 1024;
@@ -31,7 +32,8 @@ export interface WorkerApi {
 /**
  * Builds the HTTP API for a Worker's environment.
  *
- * @param env The bindings (`SESSIONS`, optionally `CATALOGS` and `ASSETS`) and `UNFOLD_*` variables.
+ * @param env The bindings (`SESSIONS`, optionally `CATALOGS`, `ASSETS` and `LOADER`, the Worker
+ * Loader that runs code mode's scripts) and `UNFOLD_*` variables.
  * @returns The API, its settings and its session store.
  * @throws {RangeError} When a variable is not a valid setting.
  */
@@ -50,6 +52,13 @@ export function workerApi(env: Record<string, unknown>): WorkerApi {
       maxBytes: ISOLATE_CATALOG_BYTES,
       // The Deno default, its data fetched from the static assets at the isolate's first search.
       ranker: assetRanker(env.ASSETS as AssetsBinding | undefined),
+    },
+    // Code mode's sandbox, for requests that turn it on: an isolate per run, no outbound network.
+    codeMode: env.LOADER === undefined ? {} : {
+      sandbox: new WorkerLoaderSandbox(
+        env.LOADER as WorkerLoader,
+        env.ASSETS as AssetsBinding | undefined,
+      ),
     },
   });
   return { api, settings, store };

@@ -35,6 +35,10 @@ export function forTheModel(result: RouteResult): string {
       return result.error.code + ": " + result.toolResult;
     case "more":
       return typeof result.toolResult === "string" ? result.toolResult : JSON.stringify(result.toolResult);
+    case "run":
+      return result.isError ? result.error?.message ?? "" : result.toolResult;
+    case "call":
+      return "run " + result.id + " as call " + result.index + ", then the run again";
     default: {
       const unreachable: never = result;
       return unreachable;

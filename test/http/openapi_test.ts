@@ -93,6 +93,20 @@ Deno.test("RouteResult is a oneOf discriminated by action, each shape with its r
     ["execute", ["action", "arguments", "catalogHash", "id", "tool"]],
     ["error", ["action", "catalogHash", "error", "toolResult"]],
     ["more", ["action", "catalogHash", "cut", "ref", "toolResult"]],
+    [
+      "run",
+      [
+        "action",
+        "calls",
+        "catalogHash",
+        "isError",
+        "logs",
+        "result",
+        "structuredContent",
+        "toolResult",
+      ],
+    ],
+    ["call", ["action", "arguments", "catalogHash", "id", "index", "tool"]],
   ]);
 });
 
