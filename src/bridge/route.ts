@@ -28,7 +28,7 @@ import {
 import { BRIDGE_EXAMPLE, parseBridgeCall, type ParsedCall } from "./parse.ts";
 import { closestIds, hasServer, MAX_ID_CHARS, sameNameIds } from "./suggest.ts";
 import { validateArguments } from "../schema/validate.ts";
-import { type CodeLimits, codeLimits, type CodeMode } from "../code_mode/limits.ts";
+import type { CodeMode } from "../code_mode/limits.ts";
 import { declaration } from "../code_mode/declaration.ts";
 
 /** What routing needs to know besides the catalogue. */

@@ -15,7 +15,7 @@ import { harnessSettings } from "../code_mode/harness_settings.ts";
 import { prepareScript } from "../code_mode/prepare.ts";
 import { scriptExpression } from "../code_mode/script_text.ts";
 import type { Sandbox, SandboxEnd, SandboxHost, SandboxScript } from "../code_mode/sandbox.ts";
-import { LineSplitter } from "../utils/line_splitter.ts";
+import { StdioLines } from "../protocol/stdio_lines.ts";
 import { CHILD_PROGRAM } from "./_sandbox_child.ts";
 
 /** How a {@linkcode DenoSandbox} starts its processes. */
@@ -266,10 +266,12 @@ async function runChild(
 
   const decoder = new TextDecoder();
   const maxLine = LINE_FACTOR * Math.max(limits.maxOutputChars, limits.maxLogChars) + LINE_SLACK;
-  const lines = new LineSplitter(maxLine, {
-    line: (bytes) => {
+  // The child's lines through the one stdio line policy: bounded, strict UTF-8 and JSON; a host
+  // message is its JSON text again (the sandbox's contract is text).
+  const lines = new StdioLines((value) => value, {
+    message: (value) => {
       if (end !== undefined) return;
-      const text = decoder.decode(bytes);
+      const text = JSON.stringify(value);
       if (text.startsWith('{"op":"done"')) {
         settle({ kind: "done", text });
         return;
@@ -278,8 +280,13 @@ async function runChild(
         if (reply !== undefined && end === undefined) send(reply);
       }, () => settle({ kind: "failed", message: "the host could not answer a request" }));
     },
-    oversized: () => settle({ kind: "limit", limit: "maxOutputChars" }),
-  });
+    refused: (fault) =>
+      settle(
+        fault.kind === "oversized"
+          ? { kind: "limit", limit: "maxOutputChars" }
+          : { kind: "failed", message: "the sandbox wrote a line that is not a JSON message" },
+      ),
+  }, maxLine);
   const reading = child.stdout.pipeTo(
     new WritableStream({ write: (chunk) => lines.push(chunk) }),
   ).catch(() => {});
