@@ -54,7 +54,8 @@ export function recordedServers(): Record<string, ServerEntry> {
     command: Deno.execPath(),
     args: [
       "run",
-      ...RUN_FLAGS,
+      // Read-only: the recorded listing is all it needs (RUN_FLAGS' -A would conflict).
+      ...RUN_FLAGS.filter((flag) => flag !== "-A"),
       "--config",
       join(ROOT, "deno.json"),
       "--allow-read",

@@ -31,7 +31,7 @@ import {
 import { checkTrust, heldMessage, HeldToolError, type TrustSource } from "./trust/policy.ts";
 import type { UpstreamPool } from "./pool/upstreams.ts";
 import type { ClientIdentity } from "./host_profiles.ts";
-import { unlistedServers } from "./pool/start_wait.ts";
+import { notSearched } from "./not_searched.ts";
 
 /** What one `tools/call` brings besides its name and arguments. */
 export interface CallContext {
@@ -134,7 +134,7 @@ export class ToolCalls {
     if (action.action !== "execute") {
       return actionResult(
         action,
-        action.action === "search" ? unlistedServers(state.statuses) : [],
+        action.action === "search" ? notSearched(state.statuses) : [],
       );
     }
     return await this.forward(action.tool, action.arguments, context, true);
