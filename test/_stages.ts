@@ -28,6 +28,7 @@ export const INTEGRATION: readonly string[] = [
   "test/hosts/claude_code_test.ts",
   "test/hosts/codex_test.ts",
   "test/hosts/gemini_test.ts",
+  "test/hosts/recorded_server_test.ts",
   "test/page/gateway_page_test.ts",
   "test/e2e/ranking_parity_test.ts",
   "test/gateway/worker_face_test.ts",

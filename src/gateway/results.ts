@@ -7,7 +7,7 @@
  */
 
 import { type BridgeAction, errorAction } from "../bridge/action.ts";
-import type { BridgeOutput } from "../bridge/output_schema.ts";
+import type { BridgeOutput, NotSearched } from "../bridge/output_schema.ts";
 import type { ParsedCall } from "../bridge/parse.ts";
 import { renderDescribe, renderToolFailure, renderWithSchema } from "../bridge/render.ts";
 import { type Injector, routeParsed } from "../injector.ts";
@@ -15,6 +15,7 @@ import type { CallToolResultLike } from "../tool_result.ts";
 import { COMMAND_NOT_FOUND } from "../tool_error.ts";
 import { escapeInvisible, quote } from "../untrusted.ts";
 import { unlistedServers } from "./pool/start_wait.ts";
+import { explainNotSearched } from "./not_searched.ts";
 import type { UpstreamStatus } from "./pool/upstreams.ts";
 
 /** A bridge action the bridge answers itself: every one but an execute (which is forwarded). */
@@ -56,14 +57,13 @@ export function stateless(injector: Injector, args: unknown, parsed?: ParsedCall
  * Corrects the bridge's "the server does not exist" for a server the config has but whose tools
  * are not in the catalogue now (still starting, failed to start, needs a login, or all its tools
  * were left out): the model is told the server is there, in what state and why, so it neither
- * invents another id nor gives up on the server. A search answered while servers have not listed
- * yet names them, and a miss then says to search again in a moment rather than with other words.
- * Other actions come back as they were.
+ * invents another id nor gives up on the server. A search names the servers it could not search
+ * (`explainNotSearched`). Other actions come back as they were.
  *
  * @param action The bridge's action.
  * @param statuses The upstreams' states.
  * @returns The action, its unknown-server sentence replaced when the server is configured, or
- * the search with the servers still starting named.
+ * the search with the servers it could not search named.
  *
  * @example Usage
  * ```ts
@@ -91,7 +91,7 @@ export function explainConfiguredServer(
   action: BridgeAction,
   statuses: readonly UpstreamStatus[],
 ): BridgeAction {
-  if (action.action === "search") return explainUnlisted(action, unlistedServers(statuses));
+  if (action.action === "search") return explainNotSearched(action, statuses);
   if (action.action !== "error" || action.code !== "unknown_tool") return action;
   const unlisted = unlistedServers(statuses);
   for (const status of statuses) {
@@ -132,34 +132,11 @@ export function explainConfiguredServer(
   return action;
 }
 
-// A search answered while servers have not listed yet says which: a miss is not the model's
-// words but those servers' tools not being there yet, so it is told to search again shortly.
-function explainUnlisted(
-  action: Extract<BridgeAction, { action: "search" }>,
-  unlisted: readonly string[],
-): Extract<BridgeAction, { action: "search" }> {
-  if (unlisted.length === 0) return action;
-  const starting = `Servers still starting, whose tools are not searched yet: ${
-    unlisted.map(quote).join(", ")
-  }.`;
-  if (action.miss?.why !== "no_match") {
-    return { ...action, toolResult: `${action.toolResult}\n${starting}` };
-  }
-  const next = "search again in a moment: their tools join the catalogue when they are ready";
-  const said = `\nNext: ${action.miss.next}`;
-  return {
-    ...action,
-    miss: { ...action.miss, next },
-    toolResult: action.toolResult.endsWith(said)
-      ? `${action.toolResult.slice(0, -said.length)}\n${starting}\nNext: ${next}`
-      : `${action.toolResult}\n${starting}`,
-  };
-}
-
 /**
  * The result of a search, a describe or an error of the bridge.
  *
  * @param action The action (not an execute: that one is forwarded).
+ * @param missing A search's servers not searched (`notSearched` of `not_searched.ts`).
  * @returns The tool result.
  *
  * @example Usage
@@ -174,7 +151,7 @@ function explainUnlisted(
  */
 export function actionResult(
   action: Answered,
-  starting: readonly string[] = [],
+  missing: readonly NotSearched[] = [],
 ): CallToolResultLike {
   const next = nextStep(action.toolResult);
   const then = next === undefined ? {} : { next };
@@ -186,8 +163,11 @@ export function actionResult(
         matches: action.matches.map(({ id, description, score }) => ({ id, description, score })),
         ...(action.miss ? { miss: action.miss } : {}),
         ...then,
-        ...(action.matches.length > 0 ? { untrusted: ["matches"] } : {}),
-        ...(starting.length > 0 ? { starting: [...starting] } : {}),
+        ...untrustedOf([
+          ...(action.matches.length > 0 ? ["matches"] : []),
+          ...(missing.some((s) => s.detail !== undefined) ? ["notSearched"] : []),
+        ]),
+        ...(missing.length > 0 ? { notSearched: missing.map((s) => ({ ...s })) } : {}),
       });
     case "describe": {
       const { server: _, ...tool } = action.tool;
@@ -287,6 +267,10 @@ export function heldResult(id: string, message: string, bridged: boolean): CallT
 
 // The code of a call refused because its tool awaits the user's approval.
 const HELD_CODE = "awaiting_approval";
+
+function untrustedOf(fields: string[]): { untrusted?: string[] } {
+  return fields.length === 0 ? {} : { untrusted: fields };
+}
 
 // The next step a text ends with ("Next: …"), as the structured copy carries it.
 function nextStep(text: string): string | undefined {

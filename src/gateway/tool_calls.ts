@@ -34,6 +34,7 @@ import type { UpstreamPool } from "./pool/upstreams.ts";
 import type { ClientIdentity } from "./host_profiles.ts";
 import type { Learning } from "../session/learned.ts";
 import type { LearnedRuns } from "../ranking/learned.ts";
+import { notSearched } from "./not_searched.ts";
 
 /** What one `tools/call` brings besides its name and arguments. */
 export interface CallContext {
@@ -153,7 +154,7 @@ export class ToolCalls {
     }
     if (action.action === "search") learning?.searched(action.query);
     const answered = explainConfiguredServer(action, state.statuses);
-    return actionResult(answered, answered.action === "search" ? state.unlisted : []);
+    return actionResult(answered, answered.action === "search" ? notSearched(state.statuses) : []);
   }
 
   // A session that cannot record (full, or its store failing) must not leave the model stuck: the

@@ -293,9 +293,11 @@ export async function openLivePool(
     );
   };
 
-  // Eager: every server is spawned before anything is awaited, its last listing read meanwhile.
+  // Eager: every server is spawned before anything is awaited, its last listing read meanwhile;
+  // with `startAfter`, the listings are read first and the servers that have one wait for it.
   // Lazy: the last listing decides whether a server starts at all, so it is read first.
-  const eagerly = lazy ? [] : entries.map(start);
+  const later = lazy || store === undefined ? undefined : options.startAfter;
+  const eagerly = lazy || later !== undefined ? [] : entries.map(start);
   // A server still starting is searched and described from its last listing.
   if (store !== undefined) {
     await Promise.all(entries.map(async (entry) => {
@@ -316,7 +318,17 @@ export async function openLivePool(
   }
   const attempts = lazy
     ? entries.map((entry) => entry.status.state === "stopped" ? Promise.resolve() : start(entry))
-    : eagerly;
+    : later === undefined
+    ? eagerly
+    : entries.map((entry) => {
+      if (entry.fromSnapshot !== true) return start(entry);
+      // Unless a call started it first (or the pool closed), it starts once the caller says.
+      const run = () => {
+        if (entry.epoch === 0) void start(entry);
+      };
+      void later.then(run, run);
+      return Promise.resolve();
+    });
   // Only the servers without a snapshot are waited for: the others are answered from it already.
   const started = Promise.all(attempts.filter((_, i) => entries[i]!.fromSnapshot !== true));
   await within(started, startupMs, options.signal);

@@ -183,6 +183,13 @@ export interface PoolOptions {
    * @default {IDLE_TIMEOUT_MS}
    */
   idleTimeoutMs?: number;
+  /**
+   * Eager: the servers listed from a snapshot start once this settles, the others at once: the
+   * stdio gateway answers its host from the snapshots before their starts take the CPU (a call
+   * of one starts it at once). The live pool only, with `snapshots`.
+   * @default {every server starts at once}
+   */
+  startAfter?: Promise<unknown>;
   /** Stops waiting for the upstreams at start (the caller is shutting down). */
   signal?: AbortSignal;
   /**
