@@ -28,7 +28,8 @@ const MAX_CONFIG_BYTES = 4 * 1024 * 1024;
  * @param env The environment (`${VAR}` in the config reads it).
  * @param log Says what was left out of a host's file, once.
  * @returns The config, or the line that says why there is none. A server or profile that names
- * a variable not set is in `awaiting`: {@linkcode unsetProblem} says whether the command needs it.
+ * a variable not set is in `awaiting`, a server entry that cannot be read in `invalid`:
+ * {@linkcode unsetProblem} says whether the command needs it.
  */
 export async function readConfigFile(
   args: Pick<Args, "config" | "configGiven">,
@@ -68,14 +69,16 @@ export async function readConfigFile(
     // Variables are looked up by the names a config chose: `${toString}` is a variable, never
     // Object.prototype's member.
     ownRecord(configEnvironment(env, path, Deno.cwd())),
-    { deferUnset: true },
+    // A server entry that cannot be read is that server's too: set aside, listed unavailable.
+    { deferUnset: true, contain: true },
   );
   return parsed.ok ? parsed : { ok: false, error: `${path}: ${parsed.error.message}` };
 }
 
 /**
- * The line a command fails with when something it serves names a variable that is not set: the
- * first such in the file, said as the whole config failed before (`awaiting`'s error).
+ * The line a command fails with when something it serves names a variable that is not set, or
+ * is a server whose entry cannot be read: the first such in the file, said as the whole config
+ * failed before (`awaiting`'s or `invalid`'s error).
  *
  * @param path The config's path.
  * @param config The config as read.
@@ -87,6 +90,7 @@ export function unsetProblem(
   config: GatewayConfig,
   serves: (awaiting: Pick<AwaitingVariables, "kind" | "name">) => boolean,
 ): string | undefined {
-  const first = config.awaiting?.find(serves);
+  const invalid = config.invalid?.find((entry) => serves({ kind: "server", name: entry.server }));
+  const first = invalid ?? config.awaiting?.find(serves);
   return first === undefined ? undefined : `${path}: ${first.error.message}`;
 }

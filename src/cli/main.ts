@@ -27,7 +27,7 @@
 import { poolOptions } from "../gateway/config/parse.ts";
 import { openLivePool } from "../gateway/pool/live_pool.ts";
 import type { UpstreamStatus } from "../gateway/pool/upstreams.ts";
-import { unsetDetail, withUnavailable } from "../gateway/pool/unavailable.ts";
+import { setAsideServers, unsetDetail, withUnavailable } from "../gateway/pool/unavailable.ts";
 import {
   closest,
   inProfile,
@@ -177,12 +177,13 @@ async function main(argv: readonly string[]): Promise<number> {
     console.error(`unfold: ${args.config}: ${unknownProfile(args.profile, Object.keys(profiles))}`);
     return 1;
   }
-  // A server's problem is that server's: one whose entry names a variable not set is unavailable,
-  // said here and in every state the command shows, and never started; the rest serve.
+  // A server's problem is that server's: one whose entry cannot be read or names a variable not
+  // set is unavailable, said here and in every state the command shows, and never started; the
+  // rest serve.
   const awaiting = config.awaiting ?? [];
-  const unavailableServers = awaiting.filter((a) =>
-    a.kind === "server" && (profile === undefined || profileSeesServer(profile, a.name))
-  ).map((a) => ({ server: a.name, detail: unsetDetail(a.variables, a.error.pointer) }));
+  const unavailableServers = setAsideServers(config).filter((s) =>
+    profile === undefined || profileSeesServer(profile, s.server)
+  );
   for (const { server, detail } of unavailableServers) {
     log(describe({ server, state: "unavailable", detail, tools: 0 }));
   }

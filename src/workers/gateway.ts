@@ -14,7 +14,7 @@ import { Gateway } from "../gateway/gateway.ts";
 import { gatewayHost } from "../gateway/faces/server.ts";
 import { openGatewayRoutes, profileTokenProblem } from "../gateway/faces/routes.ts";
 import { type OnDemandPool, openOnDemandPool } from "../gateway/pool/upstreams.ts";
-import { unsetDetail, withUnavailable } from "../gateway/pool/unavailable.ts";
+import { setAsideServers, unsetDetail, withUnavailable } from "../gateway/pool/unavailable.ts";
 import { ownRecord } from "../utils/record.ts";
 import type { HttpSettings } from "../http/settings.ts";
 import { connectHttp } from "../mcp/http_client.ts";
@@ -60,15 +60,14 @@ export function workerMcp(
   ));
   // A server (or a profile's token) that names a variable not set is that server's problem: it
   // is unavailable, said in its state, and the others serve.
-  const parsed = parseGatewayConfig(raw, strings, { deferUnset: true });
-  // A bad UNFOLD_UPSTREAMS is the deployment's, said on every request by the entry.
+  // So is a server entry that cannot be read (`contain`).
+  const parsed = parseGatewayConfig(raw, strings, { deferUnset: true, contain: true });
+  // A bad UNFOLD_UPSTREAMS (outside its server entries) is the deployment's, said on every
+  // request by the entry.
   if (!parsed.ok) throw parsed.error;
   const config = parsed.value;
   const awaiting = config.awaiting ?? [];
-  const unavailableServers = awaiting.filter((a) => a.kind === "server").map((a) => ({
-    server: a.name,
-    detail: unsetDetail(a.variables, a.error.pointer),
-  }));
+  const unavailableServers = setAsideServers(config);
   const unavailableProfiles = new Map(
     awaiting.filter((a) => a.kind === "profile").map((a) => [
       a.name,

@@ -24,6 +24,8 @@
 export class GatewayConfigError extends TypeError {
   /** Where the problem is: a JSON pointer into the configuration (`""` for the whole). */
   readonly pointer: string;
+  /** What is wrong there, without the place. */
+  readonly problem: string;
 
   /**
    * Makes the error.
@@ -35,6 +37,7 @@ export class GatewayConfigError extends TypeError {
     super(`Invalid gateway config at ${JSON.stringify(pointer)}: ${problem}`);
     this.name = "GatewayConfigError";
     this.pointer = pointer;
+    this.problem = problem;
   }
 }
 

@@ -3,7 +3,8 @@
  * with `command`/`args`/`env`, Streamable HTTP servers with `url`/`headers`), `${VAR}` expanded
  * from the environment, plus an `unfold` block. Every key is declared with zod in `model.ts` and
  * `servers.ts`; this reads a file's worth by it, names the first problem as one line at its place,
- * and says what the gateway's pool takes from it. Pure: the environment comes in as a parameter.
+ * and says what the gateway's pool takes from it (a bad server entry may be set aside instead:
+ * `contained.ts`). Pure: the environment comes in as a parameter.
  *
  * @module
  */
@@ -11,17 +12,13 @@
 import * as z from "zod/mini";
 import type { Result } from "../../result.ts";
 import { isRecord } from "../../utils/record.ts";
-import {
-  GatewayConfigError,
-  pointerOf,
-  Unset,
-  UnsetVariableError,
-  whileReading,
-} from "./_reading.ts";
+import { GatewayConfigError, Unset, UnsetVariableError, whileReading } from "./_reading.ts";
+import { firstProblem, invalidEntries, type InvalidEntry, withoutEntries } from "./contained.ts";
 import { CONFIG, RESTART_DEFAULTS, type StartMode } from "./model.ts";
 import type { GatewayOptions, UpstreamConfig } from "./types.ts";
 
 export { GatewayConfigError, UnsetVariableError } from "./_reading.ts";
+export type { InvalidEntry } from "./contained.ts";
 export type { StartMode } from "./model.ts";
 export type {
   GatewayOptions,
@@ -51,6 +48,11 @@ export interface GatewayConfig {
    * that name environment variables not set, in the order of the file.
    */
   awaiting?: AwaitingVariables[];
+  /**
+   * With `contain`: the server entries that cannot be read (left out of `servers`), each with its
+   * first problem, in the order of the file (`contained.ts`).
+   */
+  invalid?: InvalidEntry[];
 }
 
 /** A server or a profile that names environment variables that are not set. */
@@ -73,6 +75,12 @@ export interface ParseOptions {
    * other problem still fails it.
    */
   deferUnset?: boolean;
+  /**
+   * Whether a server entry that cannot be read is set aside in `invalid` (with its problem)
+   * rather than failing the parse: for a command that serves the other servers. A problem outside
+   * the entries (the `unfold` block, a server's name, the file) still fails it.
+   */
+  contain?: boolean;
 }
 
 /** A usable gateway configuration, or what is wrong with it. */
@@ -82,7 +90,8 @@ export type GatewayConfigResult = Result<GatewayConfig, GatewayConfigError>;
  * Parses and checks a gateway configuration: `{"mcpServers": {...}, "unfold": {...}}`. Servers
  * with `"disabled": true` are left out; `${VAR}` (and `${VAR:-default}`) in strings is replaced
  * from `env`, and a variable that is not set is an error naming it (with `deferUnset`, in a
- * server or a profile's tokens, it leaves that server out and says so in `awaiting`). Objects of
+ * server or a profile's tokens, it leaves that server out and says so in `awaiting`; with
+ * `contain`, a server entry that cannot be read is left out and said in `invalid`). Objects of
  * values by name (`env`, `headers`, `profiles`) have no prototype: any name is its own key.
  *
  * @param input The configuration: JSON text, or the parsed value.
@@ -104,6 +113,8 @@ export type GatewayConfigResult = Result<GatewayConfig, GatewayConfigError>;
  * equal(missing.ok ? "" : missing.error.message, 'Invalid gateway config at "/mcpServers/gh/url": the environment variable MISSING is not set');
  * const deferred = parseGatewayConfig('{"mcpServers":{"gh":{"url":"${MISSING}"}}}', {}, { deferUnset: true });
  * deepEqual(deferred.ok && [deferred.value.servers, deferred.value.awaiting?.[0]?.variables], [[], ["MISSING"]]);
+ * const contained = parseGatewayConfig('{"mcpServers":{"a":{"command":"a"},"b":{"comand":"b"}}}', {}, { contain: true });
+ * deepEqual(contained.ok && [contained.value.servers.length, contained.value.invalid?.[0]?.error.message], [1, 'Invalid gateway config at "/mcpServers/b/comand": unknown field: did you mean "command"?']);
  * ```
  */
 export function parseGatewayConfig(
@@ -121,17 +132,29 @@ export function parseGatewayConfig(
   }
   const deferUnset = options.deferUnset === true;
   const reading = { env, servers: configuredServers(value), deferUnset };
-  const parsed = whileReading(reading, () => z.safeParse(CONFIG, value));
-  if (!parsed.success) return refused(errorOf(firstIssue(parsed.error.issues)));
+  const read = (config: unknown) => whileReading(reading, () => z.safeParse(CONFIG, config));
+  let parsed = read(value);
+  // A bad entry is its server's: the file is read again without it, as if it were not there.
+  const invalid = !parsed.success && options.contain === true
+    ? invalidEntries(value, parsed.error.issues)
+    : [];
+  if (invalid.length > 0) parsed = read(withoutEntries(value, invalid));
+  if (!parsed.success) return refused(firstProblem(parsed.error.issues));
   const servers: UpstreamConfig[] = Object.values(parsed.data.mcpServers);
   const block: GatewayOptions = parsed.data.unfold;
-  if (!deferUnset) return { ok: true, value: { servers, options: block } };
+  const contained = options.contain === true ? { invalid } : {};
+  if (!deferUnset) return { ok: true, value: { servers, options: block, ...contained } };
   const awaiting = setAside(servers, block);
   // A server read without its variables is never started: its values are not all there.
   const waits = new Set(awaiting.filter((a) => a.kind === "server").map((a) => a.name));
   return {
     ok: true,
-    value: { servers: servers.filter((s) => !waits.has(s.server)), options: block, awaiting },
+    value: {
+      servers: servers.filter((s) => !waits.has(s.server)),
+      options: block,
+      awaiting,
+      ...contained,
+    },
   };
 }
 
@@ -151,37 +174,11 @@ function withoutUndefined(value: unknown, depth = 6): unknown {
 }
 
 // What the `unfold` block may name: every server of the file, the disabled ones too (a profile
-// may list a server that is off: `unfold setup` moves them so). A config whose entries have
-// problems is refused for them before the block is (they come first), so the names are read from
-// the file as it is.
+// may list a server that is off: `unfold setup` moves them so), and one whose entry is set aside
+// (`contain`: it is listed as unavailable). The names are read from the file as it is.
 function configuredServers(value: unknown): string[] {
   const entries = isRecord(value) && isRecord(value.mcpServers) ? value.mcpServers : {};
   return Object.keys(entries);
-}
-
-// The problem the file is told of: the first as the file reads, an object's unknown key before
-// its values (zod finds it after them).
-function firstIssue(issues: readonly z.core.$ZodIssue[]): z.core.$ZodIssue {
-  const first = issues[0]!;
-  let unknown: z.core.$ZodIssue | undefined;
-  for (const issue of issues) {
-    const holds = issue.path.length <= first.path.length &&
-      issue.path.every((part, i) => part === first.path[i]);
-    if (
-      issue.code === "unrecognized_keys" && holds &&
-      (unknown === undefined || issue.path.length < unknown.path.length)
-    ) unknown = issue;
-  }
-  return unknown ?? first;
-}
-
-function errorOf(issue: z.core.$ZodIssue): GatewayConfigError {
-  const path = issue.path.map(String);
-  if (issue.code === "unrecognized_keys") path.push(String(issue.keys[0]));
-  const unset = issue.code === "custom" ? issue.params?.unset as string[] | undefined : undefined;
-  return unset === undefined
-    ? new GatewayConfigError(pointerOf(path), issue.message)
-    : new UnsetVariableError(path, unset);
 }
 
 // With `deferUnset`: each server whose values wait for variables, and each profile's tokens that

@@ -1,6 +1,7 @@
 /**
  * Servers of the config that cannot be started as they are written (an environment variable they
- * name is not set): a server's problem is that server's. Such a server is never started; it is
+ * name is not set, or their entry cannot be read: `config/contained.ts`): a server's problem is
+ * that server's. Such a server is never started; it is
  * in the pool's states as `unavailable`, with what the user must do, so that the overview,
  * `/status`, `unfold inspect` and stderr name it, and a call of its tools says why, while every
  * other server and profile serves. Either pool (live or on demand) is wrapped the same way, so
@@ -10,6 +11,7 @@
  */
 
 import type { McpTool } from "../../tool.ts";
+import type { GatewayConfig, GatewayConfigError } from "../config/parse.ts";
 import { unavailable, type UpstreamPool, type UpstreamStatus } from "./upstreams.ts";
 
 /** A configured server left out of the pool, and why. */
@@ -48,6 +50,70 @@ export function unsetDetail(variables: readonly string[], pointer: string): stri
   }): set ${
     variables.length === 1 ? "it" : "them"
   } where unfold is started, then start unfold again`;
+}
+
+// The most characters of a problem or a pointer an invalid entry's detail quotes: the file's own
+// text (a URL, a key) may be of any length; the overview shows 300 characters of a detail.
+const QUOTED_CHARS = 160;
+const clipped = (text: string) =>
+  text.length <= QUOTED_CHARS ? text : `${text.slice(0, QUOTED_CHARS - 1)}…`;
+
+/**
+ * Why a server whose entry cannot be read is not started, and what to do: the line its state
+ * carries.
+ *
+ * @param error The entry's first problem, at its JSON pointer.
+ * @returns The detail.
+ *
+ * @example Usage
+ * ```ts
+ * import { invalidDetail } from "./unavailable.ts";
+ * import { GatewayConfigError } from "../config/parse.ts";
+ * import { equal } from "node:assert/strict";
+ *
+ * equal(
+ *   invalidDetail(new GatewayConfigError("/mcpServers/a/comand", 'unknown field: did you mean "command"?')),
+ *   'its entry is invalid at /mcpServers/a/comand: unknown field: did you mean "command"?; correct it in the config, then start unfold again',
+ * );
+ * ```
+ */
+export function invalidDetail(error: GatewayConfigError): string {
+  return `its entry is invalid at ${clipped(error.pointer)}: ${
+    clipped(error.problem)
+  }; correct it in the config, then start unfold again`;
+}
+
+/**
+ * The servers a parsed config sets aside, with why: those whose entry cannot be read
+ * (`invalid`), then those that name variables not set (`awaiting`), each in the order of the
+ * file. What the CLI and the Worker list as `unavailable`.
+ *
+ * @param config The parsed config.
+ * @returns The servers left out of the pool.
+ *
+ * @example Usage
+ * ```ts
+ * import { setAsideServers } from "./unavailable.ts";
+ * import { parseGatewayConfig } from "../config/parse.ts";
+ * import { deepEqual } from "node:assert/strict";
+ *
+ * const parsed = parseGatewayConfig({ mcpServers: { a: { url: 5 }, b: { url: "${B}" } } }, {}, { contain: true, deferUnset: true });
+ * deepEqual(parsed.ok && setAsideServers(parsed.value).map((s) => s.server), ["a", "b"]);
+ * ```
+ */
+export function setAsideServers(
+  config: Pick<GatewayConfig, "invalid" | "awaiting">,
+): UnavailableServer[] {
+  return [
+    ...(config.invalid ?? []).map(({ server, error }) => ({
+      server,
+      detail: invalidDetail(error),
+    })),
+    ...(config.awaiting ?? []).filter((a) => a.kind === "server").map((a) => ({
+      server: a.name,
+      detail: unsetDetail(a.variables, a.error.pointer),
+    })),
+  ];
 }
 
 /**

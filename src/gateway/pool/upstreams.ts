@@ -30,8 +30,8 @@ export interface UpstreamStatus {
    * answering; `failed`: could not start or list; `lost`: died since it was ready; `stopped`:
    * not running because nothing called it (a lazy start, or idle for `idleTimeoutMs`), its tools
    * those of its last listing; the next call starts it; `unavailable`: never started, because
-   * its entry cannot be used as the config has it (a variable it names is not set; `detail` says
-   * what to do, and it is not retried).
+   * its entry cannot be used as the config has it (a variable it names is not set, or the entry
+   * itself is invalid; `detail` says what to do, and it is not retried).
    */
   state: "starting" | "ready" | "failed" | "lost" | "needs_login" | "stopped" | "unavailable";
   /** Why it failed or was lost (third-party text: the server's own error output). */
