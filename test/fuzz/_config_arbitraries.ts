@@ -172,6 +172,20 @@ const unfold = object({
     .map((d) => JSON.parse(JSON.stringify(d)) as Record<string, unknown>),
 }, ["strat", "pinnned", "profile", "bridge_name", "colour"]);
 
+/**
+ * A server entry that cannot be read, as users get one wrong: a key of another kind or none, a
+ * value of the wrong type, a URL that is none, no object at all (an entry of `entry` made bad;
+ * the property checks it is).
+ */
+export const badEntry: fc.Arbitrary<unknown> = fc.oneof(
+  entry.map((e) => ({ ...(typeof e === "object" && e !== null ? e : {}), colour: "red" })),
+  entry.map((e) => ({ ...(typeof e === "object" && e !== null ? e : {}), comand: "x" })),
+  fc.tuple(stdio, wrong).map(([e, command]) => ({ ...e, command })),
+  fc.tuple(http, fc.constantFrom("not a url", "ftp://h", 5)).map(([e, url]) => ({ ...e, url })),
+  fc.tuple(http, wrong).map(([e, headers]) => ({ ...e, headers: { H: headers } })),
+  fc.constantFrom<unknown>(null, 5, "npx server", [], {}, { args: [] }),
+).map((e) => JSON.parse(JSON.stringify(e ?? null)));
+
 const servers = fc.array(fc.tuple(name, entry), { maxLength: 4 }).map((pairs) => {
   const out: Record<string, unknown> = {};
   for (const [key, value] of pairs) {

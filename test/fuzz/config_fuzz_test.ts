@@ -3,7 +3,7 @@
 // parent is in the file; whatever it takes, the committed JSON Schema takes too (the schema is
 // looser: it cannot know the servers, the environment or a URL); text and value read alike; a
 // variable deferred leaves the rest as the plain parse reads it; objects of names have no
-// prototype.
+// prototype. With `contain`, one bad server entry more leaves the rest read as without it.
 import { deepEqual, equal, ok } from "node:assert/strict";
 import fc from "fast-check";
 import { Ajv } from "ajv";
@@ -13,7 +13,7 @@ import {
   UnsetVariableError,
 } from "../../src/gateway/config/parse.ts";
 import { ROOT } from "../_deno.ts";
-import { config, deferUnset, ENV } from "./_config_arbitraries.ts";
+import { badEntry, config, deferUnset, ENV } from "./_config_arbitraries.ts";
 import { runs } from "./_runs.ts";
 
 const validate = new Ajv().compile(
@@ -77,4 +77,69 @@ Deno.test("the config parser's answers hold their promises on random configs", (
   );
   // The random configs are not all refused: the parser is exercised past the first key.
   ok(accepted > 0);
+});
+
+// The config with `entry` under `name` at the `at`-th place of its servers (its keys in order).
+function withEntry(input: Record<string, unknown>, name: string, entry: unknown, at: number) {
+  const servers = input.mcpServers as Record<string, unknown>;
+  const names = Object.keys(servers);
+  const order = [...names.slice(0, at), name, ...names.slice(at)];
+  const out: Record<string, unknown> = {};
+  for (const key of order) {
+    const value = key === name ? entry : servers[key];
+    Object.defineProperty(out, key, { value, enumerable: true, configurable: true });
+  }
+  return { ...input, mcpServers: out };
+}
+
+Deno.test("with contain, one bad server entry leaves the rest read as without it", () => {
+  let contained = 0;
+  fc.assert(
+    fc.property(
+      config,
+      badEntry,
+      fc.constantFrom("zz_bad", "constructor", "__proto__"),
+      fc.nat(4),
+      deferUnset,
+      (input, bad, name, at, defer) => {
+        const record = (v: unknown): v is Record<string, unknown> =>
+          typeof v === "object" && v !== null && !Array.isArray(v);
+        fc.pre(record(input) && record(input.mcpServers) && !Object.hasOwn(input.mcpServers, name));
+        // It is bad alone, for a problem of its entry.
+        const alone = parseGatewayConfig({ mcpServers: { [name]: bad } }, ENV, {
+          deferUnset: defer,
+        });
+        fc.pre(!alone.ok && alone.error.pointer.startsWith(`/mcpServers/${name}`));
+        const box = input as Record<string, unknown>;
+        const options = { contain: true, deferUnset: defer };
+        // Without it: its name still there (a pin or a profile may name it), as a disabled one.
+        const without = parseGatewayConfig(
+          withEntry(box, name, { disabled: true }, at),
+          ENV,
+          options,
+        );
+        const text = JSON.stringify(withEntry(box, name, bad, at));
+        const parsed = parseGatewayConfig(text, ENV, options);
+        if (!without.ok) {
+          equal(parsed.ok ? "" : parsed.error.message, without.error.message);
+          return;
+        }
+        ok(parsed.ok, parsed.ok ? "" : `${parsed.error.message} in ${text}`);
+        contained++;
+        const { invalid = [], ...rest } = parsed.value;
+        const { invalid: before = [], ...same } = without.value;
+        equal(JSON.stringify(rest), JSON.stringify(same));
+        // The bad one is said once, at its place among the others set aside, with its problem.
+        const names = Object.keys(JSON.parse(text).mcpServers);
+        const expected = [...before.map((e) => e.server), name]
+          .sort((a, b) => names.indexOf(a) - names.indexOf(b));
+        deepEqual(invalid.map((e) => e.server), expected);
+        const mine = invalid.find((e) => e.server === name)!;
+        ok(mine.error.pointer.startsWith(`/mcpServers/${name}`), mine.error.pointer);
+        equal(mine.error.message, alone.error.message);
+      },
+    ),
+    runs(0.5),
+  );
+  ok(contained > 0);
 });
