@@ -71,6 +71,7 @@ export const INTEGRATION: readonly string[] = [
   "test/cli/mistakes_test.ts",
   "test/cli/profile_env_test.ts",
   "test/cli/unset_variable_test.ts",
+  "test/cli/bad_entry_test.ts",
   "test/cli/quick_start_test.ts",
   "test/deno/ranking_fifo_test.ts",
   "test/deno/serve_test.ts",
