@@ -22,8 +22,8 @@
  * `Gateway`, `gatewayHost`, `createMcpHttpHandler`, `serveHostStdio`, and `guardMcp`, the HTTP
  * face's guard) and every type their parameters and results name, so that each public type names
  * only public ones (`deno doc --lint`): the configuration (`GatewayConfig`, `GatewayOptions`, the upstream entries,
- * `Profile`, `TrustMode`, the lock, `ParseOptions` and what `deferUnset` gives:
- * `AwaitingVariables`, `UnsetVariableError`), the pool (`Connector`, `PoolOptions`, `UpstreamPool`,
+ * `Profile`, `TrustMode`, the lock, `ParseOptions` and what `deferUnset` and `contain` give:
+ * `AwaitingVariables`, `UnsetVariableError`, `InvalidEntry`), the pool (`Connector`, `PoolOptions`, `UpstreamPool`,
  * `UpstreamStatus`, snapshots), the gateway (`GatewayDeps`, `CallContext`, `CallOutcome`,
  * `Presentation`, `MissingPin`, and the host a client is: `ClientIdentity`, `KnownHost`) and the
  * faces (`ToolHost`, `McpHttpOptions`, `SessionMode`,
@@ -41,6 +41,7 @@ export type {
   GatewayConfigResult,
   GatewayOptions,
   HttpUpstream,
+  InvalidEntry,
   ParseOptions,
   StartMode,
   StdioUpstream,
