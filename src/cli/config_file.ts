@@ -10,6 +10,7 @@ import {
   type AwaitingVariables,
   type GatewayConfig,
   parseGatewayConfig,
+  refusedEntry,
 } from "../gateway/config/parse.ts";
 import { configEnvironment } from "../gateway/config/environment.ts";
 import { ownRecord } from "../utils/record.ts";
@@ -72,7 +73,16 @@ export async function readConfigFile(
     // A server entry that cannot be read is that server's too: set aside, listed unavailable.
     { deferUnset: true, contain: true },
   );
-  return parsed.ok ? parsed : { ok: false, error: `${path}: ${parsed.error.message}` };
+  if (!parsed.ok) return { ok: false, error: `${path}: ${parsed.error.message}` };
+  const { refused, config } = hostFile.value;
+  if (refused.length === 0) return parsed;
+  // A host's entry only the host can use is set aside as a bad entry is, in the order of the file.
+  const order = Object.keys((config as { mcpServers: Record<string, unknown> }).mcpServers);
+  const invalid = [
+    ...refused.map((entry) => refusedEntry(entry.server, entry.path, entry.problem)),
+    ...parsed.value.invalid ?? [],
+  ].sort((a, b) => order.indexOf(a.server) - order.indexOf(b.server));
+  return { ok: true, value: { ...parsed.value, invalid } };
 }
 
 /**

@@ -21,6 +21,21 @@ export interface HostConfig {
   ignored: string[];
   /** The key the servers were under: `mcpServers`, `servers` (VS Code) or `mcp_servers` (Codex). */
   serversKey: string;
+  /**
+   * The entries only the host can use (`${input:…}`), in the order of the file: each is in
+   * `config` as disabled (its name stays configured), and is that server's problem.
+   */
+  refused: RefusedEntry[];
+}
+
+/** A host file's entry that unfold cannot use as it is written. */
+export interface RefusedEntry {
+  /** Its name. */
+  server: string;
+  /** The keys from the file's root to it (`["servers", "gh"]`). */
+  path: string[];
+  /** Why, and what to write instead. */
+  problem: string;
 }
 
 /**
@@ -93,7 +108,9 @@ export function hostConfigOf(
   raw: unknown,
   text: string,
 ): { ok: true; value: HostConfig } | { ok: false; error: string } {
-  if (!isRecord(raw)) return { ok: true, value: { config: text, ignored: [], serversKey: "" } };
+  if (!isRecord(raw)) {
+    return { ok: true, value: { config: text, ignored: [], serversKey: "", refused: [] } };
+  }
   const serversKey = Object.hasOwn(raw, "mcpServers")
     ? "mcpServers"
     : Object.hasOwn(raw, "servers")
@@ -114,9 +131,10 @@ export function hostConfigOf(
   if (!isRecord(servers)) {
     // The parser says what is wrong with it ("must be an object of servers by name").
     if (servers !== undefined || serversKey === "mcpServers") config.mcpServers = servers;
-    return { ok: true, value: { config, ignored, serversKey } };
+    return { ok: true, value: { config, ignored, serversKey, refused: [] } };
   }
   const entries: Record<string, unknown> = {};
+  const refused: RefusedEntry[] = [];
   for (const [name, entry] of Object.entries(servers)) {
     const where = `${serversKey}/${name}`;
     if (!isRecord(entry)) {
@@ -124,11 +142,14 @@ export function hostConfigOf(
       continue;
     }
     const normal = normalEntry(entry, where, ignored);
-    if (!normal.ok) return normal;
-    setOwn(entries, name, normal.value);
+    // A server only its host can start is that server's problem: the others serve.
+    if (!normal.ok) {
+      refused.push({ server: name, path: [serversKey, name], problem: normal.problem });
+    }
+    setOwn(entries, name, normal.ok ? normal.value : { disabled: true });
   }
   config.mcpServers = entries;
-  return { ok: true, value: { config, ignored, serversKey } };
+  return { ok: true, value: { config, ignored, serversKey, refused } };
 }
 
 /**
@@ -160,7 +181,9 @@ export function unfoldEntry(
 } {
   const ignored: string[] = [];
   const normal = normalEntry(entry, where, ignored);
-  return normal.ok ? { ok: true, value: { entry: normal.value, ignored } } : normal;
+  return normal.ok
+    ? { ok: true, value: { entry: normal.value, ignored } }
+    : { ok: false, error: normal.error };
 }
 
 // One server entry in unfold's words.
@@ -168,9 +191,9 @@ function normalEntry(
   entry: Record<string, unknown>,
   where: string,
   ignored: string[],
-): { ok: true; value: Record<string, unknown> } | { ok: false; error: string } {
-  const refused = inputVariable(entry, where);
-  if (refused !== undefined) return { ok: false, error: refused };
+): { ok: true; value: Record<string, unknown> } | { ok: false; error: string; problem: string } {
+  const refused = inputVariable(entry);
+  if (refused !== undefined) return { ok: false, error: `${where} ${refused}`, problem: refused };
   const out: Record<string, unknown> = {};
   const headers: Record<string, unknown> = {};
   for (const [key, raw] of Object.entries(entry)) {
@@ -201,10 +224,10 @@ function normalEntry(
 }
 
 // VS Code asks the user for `${input:ID}` when it starts a server; unfold cannot.
-function inputVariable(entry: unknown, where: string): string | undefined {
+function inputVariable(entry: unknown): string | undefined {
   const found = JSON.stringify(entry).match(/\$\{input:[^}"]*\}/);
   if (found === null) return undefined;
-  return `${where} uses ${found[0]}, which only VS Code can ask for: set the value in an ` +
+  return `uses ${found[0]}, which only VS Code can ask for: set the value in an ` +
     `environment variable and write \${env:NAME} (or \${NAME}) instead`;
 }
 

@@ -67,6 +67,31 @@ function errorOf(issue: z.core.$ZodIssue): GatewayConfigError {
 }
 
 /**
+ * An entry set aside before the parse (a host's file's entry only the host can use), at its
+ * place in the file.
+ *
+ * @param server Its name.
+ * @param path The keys from the file's root to it.
+ * @param problem Why, and what to do.
+ * @returns The entry set aside.
+ *
+ * @example Usage
+ * ```ts
+ * import { refusedEntry } from "./contained.ts";
+ * import { equal } from "node:assert/strict";
+ *
+ * equal(refusedEntry("gh", ["servers", "gh"], "uses ${input:key}").error.message, 'Invalid gateway config at "/servers/gh": uses ${input:key}');
+ * ```
+ */
+export function refusedEntry(
+  server: string,
+  path: readonly string[],
+  problem: string,
+): InvalidEntry {
+  return { server, error: new GatewayConfigError(pointerOf(path), problem) };
+}
+
+/**
  * The entries of `mcpServers` that the issues of a parse fall within, each with its first
  * problem, in the order of the file. An issue of a server's name is no entry's: it stays fatal.
  *

@@ -18,7 +18,7 @@ import { CONFIG, RESTART_DEFAULTS, type StartMode } from "./model.ts";
 import type { GatewayOptions, UpstreamConfig } from "./types.ts";
 
 export { GatewayConfigError, UnsetVariableError } from "./_reading.ts";
-export type { InvalidEntry } from "./contained.ts";
+export { type InvalidEntry, refusedEntry } from "./contained.ts";
 export type { StartMode } from "./model.ts";
 export type {
   GatewayOptions,

@@ -1,6 +1,6 @@
 // `--config` takes a host's own file as it is: other top-level keys left out and named once on
 // stderr, VS Code's JSONC `servers`, Codex's TOML; what only the host can resolve (`${input:…}`)
-// is one line, exit 1.
+// is that server's problem: it is unavailable, saying what to write instead.
 import { deepEqual, equal, match } from "node:assert/strict";
 import { runCli } from "../../gateway/_gateway.ts";
 import { denoEnv, npmServer } from "../../mcp/_servers.ts";
@@ -47,20 +47,21 @@ Deno.test("a host file's other keys are named once, in one line", async () => {
   );
 });
 
-Deno.test("a VS Code server that reads ${input:…} is one line saying what to write instead, exit 1", async () => {
+Deno.test("a VS Code server that reads ${input:…} is unavailable saying what to write instead; the others serve", async () => {
   const text = `{
   // asks the user
   "inputs": [{ "type": "promptString", "id": "api-key", "password": true }],
   "servers": { "gh": { "type": "http", "url": "https://example.com/mcp",
-    "headers": { "Authorization": "Bearer \${input:api-key}" } } },
+    "headers": { "Authorization": "Bearer \${input:api-key}" } },
+    "memory": ${JSON.stringify(memory())} },
 }`;
   const run = await inspectFile("mcp.json", text);
-  equal(run.code, 1);
-  equal(run.stdout, "");
-  equal(
-    run.stderr,
-    `unfold: ${run.path}: servers/gh uses \${input:api-key}, which only VS Code can ask for: set the value in an environment variable and write \${env:NAME} (or \${NAME}) instead\n`,
-  );
+  equal(run.code, 0, run.stderr);
+  match(run.stdout, /\nmemory\s+ready\s+9\s/);
+  match(run.stdout, /\ngh\s+unavailable \(below\)/);
+  const line =
+    `unfold: gh: unavailable (its entry is invalid at /servers/gh: uses \${input:api-key}, which only VS Code can ask for: set the value in an environment variable and write \${env:NAME} (or \${NAME}) instead; correct it in the config, then start unfold again)\n`;
+  equal(run.stderr.split(line).length, 2, run.stderr);
 });
 
 Deno.test("each host's way of writing an entry becomes unfold's", () => {
