@@ -14,7 +14,12 @@ import { Gateway } from "../gateway/gateway.ts";
 import { gatewayHost } from "../gateway/faces/server.ts";
 import { openGatewayRoutes, profileTokenProblem } from "../gateway/faces/routes.ts";
 import { type OnDemandPool, openOnDemandPool } from "../gateway/pool/upstreams.ts";
-import { setAsideServers, unsetDetail, withUnavailable } from "../gateway/pool/unavailable.ts";
+import {
+  setAsideServers,
+  STDIO_ON_WORKER,
+  unsetDetail,
+  withUnavailable,
+} from "../gateway/pool/unavailable.ts";
 import { ownRecord } from "../utils/record.ts";
 import type { HttpSettings } from "../http/settings.ts";
 import { connectHttp } from "../mcp/http_client.ts";
@@ -67,21 +72,21 @@ export function workerMcp(
   if (!parsed.ok) throw parsed.error;
   const config = parsed.value;
   const awaiting = config.awaiting ?? [];
-  const unavailableServers = setAsideServers(config);
+  // A stdio server is no Worker's to start: it is unavailable, the Streamable HTTP ones serve.
+  const http = config.servers.filter((server) => "url" in server);
+  const unavailableServers = [
+    ...setAsideServers(config),
+    ...config.servers.filter((server) => !("url" in server)).map(({ server }) => ({
+      server,
+      detail: STDIO_ON_WORKER,
+    })),
+  ];
   const unavailableProfiles = new Map(
     awaiting.filter((a) => a.kind === "profile").map((a) => [
       a.name,
       unsetDetail(a.variables, a.error.pointer),
     ]),
   );
-  const stdio = config.servers.find((server) => !("url" in server));
-  if (stdio !== undefined) {
-    throw new TypeError(
-      `UNFOLD_UPSTREAMS: the server ${
-        JSON.stringify(stdio.server)
-      } is a stdio server; a Worker reaches only Streamable HTTP servers ("url")`,
-    );
-  }
   const profiles = Object.values(config.options.profiles ?? {}).filter((p) =>
     !unavailableProfiles.has(p.name)
   );
@@ -94,7 +99,7 @@ export function workerMcp(
   let ready: Promise<{ pool: OnDemandPool; handle: WorkerMcp }> | undefined;
   const start = async () => {
     const pool = withUnavailable(
-      await openOnDemandPool(config.servers, (upstream, options) => {
+      await openOnDemandPool(http, (upstream, options) => {
         if (!("url" in upstream)) throw new TypeError("Unreachable: a stdio upstream on a Worker");
         return connectHttp(upstream, options);
       }, poolOptions(config.options)),

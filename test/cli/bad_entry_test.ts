@@ -15,6 +15,7 @@ import { cliCommand, httpClient, runCli, startHttpGateway } from "../gateway/_ga
 import { bridge } from "../gateway/_scenario.ts";
 import { denoEnv, npmServer, startHttpEverything } from "../mcp/_servers.ts";
 import { startGatewayWorker } from "../workers/_gateway_worker.ts";
+import { STDIO_ON_WORKER } from "../../src/gateway/pool/unavailable.ts";
 
 // What unfold says of the broken entry everywhere it names it.
 const DETAIL =
@@ -138,13 +139,18 @@ Deno.test("over HTTP, /status names the broken entry and both profiles serve", a
 });
 
 Deno.test({
-  name: "the Worker serves its other upstreams and names the broken entry",
+  name: "the Worker serves its other upstreams and names the broken entry and a stdio one",
   sanitizeResources: false,
   sanitizeOps: false,
   fn: async () => {
     await using everything = await startHttpEverything();
     const upstreams = {
-      mcpServers: { everything: { url: everything.url }, broken: { url: "not a url" } },
+      mcpServers: {
+        everything: { url: everything.url },
+        broken: { url: "not a url" },
+        // No Worker's to start: unavailable, never the Worker's end.
+        local: { command: "node", args: ["server.js"] },
+      },
     };
     const worker = await startGatewayWorker({ UNFOLD_UPSTREAMS: JSON.stringify(upstreams) });
     const detail =
@@ -164,7 +170,11 @@ Deno.test({
       };
       deepEqual(
         status.servers.map((s) => [s.server, s.state, s.reason]),
-        [["everything", "ready", undefined], ["broken", "unavailable", detail]],
+        [
+          ["everything", "ready", undefined],
+          ["broken", "unavailable", detail],
+          ["local", "unavailable", STDIO_ON_WORKER],
+        ],
       );
     } finally {
       await worker.close();

@@ -17,7 +17,9 @@
  *
  * The doors, each reading the config through `parseGatewayConfig(…, { contain: true })`: the CLI
  * (`cli/config_file.ts`: the stdio and HTTP gateway, `unfold inspect`, `unfold search`,
- * `unfold login`) and the gateway Worker (`workers/gateway.ts`, `UNFOLD_UPSTREAMS`). `unfold
+ * `unfold login`; a host's own file given as `--config` sets aside the same way an entry only
+ * its host can use, `${input:…}`: `cli/hosts/entries.ts`) and the gateway Worker
+ * (`workers/gateway.ts`, `UNFOLD_UPSTREAMS`, where a stdio server is unavailable too). `unfold
  * setup` reads without it (`cli/setup_plan.ts`): it never writes a config it cannot read whole.
  *
  * @module

@@ -52,6 +52,10 @@ export function unsetDetail(variables: readonly string[], pointer: string): stri
   } where unfold is started, then start unfold again`;
 }
 
+/** Why a stdio server of the gateway Worker's `UNFOLD_UPSTREAMS` is not started: its detail. */
+export const STDIO_ON_WORKER =
+  'it is a stdio server, and a Worker reaches only Streamable HTTP servers ("url"): serve it with the unfold command, or give its entry the url of a Streamable HTTP endpoint';
+
 // The most characters of a problem or a pointer an invalid entry's detail quotes: the file's own
 // text (a URL, a key) may be of any length; the overview shows 300 characters of a detail.
 const QUOTED_CHARS = 160;
