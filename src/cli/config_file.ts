@@ -9,6 +9,7 @@ import { readRegularFile } from "../utils/regular_file.ts";
 import {
   type AwaitingVariables,
   type GatewayConfig,
+  type InvalidEntry,
   parseGatewayConfig,
   refusedEntry,
 } from "../gateway/config/parse.ts";
@@ -78,16 +79,18 @@ export async function readConfigFile(
   if (refused.length === 0) return parsed;
   // A host's entry only the host can use is set aside as a bad entry is, in the order of the file.
   const order = Object.keys((config as { mcpServers: Record<string, unknown> }).mcpServers);
+  const place = (entry: InvalidEntry) =>
+    entry.kind === "server" ? order.indexOf(entry.name) : order.length;
   const invalid = [
     ...refused.map((entry) => refusedEntry(entry.server, entry.path, entry.problem)),
     ...parsed.value.invalid ?? [],
-  ].sort((a, b) => order.indexOf(a.server) - order.indexOf(b.server));
+  ].sort((a, b) => place(a) - place(b));
   return { ok: true, value: { ...parsed.value, invalid } };
 }
 
 /**
  * The line a command fails with when something it serves names a variable that is not set, or
- * is a server whose entry cannot be read: the first such in the file, said as the whole config
+ * is a server or a profile whose entry cannot be read: the first such in the file, said as the whole config
  * failed before (`awaiting`'s or `invalid`'s error).
  *
  * @param path The config's path.
@@ -98,9 +101,8 @@ export async function readConfigFile(
 export function unsetProblem(
   path: string,
   config: GatewayConfig,
-  serves: (awaiting: Pick<AwaitingVariables, "kind" | "name">) => boolean,
+  serves: (entry: Pick<AwaitingVariables, "kind" | "name">) => boolean,
 ): string | undefined {
-  const invalid = config.invalid?.find((entry) => serves({ kind: "server", name: entry.server }));
-  const first = invalid ?? config.awaiting?.find(serves);
+  const first = config.invalid?.find(serves) ?? config.awaiting?.find(serves);
   return first === undefined ? undefined : `${path}: ${first.error.message}`;
 }

@@ -27,7 +27,12 @@
 import { poolOptions } from "../gateway/config/parse.ts";
 import { openLivePool } from "../gateway/pool/live_pool.ts";
 import type { UpstreamStatus } from "../gateway/pool/upstreams.ts";
-import { setAsideServers, unsetDetail, withUnavailable } from "../gateway/pool/unavailable.ts";
+import {
+  invalidDetail,
+  setAsideServers,
+  unsetDetail,
+  withUnavailable,
+} from "../gateway/pool/unavailable.ts";
 import {
   closest,
   inProfile,
@@ -173,6 +178,15 @@ async function main(argv: readonly string[]): Promise<number> {
   const profile = args.profile !== undefined && Object.hasOwn(profiles, args.profile)
     ? profiles[args.profile]
     : undefined;
+  // A profile whose entry cannot be read is never served (its view could not be told): its
+  // command stops with the problem, the other profiles serve.
+  const invalidProfiles = new Map(
+    (config.invalid ?? []).filter((e) => e.kind === "profile").map((e) => [e.name, e.error]),
+  );
+  if (args.profile !== undefined && invalidProfiles.has(args.profile)) {
+    console.error(`unfold: ${args.config}: ${invalidProfiles.get(args.profile)!.message}`);
+    return 1;
+  }
   if (args.profile !== undefined && profile === undefined) {
     console.error(`unfold: ${args.config}: ${unknownProfile(args.profile, Object.keys(profiles))}`);
     return 1;
@@ -195,6 +209,9 @@ async function main(argv: readonly string[]): Promise<number> {
       unsetDetail(a.variables, a.error.pointer),
     ]),
   );
+  // What /mcp/NAME and /status say of the profiles not served (over stdio: the invalid ones).
+  const invalidSaid = [...invalidProfiles].map(([name, e]) => [name, invalidDetail(e)] as const);
+  const unservedProfiles = new Map([...invalidSaid, ...awaitingProfiles]);
   if (args.http && profile !== undefined && awaitingProfiles.has(profile.name)) {
     console.error(
       `unfold: ${args.config}: the profile ${
@@ -203,9 +220,11 @@ async function main(argv: readonly string[]): Promise<number> {
     );
     return 1;
   }
-  if (args.http && profile === undefined) {
-    for (const [name, why] of awaitingProfiles) {
-      log(`profile ${JSON.stringify(name)}: not served at /mcp/${name}: ${why}`);
+  if (profile === undefined) {
+    for (const [name, why] of args.http ? unservedProfiles : new Map(invalidSaid)) {
+      log(
+        `profile ${JSON.stringify(name)}: not served${args.http ? ` at /mcp/${name}` : ""}: ${why}`,
+      );
     }
   }
   // Over HTTP the profiles served are the one named, or all; a token must open one of them only.
@@ -432,7 +451,7 @@ async function main(argv: readonly string[]): Promise<number> {
     gateway,
     pool,
     profiles: profile === undefined ? httpProfiles : [],
-    ...(profile === undefined ? { unavailableProfiles: awaitingProfiles } : {}),
+    ...(profile === undefined ? { unavailableProfiles: unservedProfiles } : {}),
     ...(args.profile === undefined ? {} : { servedProfile: args.profile }),
     // Served alone, a profile's /view shows its own context size and pins.
     deps: {

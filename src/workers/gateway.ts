@@ -15,6 +15,7 @@ import { gatewayHost } from "../gateway/faces/server.ts";
 import { openGatewayRoutes, profileTokenProblem } from "../gateway/faces/routes.ts";
 import { type OnDemandPool, openOnDemandPool } from "../gateway/pool/upstreams.ts";
 import {
+  invalidDetail,
   setAsideServers,
   STDIO_ON_WORKER,
   unsetDetail,
@@ -81,12 +82,15 @@ export function workerMcp(
       detail: STDIO_ON_WORKER,
     })),
   ];
-  const unavailableProfiles = new Map(
-    awaiting.filter((a) => a.kind === "profile").map((a) => [
-      a.name,
-      unsetDetail(a.variables, a.error.pointer),
-    ]),
-  );
+  // A profile whose entry cannot be read is not served either: `/mcp/NAME` says why.
+  const unavailableProfiles = new Map([
+    ...(config.invalid ?? []).filter((e) => e.kind === "profile").map((e) =>
+      [e.name, invalidDetail(e.error)] as const
+    ),
+    ...awaiting.filter((a) => a.kind === "profile").map((a) =>
+      [a.name, unsetDetail(a.variables, a.error.pointer)] as const
+    ),
+  ]);
   const profiles = Object.values(config.options.profiles ?? {}).filter((p) =>
     !unavailableProfiles.has(p.name)
   );

@@ -21,6 +21,10 @@ import { STDIO_ON_WORKER } from "../../src/gateway/pool/unavailable.ts";
 const DETAIL =
   'its entry is invalid at /mcpServers/broken/comand: unknown field: did you mean "command"?; correct it in the config, then start unfold again';
 const STDERR_LINE = `unfold: broken: unavailable (${DETAIL})`;
+const TYPO =
+  'Invalid gateway config at "/unfold/profiles/typo/servers/0": names the server "everythng", which is not in mcpServers; did you mean "everything"?';
+const TYPO_DETAIL =
+  'its entry is invalid at /unfold/profiles/typo/servers/0: names the server "everythng", which is not in mcpServers; did you mean "everything"?; correct it in the config, then start unfold again';
 
 // server-everything and a broken entry, under a profile of both and one of everything alone.
 async function withBrokenConfig(run: (config: string) => Promise<void>): Promise<void> {
@@ -35,7 +39,12 @@ async function withBrokenConfig(run: (config: string) => Promise<void>): Promise
     },
     unfold: {
       startupTimeoutMs: 30_000,
-      profiles: { both: { servers: ["everything", "broken"] }, alone: { servers: ["everything"] } },
+      profiles: {
+        both: { servers: ["everything", "broken"] },
+        alone: { servers: ["everything"] },
+        // A profile's mistake is that profile's: it is not served, the others are.
+        typo: { servers: ["everythng"] },
+      },
     },
   };
   try {
@@ -84,6 +93,7 @@ Deno.test("the stdio gateway serves everything's tools and names the broken entr
       await client.close();
     }
     equal(count(stderr, STDERR_LINE), 1, stderr);
+    equal(count(stderr, `unfold: profile "typo": not served: ${TYPO_DETAIL}`), 1, stderr);
   });
 });
 
@@ -103,6 +113,10 @@ Deno.test("inspect and search name the broken entry; a profile without it never 
     equal(search.code, 0, search.stderr);
     match(search.stdout, /everything\/echo/);
     equal(count(search.stderr, "broken"), 0, search.stderr);
+    // The bad profile's own command stops with its problem, as the whole config did before.
+    const typo = await runCli(["inspect", "--config", config, "--profile", "typo"]);
+    equal(typo.code, 1);
+    equal(typo.stderr, `unfold: ${config}: ${TYPO}\n`);
     // Signing in to it says its entry's problem, as the whole config failed before.
     const login = await runCli(["login", "broken", "--config", config]);
     equal(login.code, 1);
@@ -126,6 +140,22 @@ Deno.test("over HTTP, /status names the broken entry and both profiles serve", a
       status.servers.map((s) => [s.server, s.state, s.reason]),
       [["everything", "ready", undefined], ["broken", "unavailable", DETAIL]],
     );
+    const profiles = (status as unknown as { profiles: { name: string; unavailable?: string }[] })
+      .profiles.map((p) => [p.name, p.unavailable]);
+    deepEqual(profiles, [["both", undefined], ["alone", undefined], ["typo", TYPO_DETAIL]]);
+    const typo = await fetch(`${origin}/mcp/typo`, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+      },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }),
+    });
+    equal(typo.status, 503);
+    const why = await typo.json() as { code: string; detail: string };
+    equal(why.code, "profile_unavailable");
+    equal(why.detail.includes(TYPO_DETAIL), true, why.detail);
+    equal(count(gateway.log.lines.join("\n"), `not served at /mcp/typo: ${TYPO_DETAIL}`), 1);
     for (const profile of ["both", "alone"]) {
       const client = await httpClient(`${origin}/mcp/${profile}`);
       try {
@@ -150,6 +180,9 @@ Deno.test({
         broken: { url: "not a url" },
         // No Worker's to start: unavailable, never the Worker's end.
         local: { command: "node", args: ["server.js"] },
+      },
+      unfold: {
+        profiles: { typo: { servers: ["everythng"] }, alone: { servers: ["everything"] } },
       },
     };
     const worker = await startGatewayWorker({ UNFOLD_UPSTREAMS: JSON.stringify(upstreams) });
@@ -176,6 +209,9 @@ Deno.test({
           ["local", "unavailable", STDIO_ON_WORKER],
         ],
       );
+      const profiles = (status as unknown as { profiles: { name: string; unavailable?: string }[] })
+        .profiles.map((p) => [p.name, p.unavailable]);
+      deepEqual(profiles, [["alone", undefined], ["typo", TYPO_DETAIL]]);
     } finally {
       await worker.close();
     }

@@ -131,10 +131,10 @@ Deno.test("with contain, one bad server entry leaves the rest read as without it
         equal(JSON.stringify(rest), JSON.stringify(same));
         // The bad one is said once, at its place among the others set aside, with its problem.
         const names = Object.keys(JSON.parse(text).mcpServers);
-        const expected = [...before.map((e) => e.server), name]
+        const expected = [...before.filter((e) => e.kind === "server").map((e) => e.name), name]
           .sort((a, b) => names.indexOf(a) - names.indexOf(b));
-        deepEqual(invalid.map((e) => e.server), expected);
-        const mine = invalid.find((e) => e.server === name)!;
+        deepEqual(invalid.filter((e) => e.kind === "server").map((e) => e.name), expected);
+        const mine = invalid.find((e) => e.kind === "server" && e.name === name)!;
         ok(mine.error.pointer.startsWith(`/mcpServers/${name}`), mine.error.pointer);
         equal(mine.error.message, alone.error.message);
       },

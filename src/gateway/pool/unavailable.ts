@@ -63,8 +63,8 @@ const clipped = (text: string) =>
   text.length <= QUOTED_CHARS ? text : `${text.slice(0, QUOTED_CHARS - 1)}…`;
 
 /**
- * Why a server whose entry cannot be read is not started, and what to do: the line its state
- * carries.
+ * Why a server (or a profile) whose entry cannot be read is not started, and what to do: the
+ * line its state carries.
  *
  * @param error The entry's first problem, at its JSON pointer.
  * @returns The detail.
@@ -109,8 +109,8 @@ export function setAsideServers(
   config: Pick<GatewayConfig, "invalid" | "awaiting">,
 ): UnavailableServer[] {
   return [
-    ...(config.invalid ?? []).map(({ server, error }) => ({
-      server,
+    ...(config.invalid ?? []).filter((e) => e.kind === "server").map(({ name, error }) => ({
+      server: name,
       detail: invalidDetail(error),
     })),
     ...(config.awaiting ?? []).filter((a) => a.kind === "server").map((a) => ({

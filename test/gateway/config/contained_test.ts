@@ -90,8 +90,8 @@ Deno.test("each kind of bad entry is set aside with its problem, the rest read a
     deepEqual(JSON.stringify(contained.servers), JSON.stringify(without.servers), kind);
     deepEqual(JSON.stringify(contained.options), JSON.stringify(without.options), kind);
     equal(contained.invalid?.length, 1, kind);
-    const { server, error } = contained.invalid![0]!;
-    equal(server, "bad", kind);
+    const { kind: of, name, error } = contained.invalid![0]!;
+    deepEqual([of, name], ["server", "bad"], kind);
     equal(error.pointer, pointer, kind);
     // The problem is the one the plain parse fails the whole file with.
     const plain = parseGatewayConfig(input, ENV);
@@ -119,7 +119,7 @@ Deno.test("bad entries are each set aside once, in the order of the file, with t
   };
   const contained = parseGatewayConfig(input, ENV, { contain: true, deferUnset: true });
   ok(contained.ok);
-  deepEqual(contained.value.invalid!.map((e) => [e.server, e.error.pointer]), [
+  deepEqual(contained.value.invalid!.map((e) => [e.name, e.error.pointer]), [
     // The unknown key is said before the values, as the plain parse says it.
     ["z", "/mcpServers/z/comand"],
     ["a", "/mcpServers/a/args"],
@@ -134,7 +134,7 @@ Deno.test("a bad entry named __proto__ or constructor is set aside under its own
   const text = '{"mcpServers":{"__proto__":{"comand":"x"},"constructor":5,' +
     '"local":{"command":"node"}}}';
   const contained = read(text);
-  deepEqual(contained.invalid!.map((e) => e.server), ["__proto__", "constructor"]);
+  deepEqual(contained.invalid!.map((e) => e.name), ["__proto__", "constructor"]);
   deepEqual(contained.servers.map((s) => s.server), ["local"]);
 });
 
@@ -151,15 +151,9 @@ Deno.test("what is no entry's stays fatal, with contain too", () => {
       `/mcpServers/${"x".repeat(65)}`,
     ],
     [{ mcpServers: GOOD, unfold: { start: "sometimes" } }, "/unfold/start"],
-    // A profile narrows what its clients see: one read in part could widen a view.
-    [
-      { mcpServers: GOOD, unfold: { profiles: { p: { servers: "local" } } } },
-      "/unfold/profiles/p/servers",
-    ],
-    [
-      { mcpServers: GOOD, unfold: { profiles: { p: { servers: ["nowhere"] } } } },
-      "/unfold/profiles/p/servers/0",
-    ],
+    // A profile's name is its route (/mcp/NAME): one that cannot be is the file's.
+    [{ mcpServers: GOOD, unfold: { profiles: { "a b": { servers: 5 } } } }, "/unfold/profiles/a b"],
+    [{ mcpServers: GOOD, unfold: { profiles: [] } }, "/unfold/profiles"],
     // A bad entry beside a bad block: the block's problem is the file's.
     [{ mcpServers: { ...GOOD, bad: 5 }, unfold: { pinned: "x" } }, "/unfold/pinned"],
   ];
@@ -210,4 +204,35 @@ Deno.test("setup never edits a config with a bad entry: it reads it whole, and r
     '/home/me/.config/unfold/mcp.json would be invalid: Invalid gateway config at "/mcpServers/bad/comand": unknown field: did you mean "command"?',
   );
   ok(planChecked(ctx as unknown as Ctx, JSON.stringify(withBad({ disabled: true })), []).ok);
+});
+
+Deno.test("a bad profile is set aside with its problem; the other profiles read as without it", () => {
+  const mcpServers = { ...GOOD, bad: { disabled: true } };
+  const profiles = (p: unknown) => ({
+    mcpServers,
+    unfold: { ...BLOCK, profiles: { ...BLOCK.profiles, bad: p } },
+  });
+  const without = read({ mcpServers, unfold: BLOCK });
+  const cases: [unknown, string][] = [
+    [{ servers: "local" }, "/unfold/profiles/bad/servers"],
+    [{ servers: ["nowhere"] }, "/unfold/profiles/bad/servers/0"],
+    [{ tools: ["local"] }, "/unfold/profiles/bad/tools/0"],
+    [{ tokens: ["has space"] }, "/unfold/profiles/bad/tokens/0"],
+    [{ availableContextTokens: 0 }, "/unfold/profiles/bad/availableContextTokens"],
+    [{ server: ["local"] }, "/unfold/profiles/bad/server"],
+    ["local", "/unfold/profiles/bad"],
+  ];
+  for (const [bad, pointer] of cases) {
+    const contained = read(profiles(bad));
+    equal(JSON.stringify(contained.options), JSON.stringify(without.options), pointer);
+    equal(JSON.stringify(contained.servers), JSON.stringify(without.servers), pointer);
+    deepEqual(
+      contained.invalid!.map((e) => [e.kind, e.name, e.error.pointer]),
+      [["profile", "bad", pointer]],
+    );
+  }
+  // A bad server and a bad profile: both set aside, the server first.
+  const both = read({ mcpServers: { ...GOOD, bad: 5 }, unfold: { profiles: { p: 5, q: {} } } });
+  deepEqual(both.invalid!.map((e) => [e.kind, e.name]), [["server", "bad"], ["profile", "p"]]);
+  deepEqual(Object.keys(both.options.profiles!), ["q"]);
 });
