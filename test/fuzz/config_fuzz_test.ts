@@ -9,6 +9,7 @@ import fc from "fast-check";
 import { Ajv } from "ajv";
 import {
   type GatewayConfigResult,
+  type InvalidEntry,
   parseGatewayConfig,
   UnsetVariableError,
 } from "../../src/gateway/config/parse.ts";
@@ -142,4 +143,50 @@ Deno.test("with contain, one bad server entry leaves the rest read as without it
     runs(0.5),
   );
   ok(contained > 0);
+});
+
+// The config with each entry set aside taken out: a server's as disabled (its name stays
+// configured), a profile's removed.
+function setAsideTaken(input: Record<string, unknown>, invalid: readonly InvalidEntry[]) {
+  const servers = { ...input.mcpServers as Record<string, unknown> };
+  const unfold = { ...input.unfold as Record<string, unknown> };
+  const profiles = { ...unfold.profiles as Record<string, unknown> };
+  for (const { kind, name } of invalid) {
+    if (kind === "server") {
+      Object.defineProperty(servers, name, { value: { disabled: true }, enumerable: true });
+    } else delete profiles[name];
+  }
+  const block = "profiles" in unfold ? { ...unfold, profiles } : unfold;
+  return { ...input, mcpServers: servers, ...("unfold" in input ? { unfold: block } : {}) };
+}
+
+Deno.test("with contain, what is set aside is all that differs from the plain parse", () => {
+  let setAside = 0;
+  fc.assert(
+    fc.property(config, deferUnset, (input, defer) => {
+      const contained = parseGatewayConfig(input, ENV, { deferUnset: defer, contain: true });
+      const plain = parseGatewayConfig(input, ENV, { deferUnset: defer });
+      // What the plain parse takes, contain takes the same, setting nothing aside.
+      if (plain.ok) {
+        ok(contained.ok);
+        const { invalid: none, ...same } = contained.value;
+        deepEqual(none, []);
+        equal(said({ ok: true, value: same }), said(plain));
+        return;
+      }
+      if (!contained.ok) return;
+      const { invalid = [], ...rest } = contained.value;
+      ok(invalid.length > 0);
+      setAside++;
+      const taken = parseGatewayConfig(
+        setAsideTaken(input as Record<string, unknown>, invalid),
+        ENV,
+        { deferUnset: defer },
+      );
+      ok(taken.ok, taken.ok ? "" : taken.error.message);
+      equal(JSON.stringify(rest), JSON.stringify(taken.value));
+    }),
+    runs(0.5),
+  );
+  ok(setAside > 0);
 });
