@@ -97,6 +97,7 @@ export const INTEGRATION: readonly string[] = [
   "test/gateway/inspector_cli_test.ts",
   "test/gateway/overview_test.ts",
   "test/gateway/profile_boundary_test.ts",
+  "test/gateway/roots_test.ts",
   "test/gateway/prototype_names_test.ts",
   "test/gateway/faces/profile_http_test.ts",
   "test/gateway/config/profiles_test.ts",

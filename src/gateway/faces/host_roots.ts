@@ -10,7 +10,7 @@
  * @module
  */
 
-import type { Server } from "@modelcontextprotocol/server";
+import type { Server, StandardSchemaV1 } from "@modelcontextprotocol/server";
 import { type HostRoots, ROOTS_ASK_MS, type RootsScope } from "../roots/hub.ts";
 
 /** When a face asks its host for roots. */
@@ -73,7 +73,10 @@ export function followHostRoots(
       do {
         again = false;
         try {
-          const result = await server.listRoots(undefined, { timeout: ROOTS_ASK_MS });
+          // Taken as sent, and judged by the hub: it says what is wrong with an answer it refuses.
+          const result = await server.request({ method: "roots/list" }, AS_SENT, {
+            timeout: ROOTS_ASK_MS,
+          });
           if (!closed) roots.answered(result);
         } catch (error) {
           if (!closed) roots.failed(error instanceof Error ? error.message : String(error));
@@ -102,3 +105,8 @@ export function followHostRoots(
     },
   };
 }
+
+// The answer as the host sent it.
+const AS_SENT: StandardSchemaV1<unknown> = {
+  "~standard": { version: 1, vendor: "unfold", validate: (value) => ({ value }) },
+};

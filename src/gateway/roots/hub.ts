@@ -105,6 +105,8 @@ export class RootsHub {
   readonly #listeners = new Map<string, Set<() => void>>();
   // What each upstream was last given or told of (JSON): a change is told once.
   readonly #told = new Map<string, string>();
+  // How many of each upstream's roots/list are waiting.
+  readonly #asking = new Map<string, number>();
   readonly #waitMs: number;
   readonly #log: (line: string) => void;
   #hostHeard: boolean;
@@ -137,9 +139,15 @@ export class RootsHub {
     return {
       list: async () => {
         if (this.#waiting(server)) {
+          // While it waits, a change is its answer, not a notification.
+          this.#asking.set(server, (this.#asking.get(server) ?? 0) + 1);
           const stop = deadline(this.#waitMs)!;
-          while (this.#waiting(server) && !stop.aborted) {
-            await within(this.#changed.promise, null, stop);
+          try {
+            while (this.#waiting(server) && !stop.aborted) {
+              await within(this.#changed.promise, null, stop);
+            }
+          } finally {
+            this.#asking.set(server, this.#asking.get(server)! - 1);
           }
         }
         const roots = this.rootsFor(server);
@@ -233,6 +241,7 @@ export class RootsHub {
     changed.resolve();
     for (const [server, listeners] of this.#listeners) {
       if (listeners.size === 0 || this.#waiting(server)) continue;
+      if ((this.#asking.get(server) ?? 0) > 0) continue;
       const now = JSON.stringify(this.rootsFor(server));
       if (now === (this.#told.get(server) ?? "[]")) continue;
       this.#told.set(server, now);
