@@ -12,7 +12,7 @@ import type { Result } from "../../result.ts";
 import { isRecord } from "../../utils/record.ts";
 
 /** The most roots one answer may carry (a workspace's folders, with ample headroom). */
-export const MAX_ROOTS = 256;
+export const MAX_ROOTS = 64;
 /** The longest root URI taken, in characters. */
 export const MAX_ROOT_URI_CHARS = 4_096;
 /** The longest root name taken, in characters. */
@@ -90,10 +90,12 @@ function filePath(uri: string): string | undefined {
 /**
  * The roots every one of several hosts allows: a root of one host is kept when each host has a
  * root that contains it (the same path, or a folder above it), so the result is the intersection
- * of what the hosts allow, never more than any one of them. With no host, no roots.
+ * of what the hosts allow, never more than any one of them. With no host, no roots. Hosts with the
+ * same roots are judged once; past {@linkcode MAX_ROOTS} shared roots, the first by path are kept
+ * (less access, never more).
  *
  * @param hosts Each host's roots.
- * @returns The roots they share, one per path, in path order.
+ * @returns The roots they share, one per path, none inside another, in path order.
  *
  * @example Usage
  * ```ts
@@ -110,17 +112,36 @@ function filePath(uri: string): string | undefined {
  * ```
  */
 export function sharedRoots(hosts: readonly (readonly CheckedRoot[])[]): Root[] {
-  if (hosts.length === 0) return [];
-  const kept = new Map<string, Root>();
-  for (const roots of hosts) {
-    for (const candidate of roots) {
-      if (kept.has(candidate.path)) continue;
-      if (hosts.every((other) => other.some((root) => contains(root.path, candidate.path)))) {
-        kept.set(candidate.path, candidate.root);
-      }
-    }
+  const distinct = new Map<string, readonly CheckedRoot[]>();
+  for (const roots of hosts) distinct.set(roots.map((root) => root.path).sort().join("\0"), roots);
+  let shared: CheckedRoot[] | undefined;
+  for (const roots of distinct.values()) {
+    shared = outermost(shared === undefined ? roots : meet(shared, roots));
+    if (shared.length === 0) break;
   }
-  return [...kept.keys()].sort().map((path) => kept.get(path)!);
+  return (shared ?? []).map((checked) => checked.root);
+}
+
+// The roots of `a` inside a root of `b`, and those of `b` inside one of `a`: what both allow.
+function meet(a: readonly CheckedRoot[], b: readonly CheckedRoot[]): CheckedRoot[] {
+  const within = (inner: readonly CheckedRoot[], outer: readonly CheckedRoot[]) =>
+    inner.filter((root) => outer.some((other) => contains(other.path, root.path)));
+  return [...within(a, b), ...within(b, a)];
+}
+
+// One root per path, none inside another, in path order, at most MAX_ROOTS.
+function outermost(roots: readonly CheckedRoot[]): CheckedRoot[] {
+  const byPath = new Map<string, CheckedRoot>();
+  for (const root of roots) if (!byPath.has(root.path)) byPath.set(root.path, root);
+  const paths = [...byPath.keys()].sort();
+  const kept: CheckedRoot[] = [];
+  for (const path of paths) {
+    // Sorted, a folder comes before what is inside it.
+    if (kept.some((outer) => contains(outer.path, path))) continue;
+    kept.push(byPath.get(path)!);
+    if (kept.length === MAX_ROOTS) break;
+  }
+  return kept;
 }
 
 // Whether the folder `outer` is `inner` or above it.

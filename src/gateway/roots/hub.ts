@@ -19,7 +19,7 @@
  */
 
 import type { Root, UpstreamRoots } from "../../mcp/types.ts";
-import { deadline, within } from "../../utils/deadline.ts";
+import { deadline, type Scheduler, within } from "../../utils/deadline.ts";
 import { type CheckedRoot, checkRoots, sharedRoots } from "./check.ts";
 
 /** How long a host gets to answer `roots/list`, in milliseconds. */
@@ -42,6 +42,8 @@ export interface RootsHubOptions {
   waitMs?: number;
   /** Receives one line per session whose answer is refused (the first), or that fails to answer. */
   log?: (line: string) => void;
+  /** What times the wait (a test's clock). @default {the platform's timer} */
+  schedule?: Scheduler;
 }
 
 /** One host connection's roots, as its face reports them. */
@@ -109,6 +111,7 @@ export class RootsHub {
   readonly #asking = new Map<string, number>();
   readonly #waitMs: number;
   readonly #log: (line: string) => void;
+  readonly #schedule: Scheduler | undefined;
   #hostHeard: boolean;
   #changed = Promise.withResolvers<void>();
 
@@ -116,6 +119,7 @@ export class RootsHub {
   constructor(options: RootsHubOptions = {}) {
     this.#waitMs = options.waitMs ?? ROOTS_WAIT_MS;
     this.#log = options.log ?? (() => {});
+    this.#schedule = options.schedule;
     this.#hostHeard = options.awaitHost !== true;
   }
 
@@ -141,7 +145,7 @@ export class RootsHub {
         if (this.#waiting(server)) {
           // While it waits, a change is its answer, not a notification.
           this.#asking.set(server, (this.#asking.get(server) ?? 0) + 1);
-          const stop = deadline(this.#waitMs)!;
+          const stop = deadline(this.#waitMs, undefined, this.#schedule)!;
           try {
             while (this.#waiting(server) && !stop.aborted) {
               await within(this.#changed.promise, null, stop);
