@@ -12,6 +12,7 @@
 
 import type { Server, StandardSchemaV1 } from "@modelcontextprotocol/server";
 import { type HostRoots, ROOTS_ASK_MS, type RootsScope } from "../roots/hub.ts";
+import { deadline } from "../../utils/deadline.ts";
 
 /** When a face asks its host for roots. */
 export type RootsAsk =
@@ -62,11 +63,16 @@ export function followHostRoots(
   // The face asked before the host's capabilities were known: it is asked once they are.
   let wanted = false;
   let asking = false;
+  let asked = false;
+  // Stops the wait for a first ask (`"when-asked"`).
+  let forget = () => {};
   let again = false;
   let closed = false;
   const ask = () => {
     if (!declared) return void (wanted = true);
     if (closed) return;
+    asked = true;
+    forget();
     if (asking) return void (again = true);
     asking = true;
     void (async () => {
@@ -95,12 +101,20 @@ export function followHostRoots(
       }
       declared = true;
       roots.declared();
-      if (when === "after-initialized" || wanted) ask();
+      if (when === "after-initialized" || wanted) return ask();
+      // A host that never opens the way to ask it is one that does not answer.
+      const stop = deadline(ROOTS_ASK_MS)!;
+      const unasked = () => {
+        if (!asked && !closed) roots.failed("it opened no stream for the gateway's requests");
+      };
+      stop.addEventListener("abort", unasked, { once: true });
+      forget = () => stop.removeEventListener("abort", unasked);
     },
     ask,
     close() {
       if (closed) return;
       closed = true;
+      forget();
       roots.close();
     },
   };

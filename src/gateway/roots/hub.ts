@@ -244,8 +244,9 @@ export class RootsHub {
     this.#changed = Promise.withResolvers<void>();
     changed.resolve();
     for (const [server, listeners] of this.#listeners) {
-      if (listeners.size === 0 || this.#waiting(server)) continue;
-      if ((this.#asking.get(server) ?? 0) > 0) continue;
+      // One that is waiting gets the change as its answer. (A session still to answer counts as
+      // no roots, so one that never answers holds back no other's change.)
+      if (listeners.size === 0 || (this.#asking.get(server) ?? 0) > 0) continue;
       const now = JSON.stringify(this.rootsFor(server));
       if (now === (this.#told.get(server) ?? "[]")) continue;
       this.#told.set(server, now);
