@@ -107,8 +107,10 @@ export class RootsHub {
   readonly #listeners = new Map<string, Set<() => void>>();
   // What each upstream was last given or told of (JSON): a change is told once.
   readonly #told = new Map<string, string>();
-  // How many of each upstream's roots/list are waiting.
-  readonly #asking = new Map<string, number>();
+  // The wait of each upstream whose roots/list is waiting.
+  readonly #waits = new Map<string, Promise<void>>();
+  // Each upstream's roots as computed since the last change.
+  readonly #computed = new Map<string, Root[]>();
   readonly #waitMs: number;
   readonly #log: (line: string) => void;
   readonly #schedule: Scheduler | undefined;
@@ -143,20 +145,16 @@ export class RootsHub {
     return {
       list: async () => {
         if (this.#waiting(server)) {
-          // While it waits, a change is its answer, not a notification.
-          this.#asking.set(server, (this.#asking.get(server) ?? 0) + 1);
-          const stop = deadline(this.#waitMs, undefined, this.#schedule)!;
-          try {
-            while (this.#waiting(server) && !stop.aborted) {
-              await within(this.#changed.promise, null, stop);
-            }
-          } finally {
-            this.#asking.set(server, this.#asking.get(server)! - 1);
+          // One wait per upstream, however many requests it sends meanwhile.
+          let wait = this.#waits.get(server);
+          if (wait === undefined) {
+            this.#waits.set(server, wait = this.#wait(server));
           }
+          await wait;
         }
         const roots = this.rootsFor(server);
         this.#told.set(server, JSON.stringify(roots));
-        return roots;
+        return roots.map((root) => ({ ...root }));
       },
       onChanged: (listener) => {
         let own = this.#listeners.get(server);
@@ -176,6 +174,8 @@ export class RootsHub {
    * @returns The roots.
    */
   rootsFor(server: string): Root[] {
+    const known = this.#computed.get(server);
+    if (known !== undefined) return known;
     const hosts: CheckedRoot[][] = [];
     for (const session of this.#sessions) {
       if (!session.sees(server)) continue;
@@ -183,7 +183,22 @@ export class RootsHub {
       if (state.kind === "pending") hosts.push([]);
       else if (state.kind === "settled") hosts.push(state.roots);
     }
-    return sharedRoots(hosts);
+    const roots = sharedRoots(hosts);
+    this.#computed.set(server, roots);
+    return roots;
+  }
+
+  // Waits while the upstream's roots are still to come, within the bound. While it waits, a
+  // change is its answer, not a notification.
+  async #wait(server: string): Promise<void> {
+    const stop = deadline(this.#waitMs, undefined, this.#schedule)!;
+    try {
+      while (this.#waiting(server) && !stop.aborted) {
+        await within(this.#changed.promise, null, stop);
+      }
+    } finally {
+      this.#waits.delete(server);
+    }
   }
 
   #waiting(server: string): boolean {
@@ -240,13 +255,14 @@ export class RootsHub {
 
   // Wakes the waiting upstreams, and tells each upstream whose roots changed.
   #update(): void {
+    this.#computed.clear();
     const changed = this.#changed;
     this.#changed = Promise.withResolvers<void>();
     changed.resolve();
     for (const [server, listeners] of this.#listeners) {
       // One that is waiting gets the change as its answer. (A session still to answer counts as
       // no roots, so one that never answers holds back no other's change.)
-      if (listeners.size === 0 || (this.#asking.get(server) ?? 0) > 0) continue;
+      if (listeners.size === 0 || this.#waits.has(server)) continue;
       const now = JSON.stringify(this.rootsFor(server));
       if (now === (this.#told.get(server) ?? "[]")) continue;
       this.#told.set(server, now);

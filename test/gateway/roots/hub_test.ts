@@ -146,3 +146,19 @@ Deno.test("the stdio gateway's upstreams wait for its host to say whether it has
   time.tick();
   deepEqual(await waiting, []);
 });
+
+Deno.test("an upstream flooding roots/list while a host is to answer costs one wait", async () => {
+  const time = clock();
+  const hub = new RootsHub({ schedule: time.schedule });
+  const host = hub.scope(() => true).open(() => "h");
+  host.declared();
+  const asks = Array.from({ length: 10_000 }, () => hub.upstream("fs").list());
+  equal(time.pending(), 1);
+  host.answered(answer("file:///a"));
+  const answers = await Promise.all(asks);
+  equal(answers.length, 10_000);
+  deepEqual(answers[9_999], [{ uri: "file:///a" }]);
+  // Each answer is its own: one changed by its receiver changes no other.
+  answers[0]![0]!.uri = "file:///changed";
+  deepEqual(await hub.upstream("fs").list(), [{ uri: "file:///a" }]);
+});
