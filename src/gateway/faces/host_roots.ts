@@ -103,7 +103,7 @@ export function followHostRoots(
       roots.declared();
       if (when === "after-initialized" || wanted) return ask();
       // A host that never opens the way to ask it is one that does not answer.
-      const stop = deadline(ROOTS_ASK_MS)!;
+      const stop = deadline(ROOTS_ASK_MS, undefined, scope.schedule)!;
       const unasked = () => {
         if (!asked && !closed) roots.failed("it opened no stream for the gateway's requests");
       };

@@ -42,7 +42,7 @@ export interface RootsHubOptions {
   waitMs?: number;
   /** Receives one line per session whose answer is refused (the first), or that fails to answer. */
   log?: (line: string) => void;
-  /** What times the wait (a test's clock). @default {the platform's timer} */
+  /** What times the waits, the faces' too (a test's clock). @default {the platform's timer} */
   schedule?: Scheduler;
 }
 
@@ -68,6 +68,8 @@ export interface RootsScope {
    * @param label Names the connection in log lines (read when a line is written).
    */
   open(label: () => string): HostRoots;
+  /** What times the faces' waits for their hosts (the hub's clock). */
+  readonly schedule?: Scheduler;
 }
 
 type State =
@@ -132,7 +134,10 @@ export class RootsHub {
    * @returns The scope.
    */
   scope(sees: (server: string) => boolean): RootsScope {
-    return { open: (label) => this.#open(label, sees) };
+    return {
+      open: (label) => this.#open(label, sees),
+      ...(this.#schedule === undefined ? {} : { schedule: this.#schedule }),
+    };
   }
 
   /**

@@ -137,6 +137,38 @@ Deno.test("a face that asks itself asks once told to (the HTTP face, at its GET 
   await client.close();
 });
 
+Deno.test("an HTTP host that never opens its stream counts as not answering", async () => {
+  const due: (() => void)[] = [];
+  const lines: string[] = [];
+  const hub = new RootsHub({
+    schedule: (run) => {
+      due.push(run);
+      return () => {};
+    },
+    log: (line) => lines.push(line),
+  });
+  const given = nextChange(hub);
+  const rooted = hub.scope(() => true).open(() => "other");
+  rooted.declared();
+  rooted.answered({ roots: [{ uri: "file:///a" }] });
+  await given;
+  const narrowed = nextChange(hub);
+  const { client, asks } = await connectHost(toolHost(hub), () => ({ roots: [] }), {
+    roots: "when-asked",
+  });
+  // Declared (at initialized), not answered: it narrows to nothing (fail closed) while awaited.
+  await narrowed;
+  deepEqual(hub.rootsFor("fs"), []);
+  equal(due.length, 1);
+  due[0]!();
+  equal(asks.count, 0);
+  equal(lines.length, 1);
+  equal(lines[0]!.includes("it opened no stream for the gateway's requests"), true);
+  deepEqual(hub.rootsFor("fs"), []);
+  await client.close();
+  deepEqual(hub.rootsFor("fs"), [{ uri: "file:///a" }]);
+});
+
 Deno.test("an upstream connection offers the hub's roots and tells the server of changes", async () => {
   const hub = new RootsHub();
   const upstream = new McpServer({ name: "fs", version: "1" });
