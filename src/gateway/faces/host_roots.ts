@@ -124,3 +124,16 @@ export function followHostRoots(
 const AS_SENT: StandardSchemaV1<unknown> = {
   "~standard": { version: 1, vendor: "unfold", validate: (value) => ({ value }) },
 };
+
+/**
+ * How log lines name a host connection: by its session, once known.
+ *
+ * @param session The session, or a way to read it once it is known.
+ * @returns The label, read when a line is written.
+ */
+export function rootsLabel(session: string | (() => string | undefined) | undefined): () => string {
+  return () => {
+    const id = typeof session === "function" ? session() : session;
+    return id === undefined ? "a host connection" : `the host session ${id}`;
+  };
+}

@@ -7,7 +7,9 @@
  * as JSON-RPC invalid params, the caller's era passed on (its result schema is the gateway's to
  * honour, `tool_calls.ts`). Who the client is (`clientInfo` at `initialize`, or a 2026-07-28
  * request's envelope) reaches the host with every call, listing and instructions: what is shown
- * depends on the host (`../host_profiles.ts`).
+ * depends on the host (`../host_profiles.ts`). A host that declares roots is followed
+ * (`host_roots.ts`) when the host carries a roots scope: every face's instance but the one per
+ * request.
  *
  * @module
  */
@@ -19,7 +21,12 @@ import { BOUNDED_VALIDATOR } from "../../mcp/_validator.ts";
 import type { Gateway } from "../gateway.ts";
 import type { ClientIdentity } from "../host_profiles.ts";
 import type { RootsScope } from "../roots/hub.ts";
-import { followHostRoots, type HostRootsFollower, type RootsAsk } from "./host_roots.ts";
+import {
+  followHostRoots,
+  type HostRootsFollower,
+  type RootsAsk,
+  rootsLabel,
+} from "./host_roots.ts";
 
 export type { ClientIdentity } from "../host_profiles.ts";
 
@@ -124,7 +131,7 @@ export interface HostServerOptions {
   client?: ClientIdentity;
   /**
    * When the instance asks its host for roots (when the host has a roots scope).
-   * @default {"after-initialized" with `changes: "after-initialized"`, else "never"}
+   * @default {"never" with `changes: "never"` (an instance per request), else "after-initialized"}
    */
   roots?: RootsAsk;
   /** Receives what follows the host's roots, for a face that asks itself (`"when-asked"`). */
@@ -287,14 +294,6 @@ export function identityOf(info: unknown): ClientIdentity | undefined {
   return {
     name: name.slice(0, 200),
     ...(typeof version === "string" ? { version: version.slice(0, 200) } : {}),
-  };
-}
-
-// How log lines name the host connection whose roots they are about.
-function rootsLabel(session: HostServerOptions["session"]): () => string {
-  return () => {
-    const id = typeof session === "function" ? session() : session;
-    return id === undefined ? "a host connection" : `the host session ${id}`;
   };
 }
 
