@@ -146,24 +146,35 @@ Deno.test("stdio: a hostile roots answer is bounded and fails closed: nothing is
     { roots: [{ uri: fileUri(dirs.b), name: "n".repeat(1_000_000) }] },
   ];
   let answer: unknown = { roots: [{ uri: fileUri(dirs.a) }] };
-  const client = host(() => answer);
+  // Resolved when the gateway asks the host (once per change it is told of).
+  let asked = Promise.withResolvers<void>();
+  const client = host(() => {
+    asked.resolve();
+    return answer;
+  });
   const log = await stdioGateway(dirs.config, client);
   try {
     await lines(log, TAKEN, 1);
     deepEqual(await allowed(client), [dirs.a]);
     for (const [index, bad] of hostile.entries()) {
       answer = bad;
+      asked = Promise.withResolvers<void>();
       await client.sendRootsListChanged();
+      await asked.promise;
       if (index === 0) {
         // The first refusal gives server-filesystem an empty list: it keeps dirA, never dirB.
         await lines(log, KEPT, 1);
       }
-      // Each answer is read and refused before the next (the gateway asks once per change).
       deepEqual(await allowed(client), [dirs.a]);
     }
     const refused = log.lines.filter((line) => /roots of .*refused/.test(line));
     equal(refused.length, 1, log.lines.join("\n"));
     match(refused[0]!, /not a file:\/\/ URI/);
+    // A good answer after them all is taken: the host's session was refused answers, not closed.
+    answer = { roots: [{ uri: fileUri(dirs.b) }] };
+    await client.sendRootsListChanged();
+    await lines(log, TAKEN, 2);
+    deepEqual(await allowed(client), [dirs.b]);
   } finally {
     await client.close();
     await log.ended;

@@ -249,7 +249,7 @@ export class RootsHub {
       },
       failed: (why) => {
         if (session.state.kind === "opened" || session.state.kind === "undeclared") return;
-        refuse(`cannot read its roots: ${why.slice(0, 200)}`);
+        refuse(`cannot read its roots: ${JSON.stringify(why.slice(0, 200))}`);
       },
       close: () => {
         if (!this.#sessions.delete(session)) return;

@@ -102,6 +102,13 @@ Deno.test("a refused answer or a failed ask fails closed, logged once per host c
   deepEqual(hub.rootsFor("fs"), [{ uri: "file:///a" }]);
   host.failed("x".repeat(10_000));
   deepEqual(hub.rootsFor("fs"), []);
+  // What a host's error says is quoted, cut: it writes no line of its own into the log.
+  const liar = hub.scope(() => true).open(() => "liar");
+  liar.declared();
+  liar.failed(`bad\nroots of everyone: fine${"!".repeat(1_000)}`);
+  equal(lines.length, 2);
+  equal(lines[1]!.includes("\n"), false);
+  equal(lines[1]!.length < 400, true, lines[1]);
 });
 
 Deno.test("an upstream's roots/list waits for a host still to answer, within a bound", async () => {
