@@ -38,7 +38,10 @@ export interface RootsHubOptions {
    * @default {false}
    */
   awaitHost?: boolean;
-  /** @default {ROOTS_WAIT_MS} */
+  /**
+   * How long an upstream's `roots/list` waits for the hosts, in milliseconds.
+   * @default {ROOTS_WAIT_MS}
+   */
   waitMs?: number;
   /** Receives one line per session whose answer is refused (the first), or that fails to answer. */
   log?: (line: string) => void;
@@ -119,7 +122,11 @@ export class RootsHub {
   #hostHeard: boolean;
   #changed = Promise.withResolvers<void>();
 
-  /** @param options Whether a host is expected, the wait and the log. */
+  /**
+   * Makes a hub with no host connection yet.
+   *
+   * @param options Whether a host is expected, the wait, the log and the clock.
+   */
   constructor(options: RootsHubOptions = {}) {
     this.#waitMs = options.waitMs ?? ROOTS_WAIT_MS;
     this.#log = options.log ?? (() => {});
