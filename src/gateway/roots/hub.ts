@@ -100,7 +100,7 @@ interface Session {
  * const upstream = hub.upstream("fs");
  * let told = 0;
  * upstream.onChanged(() => told++);
- * const host = hub.scope(() => true).open("stdio");
+ * const host = hub.scope(() => true).open(() => "stdio");
  * host.declared();
  * host.answered({ roots: [{ uri: "file:///work" }] });
  * deepEqual(await upstream.list(), [{ uri: "file:///work" }]);
