@@ -58,7 +58,9 @@ export function followHostRoots(
   label: () => string,
   when: RootsAsk,
 ): HostRootsFollower {
-  const roots: HostRoots = scope.open(label);
+  // Opened at initialized: a connection that never gets that far (a refused initialize, a probe)
+  // leaves nothing in the hub.
+  let roots: HostRoots | undefined;
   let declared = false;
   // The face asked before the host's capabilities were known: it is asked once they are.
   let wanted = false;
@@ -83,9 +85,9 @@ export function followHostRoots(
           const result = await server.request({ method: "roots/list" }, AS_SENT, {
             timeout: ROOTS_ASK_MS,
           });
-          if (!closed) roots.answered(result);
+          if (!closed) roots?.answered(result);
         } catch (error) {
-          if (!closed) roots.failed(error instanceof Error ? error.message : String(error));
+          if (!closed) roots?.failed(error instanceof Error ? error.message : String(error));
         }
       } while (again && !closed);
       asking = false;
@@ -94,7 +96,8 @@ export function followHostRoots(
   server.setNotificationHandler("notifications/roots/list_changed", () => ask());
   return {
     initialized() {
-      if (declared) return;
+      if (roots !== undefined || closed) return;
+      roots = scope.open(label);
       const legacy = (server.getNegotiatedProtocolVersion() ?? "") < "2026-07-28";
       if (when === "never" || !legacy || server.getClientCapabilities()?.roots === undefined) {
         return roots.undeclared();
@@ -105,7 +108,7 @@ export function followHostRoots(
       // A host that never opens the way to ask it is one that does not answer.
       const stop = deadline(ROOTS_ASK_MS, undefined, scope.schedule)!;
       const unasked = () => {
-        if (!asked && !closed) roots.failed("it opened no stream for the gateway's requests");
+        if (!asked && !closed) roots?.failed("it opened no stream for the gateway's requests");
       };
       stop.addEventListener("abort", unasked, { once: true });
       forget = () => stop.removeEventListener("abort", unasked);
@@ -115,7 +118,7 @@ export function followHostRoots(
       if (closed) return;
       closed = true;
       forget();
-      roots.close();
+      roots?.close();
     },
   };
 }

@@ -134,6 +134,11 @@ export class RootsHub {
     this.#hostHeard = options.awaitHost !== true;
   }
 
+  /** How many host connections are open in the hub (each once initialized, until it ends). */
+  get connections(): number {
+    return this.#sessions.size;
+  }
+
   /**
    * A scope: the host connections that see the servers `sees` accepts.
    *

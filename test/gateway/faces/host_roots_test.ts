@@ -12,6 +12,8 @@ import { deepEqual, equal } from "node:assert/strict";
 import { hostServer, type ToolHost } from "../../../src/gateway/faces/server.ts";
 import { RootsHub } from "../../../src/gateway/roots/hub.ts";
 import { connectTransport } from "../../../src/mcp/client.ts";
+import { createMcpHttpHandler } from "../../../src/gateway/faces/http.ts";
+import { initializeBody, MCP_POST_HEADERS } from "../../_mcp_wire.ts";
 
 function toolHost(hub: RootsHub, sees: (server: string) => boolean = () => true): ToolHost {
   return {
@@ -203,4 +205,41 @@ Deno.test("without roots, an upstream connection declares none (as before)", asy
   const connection = await connectTransport({ server: "plain", transport: clientSide });
   equal(upstream.server.getClientCapabilities()?.roots, undefined);
   await connection.close();
+});
+
+Deno.test("HTTP sessions hold a roots connection from initialized to their end, never more", async () => {
+  const hub = new RootsHub();
+  const { handle, close } = createMcpHttpHandler(toolHost(hub), {
+    sessions: { kind: "memory", maxSessions: 3 },
+  });
+  const post = async (body: string, session?: string) => {
+    const response = await handle(
+      new Request("http://localhost/mcp", {
+        method: "POST",
+        headers: {
+          ...MCP_POST_HEADERS,
+          ...(session === undefined
+            ? {}
+            : { "mcp-session-id": session, "mcp-protocol-version": "2025-06-18" }),
+        },
+        body,
+      }),
+      "",
+    );
+    await response.body?.cancel();
+    return response;
+  };
+  // Refused initializes leave nothing behind.
+  for (let i = 0; i < 50; i++) {
+    await post(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: {} }));
+  }
+  equal(hub.connections, 0);
+  // Six sessions initialized: the three kept hold one each.
+  for (let i = 0; i < 6; i++) {
+    const session = (await post(initializeBody("2025-06-18", "t"))).headers.get("mcp-session-id");
+    await post(JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }), session!);
+  }
+  equal(hub.connections, 3);
+  await close();
+  equal(hub.connections, 0);
 });
