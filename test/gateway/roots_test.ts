@@ -97,10 +97,10 @@ async function lines(log: ChildLog, pattern: RegExp, count: number): Promise<voi
 async function stdioGateway(config: string, client: Client): Promise<ChildLog> {
   const { command, args } = cliCommand("gateway", "--config", config);
   const transport = new StdioClientTransport({ command, args, env: denoEnv(), stderr: "pipe" });
-  const stderr = transport.stderr as unknown as AsyncIterable<Uint8Array>;
-  const log = new ChildLog(
-    ReadableStream.from(stderr).pipeThrough(new TextDecoderStream()).getReader(),
+  const stderr = ReadableStream.from(
+    transport.stderr as unknown as AsyncIterable<Uint8Array<ArrayBuffer>>,
   );
+  const log = new ChildLog(stderr.pipeThrough(new TextDecoderStream()).getReader());
   await client.connect(transport);
   return log;
 }
