@@ -26,7 +26,7 @@ export const INTEGRATION: readonly string[] = [
   // The slowest (real servers from npm, wrangler dev, Chromium), measured in a full run: first.
   // The real hosts (Claude Code, Codex CLI, Gemini CLI), one session each.
   "test/hosts/claude_code_test.ts",
-  "test/hosts/claude_code_roots_test.ts",
+  "test/hosts/roots_test.ts",
   "test/hosts/codex_test.ts",
   "test/hosts/gemini_test.ts",
   "test/hosts/recorded_server_test.ts",
