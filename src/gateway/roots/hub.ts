@@ -171,7 +171,7 @@ export class RootsHub {
         }
         const roots = this.rootsFor(server);
         this.#told.set(server, JSON.stringify(roots));
-        return roots.map((root) => ({ ...root }));
+        return roots;
       },
       onChanged: (listener) => {
         let own = this.#listeners.get(server);
@@ -191,6 +191,11 @@ export class RootsHub {
    * @returns The roots.
    */
   rootsFor(server: string): Root[] {
+    // Copies: what a caller does with them is not the hub's.
+    return this.#roots(server).map((root) => ({ ...root }));
+  }
+
+  #roots(server: string): Root[] {
     const known = this.#computed.get(server);
     if (known !== undefined) return known;
     const hosts: CheckedRoot[][] = [];
@@ -280,7 +285,7 @@ export class RootsHub {
       // One that is waiting gets the change as its answer. (A session still to answer counts as
       // no roots, so one that never answers holds back no other's change.)
       if (listeners.size === 0 || this.#waits.has(server)) continue;
-      const now = JSON.stringify(this.rootsFor(server));
+      const now = JSON.stringify(this.#roots(server));
       if (now === (this.#told.get(server) ?? "[]")) continue;
       this.#told.set(server, now);
       for (const listener of [...listeners]) listener();
