@@ -252,6 +252,9 @@ export function present(
     pinned.set(name, tool);
     const definition = definitionOf(tool, name);
     definition._meta = { ...tool._meta, [TOOL_ID_META]: toolId(tool) };
+    // Under a result ceiling a cut structured copy (the marker's facts and a piece of its JSON)
+    // cannot follow the tool's own output schema, which hosts validate: it is not listed then.
+    if (c.maxResultTokens !== 0) delete definition.outputSchema;
     tools.push(definition);
   }
   return {

@@ -27,6 +27,9 @@ export async function writeLargeFiles(dir: string): Promise<{ ascii: string; mul
   const multi = unit.repeat(Math.ceil((200 * 1024) / new TextEncoder().encode(unit).length));
   await Deno.writeTextFile(`${dir}/ascii.txt`, ascii);
   await Deno.writeTextFile(`${dir}/multi.txt`, multi);
+  // Images for maxResultBytes (2 KiB in the tests): one over it, one within.
+  await Deno.writeFile(`${dir}/big.png`, new Uint8Array(3 * 1024).fill(7));
+  await Deno.writeFile(`${dir}/small.png`, new Uint8Array(512).fill(7));
   return { ascii, multi };
 }
 

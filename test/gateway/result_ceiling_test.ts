@@ -41,7 +41,9 @@ async function ceilingConfig() {
       unfold: {
         ...TIMING,
         maxResultTokens: CEILING,
+        maxResultBytes: 2_048,
         describeFirst: "off",
+        pinned: ["filesystem/read_text_file"],
         profiles: { a: {}, b: {} },
       },
     }),
@@ -84,6 +86,36 @@ Deno.test("over stdio a large file read through the gateway comes within the cei
     assertWithin(described);
     equal((described.structuredContent as { action: string }).action, "describe");
     await assertUnknownRef(client, "aaaaaaaaaaaa.2");
+    // An image over maxResultBytes is a line naming it; one within passes as itself.
+    const media = async (file: string) =>
+      await client.callTool({
+        name: "mcp",
+        arguments: {
+          action: "execute",
+          name: "filesystem/read_media_file",
+          arguments: { path: `${dir}/${file}` },
+        },
+      }) as { content: { type: string; text?: string; data?: string }[] };
+    const big = await media("big.png");
+    ok(big.content.every((b) => b.type === "text"), JSON.stringify(big).slice(0, 300));
+    ok(
+      /\[image .*not shown: over the 2\.0 KiB/.test(big.content[0]!.text ?? ""),
+      big.content[0]!.text,
+    );
+    const small = await media("small.png");
+    equal(small.content[0]!.type, "image");
+    // A pinned tool exposed directly is bounded too, its rest read with more through the bridge.
+    const pinned = await client.callTool({
+      name: "filesystem__read_text_file",
+      arguments: { path: `${dir}/ascii.txt` },
+    }) as Record<string, unknown>;
+    assertWithin(pinned);
+    const marker = (pinned.content as { text: string }[]).at(-1)!.text;
+    const ref = /"ref":"([^"]+)"/.exec(marker)?.[1];
+    ok(ref !== undefined, marker);
+    const next = await bridge(client, { action: "more", ref });
+    assertWithin(next);
+    equal(next.isError, undefined);
   } finally {
     await client.close();
     await Deno.remove(dir, { recursive: true });
