@@ -194,3 +194,12 @@ Deno.test("maxResultTokens 0 passes a result whole; the bridge says its ceiling;
   const blocks = pinned.result.content as { text: string }[];
   ok(/"action":"more"/.test(blocks.at(-1)!.text), blocks.at(-1)!.text);
 });
+
+Deno.test("an execute's text-only copy is cut as JSON and joins back to the text", async () => {
+  const text = 'línea 😀 "q" \\ \u0001 '.repeat(3_000);
+  const gateway = await open({}, undefined, undefined, text);
+  const first = await call(gateway, { action: "execute", name: "s/wide", arguments: {} }, SESSION);
+  within(first);
+  const json = await joinedCopy(gateway, first, SESSION);
+  equal((JSON.parse(json) as { text: string }).text, text);
+});
