@@ -48,9 +48,13 @@ export interface BoundSources {
  *
  * const bounds = new GatewayBounds({ store: new MemorySessionStore(), scope: "" });
  * const config = resolveConfig({ maxResultTokens: 100 });
- * const result = { content: [{ type: "text", text: "line\n".repeat(1_000) }] };
+ * const text = "line\n".repeat(1_000);
+ * const result = {
+ *   content: [{ type: "text", text }],
+ *   structuredContent: { action: "execute", id: "a/b", text, untrusted: ["text"] },
+ * };
  * const bounded = await bounds.bound(result, config, { tenant: "", session: "s" }, true);
- * match(JSON.stringify(bounded.structuredContent), /"ref"/);
+ * match(JSON.stringify(bounded.structuredContent), /"next":\{"action":"more","ref":/);
  * ```
  */
 export class GatewayBounds {
@@ -135,7 +139,7 @@ export class GatewayBounds {
     });
     if (bounded.cut === undefined) return bounded.answer as CallToolResultLike;
     const answer = bounded.answer as CallToolResultLike;
-    if (!bridged) return answer;
+    if (!bridged || !isRecord(answer.structuredContent)) return answer;
     return { ...answer, structuredContent: bridgeCopy(answer.structuredContent, result) };
   }
 
@@ -175,7 +179,7 @@ function ceilingOf(config: CeilingConfig): Ceiling {
 // data when the copy did.
 function bridgeCopy(copy: unknown, original: CallToolResultLike): Record<string, unknown> {
   const was = isRecord(original.structuredContent) ? original.structuredContent : {};
-  if (!isRecord(copy) || !isRecord(copy.cut)) return isRecord(copy) ? copy : {};
+  if (!isRecord(copy) || !isRecord(copy.cut)) return copy as Record<string, unknown>;
   const untrusted = Array.isArray(was.untrusted) && was.untrusted.length > 0;
   return {
     action: typeof was.action === "string" ? was.action : "execute",
