@@ -13,6 +13,7 @@ import { equal, ok } from "node:assert/strict";
 import type { Client } from "@modelcontextprotocol/client";
 import { denoEnv, npmServer } from "../mcp/_servers.ts";
 import { httpClient, startHttpGateway, stdioClient } from "./_gateway.ts";
+import { answerOf, postModern } from "../_mcp_wire.ts";
 import {
   assertUnknownRef,
   assertWithin,
@@ -139,6 +140,20 @@ Deno.test("over HTTP refs are kept per session and per profile, and /status coun
     // The discovery tool reads parts too (more is read-only).
     const looked = await bridge(one, { action: "more", ref }, "discover");
     equal(looked.isError, undefined, JSON.stringify(looked).slice(0, 300));
+    // A 2026-07-28 stateless request has no session: cut, and the marker says nothing is kept.
+    const stateless = await answerOf(
+      await postModern(base, "tools/call", {
+        name: "mcp",
+        arguments: {
+          action: "execute",
+          name: "filesystem/read_text_file",
+          arguments: { path: `${dir}/ascii.txt` },
+        },
+      }, "mcp"),
+    ) as { result: Record<string, unknown> };
+    assertWithin(stateless.result);
+    const marker = (stateless.result.content as { text: string }[]).at(-1)!.text;
+    ok(/The rest is not kept without a session/.test(marker), marker);
     const status = await (await fetch(`${new URL(base).origin}/status`)).json();
     const c = status.counters as { resultsCut: number; moreCalls: number; tokensReturned: number };
     ok(c.resultsCut >= 2, JSON.stringify(c));
