@@ -54,6 +54,12 @@ Deno.test("the Worker's gateway cuts a long result at maxResultTokens and more r
     }
     ok(parts > 5, `${parts} parts`);
     ok(text === `Echo: ${message}`, "the parts joined are the echo");
+    // The session's Durable Object counted them: one cut, a more for each part after the first.
+    const id = (client.transport as unknown as { sessionId: string }).sessionId;
+    const session = await (await fetch(`${worker.url}/v1/sessions/${id}`)).json();
+    equal(session.counters.resultsCut, 1);
+    equal(session.counters.moreCalls, parts - 1);
+    ok(session.counters.tokensReturned > (parts - 1) * (CEILING / 2), JSON.stringify(session));
   } finally {
     await client.close();
     await other.close();
