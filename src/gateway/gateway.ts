@@ -2,7 +2,8 @@
  * The gateway: unfold as one MCP server over the servers a user already has. It answers
  * `tools/list` (the bridge and the pinned tools) and `tools/call` (bridge actions within a
  * session or by the stateless rules; executes forwarded upstream with cancellation and progress),
- * and follows upstream changes (a new catalogue is a new generation). What it serves is built in
+ * and follows upstream changes (a new catalogue is a new generation). Every answer it gives is
+ * within the result ceiling, `more` read from the session (`bounded.ts`). What it serves is built in
  * `gateway_state.ts`, its calls are answered in `tool_calls.ts`, its log lines written by
  * `gateway_log.ts`. Free of any MCP SDK: the server faces in `src/gateway/faces/http.ts` wire it to the
  * protocol.
