@@ -203,3 +203,15 @@ Deno.test("an execute's text-only copy is cut as JSON and joins back to the text
   const json = await joinedCopy(gateway, first, SESSION);
   equal((JSON.parse(json) as { text: string }).text, text);
 });
+
+Deno.test("a hostile ref is unknown in a bounded message; more without a ref says it is required", async () => {
+  const gateway = await open();
+  for (const ref of ["x".repeat(100_000), "../../etc.2", "aaaaaaaaaaaa.0", "AAAAAAAAAAAA.2"]) {
+    const refused = await call(gateway, { action: "more", ref }, SESSION);
+    equal(refused.structuredContent.code, "unknown_ref");
+    ok(String(refused.structuredContent.message).length < 1_000);
+  }
+  const bare = await call(gateway, { action: "more" }, SESSION);
+  equal(bare.structuredContent.code, "invalid_arguments");
+  ok(/"ref" is required/.test(String(bare.structuredContent.message)));
+});
