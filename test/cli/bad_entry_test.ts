@@ -109,6 +109,10 @@ Deno.test("inspect and search name the broken entry; a profile without it never 
       [["everything", "ready", undefined], ["broken", "unavailable", DETAIL]],
     );
     equal(count(json.stderr, STDERR_LINE), 1, json.stderr);
+    const whole = await runCli(["search", "--config", config, "echo"]);
+    equal(whole.code, 0, whole.stderr);
+    match(whole.stdout, /everything\/echo/);
+    equal(count(whole.stderr, STDERR_LINE), 1, whole.stderr);
     const search = await runCli(["search", "--config", config, "--profile", "alone", "echo"]);
     equal(search.code, 0, search.stderr);
     match(search.stdout, /everything\/echo/);
