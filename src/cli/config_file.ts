@@ -30,7 +30,7 @@ const MAX_CONFIG_BYTES = 4 * 1024 * 1024;
  * @param env The environment (`${VAR}` in the config reads it).
  * @param log Says what was left out of a host's file, once.
  * @returns The config, or the line that says why there is none. A server or profile that names
- * a variable not set is in `awaiting`, a server entry that cannot be read in `invalid`:
+ * a variable not set is in `awaiting`, a server entry or profile that cannot be read in `invalid`:
  * {@linkcode unsetProblem} says whether the command needs it.
  */
 export async function readConfigFile(
@@ -71,7 +71,7 @@ export async function readConfigFile(
     // Variables are looked up by the names a config chose: `${toString}` is a variable, never
     // Object.prototype's member.
     ownRecord(configEnvironment(env, path, Deno.cwd())),
-    // A server entry that cannot be read is that server's too: set aside, listed unavailable.
+    // A server entry (or profile) that cannot be read is that server's too: set aside, listed.
     { deferUnset: true, contain: true },
   );
   if (!parsed.ok) return { ok: false, error: `${path}: ${parsed.error.message}` };
@@ -90,8 +90,8 @@ export async function readConfigFile(
 
 /**
  * The line a command fails with when something it serves names a variable that is not set, or
- * is a server or a profile whose entry cannot be read: the first such in the file, said as the whole config
- * failed before (`awaiting`'s or `invalid`'s error).
+ * is a server or a profile whose entry cannot be read: the first such in the file, said as the
+ * whole config failed before (`invalid`'s or `awaiting`'s error).
  *
  * @param path The config's path.
  * @param config The config as read.

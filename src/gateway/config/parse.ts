@@ -3,8 +3,8 @@
  * with `command`/`args`/`env`, Streamable HTTP servers with `url`/`headers`), `${VAR}` expanded
  * from the environment, plus an `unfold` block. Every key is declared with zod in `model.ts` and
  * `servers.ts`; this reads a file's worth by it, names the first problem as one line at its place,
- * and says what the gateway's pool takes from it (a bad server entry may be set aside instead:
- * `contained.ts`). Pure: the environment comes in as a parameter.
+ * and says what the gateway's pool takes from it (a bad server entry or profile may be set aside
+ * instead: `contained.ts`). Pure: the environment comes in as a parameter.
  *
  * @module
  */
@@ -49,8 +49,9 @@ export interface GatewayConfig {
    */
   awaiting?: AwaitingVariables[];
   /**
-   * With `contain`: the server entries that cannot be read (left out of `servers`), each with its
-   * first problem, in the order of the file (`contained.ts`).
+   * With `contain`: the server entries (left out of `servers`) and the profiles (left out of
+   * `options.profiles`) that cannot be read, each with its first problem: the servers first, each
+   * kind in the order of the file (`contained.ts`).
    */
   invalid?: InvalidEntry[];
 }
@@ -76,9 +77,9 @@ export interface ParseOptions {
    */
   deferUnset?: boolean;
   /**
-   * Whether a server entry that cannot be read is set aside in `invalid` (with its problem)
-   * rather than failing the parse: for a command that serves the other servers. A problem outside
-   * the entries (the `unfold` block, a server's name, the file) still fails it.
+   * Whether a server entry or a profile that cannot be read is set aside in `invalid` (with its
+   * problem) rather than failing the parse: for a command that serves the others. A problem
+   * outside the entries (a key of the `unfold` block, a name, the file) still fails it.
    */
   contain?: boolean;
 }
@@ -91,8 +92,9 @@ export type GatewayConfigResult = Result<GatewayConfig, GatewayConfigError>;
  * with `"disabled": true` are left out; `${VAR}` (and `${VAR:-default}`) in strings is replaced
  * from `env`, and a variable that is not set is an error naming it (with `deferUnset`, in a
  * server or a profile's tokens, it leaves that server out and says so in `awaiting`; with
- * `contain`, a server entry that cannot be read is left out and said in `invalid`). Objects of
- * values by name (`env`, `headers`, `profiles`) have no prototype: any name is its own key.
+ * `contain`, a server entry or a profile that cannot be read is left out and said in
+ * `invalid`). Objects of values by name (`env`, `headers`, `profiles`) have no prototype: any
+ * name is its own key.
  *
  * @param input The configuration: JSON text, or the parsed value.
  * @param env The environment variables `${VAR}` reads.
@@ -134,7 +136,8 @@ export function parseGatewayConfig(
   const reading = { env, servers: configuredServers(value), deferUnset };
   const read = (config: unknown) => whileReading(reading, () => z.safeParse(CONFIG, config));
   let parsed = read(value);
-  // A bad entry is its server's: the file is read again without it, as if it were not there.
+  // A bad entry is its server's (or profile's): the file is read again without it, as if it were
+  // not there.
   const invalid = !parsed.success && options.contain === true
     ? invalidEntries(value, parsed.error.issues)
     : [];

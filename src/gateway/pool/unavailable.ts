@@ -1,8 +1,8 @@
 /**
  * Servers of the config that cannot be started as they are written (an environment variable they
  * name is not set, or their entry cannot be read: `config/contained.ts`): a server's problem is
- * that server's. Such a server is never started; it is
- * in the pool's states as `unavailable`, with what the user must do, so that the overview,
+ * that server's. Such a server is never started; it is in the pool's states as `unavailable`,
+ * with what the user must do, so that the overview,
  * `/status`, `unfold inspect` and stderr name it, and a call of its tools says why, while every
  * other server and profile serves. Either pool (live or on demand) is wrapped the same way, so
  * the Deno command and the Worker keep the same promise.
