@@ -133,11 +133,12 @@ Deno.test("inspect and search name the broken entry; a profile without it never 
   });
 });
 
-Deno.test("over HTTP, /status names the broken entry and both profiles serve", async () => {
+Deno.test("over HTTP, /status names the broken entry and the bad profile; the others serve", async () => {
   await withBrokenConfig(async (config) => {
-    await using gateway = await startHttpGateway(config);
+    await using gateway = await startHttpGateway(config, { UNFOLD_API_TOKEN: "all" });
     const origin = gateway.url.slice(0, -"/mcp".length);
-    const status = await (await fetch(`${origin}/status`)).json() as {
+    const auth = { authorization: "Bearer all" };
+    const status = await (await fetch(`${origin}/status`, { headers: auth })).json() as {
       servers: { server: string; state: string; reason?: string }[];
     };
     deepEqual(
@@ -152,6 +153,7 @@ Deno.test("over HTTP, /status names the broken entry and both profiles serve", a
       headers: {
         "content-type": "application/json",
         accept: "application/json, text/event-stream",
+        ...auth,
       },
       body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }),
     });
@@ -161,7 +163,7 @@ Deno.test("over HTTP, /status names the broken entry and both profiles serve", a
     equal(why.detail.includes(TYPO_DETAIL), true, why.detail);
     equal(count(gateway.log.lines.join("\n"), `not served at /mcp/typo: ${TYPO_DETAIL}`), 1);
     for (const profile of ["both", "alone"]) {
-      const client = await httpClient(`${origin}/mcp/${profile}`);
+      const client = await httpClient(`${origin}/mcp/${profile}`, auth);
       try {
         const found = await bridge(client, { action: "search", query: "echo back the message" });
         match(textOf(found), /everything\/echo/, profile);
@@ -189,11 +191,15 @@ Deno.test({
         profiles: { typo: { servers: ["everythng"] }, alone: { servers: ["everything"] } },
       },
     };
-    const worker = await startGatewayWorker({ UNFOLD_UPSTREAMS: JSON.stringify(upstreams) });
+    const worker = await startGatewayWorker({
+      UNFOLD_UPSTREAMS: JSON.stringify(upstreams),
+      UNFOLD_API_TOKEN: "all",
+    });
+    const auth = { authorization: "Bearer all" };
     const detail =
       'its entry is invalid at /mcpServers/broken/url: "not a url" is not a URL; correct it in the config, then start unfold again';
     try {
-      const client = await httpClient(`${worker.url}/mcp`);
+      const client = await httpClient(`${worker.url}/mcp`, auth);
       try {
         const { tools } = await client.listTools();
         ok(tools[0]!.description!.includes(`broken (${JSON.stringify(detail)})`));
@@ -202,7 +208,7 @@ Deno.test({
       } finally {
         await client.close();
       }
-      const status = await (await fetch(`${worker.url}/status`)).json() as {
+      const status = await (await fetch(`${worker.url}/status`, { headers: auth })).json() as {
         servers: { server: string; state: string; reason?: string }[];
       };
       deepEqual(
@@ -220,4 +226,33 @@ Deno.test({
       await worker.close();
     }
   },
+});
+
+Deno.test("over HTTP, a bad profile keeps the gateway as closed as its tokens would", async () => {
+  // Its entry cannot be read, so its tokens are not known: were they the only ones, dropping the
+  // profile would open /mcp to every caller. It holds the guard closed instead.
+  const dir = await Deno.makeTempDir({ prefix: "unfold-bad-profile-" });
+  try {
+    const config = `${dir}/mcp.json`;
+    await Deno.writeTextFile(
+      config,
+      JSON.stringify({
+        mcpServers: {},
+        unfold: { profiles: { mine: { tokens: ["s3cret"], servers: ["nowhere"] } } },
+      }),
+    );
+    await using gateway = await startHttpGateway(config);
+    const origin = gateway.url.slice(0, -"/mcp".length);
+    for (const path of ["/mcp", "/mcp/mine", "/status"]) {
+      const response = await fetch(`${origin}${path}`, {
+        method: path === "/status" ? "GET" : "POST",
+        headers: { "content-type": "application/json", authorization: "Bearer s3cret" },
+        ...(path === "/status" ? {} : { body: "{}" }),
+      });
+      equal(response.status, 401, path);
+      await response.body?.cancel();
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });

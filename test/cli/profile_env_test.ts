@@ -136,9 +136,12 @@ Deno.test("a profile's token that is not set: stdio serves it, HTTP serves the o
       `unfold: ${config}: the profile "cursor" cannot be served over HTTP: the environment variable CURSOR_TOKEN is not set (/unfold/profiles/cursor/tokens/0 names it): set it where unfold is started, then start unfold again\n`,
     );
     // Every profile: the others serve; /mcp/cursor says why; /status lists it as not served.
-    await using gateway = await startHttpGateway(config, env);
+    // Its token unknown, the gateway stays closed as with it: the gateway-wide token opens it.
+    await using gateway = await startHttpGateway(config, { ...env, UNFOLD_API_TOKEN: "all" });
     const origin = gateway.url.slice(0, -"/mcp".length);
-    const cursor = await postPing(`${origin}/mcp/cursor`);
+    const auth = { authorization: "Bearer all" };
+    equal((await postPing(`${origin}/mcp/desk`)).status, 401);
+    const cursor = await postPing(`${origin}/mcp/cursor`, auth);
     equal(cursor.status, 503);
     const why = await cursor.json();
     equal(why.code, "profile_unavailable");
@@ -146,10 +149,10 @@ Deno.test("a profile's token that is not set: stdio serves it, HTTP serves the o
       why.detail,
       /^The profile "cursor" is not served: the environment variable CURSOR_TOKEN is not set/,
     );
-    const desk = await postPing(`${origin}/mcp/desk`);
+    const desk = await postPing(`${origin}/mcp/desk`, auth);
     equal(desk.status === 404 || desk.status === 503, false, `desk: ${desk.status}`);
     await desk.body?.cancel();
-    const status = await (await fetch(`${origin}/status`)).json();
+    const status = await (await fetch(`${origin}/status`, { headers: auth })).json();
     deepEqual(
       status.profiles.map((
         p: { name: string; unavailable?: string },

@@ -31,7 +31,9 @@ export interface GatewayRouteSources {
   profiles: readonly Profile[];
   /**
    * The profiles of the config not served, each with why (a token names a variable not set, so
-   * its clients could not all be told apart): `/mcp/NAME` answers why, `/status` lists them.
+   * its clients could not all be told apart; its entry cannot be read): `/mcp/NAME` answers why
+   * to a caller with a token, `/status` lists them, and each keeps the guard closed (a token no
+   * caller has stands for its own).
    * @default {none}
    */
   unavailableProfiles?: ReadonlyMap<string, string>;
@@ -76,7 +78,8 @@ export interface GatewayRoutes {
  */
 export async function openGatewayRoutes(sources: GatewayRouteSources): Promise<GatewayRoutes> {
   const { gateway, profiles, deps } = sources;
-  const guard = requestGuard({ ...sources.guard, scopes: profileScopes(profiles) });
+  const unserved = [...(sources.unavailableProfiles ?? new Map<string, string>()).keys()];
+  const guard = requestGuard({ ...sources.guard, scopes: profileScopes(profiles, unserved) });
   const whole = sources.serve(sources.host);
   const { faces, refresh, close } = await openProfileFaces(
     sources.pool,
@@ -177,11 +180,19 @@ export function profileTokenProblem(
   return undefined;
 }
 
-// The profiles' own tokens, by profile.
-function profileScopes(profiles: readonly Profile[]): Map<string, readonly string[]> {
-  return new Map(
-    profiles.flatMap((p) => p.tokens === undefined ? [] : [[p.name, p.tokens] as const]),
-  );
+// The profiles' own tokens, by profile. A profile not served holds one no caller has: its own
+// tokens cannot all be known (a variable not set, an entry that cannot be read), so the guard
+// stays as closed as with them — a gateway whose only tokens were a profile's never opens to a
+// caller without one.
+function profileScopes(
+  profiles: readonly Profile[],
+  unserved: readonly string[],
+): Map<string, readonly string[]> {
+  const sealed = (): readonly string[] => [`${crypto.randomUUID()}${crypto.randomUUID()}`];
+  return new Map<string, readonly string[]>([
+    ...unserved.map((name) => [name, sealed()] as const),
+    ...profiles.flatMap((p) => p.tokens === undefined ? [] : [[p.name, p.tokens] as const]),
+  ]);
 }
 
 // The name in /mcp/NAME, percent-decoded when it decodes.
