@@ -6,7 +6,8 @@
  * with the first problem of it at its JSON pointer, and reads the rest of the file as if the entry
  * were not there. A server set aside is `unavailable` with that problem (`setAsideServers` in
  * `pool/unavailable.ts`); a profile set aside is never served (its command stops with the
- * problem, `/mcp/NAME` answers 503 `profile_unavailable`); every other server and profile serves.
+ * problem, `/mcp/NAME` answers 503 `profile_unavailable`, and it holds the HTTP guard as closed
+ * as its tokens would: `faces/routes.ts`); every other server and profile serves.
  *
  * What is not an entry's stays fatal, because no server's or profile's state could say it: the
  * file is not JSON, the top level is not an object or has a key of its own that is wrong,
@@ -14,7 +15,8 @@
  * *name* that is not one (`SERVER_NAME`, a profile's `SESSION_NAME`) is fatal too: a server's name
  * is what tool ids, profiles and pins mean it by, a profile's is its route, and a name that
  * cannot be one (a `/`, a newline, 65 characters) cannot be shown without changing what an id
- * means. Of two equal keys the last is read (`JSON.parse`), as the hosts reading the file do.
+ * means. Of two equal keys the last is read (`JSON.parse`), as the hosts reading the same file
+ * read it (JSON.parse, jsonc-parser; TOML refuses them): a name means the same server to both.
  *
  * The doors, each reading the config through `parseGatewayConfig(…, { contain: true })`: the CLI
  * (`cli/config_file.ts`: the stdio and HTTP gateway, `unfold inspect`, `unfold search`,
