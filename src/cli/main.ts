@@ -221,7 +221,7 @@ async function main(argv: readonly string[]): Promise<number> {
     console.error(`unfold: ${args.config}: ${clash}`);
     return 1;
   }
-  const opened = await openTrust(args.config, config.options, args.command);
+  const opened = await openTrust(args.config, config.options, args.command, env);
   if (!opened.ok) {
     console.error(`unfold: ${args.config}: ${opened.error}`);
     return 1;

@@ -1,8 +1,12 @@
 /**
  * The lock file on disk (Deno): where it is, reading it (a broken file is a config error, never
- * an empty lock; a pipe or a folder in its place is skipped: nothing approved), writing it
- * atomically (`unfold approve`), and noticing when it changes so that a running gateway applies
- * new approvals without a restart.
+ * an empty lock; a pipe or a folder in its place is skipped: nothing approved), editing it as a
+ * transaction (`unfold approve`, through `utils/file_transaction.ts`: locked, re-read, this run's
+ * approvals applied to what the file holds then, renamed over it only if unchanged since, its
+ * mode and symlink kept, a read-only file refused), and noticing when it changes so that a
+ * running gateway applies new approvals without a restart.
+ *
+ * Doors that write the lock file: {@linkcode approveCommand} alone (the gateway only reads it).
  *
  * @module
  */
@@ -11,6 +15,8 @@
 
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { readRegularFile } from "../utils/regular_file.ts";
+import { type CommitHooks, editFile, editTarget } from "../utils/file_transaction.ts";
+import { unfoldConfigDir } from "../mcp/oauth/file_store.ts";
 import type { GatewayOptions } from "../gateway/config/parse.ts";
 import type { TrustSource } from "../gateway/gateway.ts";
 import type { McpTool } from "../tool.ts";
@@ -146,34 +152,51 @@ export function approveTools(
 }
 
 /**
- * Writes the lock atomically: a temporary file beside it, then a rename, so a gateway reading it
- * meanwhile sees the old file or the new one, never half of one.
+ * Edits the lock as a transaction: holding its lock, the file is read again and `change` applied
+ * to what it holds now (so an approval another `unfold approve` wrote meanwhile stays), then
+ * written to a temporary file beside its target and renamed over it only if it still holds what
+ * was read; a symlink stays one, its mode stays (a new lock is `0600`), a read-only lock is
+ * refused before anything is written. A gateway reading it meanwhile sees the old file or the
+ * new one, never half of one.
  *
  * @param path The lock file's path.
- * @param lock The lock.
- * @returns Resolves once written.
+ * @param change The new lock from the lock there now (`undefined`: none yet).
+ * @param lockDir The folder of the lock files of unfold's writers (see {@linkcode LockedTrust}).
+ * @param hooks For tests: another writer's turn before each rename.
+ * @returns The lock written, or the one-line reason nothing was written.
  *
  * @example Usage
  * ```ts
- * import { readLock, writeLock } from "./trust.ts";
+ * import { editLock, readLock } from "./trust.ts";
  * import { equal } from "node:assert/strict";
  *
  * const dir = await Deno.makeTempDir();
- * await writeLock(`${dir}/unfold.lock.json`, { version: 2, tools: {} });
+ * await editLock(`${dir}/unfold.lock.json`, () => ({ version: 2, tools: {} }), `${dir}/locks`);
  * const read = await readLock(`${dir}/unfold.lock.json`);
  * equal(read.ok && read.value?.version, 2);
  * await Deno.remove(dir, { recursive: true });
  * ```
  */
-export async function writeLock(path: string, lock: Lock): Promise<void> {
-  const temp = `${path}.${Deno.pid}.${crypto.randomUUID()}.tmp`;
-  try {
-    await Deno.writeTextFile(temp, serializeLock(lock), { mode: 0o644 });
-    await Deno.rename(temp, path);
-  } catch (e) {
-    await Deno.remove(temp).catch(() => {});
-    throw e;
-  }
+export async function editLock(
+  path: string,
+  change: (lock: Lock | undefined) => { ok: true; lock: Lock } | { ok: false; error: string },
+  lockDir: string,
+  hooks?: CommitHooks,
+): Promise<{ ok: true; value: Lock } | { ok: false; error: string }> {
+  let written: Lock | undefined;
+  const edited = await editFile(path, (bytes) => {
+    let lock: Lock | undefined;
+    if (bytes !== undefined) {
+      const parsed = parseLock(new TextDecoder().decode(bytes));
+      if (!parsed.ok) return { ok: false, error: `the lock file ${path} is ${parsed.error}` };
+      lock = parsed.value;
+    }
+    const next = change(lock);
+    if (!next.ok) return next;
+    written = next.lock;
+    return { ok: true, value: new TextEncoder().encode(serializeLock(next.lock)) };
+  }, { lockDir, ...(hooks === undefined ? {} : { hooks }) });
+  return edited.ok ? { ok: true, value: written! } : edited;
 }
 
 /**
@@ -190,23 +213,26 @@ export async function writeLock(path: string, lock: Lock): Promise<void> {
  * ```
  */
 export function watchLock(path: string, onChange: () => void, signal: AbortSignal): void {
-  const target = resolve(path);
-  let watcher: Deno.FsWatcher;
-  try {
-    watcher = Deno.watchFs(dirname(target), { recursive: false });
-  } catch {
-    return; // no directory to watch: approvals then apply at the next re-list or restart
-  }
-  signal.addEventListener("abort", () => watcher.close(), { once: true });
-  void (async () => {
+  // A symlinked lock is edited at its target (`unfold approve` keeps the link): both are watched.
+  const targets = new Set([resolve(path), editTarget(path)]);
+  for (const folder of new Set([...targets].map((target) => dirname(target)))) {
+    let watcher: Deno.FsWatcher;
     try {
-      for await (const event of watcher) {
-        if (event.paths.some((changed) => resolve(changed) === target)) onChange();
-      }
+      watcher = Deno.watchFs(folder, { recursive: false });
     } catch {
-      // the watcher closed
+      continue; // no directory to watch: approvals then apply at the next re-list or restart
     }
-  })();
+    signal.addEventListener("abort", () => watcher.close(), { once: true });
+    void (async () => {
+      try {
+        for await (const event of watcher) {
+          if (event.paths.some((changed) => targets.has(resolve(changed)))) onChange();
+        }
+      } catch {
+        // the watcher closed
+      }
+    })();
+  }
 }
 
 /** The approved definitions of one run of the command. */
@@ -215,6 +241,11 @@ export interface LockedTrust {
   source: TrustSource;
   /** The lock file's path. */
   lockFile: string;
+  /**
+   * The folder of the locks `unfold approve` takes on it: `<unfold config dir>/locks`, one per
+   * user whatever the config, so every writer of one lock file takes the same lock.
+   */
+  lockDir: string;
   /** The line to log at start when nothing is approved yet (and trust is on). */
   notice?: string;
   /** The line to log at start, whatever the command, when the lock file was skipped. */
@@ -230,6 +261,7 @@ export interface LockedTrust {
  * @param configPath The config's path.
  * @param options The `unfold` block.
  * @param command The command being run.
+ * @param env The environment (where the unfold config directory is, for the locks).
  * @returns The trust of this run, or the one-line problem with the lock file.
  *
  * @example Usage
@@ -246,9 +278,16 @@ export async function openTrust(
   configPath: string,
   options: GatewayOptions,
   command: string,
+  env: Readonly<Record<string, string | undefined>> = Deno.env.toObject(),
 ): Promise<{ ok: true; value: LockedTrust } | { ok: false; error: string }> {
   const mode = options.trust ?? DEFAULT_TRUST;
   const lockFile = lockPath(configPath, options);
+  let lockDir: string;
+  try {
+    lockDir = join(unfoldConfigDir(env), "locks");
+  } catch {
+    lockDir = join(dirname(resolve(lockFile)), "locks"); // no home: beside the lock file
+  }
   // Every command printed runs as printed, from any directory.
   const config = resolve(configPath);
   const approve = unfoldCommand("approve", "--config", config);
@@ -264,6 +303,7 @@ export async function openTrust(
       inspect: unfoldCommand("inspect", "--config", config),
     },
     lockFile,
+    lockDir,
     async reload() {
       const next = await readLock(lockFile, `${approve} --all`);
       if (!next.ok) return next.error;
@@ -284,8 +324,9 @@ export async function openTrust(
 }
 
 /**
- * `unfold approve`: writes the current definitions of the tools named (or all) to the lock file,
- * and prints each id approved with, for a new or changed one, the approved and the live value of
+ * `unfold approve`: writes the current definitions of the tools named (or all) to the lock file
+ * as a transaction ({@linkcode editLock}: this run's approvals applied to the lock as it is when
+ * written, so a concurrent `approve` loses nothing), and prints each id approved with, for a new or changed one, the approved and the live value of
  * each field that differs (what the user approved). With `dryRun` it prints the same and writes
  * nothing.
  *
@@ -293,7 +334,9 @@ export async function openTrust(
  * @param tools Every listed tool.
  * @param ids The ids, or `"all"`.
  * @param dryRun Whether to print only.
- * @returns The exit code: 0, or 1 when an id names no listed tool.
+ * @param hooks For tests: another writer's turn before the lock file is renamed.
+ * @returns The exit code: 0, or 1 when an id names no listed tool or the lock cannot be written
+ * (read-only, broken meanwhile: one line).
  *
  * @example Usage
  * ```ts ignore
@@ -305,6 +348,7 @@ export async function approveCommand(
   tools: readonly McpTool[],
   ids: readonly string[] | "all",
   dryRun = false,
+  hooks?: CommitHooks,
 ): Promise<number> {
   const lock = locked.source.lock();
   const done = approveTools(lock, tools, ids);
@@ -335,7 +379,17 @@ export async function approveCommand(
     console.error(`unfold: dry run: ${done.approved.length} tool definitions not written`);
     return 0;
   }
-  await writeLock(locked.lockFile, done.lock);
+  // The same approvals, applied to the lock as it is now (another run may have written since).
+  const written = await editLock(
+    locked.lockFile,
+    (now) => approveTools(now, tools, done.approved),
+    locked.lockDir,
+    hooks,
+  );
+  if (!written.ok) {
+    console.error(`unfold: cannot approve: ${written.error}`);
+    return 1;
+  }
   console.error(`unfold: ${done.approved.length} tool definitions approved in ${locked.lockFile}`);
   return 0;
 }
