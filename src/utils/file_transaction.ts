@@ -250,7 +250,8 @@ export const MAX_EDIT_TRIES = 16;
  * mode and owner stay; a change that gives the same bytes writes nothing.
  *
  * @param path The file.
- * @param change The new bytes from the bytes there now (`undefined`: no file), or why not.
+ * @param change The new bytes from the bytes there now (`undefined`: no file), or why not; it
+ * runs holding the lock (the same bytes back: nothing is written).
  * @param options The lock folder (and for tests, the hooks).
  * @returns The bytes the file holds afterwards, or the one-line reason nothing was written.
  * @throws {Error} When the system refuses the write (a full disk): the file is as it was.
@@ -275,7 +276,9 @@ export const MAX_EDIT_TRIES = 16;
  */
 export async function editFile(
   path: string,
-  change: (bytes: Uint8Array | undefined) => Outcome<Uint8Array | undefined>,
+  change: (
+    bytes: Uint8Array | undefined,
+  ) => Outcome<Uint8Array | undefined> | Promise<Outcome<Uint8Array | undefined>>,
   options: EditOptions,
 ): Promise<Outcome<Uint8Array | undefined>> {
   const leaveOut = options.leaveOut ?? "";
@@ -287,7 +290,7 @@ export async function editFile(
     for (let tries = 0; tries < MAX_EDIT_TRIES; tries++) {
       const read = await readForEdit(path);
       if (!read.ok) return read;
-      const next = change(read.value.bytes);
+      const next = await change(read.value.bytes);
       if (!next.ok || sameBytes(next.value, read.value.bytes)) return next;
       if (await commitEdit(read.value, next.value, options.hooks) === "done") return next;
     }
