@@ -237,6 +237,8 @@ export interface EditOptions {
   leaveOut?: string;
   /** For tests: a writer's turn before each check. */
   hooks?: CommitHooks;
+  /** The mode written, whatever the file's (a secret's `0600`); by default the file's own. */
+  mode?: number;
 }
 
 /** How many times an edit is made again from what the file holds now before it gives up. */
@@ -292,7 +294,8 @@ export async function editFile(
       if (!read.ok) return read;
       const next = await change(read.value.bytes);
       if (!next.ok || sameBytes(next.value, read.value.bytes)) return next;
-      if (await commitEdit(read.value, next.value, options.hooks) === "done") return next;
+      const state = options.mode === undefined ? read.value : { ...read.value, mode: options.mode };
+      if (await commitEdit(state, next.value, options.hooks) === "done") return next;
     }
     return {
       ok: false,
