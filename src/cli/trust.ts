@@ -171,7 +171,8 @@ export function approveTools(
  * import { equal } from "node:assert/strict";
  *
  * const dir = await Deno.makeTempDir();
- * await editLock(`${dir}/unfold.lock.json`, () => ({ version: 2, tools: {} }), `${dir}/locks`);
+ * const empty = { ok: true as const, lock: { version: 2 as const, tools: {} } };
+ * await editLock(`${dir}/unfold.lock.json`, () => empty, `${dir}/locks`);
  * const read = await readLock(`${dir}/unfold.lock.json`);
  * equal(read.ok && read.value?.version, 2);
  * await Deno.remove(dir, { recursive: true });
