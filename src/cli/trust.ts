@@ -189,7 +189,12 @@ export async function editLock(
     let lock: Lock | undefined;
     if (bytes !== undefined) {
       const parsed = parseLock(new TextDecoder().decode(bytes));
-      if (!parsed.ok) return { ok: false, error: `the lock file ${path} is ${parsed.error}` };
+      if (!parsed.ok) {
+        return {
+          ok: false,
+          error: `the lock file ${path} is ${parsed.error}: fix it, or delete it and approve again`,
+        };
+      }
       lock = parsed.value;
     }
     const next = change(lock);
