@@ -30,6 +30,9 @@ const CLEARED = "cleared";
 // The folder of the writers' locks, outside `learned/` so that a clear never removes a lock held.
 const LOCKS = "locks";
 
+// The most files whose read the store remembers (to drop a write of runs read before a clear).
+const MAX_TRACKED_READS = 4096;
+
 // The clear's token as it is now (`""`: never cleared).
 async function clearToken(dir: string): Promise<string> {
   const read = await readRegularFile(`${dir}/${LEARNED_FOLDER}/${CLEARED}`, 256);
@@ -112,7 +115,10 @@ export function fileLearnedStore(
   return {
     async read(scope) {
       const path = await file(scope);
+      readAfter.delete(path);
       readAfter.set(path, await clearToken(dir));
+      // Bounded (tenants come from outside): the oldest reads go first.
+      while (readAfter.size > MAX_TRACKED_READS) readAfter.delete(readAfter.keys().next().value!);
       const read = await readRegularFile(path, MAX_LEARNED_BYTES + 4096);
       if (!read.ok) {
         if (read.code !== "not_found") {

@@ -5,13 +5,8 @@
 // stays a symlink, its mode stays, a read-only lock is refused in one line with nothing written,
 // and a running gateway still notices a change made at a symlink's target.
 import { deepEqual, equal, match, ok } from "node:assert/strict";
-import {
-  approveCommand,
-  type LockedTrust,
-  openTrust,
-  readLock,
-  watchLock,
-} from "../../src/cli/trust.ts";
+import { approveCommand } from "../../src/cli/approve.ts";
+import { type LockedTrust, openTrust, readLock, watchLock } from "../../src/cli/trust.ts";
 import { lockEntry, serializeLock } from "../../src/gateway/trust/lock.ts";
 import type { McpTool } from "../../src/tool.ts";
 
