@@ -24,7 +24,7 @@ import {
   review,
   serializeLock,
 } from "../gateway/trust/lock.ts";
-import type { LockedTrust } from "./trust.ts";
+import { type LockedTrust, MAX_LOCK_BYTES } from "./trust.ts";
 
 /**
  * Approves tools: their current definitions replace (or join) the lock's entries; the other
@@ -107,6 +107,9 @@ export async function editLock(
   let written: Lock | undefined;
   const edited = await editFile(path, (bytes) => {
     let lock: Lock | undefined;
+    if (bytes !== undefined && bytes.length > MAX_LOCK_BYTES) {
+      return { ok: false, error: `the lock file ${path} is over ${MAX_LOCK_BYTES} bytes` };
+    }
     if (bytes !== undefined) {
       const parsed = parseLock(new TextDecoder().decode(bytes));
       if (!parsed.ok) {

@@ -9,7 +9,7 @@
  *
  * Doors (every writer of a file a user owns or that holds what they decided goes through here):
  * `unfold setup` and `--undo` (the host files, unfold's own config, the records and backups under
- * `<config dir>/setup/`), `unfold approve` (the trust lock file, `src/cli/trust.ts`), the OAuth
+ * `<config dir>/setup/`), `unfold approve` (the trust lock file, `src/cli/approve.ts`), the OAuth
  * sign-in records (`src/mcp/oauth/file_store.ts`) and what search learned
  * (`src/cli/learned_store.ts`); {@linkcode editFile} is the whole transaction for a writer that
  * can say its change as a function of the bytes there now.
