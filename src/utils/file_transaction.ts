@@ -237,7 +237,10 @@ export interface EditOptions {
   leaveOut?: string;
   /** For tests: a writer's turn before each check. */
   hooks?: CommitHooks;
-  /** The mode written, whatever the file's (a secret's `0600`); by default the file's own. */
+  /**
+   * The mode written, whatever the file's (a secret's `0600`); by default the file's own. A writer
+   * that sets the mode owns the file: its own write bits are then no refusal (its folder's are).
+   */
   mode?: number;
 }
 
@@ -284,7 +287,8 @@ export async function editFile(
   options: EditOptions,
 ): Promise<Outcome<Uint8Array | undefined>> {
   const leaveOut = options.leaveOut ?? "";
-  for (const file of [path, join(options.lockDir, "x.lock")]) {
+  const own = options.mode === undefined ? path : join(dirname(editTarget(path)), ".unfold-new");
+  for (const file of [own, join(options.lockDir, "x.lock")]) {
     const writable = checkWritable(file, leaveOut);
     if (!writable.ok) return writable;
   }

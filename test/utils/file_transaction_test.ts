@@ -86,6 +86,9 @@ Deno.test("a read-only file is refused in one line, with the way out the writer 
   const setup = await editFile(f.file, append("x"), { lockDir: f.lockDir, leaveOut: "(--file)" });
   match(setup.ok ? "" : setup.error, /or leave it out \(--file\)$/);
   equal(await Deno.readTextFile(f.file), "kept\n");
+  // A writer that sets the mode (a secret's 0600) owns the file: written, at that mode.
+  ok((await editFile(f.file, append("x"), { lockDir: f.lockDir, mode: 0o600 })).ok);
+  equal((await Deno.stat(f.file)).mode! & 0o777, 0o600);
 });
 
 Deno.test("a change that fails writes nothing; a file that keeps changing is given up on", async () => {
