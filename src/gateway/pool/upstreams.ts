@@ -199,10 +199,13 @@ export interface PoolOptions {
   now?: () => number;
 }
 
-// One upstream as the on-demand pool last listed it.
-interface Entry {
+/** One upstream as a pool last listed it: its config, its state and its tools. */
+export interface ListedUpstream {
+  /** The upstream's configuration. */
   config: UpstreamConfig;
+  /** Its state. */
   status: UpstreamStatus;
+  /** Its tools, as last listed. */
   tools: McpTool[];
 }
 
@@ -258,13 +261,13 @@ export async function openOnDemandPool(
   const ttl = options.listingTtlMs ?? 300_000;
   const now = options.now ?? Date.now;
   const listeners = new Set<() => void>();
-  let entries: Entry[] = [];
+  let entries: ListedUpstream[] = [];
   let listedAt = -Infinity;
   let listing: Promise<void> | undefined;
   const list = async () => {
-    const next = await Promise.all(configs.map(async (config): Promise<Entry> => {
+    const next = await Promise.all(configs.map(async (config): Promise<ListedUpstream> => {
       let connection: McpConnection | undefined;
-      let entry: Entry;
+      let entry: ListedUpstream;
       try {
         connection = await connector(config, options.connect ?? {});
         const tools = await connection.tools();
