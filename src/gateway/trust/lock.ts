@@ -13,6 +13,7 @@ import { isRecord } from "../../utils/record.ts";
 import { type McpTool, toolId } from "../../tool.ts";
 import { escapeInvisible } from "../../untrusted.ts";
 import { codeList } from "../../utils/code_list.ts";
+import type { Result } from "../../result.ts";
 
 /** Every field of a definition that is approved: all the gateway serves, forwards or ranks on. */
 export const DEFINITION_FIELDS: readonly DefinitionField[] = codeList<DefinitionField>({
@@ -239,7 +240,7 @@ function shown(value: unknown, maxChars: number): string | null {
  * match(bad.ok ? "" : bad.error, /not JSON/);
  * ```
  */
-export function parseLock(text: string): { ok: true; value: Lock } | { ok: false; error: string } {
+export function parseLock(text: string): Result<Lock, string> {
   let value: unknown;
   try {
     value = JSON.parse(text);
