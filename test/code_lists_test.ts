@@ -8,7 +8,6 @@
  *   refuses a missing or an extra member;
  * - `keys`: `Object.keys` of a record typed by the union (complete by the record's type);
  * - `source`: the union is derived from the list (`typeof NAME[number]`);
- * - `lists`: `as const satisfies readonly Union[]` plus a `Lists<typeof NAME, Union>` check;
  * - `every`: here, against `codeList<Union>` (for a list declared where this change could not go);
  * - `within`: a subset of another list, checked here.
  *
@@ -49,7 +48,7 @@ import { BRIDGE_ACTIONS } from "../src/bridge/tool.ts";
 import { SEMANTIC_FIELD_WEIGHTS } from "../src/ranking/semantic.ts";
 
 type How =
-  | { by: "codeList" | "keys" | "source" | "lists" }
+  | { by: "codeList" | "keys" | "source" }
   | { by: "every"; every: readonly string[] }
   | { by: "within"; within: readonly string[] };
 
@@ -108,8 +107,8 @@ const LISTS: Record<string, { list: readonly string[] } & How> = {
   RESULT_ERROR_CODES: { list: RESULT_ERROR_CODES, by: "within", within: MCP_ERROR_CODES },
   NATIVE_KINDS: { list: Object.keys(NATIVE_KINDS), by: "source" },
   PROBLEM_CODES: { list: PROBLEM_CODES, by: "keys" },
-  DISCLOSURE_LEVELS: { list: DISCLOSURE_LEVELS, by: "lists" },
-  TOOL_FORMATS: { list: TOOL_FORMATS, by: "lists" },
+  DISCLOSURE_LEVELS: { list: DISCLOSURE_LEVELS, by: "codeList" },
+  TOOL_FORMATS: { list: TOOL_FORMATS, by: "codeList" },
   DESCRIBE_FIRST_MODES: { list: DESCRIBE_FIRST_MODES, by: "codeList" },
   HOST_NAMES: { list: HOST_NAMES, by: "keys" },
   BRIDGE_ERROR_CODES: { list: BRIDGE_ERROR_CODES, by: "codeList" },
@@ -145,9 +144,6 @@ Deno.test("every exported code list of src/ is one this test checks, and each is
     if (how.by === "codeList") ok(declaration.includes("codeList<"), `${name} uses codeList`);
     if (how.by === "keys") ok(declaration.includes("Object.keys("), `${name} is a record's keys`);
     if (how.by === "source") ok(SOURCE.includes(`typeof ${name}`), `${name} is its union's source`);
-    if (how.by === "lists") {
-      ok(SOURCE.includes(`Lists<typeof ${name},`), `${name} is held to its union`);
-    }
   }
 });
 
