@@ -13,7 +13,7 @@ import type { McpTool } from "../../tool.ts";
 import type { StartMode, UpstreamConfig } from "../config/parse.ts";
 import { McpError } from "../../tool_error.ts";
 import { toolId } from "../../tool.ts";
-import type { FieldChange } from "../trust/lock.ts";
+import type { FieldChange, Unapproved } from "../trust/lock.ts";
 
 /** Opens a connection to one upstream (`connectStdio` or `connectHttp` behind a config). */
 export type Connector = (
@@ -62,7 +62,7 @@ export interface UpstreamStatus {
    */
   unapproved?: {
     name: string;
-    change: "new" | "changed";
+    change: Unapproved["change"];
     fields: string[];
     held: boolean;
     changes?: FieldChange[];
