@@ -10,7 +10,7 @@
 /**
  * Every member of the union `C`, in the order of the object's keys, frozen. The type argument is
  * required: the object must then have exactly one key per member (a missing or an extra one is a
- * compile error).
+ * compile error). Codes are names: a key that is an integer would be listed first, out of order.
  *
  * @typeParam C The union of codes.
  * @param every An object with one key per member of `C` (the values are not read).
