@@ -30,7 +30,9 @@ export type {
   McpConnection,
   McpTransport,
   ProtocolEra,
+  Root,
   ServerIdentity,
+  UpstreamRoots,
 } from "./types.ts";
 export { connectTransport } from "./client.ts";
 export type { HttpConnectOptions, HttpServerConfig } from "./http_client.ts";
