@@ -11,6 +11,7 @@
 import type { ToolMatch } from "../catalog.ts";
 import { type BridgeAction, SEARCH_MISS_REASONS, type SearchMiss } from "./action.ts";
 import type { StructuredPart } from "./present.ts";
+import { codeList } from "../utils/code_list.ts";
 
 /** A server a gateway's search did not search, and why (`notSearched` of {@linkcode BridgeOutput}). */
 export interface NotSearched {
@@ -76,12 +77,13 @@ export interface BridgeOutput {
 type Schema = Readonly<Record<string, unknown>>;
 
 // Every action, checked complete by the compiler (the object literal must name each one).
-const ACTIONS = Object.keys(
-  { search: 0, describe: 0, execute: 0, error: 0, more: 0 } satisfies Record<
-    BridgeOutput["action"],
-    0
-  >,
-);
+const ACTIONS = codeList<BridgeOutput["action"]>({
+  search: 0,
+  describe: 0,
+  execute: 0,
+  error: 0,
+  more: 0,
+});
 
 const TOOL_MATCH_PROPERTIES = {
   id: { type: "string", description: "the tool id server/tool" },

@@ -13,6 +13,7 @@
 // deno-lint-ignore-file no-console
 
 import { type CommitHooks, editFile } from "../utils/file_transaction.ts";
+import type { Result } from "../result.ts";
 import type { McpTool } from "../tool.ts";
 import { toolId } from "../tool.ts";
 import { closest } from "../gateway/config/profiles.ts";
@@ -103,7 +104,7 @@ export async function editLock(
   change: (lock: Lock | undefined) => { ok: true; lock: Lock } | { ok: false; error: string },
   lockDir: string,
   hooks?: CommitHooks,
-): Promise<{ ok: true; value: Lock } | { ok: false; error: string }> {
+): Promise<Result<Lock, string>> {
   let written: Lock | undefined;
   const edited = await editFile(path, (bytes) => {
     let lock: Lock | undefined;

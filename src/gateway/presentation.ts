@@ -80,7 +80,7 @@ export interface Presentation {
   /** The read-only discovery tool, when listed. */
   discovery?: ToolDefinition;
   /** Where the overview went. */
-  overviewIn: "both" | "instructions" | "description";
+  overviewIn: NonNullable<GatewayOptions["overviewIn"]>;
   /** The pinned tools as `tools/list` lists them, by exposed name. */
   pinned: Map<string, McpTool>;
   /** `tools/list`: the bridge, then the pinned tools. */

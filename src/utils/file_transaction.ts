@@ -21,9 +21,10 @@ import { accessSync, constants } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { createHash } from "node:crypto";
 import { readRegularBytes } from "./regular_file.ts";
+import type { Result } from "../result.ts";
 
 /** A result: the value, or why not in one line. */
-export type Outcome<T> = { ok: true; value: T } | { ok: false; error: string };
+export type Outcome<T> = Result<T, string>;
 
 /** The most bytes of a file read for an edit (Claude Code's `~/.claude.json` grows with use). */
 export const MAX_EDITED_BYTES = 32 * 1024 * 1024;

@@ -8,6 +8,7 @@
  */
 
 import { isRecord } from "../../utils/record.ts";
+import type { Result } from "../../result.ts";
 
 /** A host file's format: JSON (comments and trailing commas allowed) or TOML. */
 export type HostFormat = "json" | "toml";
@@ -71,7 +72,7 @@ const HOST_ONLY_FIELDS = new Set([
 export function readPlainHostFile(
   text: string,
   path: string,
-): { ok: true; value: HostConfig } | { ok: false; error: string } | undefined {
+): Result<HostConfig, string> | undefined {
   if (hostFormat(path) !== "json" || text.includes("__proto__")) return undefined;
   let raw: unknown;
   try {
@@ -92,7 +93,7 @@ export function readPlainHostFile(
 export function hostConfigOf(
   raw: unknown,
   text: string,
-): { ok: true; value: HostConfig } | { ok: false; error: string } {
+): Result<HostConfig, string> {
   if (!isRecord(raw)) return { ok: true, value: { config: text, ignored: [], serversKey: "" } };
   const serversKey = Object.hasOwn(raw, "mcpServers")
     ? "mcpServers"
@@ -154,10 +155,7 @@ export function hostConfigOf(
 export function unfoldEntry(
   entry: Record<string, unknown>,
   where: string,
-): { ok: true; value: { entry: Record<string, unknown>; ignored: string[] } } | {
-  ok: false;
-  error: string;
-} {
+): Result<{ entry: Record<string, unknown>; ignored: string[] }, string> {
   const ignored: string[] = [];
   const normal = normalEntry(entry, where, ignored);
   return normal.ok ? { ok: true, value: { entry: normal.value, ignored } } : normal;
@@ -168,7 +166,7 @@ function normalEntry(
   entry: Record<string, unknown>,
   where: string,
   ignored: string[],
-): { ok: true; value: Record<string, unknown> } | { ok: false; error: string } {
+): Result<Record<string, unknown>, string> {
   const refused = inputVariable(entry, where);
   if (refused !== undefined) return { ok: false, error: refused };
   const out: Record<string, unknown> = {};

@@ -194,7 +194,7 @@ function where(path: readonly string[]): string {
     : `in ${path.map((k) => JSON.stringify(k)).join(" → ")}`;
 }
 
-function twiceError(path: readonly string[], key: string): { ok: false; error: string } {
+function twiceError(path: readonly string[], key: string): Outcome<never> {
   return {
     ok: false,
     error: `has the key ${JSON.stringify(key)} twice ${where(path)}: hosts read one of them, ` +
@@ -202,7 +202,7 @@ function twiceError(path: readonly string[], key: string): { ok: false; error: s
   };
 }
 
-function notObject(path: readonly string[]): { ok: false; error: string } {
+function notObject(path: readonly string[]): Outcome<never> {
   return {
     ok: false,
     error: path.length === 0
