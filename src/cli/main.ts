@@ -47,15 +47,16 @@ import { hostAnswerMs, knownHost } from "../gateway/host_profiles.ts";
 
 // The modules every command past the upstreams' start needs, loaded together.
 async function gatewayModules() {
-  const [gateway, ranker, store, status, pinned, file] = await Promise.all([
+  const [gateway, ranker, store, status, pinned, file, sandbox] = await Promise.all([
     import("../gateway/gateway.ts"),
     import("../ranking/deno_ranker.ts"),
     import("../session/memory_store.ts"),
     import("../gateway/faces/status.ts"),
     import("../gateway/pinned_check.ts"),
     import("../deno/ranking_file.ts"),
+    import("../deno/code_sandbox.ts"),
   ]);
-  return { ...gateway, ...ranker, ...store, ...status, ...pinned, ...file };
+  return { ...gateway, ...ranker, ...store, ...status, ...pinned, ...file, ...sandbox };
 }
 
 // The upstreams' last listings, kept where the environment says; none when it names no place.
@@ -307,6 +308,7 @@ async function main(argv: readonly string[]): Promise<number> {
     CountingStore,
     pinError,
     pinNotice,
+    DenoSandbox,
   } = loaded;
   // Read from now on, so that the host closing stdin stops the gateway at once.
   const connection = stdio?.openHostStdio();
@@ -328,12 +330,15 @@ async function main(argv: readonly string[]): Promise<number> {
   const learning = args.command === "gateway" || args.command === "search"
     ? await learningOption(env)
     : undefined;
+  // Code mode's sandbox: a child deno with no permissions per run, shared by every profile.
+  const sandbox = new DenoSandbox();
   const gateway = await Gateway.open(pool, {
     options: config.options,
     store,
     log,
     ranker,
     trust,
+    sandbox,
     ...(profile === undefined ? {} : { profile }),
     logUnapproved: args.command !== "inspect",
     ...(learning === undefined ? {} : { learning }),
@@ -440,6 +445,7 @@ async function main(argv: readonly string[]): Promise<number> {
       log,
       ranker,
       trust,
+      sandbox,
       ...(learning === undefined ? {} : { learning }),
     },
     counters: store.counters,

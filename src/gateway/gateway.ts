@@ -34,6 +34,7 @@ import type { TrustSource } from "./trust/policy.ts";
 import type { Unapproved } from "./trust/lock.ts";
 import type { UpstreamPool, UpstreamStatus } from "./pool/upstreams.ts";
 import type { Learning } from "../session/learned.ts";
+import type { Sandbox } from "../code_mode/sandbox.ts";
 
 export type { CallContext } from "./tool_calls.ts";
 export type { TrustSource } from "./trust/policy.ts";
@@ -94,6 +95,11 @@ export interface GatewayDeps {
    * off. @default {none: search does not learn}
    */
   learning?: Learning;
+  /**
+   * Runs the scripts of `run` (code mode, `code_runs.ts`): the bridge offers `run` only with one.
+   * @default {none: no run}
+   */
+  sandbox?: Sandbox;
 }
 
 // One listener of tool changes: who it is, and what it was last told.
@@ -159,6 +165,7 @@ export class Gateway {
       ...(deps.log === undefined ? {} : { log: deps.log }),
       ...(deps.trust === undefined ? {} : { trust: deps.trust }),
       settled: () => this.settled(),
+      ...(deps.sandbox === undefined ? {} : { sandbox: deps.sandbox }),
       ...(deps.learning === undefined
         ? {}
         : { learning: { learning: deps.learning, profile: deps.profile?.name ?? "" } }),

@@ -11,7 +11,12 @@
  */
 
 import { BRIDGE_OUTPUT_SCHEMA } from "../bridge/output_schema.ts";
-import { bridgeParameters, bridgeTool, type McpToolDefinition } from "../bridge/tool.ts";
+import {
+  bridgeParameters,
+  bridgeTool,
+  type McpToolDefinition,
+  runSentence,
+} from "../bridge/tool.ts";
 import type { McpCatalog } from "../catalog.ts";
 import { DISCLOSURE_LEVELS, type ProgressiveConfig } from "../config.ts";
 import { type Injection, Injector } from "../injector.ts";
@@ -177,6 +182,8 @@ export function present(
   const injection = injector.inject();
   const c = injector.config;
   const protocol = (bridgeTool({ ...c, toolFormat: "mcp" }) as McpToolDefinition).description;
+  // An overview in place of the protocol says what the protocol says of run (code mode).
+  const runNote = c.codeMode === "off" ? "" : `\n${runSentence(c.codeMode)}`;
   const notes = note + upstreamNotes(statuses, options.start === "lazy") + trustNotes(statuses) +
     (options.upstreamInstructions === "none" ? "" : serverInstructions(upstreamInstructions));
   // The overview states the protocol itself; without one, the bridge's own description does.
@@ -189,7 +196,7 @@ export function present(
   const overviewOf = (shown: Injection | null, words: string) =>
     shown === null
       ? `${protocol}${none}${notes}`
-      : `${renamedPrompt(shown.prompt, c.bridgeName, shown.mode, words)}${notes}`;
+      : `${renamedPrompt(shown.prompt, c.bridgeName, shown.mode, words)}${runNote}${notes}`;
   const place: Presentation["overviewIn"] = options.overviewIn ?? view.host?.overviewIn ??
     fallbackOf(UNFOLD.shape.overviewIn) ?? "description";
   const words = bridgeWords(c.bridgeName, view.host, view.profile);
