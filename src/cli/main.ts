@@ -330,8 +330,10 @@ async function main(argv: readonly string[]): Promise<number> {
   const learning = args.command === "gateway" || args.command === "search"
     ? await learningOption(env)
     : undefined;
-  // Code mode's sandbox: a child deno with no permissions per run, shared by every profile.
-  const sandbox = new DenoSandbox();
+  // Code mode's sandbox: a child deno with no permissions per run, shared by every profile. After
+  // a first run one process waits for the next (a run then took 94 ms, not 379: bench/code_mode.ts);
+  // a gateway that never runs a script starts none.
+  const sandbox = new DenoSandbox({ prewarm: 1 });
   const gateway = await Gateway.open(pool, {
     options: config.options,
     store,
@@ -355,6 +357,7 @@ async function main(argv: readonly string[]): Promise<number> {
     servesHost.resolve();
     for (const signal of signals) Deno.removeSignalListener(signal, onSignal);
     await bounded(gateway.close(), CLOSE_BUDGET_MS);
+    await bounded(sandbox.close(), CLOSE_BUDGET_MS);
     if (learning !== undefined) await bounded(learning.settled(), CLOSE_BUDGET_MS);
     return 0;
   };

@@ -6,6 +6,7 @@
  * @module
  */
 
+import { equal } from "node:assert/strict";
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { denoEnv } from "../mcp/_servers.ts";
@@ -24,6 +25,8 @@ Deno.test("code mode over stdio: runs call real servers as executes, under profi
   } finally {
     await client.close();
   }
+  // The process started ahead is stopped with the gateway.
+  equal(sandboxDescendants(), 0);
 });
 
 Deno.test("code mode over Streamable HTTP: the same contract at /mcp/work", async () => {
@@ -35,4 +38,6 @@ Deno.test("code mode over Streamable HTTP: the same contract at /mcp/work", asyn
   } finally {
     await client.close();
   }
+  await gateway.stop();
+  equal(sandboxDescendants(), 0);
 });
