@@ -28,7 +28,6 @@ import { errorAction } from "../bridge/action.ts";
 import { resultCeiling } from "../bridge/ceiling.ts";
 import type { ParsedCall } from "../bridge/parse.ts";
 import type { RunAnswer } from "../code_mode/answer.ts";
-import type { CodeMode } from "../code_mode/limits.ts";
 import { unapprovedRefusal } from "../code_mode/render.ts";
 import { runScript, type ScriptBridge } from "../code_mode/run.ts";
 import type { Sandbox } from "../code_mode/sandbox.ts";
@@ -36,41 +35,13 @@ import type { ProgressiveConfig } from "../config.ts";
 import { boundRun } from "../injector.ts";
 import { boundAnswer, boundResult } from "../session/bound.ts";
 import { recordRun } from "../session/session_route.ts";
-import type { SessionStore } from "../session/store.ts";
+import type { SessionKey, SessionStore } from "../session/store.ts";
 import type { McpTool } from "../tool.ts";
 import type { CallToolResultLike } from "../tool_result.ts";
 import { isRecord } from "../utils/record.ts";
 import type { GatewayState } from "./gateway_state.ts";
 import { explainConfiguredServer, visible } from "./results.ts";
-import type { CallContext } from "./tool_calls.ts";
 import { heldMessage, type TrustSource } from "./trust/policy.ts";
-
-/** The gateway's `codeMode` when the config says none: scripts may call read-only tools. */
-export const GATEWAY_CODE_MODE: CodeMode = "read-only";
-
-/**
- * The `unfold` block with the code mode the gateway serves: the config's (`read-only` when it
- * says none) where a sandbox runs scripts, else `off` (the bridge then offers no `run`).
- *
- * @param options The block (a profile's, narrowed).
- * @param sandbox Whether the gateway has a sandbox.
- * @returns The block with its `codeMode`.
- *
- * @example Usage
- * ```ts
- * import { servedCodeMode } from "./code_runs.ts";
- * import { equal } from "node:assert/strict";
- *
- * equal(servedCodeMode({}, true).codeMode, "read-only");
- * equal(servedCodeMode({ codeMode: "all" as const }, false).codeMode, "off");
- * ```
- */
-export function servedCodeMode<T extends { codeMode?: CodeMode }>(
-  options: T,
-  sandbox: boolean,
-): T & { codeMode: CodeMode } {
-  return { ...options, codeMode: sandbox ? options.codeMode ?? GATEWAY_CODE_MODE : "off" };
-}
 
 /**
  * The code of a well-formed `run`, when code mode is on.
@@ -127,7 +98,7 @@ export async function runScriptCall(
   state: GatewayState,
   code: string,
   sources: ScriptRunSources,
-  context: CallContext,
+  context: { session?: SessionKey; signal?: AbortSignal },
 ): Promise<CallToolResultLike> {
   const injector = state.injector;
   const answer = await runScript(scriptBridge(state, sources.trust), code, {

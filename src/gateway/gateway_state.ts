@@ -22,7 +22,7 @@ import { fieldChanges, type Unapproved } from "./trust/lock.ts";
 import type { UpstreamPool, UpstreamStatus } from "./pool/upstreams.ts";
 import { unlistedServers } from "./pool/start_wait.ts";
 import type { Sandbox } from "../code_mode/sandbox.ts";
-import { servedCodeMode } from "./code_runs.ts";
+import { servedCodeMode } from "./code_mode_served.ts";
 
 // The statuses (and so /status and the page) carry the values of the first tools' changed fields,
 // each cut: a server listing thousands of new tools must not make every status that big.
@@ -114,7 +114,7 @@ export async function buildState(
   hash: Hasher,
 ): Promise<GatewayState> {
   const { ranker, profile, trust } = sources;
-  // Code mode is offered where a sandbox runs the scripts (`code_runs.ts`).
+  // Code mode is offered where a sandbox runs the scripts.
   const options = servedCodeMode(
     profile === undefined ? sources.options : narrowOptions(sources.options, profile),
     sources.sandbox !== undefined,

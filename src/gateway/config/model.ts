@@ -24,7 +24,12 @@ import {
   MAX_AVAILABLE_CONTEXT_TOKENS,
   type ProgressiveConfig,
 } from "../../config.ts";
-import { CODE_LIMIT_NAMES, CODE_LIMIT_RANGES, CODE_MODES } from "../../code_mode/limits.ts";
+import {
+  CODE_LIMIT_NAMES,
+  CODE_LIMIT_RANGES,
+  CODE_MODES,
+  type CodeMode,
+} from "../../code_mode/limits.ts";
 import { DESCRIBE_FIRST_MODES } from "../../session/describe_first.ts";
 import { SESSION_NAME } from "../../session/store.ts";
 import { DEFAULT_TRUST, TRUST_MODES } from "../trust/policy.ts";
@@ -57,6 +62,12 @@ export const RESTART_DEFAULTS: Readonly<{ initialDelayMs: number; maxDelayMs: nu
   .freeze({ initialDelayMs: 1_000, maxDelayMs: 60_000 });
 /** The longest delay the config may set: what a timer can hold. */
 export const MAX_DELAY_MS = 2 ** 31 - 1;
+
+/**
+ * The gateway's `codeMode` when the config says none, where a sandbox runs scripts: scripts may
+ * call read-only tools (`code_mode_served.ts`).
+ */
+export const GATEWAY_CODE_MODE: CodeMode = "read-only";
 
 /** The value a key of a few values (in `UNFOLD.shape`) stands for when absent. */
 export function fallbackOf<T>(schema: z.ZodMiniType<T>): Exclude<T, undefined> {
@@ -200,7 +211,7 @@ export const UNFOLD = shape({
   ),
   codeMode: key(
     core("codeMode", (error) => z.enum(CODE_MODES, { error }))
-      .register(z.globalRegistry, { default: "read-only" }),
+      .register(z.globalRegistry, { default: GATEWAY_CODE_MODE }),
     '`"off"`, `"read-only"` (a script calls only tools whose approved definition says `readOnlyHint: true`), `"all"`',
     '`"read-only"` where a sandbox runs scripts (the `unfold` command; the Worker with its `LOADER` binding), else `"off"`',
   ),
