@@ -164,7 +164,8 @@ export function definitionOf(tool: McpTool, name = tool.name): ToolDefinition {
  *
  * const catalog = new McpCatalog([{ server: "a", name: "b", description: "Does B", inputSchema: { type: "object" } }]);
  * const shown = present(catalog, { pinned: [] }, [{ server: "a", state: "ready", tools: 1 }]);
- * equal(shown.tools.length, 1);
+ * // The bridge and the read-only discovery tool beside it.
+ * equal(shown.tools.length, 2);
  * ok(shown.bridge.description.includes("a/b"));
  * equal(shown.bridge._meta?.["anthropic/alwaysLoad"], true);
  * ```

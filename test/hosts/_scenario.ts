@@ -10,6 +10,7 @@
 
 import { deepEqual, equal, ok } from "node:assert/strict";
 import { join } from "node:path";
+import { parse as parseToml } from "smol-toml";
 import type { HostName } from "./_hosts.ts";
 import { ANTHROPIC } from "./_anthropic.ts";
 import { GEMINI } from "./_gemini.ts";
@@ -41,9 +42,12 @@ export interface Seen {
   turns: ModelTurn[];
   /** The host file after setup. */
   setUp: string;
-  /** The host file before setup, and after `--undo`. */
+  /** The host file before setup, just before `--undo` (the host may have written it), and after. */
   before: string;
+  beforeUndo: string;
   after: string;
+  /** The host's file format. */
+  host: HostName;
   /** What was asked of the refusing proxy. */
   proxied: string[];
 }
@@ -115,11 +119,23 @@ export async function hostScenario(host: HostName, options: ScenarioOptions = {}
       env,
       ...(options.args === undefined ? {} : { args: options.args }),
     });
+    const beforeUndo = await Deno.readTextFile(file);
     const undo = await unfold(box, "setup", host, "--undo");
     equal(undo.code, 0, undo.stderr);
     const after = await Deno.readTextFile(file);
     const turns = model.turns().filter((turn) => turn.tools.length > 0);
-    return { setup, list, session, turns, setUp, before, after, proxied: [...proxy.asked] };
+    return {
+      setup,
+      list,
+      session,
+      turns,
+      setUp,
+      before,
+      beforeUndo,
+      after,
+      host,
+      proxied: [...proxy.asked],
+    };
   } finally {
     await Deno.remove(box.home, { recursive: true }).catch(() => {});
   }
@@ -172,9 +188,17 @@ export function occurrences(text: string, part: string): number {
   return text.split(part).length - 1;
 }
 
+// A host file as data, and the key of its servers.
+function hostData(host: HostName, text: string): Record<string, unknown> {
+  return (host === "codex" ? parseToml(text) : JSON.parse(text)) as Record<string, unknown>;
+}
+const serversKey = (host: HostName) => host === "codex" ? "mcp_servers" : "mcpServers";
+
 /**
- * Checks what every host's scenario must show: setup on the user-scope file, undone byte for
- * byte, and a round trip that ended with the echo.
+ * Checks what every host's scenario must show: setup on the user-scope file; `--undo` as an
+ * inverse edit (the servers back as they were, and whatever the host itself wrote to its file
+ * during the session kept: Claude Code and Gemini CLI both rewrite theirs); a round trip that
+ * ended with the echo.
  *
  * @param seen What the scenario saw.
  */
@@ -185,7 +209,13 @@ export function assertCommon(seen: Seen): void {
     seen.setup.stdout,
   );
   ok(seen.setUp.includes("unfold") && !seen.setUp.includes("server-memory"), seen.setUp);
-  deepEqual(seen.after, seen.before);
+  const key = serversKey(seen.host);
+  deepEqual(hostData(seen.host, seen.after), {
+    ...hostData(seen.host, seen.beforeUndo),
+    [key]: hostData(seen.host, seen.before)[key],
+  });
+  // Byte for byte when the host left its file alone.
+  if (seen.beforeUndo === seen.setUp) equal(seen.after, seen.before);
   equal(seen.session.code, 0, seen.session.stderr.slice(-3000));
   // Every request to leave the machine was refused by the proxy: none reached anywhere.
   ok(seen.proxied.every((line) => line !== ""), JSON.stringify(seen.proxied));
