@@ -185,6 +185,36 @@ Deno.test("the host's cancel stops the run and reaches the upstream call it was 
   equal(calls[0]?.aborted, true, "the upstream call was told");
 });
 
+Deno.test("a script's call goes out with the execute's timeout, era and the trust check", async () => {
+  const seen: { timeoutMs?: number | null; era?: string; admit: boolean; signal: boolean }[] = [];
+  const upstream: UpstreamPool = {
+    ...pool().upstream,
+    forward: (_tool, _args, options) => {
+      seen.push({
+        ...(options?.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+        ...(options?.era === undefined ? {} : { era: options.era }),
+        admit: options?.admit !== undefined,
+        signal: options?.signal !== undefined,
+      });
+      return Promise.resolve({ content: [{ type: "text", text: "ok" }] });
+    },
+  };
+  const trust: TrustSource = {
+    mode: "pin",
+    lock: () => ({ version: 2, tools: { "a/read": lockEntry(READ) } }),
+    approve: "unfold approve",
+  };
+  const gateway = await Gateway.open(upstream, {
+    options: { pinned: [], callTimeoutMs: 1234, trust: "pin" },
+    store: new MemorySessionStore(),
+    trust,
+    sandbox: new VmSandbox(),
+  });
+  const answer = structured(await run(gateway, `return await call("a/read", { key: "k" });`));
+  equal(answer.result, "ok");
+  deepEqual(seen, [{ timeoutMs: 1234, era: "modern", admit: true, signal: true }]);
+});
+
 Deno.test("under trust, a read-only script may not call a tool whose annotations are not approved", async () => {
   const changed: McpTool = { ...READ, annotations: { readOnlyHint: true, title: "new" } };
   const { upstream, calls } = pool([changed, WRITE]);
