@@ -123,6 +123,15 @@ Deno.test("run is offered where a sandbox runs it: read-only by default, off wit
     equal(gateway.tools()[0]!.description.includes("run:"), false);
     equal(enumOf(gateway).includes("run"), false);
   }
+  // A profile sets its own: the whole config's all, the profile's off.
+  const profiled = await Gateway.open(pool().upstream, {
+    options: { pinned: [], codeMode: "all" },
+    store,
+    sandbox: new VmSandbox(),
+    profile: { name: "p", codeMode: "off" },
+  });
+  equal(profiled.tools()[0]!.description.includes("run:"), false);
+  equal(enumOf(profiled).includes("run"), false);
   match(all.tools()[0]!.description, /run: JavaScript/);
   equal(all.tools()[0]!.description.includes("Scripts call only read-only tools"), false);
   // A run sent where it is off is refused as the bridge refuses an unknown action.
