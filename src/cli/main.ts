@@ -54,7 +54,7 @@ async function gatewayModules() {
     import("../gateway/faces/status.ts"),
     import("../gateway/pinned_check.ts"),
     import("../deno/ranking_file.ts"),
-    import("../deno/code_sandbox.ts"),
+    import("./lazy_sandbox.ts"),
   ]);
   return { ...gateway, ...ranker, ...store, ...status, ...pinned, ...file, ...sandbox };
 }
@@ -308,7 +308,7 @@ async function main(argv: readonly string[]): Promise<number> {
     CountingStore,
     pinError,
     pinNotice,
-    DenoSandbox,
+    lazySandbox,
   } = loaded;
   // Read from now on, so that the host closing stdin stops the gateway at once.
   const connection = stdio?.openHostStdio();
@@ -332,8 +332,8 @@ async function main(argv: readonly string[]): Promise<number> {
     : undefined;
   // Code mode's sandbox: a child deno with no permissions per run, shared by every profile. After
   // a first run one process waits for the next (a run then took 94 ms, not 379: bench/code_mode.ts);
-  // a gateway that never runs a script starts none.
-  const sandbox = new DenoSandbox({ prewarm: 1 });
+  // a gateway that never runs a script starts none, nor loads its module.
+  const sandbox = lazySandbox();
   const gateway = await Gateway.open(pool, {
     options: config.options,
     store,
