@@ -170,6 +170,15 @@ Deno.test("a run's answer follows the bridge's output schema, and its calls are 
     equal(copy.action, "run");
     deepEqual(validateArguments(OUTPUT_TOOL, copy), [], JSON.stringify(copy));
   }
+  // What the script returns is the servers' data: its invisible characters shown, as everywhere.
+  const hidden = await run(gateway, `return "a\\u202eb";`);
+  equal(structured(hidden).result, "a\\u202eb");
+  equal((hidden.content?.[0] as { text: string }).text.includes("\u202e"), false);
+  deepEqual((hidden.structuredContent as { untrusted: string[] }).untrusted, [
+    "result",
+    "logs",
+    "calls",
+  ]);
   equal(structured(failed).error?.code, "syntax_error");
   equal(structured(limited).error?.code, "limit");
   // The session counted the result and recorded the script's call.
