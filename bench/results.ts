@@ -11,6 +11,9 @@
  *    estimate of the whole, and the first part) and paging through every part, at 1, 4, 16 and
  *    64 MiB (the figure per MiB stays flat: linear).
  *
+ * 3. The same 2 MiB log read through the gateway (`unfold gateway` over stdio, the SDK client as
+ *    the host), without a ceiling (`maxResultTokens: 0`) and with the default one.
+ *
  * Every token figure is the project's estimate, ceil(code points / 4), of what the model reads.
  *
  * Run: `deno run --node-modules-dir=auto -A bench/results.ts`
@@ -27,6 +30,7 @@ import { MemorySessionStore } from "../src/session/memory_store.ts";
 import { estimateTokens } from "../src/tokens.ts";
 import type { CallToolResultLike } from "../src/tool_result.ts";
 import { denoEnv, npmServer } from "../test/mcp/_servers.ts";
+import { stdioClient } from "../test/gateway/_gateway.ts";
 
 const ceiling = resultCeiling(resolveConfig({ availableContextTokens: 100_000 }));
 const tokens = (value: unknown) =>
@@ -133,6 +137,7 @@ try {
     await filesystem.close();
     await memory.close();
   }
+  await gatewayRows(dir);
 } finally {
   await Deno.remove(dir, { recursive: true });
 }
@@ -171,4 +176,55 @@ for (const mib of [1, 4, 16, 64]) {
   const median = (values: number[]) => values.sort((a, b) => a - b)[2]!;
   const perMiB = (ms: number) => Math.round((ms * 1000) / mib).toLocaleString("en-US");
   console.log(`| ${mib} MiB | ${perMiB(median(firsts))} | ${perMiB(median(pages))} |`);
+}
+
+// The 2 MiB log through the gateway's bridge over stdio, with no ceiling and with the default.
+async function gatewayRows(dir: string): Promise<void> {
+  console.log("\nThrough the gateway (stdio), the 2 MiB log (text / structured copy):\n");
+  console.log(
+    "| maxResultTokens | first answer | more calls to read it all | each part, at most |",
+  );
+  console.log("| ---: | ---: | ---: | ---: |");
+  for (const maxResultTokens of [0, undefined]) {
+    const path = `${dir}/gateway-${maxResultTokens ?? "default"}.json`;
+    const unfold = {
+      describeFirst: "off",
+      startupTimeoutMs: 30_000,
+      ...(maxResultTokens === undefined ? {} : { maxResultTokens }),
+    };
+    const filesystem = {
+      ...npmServer("@modelcontextprotocol/server-filesystem", dir),
+      env: denoEnv(),
+    };
+    await Deno.writeTextFile(path, JSON.stringify({ mcpServers: { filesystem }, unfold }));
+    const client = await stdioClient(path);
+    try {
+      await client.listTools();
+      const call = async (args: Record<string, unknown>) =>
+        await client.callTool({ name: "mcp", arguments: args }) as CallToolResultLike;
+      const first = await call({
+        action: "execute",
+        name: "filesystem/read_text_file",
+        arguments: { path: `${dir}/big.log` },
+      });
+      let calls = 0;
+      let largest = 0;
+      const refOf = (r: CallToolResultLike) =>
+        (r.structuredContent as { cut?: { next?: { ref: string } } } | undefined)?.cut?.next?.ref;
+      for (let ref = refOf(first); ref !== undefined;) {
+        const part = await call({ action: "more", ref });
+        largest = Math.max(largest, tokens(textOf(part)), tokens(part.structuredContent));
+        calls++;
+        ref = refOf(part);
+      }
+      const n = (value: number) => value.toLocaleString("en-US");
+      console.log(
+        `| ${maxResultTokens ?? `${n(ceiling.maxResultTokens)} (default)`} | ${
+          n(tokens(textOf(first)))
+        } / ${n(tokens(first.structuredContent))} | ${calls} | ${n(largest)} |`,
+      );
+    } finally {
+      await client.close();
+    }
+  }
 }

@@ -32,6 +32,8 @@ export const INTEGRATION: readonly string[] = [
   "test/page/gateway_page_test.ts",
   "test/e2e/ranking_parity_test.ts",
   "test/gateway/worker_face_test.ts",
+  "test/gateway/worker_ceiling_test.ts",
+  "test/gateway/result_ceiling_test.ts",
   "test/workers/code_sandbox_test.ts",
   "test/e2e/code_mode_test.ts",
   "test/gateway/code_mode_test.ts",

@@ -10,6 +10,7 @@
 
 import type { ToolMatch } from "../catalog.ts";
 import { type BridgeAction, SEARCH_MISS_REASONS, type SearchMiss } from "./action.ts";
+import type { StructuredPart } from "./present.ts";
 
 /** A server a gateway's search did not search, and why (`notSearched` of {@linkcode BridgeOutput}). */
 export interface NotSearched {
@@ -33,8 +34,8 @@ export type OutputMatch = Pick<ToolMatch, "id" | "description" | "score">;
  * and the fields of that action.
  */
 export interface BridgeOutput {
-  /** What the call came to (`run`: a script ran, code mode). */
-  action: BridgeAction["action"] | "run";
+  /** What the call came to (`more`: a part of a cut answer; `run`: a script ran, code mode). */
+  action: BridgeAction["action"] | "more" | "run";
   /** The tool id `server/tool`: describe, execute, and errors about a known tool. */
   id?: string;
   /** search: the query, trimmed. */
@@ -70,6 +71,12 @@ export interface BridgeOutput {
   text?: string;
   /** search: the servers whose tools were not searched (still starting, or down), and why. */
   notSearched?: NotSearched[];
+  /** more: the ref of the part this is. */
+  ref?: string;
+  /** A cut answer: how much of this copy was shown, and the exact call for the next part. */
+  cut?: StructuredPart["cut"];
+  /** A cut answer: this part's piece of the structured copy's JSON (joined, the whole copy). */
+  json?: string;
 }
 
 /** A JSON Schema, as plain data. */
@@ -77,7 +84,7 @@ type Schema = Readonly<Record<string, unknown>>;
 
 // Every action, checked complete by the compiler (the object literal must name each one).
 const ACTIONS = Object.keys(
-  { search: 0, describe: 0, execute: 0, error: 0, run: 0 } satisfies Record<
+  { search: 0, describe: 0, execute: 0, error: 0, more: 0, run: 0 } satisfies Record<
     BridgeOutput["action"],
     0
   >,
@@ -165,6 +172,25 @@ const OUTPUT_PROPERTIES = {
     items: { type: "object" },
     description: "search: servers not searched, and why",
   },
+  ref: { type: "string", description: "more: the ref of this part" },
+  cut: {
+    type: "object",
+    description: "a cut answer: how much was shown, and the call for the next part",
+    properties: {
+      part: { type: "integer" },
+      shownTokens: { type: "integer" },
+      totalTokens: { type: "integer" },
+      percent: { type: "number" },
+      next: {
+        type: "object",
+        properties: { action: { type: "string", enum: ["more"] }, ref: { type: "string" } },
+        required: ["action", "ref"],
+      },
+      note: MESSAGE,
+    },
+    required: ["part", "shownTokens", "totalTokens", "percent", "note"],
+  },
+  json: { type: "string", description: "a cut answer: this part of the structured copy's JSON" },
 } as const satisfies Record<keyof BridgeOutput, Schema>;
 
 /**

@@ -39,6 +39,8 @@ export interface InspectedBudget {
   configured?: true;
   /** Every definition's tokens minus the cost. */
   savingTokens: number;
+  /** The most tokens one answer carries at this size (`maxResultTokens`); `0`: no ceiling. */
+  resultCeilingTokens: number;
 }
 
 /** The whole report. */
@@ -108,6 +110,7 @@ export function inspectCatalog(
       instructionTokens: shown.instructionTokens,
       costTokens,
       savingTokens: definitionTokens - costTokens,
+      resultCeilingTokens: shown.injector.config.maxResultTokens,
       ...(availableContextTokens === own ? { configured: true as const } : {}),
     };
   });
@@ -155,6 +158,7 @@ export function formatReport(report: InspectReport, approve = "unfold approve"):
     `${n(b.savingTokens)} (${
       report.definitionTokens === 0 ? 0 : Math.round(b.savingTokens / report.definitionTokens * 100)
     } %)`,
+    b.resultCeilingTokens === 0 ? "none" : n(b.resultCeilingTokens),
   ]);
   // unfold's own words, whole: what the user must do before such a server can start.
   const unavailable = report.servers.filter((s) => s.state === "unavailable").map((s) =>
@@ -182,7 +186,15 @@ export function formatReport(report: InspectReport, approve = "unfold approve"):
     table(["server", "state", "tools", "definition tokens"], servers),
     "",
     table(
-      ["context", "level", "tools/list tokens", "instruction tokens", "gateway cost", "saving"],
+      [
+        "context",
+        "level",
+        "tools/list tokens",
+        "instruction tokens",
+        "gateway cost",
+        "saving",
+        "result ceiling",
+      ],
       budgets,
     ),
     ...(unavailable.length === 0

@@ -14,8 +14,11 @@
  * - `ToolCalls.invoke` forwards it: the live definition checked against the lock, the call's
  *   timeout, cancellation (the host's cancel stops the run, and the run's end the call) and the
  *   session's counters;
- * - the session records the run and each tool the script called (`recordRun`); the answer's text
- *   and structured copy go through the result ceiling (`boundRun`), counted in the session.
+ * - the session records the run and each tool the script called (`recordRun`).
+ *
+ * The answer, `{result, logs, calls}` in the text and the structured copy alike, goes through the
+ * result ceiling as every answer of the gateway does (`Gateway.call`, `bounded.ts`: cut with the
+ * marker, the rest kept for `more`).
  *
  * Doors: the gateway's bridge tool over stdio and Streamable HTTP on Deno (the `unfold` command
  * gives a `DenoSandbox`), each profile's gateway (the same deps), and the gateway Worker (a
@@ -25,15 +28,12 @@
  */
 
 import { errorAction } from "../bridge/action.ts";
-import { resultCeiling } from "../bridge/ceiling.ts";
 import type { ParsedCall } from "../bridge/parse.ts";
 import type { RunAnswer } from "../code_mode/answer.ts";
 import { unapprovedRefusal } from "../code_mode/render.ts";
 import { runScript, type ScriptBridge } from "../code_mode/run.ts";
 import type { Sandbox } from "../code_mode/sandbox.ts";
 import type { ProgressiveConfig } from "../config.ts";
-import { boundRun } from "../injector.ts";
-import { boundAnswer, boundResult } from "../session/bound.ts";
 import { recordRun } from "../session/session_route.ts";
 import type { SessionKey, SessionStore } from "../session/store.ts";
 import type { McpTool } from "../tool.ts";
@@ -86,7 +86,7 @@ export interface ScriptRunSources {
 
 /**
  * Runs a script for a call of the bridge and answers it: `{result, logs, calls}` (and `error`),
- * in the text and the structured copy alike, within the result ceiling.
+ * in the text and the structured copy alike (the gateway bounds it, as every answer).
  *
  * @param state The gateway's state at the call.
  * @param code The script.
@@ -100,31 +100,21 @@ export async function runScriptCall(
   sources: ScriptRunSources,
   context: { session?: SessionKey; signal?: AbortSignal },
 ): Promise<CallToolResultLike> {
-  const injector = state.injector;
   const answer = await runScript(scriptBridge(state, sources.trust), code, {
     sandbox: sources.sandbox,
     invoker: { invoke: (tool, args, signal) => sources.invoke(tool, args, signal) },
     ...(context.signal === undefined ? {} : { signal: context.signal }),
   }) as RunAnswer;
   const session = context.session;
-  const ceiling = resultCeiling(injector.config);
-  const bounded = await boundRun(
-    answer,
-    (a) =>
-      session === undefined
-        ? boundAnswer(a, { ceiling })
-        : boundResult(a, { ceiling, session: { store: sources.store, key: session } }),
-  ).catch(() => boundRun(answer, (a) => boundAnswer(a, { ceiling })));
   if (session !== undefined) {
     // Bookkeeping: a store that fails must not turn the answer into an error.
     await recordRun(sources.store, session, state.catalogHash, answer).catch(() => {});
   }
-  const structured = isRecord(bounded.structuredContent) ? bounded.structuredContent : {};
   return {
-    content: [{ type: "text", text: bounded.toolResult }],
+    content: [{ type: "text", text: answer.toolResult }],
     structuredContent: visible({
       action: "run",
-      ...structured,
+      ...answer.structuredContent,
       // What the script returned and logged comes from the servers' results.
       untrusted: ["result", "logs", "calls"],
     }) as Record<string, unknown>,

@@ -2,7 +2,8 @@
  * The gateway: unfold as one MCP server over the servers a user already has. It answers
  * `tools/list` (the bridge and the pinned tools) and `tools/call` (bridge actions within a
  * session or by the stateless rules; executes forwarded upstream with cancellation and progress),
- * and follows upstream changes (a new catalogue is a new generation). What it serves is built in
+ * and follows upstream changes (a new catalogue is a new generation). Every answer it gives is
+ * within the result ceiling, `more` read from the session (`bounded.ts`). What it serves is built in
  * `gateway_state.ts`, its calls are answered in `tool_calls.ts`, its log lines written by
  * `gateway_log.ts`. Free of any MCP SDK: the server faces in `src/gateway/faces/http.ts` wire it to the
  * protocol.
@@ -35,6 +36,8 @@ import type { Unapproved } from "./trust/lock.ts";
 import type { UpstreamPool, UpstreamStatus } from "./pool/upstreams.ts";
 import type { Learning } from "../session/learned.ts";
 import type { Sandbox } from "../code_mode/sandbox.ts";
+import type { ResultStore } from "../session/result_store.ts";
+import { GatewayBounds } from "./bounded.ts";
 
 export type { CallContext } from "./tool_calls.ts";
 export type { TrustSource } from "./trust/policy.ts";
@@ -100,6 +103,11 @@ export interface GatewayDeps {
    * @default {none: no run}
    */
   sandbox?: Sandbox;
+  /**
+   * Where the rest of a cut answer is kept for `more` (per session and profile).
+   * @default {the store, when it keeps them; else nothing is kept}
+   */
+  results?: ResultStore;
 }
 
 // One listener of tool changes: who it is, and what it was last told.
@@ -148,6 +156,8 @@ export class Gateway {
   readonly #log: GatewayLog | undefined;
   #queued = false;
   readonly #calls: ToolCalls;
+  // Every answer within the result ceiling, the rest kept for `more` (`bounded.ts`).
+  readonly #bounds: GatewayBounds;
   // Resolved (and replaced) after each rebuild: what a call waiting for a first listing awaits.
   #rebuilt = Promise.withResolvers<void>();
   // Servers a call waited for in vain (FIRST_LISTING_WAIT_MS): later calls no longer wait for them.
@@ -169,6 +179,11 @@ export class Gateway {
       ...(deps.learning === undefined
         ? {}
         : { learning: { learning: deps.learning, profile: deps.profile?.name ?? "" } }),
+    });
+    this.#bounds = new GatewayBounds({
+      store: deps.store,
+      scope: deps.profile?.name ?? "",
+      ...(deps.results === undefined ? {} : { results: deps.results }),
     });
     this.#state = state;
     this.#log = deps.log === undefined ? undefined : new GatewayLog({ ...deps, log: deps.log });
@@ -327,8 +342,12 @@ export class Gateway {
       }
       // Parsed once, here: every step after reads the parse (none parses the arguments again).
       const parsed = parseBridgeCall(args, state.injector.config);
+      const config = state.injector.config;
+      const more = await this.#bounds.more(parsed, config, context.session);
+      if (more !== undefined) return { ok: true, result: more };
       const listed = await this.#afterFirstListings(parsed, context.signal);
-      return { ok: true, result: await this.#calls.bridge(listed, args, parsed, context) };
+      const result = await this.#calls.bridge(listed, args, parsed, context);
+      return { ok: true, result: await this.#bounds.bound(result, config, context.session, true) };
     }
     const pinned = state.presentation.pinned.get(name);
     if (pinned === undefined) {
@@ -340,7 +359,9 @@ export class Gateway {
       };
     }
     const input = withoutHostArguments(isRecord(args) ? args : {}, pinned.inputSchema);
-    return { ok: true, result: await this.#calls.forward(pinned, input, context, false) };
+    const result = await this.#calls.forward(pinned, input, context, false);
+    const config = state.injector.config;
+    return { ok: true, result: await this.#bounds.bound(result, config, context.session, false) };
   }
 
   /** Stops following the upstreams and closes them. */

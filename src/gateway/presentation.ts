@@ -17,6 +17,7 @@ import {
   type McpToolDefinition,
   runSentence,
 } from "../bridge/tool.ts";
+import { ceilingSentence } from "../bridge/render.ts";
 import type { McpCatalog } from "../catalog.ts";
 import { DISCLOSURE_LEVELS, type ProgressiveConfig } from "../config.ts";
 import { type Injection, Injector } from "../injector.ts";
@@ -71,7 +72,7 @@ export function discoveryName(bridgeName: string): string {
 }
 
 /** The actions the discovery tool takes. */
-export const DISCOVERY_ACTIONS: readonly string[] = Object.freeze(["search", "describe"]);
+export const DISCOVERY_ACTIONS: readonly string[] = Object.freeze(["search", "describe", "more"]);
 
 /** Everything the host sees, and its cost. */
 export interface Presentation {
@@ -182,7 +183,14 @@ export function present(
   const injector = new Injector(catalog, config);
   const injection = injector.inject();
   const c = injector.config;
-  const protocol = (bridgeTool({ ...c, toolFormat: "mcp" }) as McpToolDefinition).description;
+  // The bridge says its result ceiling in one sentence (`ceilingSentence`), the protocol or the
+  // overview it is read in.
+  const protocol = (bridgeTool({
+    ...c,
+    toolFormat: "mcp",
+    resultCeilingTokens: c.maxResultTokens,
+  }) as McpToolDefinition).description;
+  const ceiling = c.maxResultTokens === 0 ? "" : `\n${ceilingSentence(c.maxResultTokens)}`;
   // An overview in place of the protocol says what the protocol says of run (code mode).
   const runNote = c.codeMode === "off" ? "" : `\n${runSentence(c.codeMode)}`;
   const notes = note + upstreamNotes(statuses, options.start === "lazy") + trustNotes(statuses) +
@@ -197,7 +205,9 @@ export function present(
   const overviewOf = (shown: Injection | null, words: string) =>
     shown === null
       ? `${protocol}${none}${notes}`
-      : `${renamedPrompt(shown.prompt, c.bridgeName, shown.mode, words)}${runNote}${notes}`;
+      : `${
+        renamedPrompt(shown.prompt, c.bridgeName, shown.mode, words)
+      }${runNote}${ceiling}${notes}`;
   const place: Presentation["overviewIn"] = options.overviewIn ?? view.host?.overviewIn ??
     fallbackOf(UNFOLD.shape.overviewIn) ?? "description";
   const words = bridgeWords(c.bridgeName, view.host, view.profile);
@@ -252,6 +262,9 @@ export function present(
     pinned.set(name, tool);
     const definition = definitionOf(tool, name);
     definition._meta = { ...tool._meta, [TOOL_ID_META]: toolId(tool) };
+    // Under a result ceiling a cut structured copy (the marker's facts and a piece of its JSON)
+    // cannot follow the tool's own output schema, which hosts validate: it is not listed then.
+    if (c.maxResultTokens !== 0) delete definition.outputSchema;
     tools.push(definition);
   }
   return {

@@ -13,6 +13,9 @@ const COUNTERS = [
   ["describeFirst", "Describe first"],
   ["invalidArguments", "Invalid arguments"],
   ["upstreamFailures", "Upstream failures"],
+  ["tokensReturned", "Tokens returned"],
+  ["resultsCut", "Results cut"],
+  ["moreCalls", "More calls"],
 ];
 
 export function showStatus(status) {

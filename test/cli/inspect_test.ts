@@ -70,3 +70,22 @@ Deno.test("inspect shows a lazy server that is not running as stopped until call
   const row = formatReport(report).split("\n").find((line) => line.startsWith("memory"));
   ok(row !== undefined && /^memory\s+stopped until called\s+1\s/.test(row), row);
 });
+
+Deno.test("inspect says the result ceiling at each context size: derived, or the config's", () => {
+  const catalog = new McpCatalog([
+    { server: "a", name: "b", description: "Does B", inputSchema: { type: "object" } },
+  ]);
+  const statuses = [{ server: "a", state: "ready" as const, tools: 1 }];
+  const derived = inspectCatalog(catalog, statuses, { pinned: [] });
+  deepEqual(derived.budgets.map((b) => b.resultCeilingTokens), [
+    1_000,
+    3_200,
+    12_800,
+    20_000,
+    25_000,
+  ]);
+  const none = inspectCatalog(catalog, statuses, { pinned: [], maxResultTokens: 0 });
+  ok(none.budgets.every((b) => b.resultCeilingTokens === 0));
+  ok(formatReport(none).includes("result ceiling"));
+  ok(/ none$/m.test(formatReport(none)), formatReport(none));
+});

@@ -145,8 +145,13 @@ Deno.test("the page on the gateway's HTTP face shows each upstream's state, live
       }
       await page.waitForFunction(() => {
         const cells = [...document.querySelectorAll("#counters div")];
-        const searches = cells.find((div) => div.querySelector("dt")?.textContent === "Searches");
-        return Number(searches?.querySelector("dd")?.textContent) >= 1;
+        const cell = (name: string) =>
+          cells.find((div) => div.querySelector("dt")?.textContent === name);
+        const count = (name: string) =>
+          Number(cell(name)?.querySelector("dd")?.textContent?.replaceAll(",", ""));
+        // The search's answer is counted in the tokens returned (none was cut or asked more of).
+        return count("Searches") >= 1 && count("Tokens returned") >= 1 &&
+          count("Results cut") === 0 && count("More calls") === 0;
       }, { ...ON_CHANGE, timeout: 20_000 });
     });
 

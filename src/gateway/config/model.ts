@@ -22,6 +22,7 @@ import {
   checkConfig,
   DISCLOSURE_LEVELS,
   MAX_AVAILABLE_CONTEXT_TOKENS,
+  MAX_RESULT_BYTES,
   type ProgressiveConfig,
 } from "../../config.ts";
 import {
@@ -35,7 +36,17 @@ import { SESSION_NAME } from "../../session/store.ts";
 import { DEFAULT_TRUST, TRUST_MODES } from "../trust/policy.ts";
 import { byName, filled, key, type Named, once, rule, shape, text } from "./_declare.ts";
 import { reading } from "./_reading.ts";
-import { distinctNames, isToolId, notIn, PROFILE, serverOf } from "./profile_keys.ts";
+import {
+  distinctNames,
+  isToolId,
+  notIn,
+  PROFILE,
+  RESULT_BYTES_FALLBACK,
+  RESULT_BYTES_WORDS,
+  RESULT_TOKENS_FALLBACK,
+  RESULT_TOKENS_WORDS,
+  serverOf,
+} from "./profile_keys.ts";
 import { type Entry, HTTP, SERVER, SERVER_NAME, STDIO } from "./servers.ts";
 import type { GatewayOptions, HttpUpstream, Profile, StdioUpstream } from "./types.ts";
 
@@ -159,6 +170,19 @@ export const UNFOLD = shape({
     core("disclosure", () => LEVELS),
     "levels the overview may use: `manifest`, `brief`, `names`, `inventory`",
     "all four",
+  ),
+  maxResultTokens: key(
+    core(
+      "maxResultTokens",
+      (error) => z.int({ error }).check(z.gte(0), z.lte(MAX_AVAILABLE_CONTEXT_TOKENS)),
+    ),
+    RESULT_TOKENS_WORDS,
+    RESULT_TOKENS_FALLBACK,
+  ),
+  maxResultBytes: key(
+    core("maxResultBytes", (error) => z.int({ error }).check(z.gte(0), z.lte(MAX_RESULT_BYTES))),
+    RESULT_BYTES_WORDS,
+    RESULT_BYTES_FALLBACK,
   ),
   pinned: key(
     filled(once(PINNED), () => []),

@@ -8,6 +8,7 @@
 
 import * as z from "zod/mini";
 import { CODE_MODES } from "../../code_mode/limits.ts";
+import { checkConfig, type ProgressiveConfig } from "../../config.ts";
 import { judged, key, once, problem, rule, shape, text } from "./_declare.ts";
 import { closest, globMatch } from "./_name_match.ts";
 import { reading } from "./_reading.ts";
@@ -76,6 +77,27 @@ const TOKEN = text({ nonEmpty: false }).check(
 const TOKENS_PROBLEM = "must be an array of strings (${VAR} reads the environment)";
 const POSITIVE = "must be a positive integer";
 
+/** What `maxResultTokens` takes, as the docs say it (the `unfold` block's and a profile's). */
+export const RESULT_TOKENS_WORDS =
+  "`0` (no ceiling), or a whole number 100 to 10,000,000: the most tokens one answer carries";
+/** What an absent `maxResultTokens` stands for. */
+export const RESULT_TOKENS_FALLBACK =
+  "10 % of `availableContextTokens`, at least 1,000, at most 25,000";
+/** What `maxResultBytes` takes, as the docs say it. */
+export const RESULT_BYTES_WORDS =
+  "`0` (no ceiling), or whole bytes up to 1 GiB: images, audio and blobs in one answer";
+/** What an absent `maxResultBytes` stands for. */
+export const RESULT_BYTES_FALLBACK = "1,048,576 (1 MiB)";
+
+// A result ceiling of a profile, judged by the injector's own rules (as the block's is).
+function ceiling(name: "maxResultTokens" | "maxResultBytes") {
+  const said = (value: unknown) => {
+    const checked = checkConfig({ [name]: value } as Partial<ProgressiveConfig>);
+    return checked.ok ? undefined : checked.error.message;
+  };
+  return z.exactOptional(z.int({ error: (issue) => said(issue.input) }).check(rule(said)));
+}
+
 /** The keys of a profile (`unfold.profiles.NAME`). */
 export const PROFILE = shape({
   servers: key(
@@ -112,6 +134,8 @@ export const PROFILE = shape({
     "its own `codeMode`",
     "the config's",
   ),
+  maxResultTokens: key(ceiling("maxResultTokens"), "its own `maxResultTokens`", "the config's"),
+  maxResultBytes: key(ceiling("maxResultBytes"), "its own `maxResultBytes`", "the config's"),
   tokens: key(
     z.exactOptional(once(z.array(TOKEN, { error: TOKENS_PROBLEM }))),
     "bearer tokens of its own clients (`${VAR}` expanded)",

@@ -19,6 +19,16 @@ export interface GatewayOptions {
   inventoryThresholdPercent?: number;
   /** Levels the overview may use: `manifest`, `brief`, `names`, `inventory`. Default: all four. */
   disclosure?: ("manifest" | "brief" | "names" | "inventory")[];
+  /**
+   * `0` (no ceiling), or a whole number 100 to 10,000,000: the most tokens one answer carries.
+   * Default: 10 % of `availableContextTokens`, at least 1,000, at most 25,000.
+   */
+  maxResultTokens?: number;
+  /**
+   * `0` (no ceiling), or whole bytes up to 1 GiB: images, audio and blobs in one answer.
+   * Default: 1,048,576 (1 MiB).
+   */
+  maxResultBytes?: number;
   /** Ids `server/tool` of configured servers, listed directly. Default: none (`[]`). */
   pinned: string[];
   /** 1 to 64 of `A-Z a-z 0-9 _ -`. Default: `mcp`. */
@@ -81,6 +91,10 @@ export interface Profile {
   learn?: boolean;
   /** Its own `codeMode`. Default: the config's. */
   codeMode?: "off" | "read-only" | "all";
+  /** Its own `maxResultTokens`. Default: the config's. */
+  maxResultTokens?: number;
+  /** Its own `maxResultBytes`. Default: the config's. */
+  maxResultBytes?: number;
   /** Bearer tokens of its own clients (`${VAR}` expanded). Default: none. */
   tokens?: string[];
 }

@@ -15,6 +15,15 @@ import { explainSearch } from "../../ranking/explain.ts";
 import { problem } from "../../http/problems.ts";
 import type { SessionDecision, SessionInput } from "../../session/state.ts";
 import type { SessionKey, SessionStore } from "../../session/store.ts";
+import type { Ceiling } from "../../bridge/ceiling.ts";
+import {
+  isResultStore,
+  type KeepOutcome,
+  type KeptAnswer,
+  type KeptPart,
+  type ResultKey,
+  type ResultStore,
+} from "../../session/result_store.ts";
 import { estimateTokens } from "../../tokens.ts";
 import { VERSION } from "../../version.ts";
 import type { GatewayOptions } from "../config/parse.ts";
@@ -40,6 +49,12 @@ export interface LiveCounters {
   invalidArguments: number;
   /** Upstream results that were errors. */
   upstreamFailures: number;
+  /** The tokens of every answer handed to the model (markers included). */
+  tokensReturned: number;
+  /** Answers cut at `maxResultTokens` or `maxResultBytes`. */
+  resultsCut: number;
+  /** Calls of `more`, answered or not. */
+  moreCalls: number;
 }
 
 /**
@@ -56,7 +71,7 @@ export interface LiveCounters {
  * equal(store.counters.misses, 1);
  * ```
  */
-export class CountingStore implements SessionStore {
+export class CountingStore implements SessionStore, ResultStore {
   /** The sums so far. */
   readonly counters: LiveCounters = {
     searches: 0,
@@ -66,6 +81,9 @@ export class CountingStore implements SessionStore {
     describeFirst: 0,
     invalidArguments: 0,
     upstreamFailures: 0,
+    tokensReturned: 0,
+    resultsCut: 0,
+    moreCalls: 0,
   };
   readonly #inner: SessionStore;
 
@@ -94,6 +112,11 @@ export class CountingStore implements SessionStore {
       if (event.empty) c.misses++;
     } else if (event.kind === "describe") c.describes++;
     else if (event.kind === "result" && event.isError) c.upstreamFailures++;
+    else if (event.kind === "answer") {
+      if (Number.isSafeInteger(event.tokens) && event.tokens > 0) c.tokensReturned += event.tokens;
+      if (event.cut) c.resultsCut++;
+      if (event.more) c.moreCalls++;
+    }
     if (decision.kind === "execute") {
       if (decision.verdict === "execute") c.executes++;
       else if (decision.verdict === "describe_first") c.describeFirst++;
@@ -120,6 +143,40 @@ export class CountingStore implements SessionStore {
    */
   delete(key: SessionKey): ReturnType<SessionStore["delete"]> {
     return this.#inner.delete(key);
+  }
+
+  /**
+   * Keeps the rest of a cut answer in the inner store (see {@linkcode ResultStore.keep}); an
+   * inner store that keeps none keeps nothing here either.
+   *
+   * @param key Whose.
+   * @param kept The answer.
+   * @returns Its id, or why it is not kept.
+   */
+  keep(key: ResultKey, kept: KeptAnswer): KeepOutcome | Promise<KeepOutcome> {
+    const inner = this.#inner;
+    return isResultStore(inner)
+      ? inner.keep(key, kept)
+      : { ok: false, reason: "too_large", limit: 0 };
+  }
+
+  /**
+   * Reads a part of a kept answer from the inner store (see {@linkcode ResultStore.part}).
+   *
+   * @param key Whose.
+   * @param id The kept answer's id.
+   * @param part The part's number.
+   * @param ceiling The ceilings of the part.
+   * @returns The part, or `undefined`.
+   */
+  part(
+    key: ResultKey,
+    id: string,
+    part: number,
+    ceiling: Ceiling,
+  ): KeptPart | undefined | Promise<KeptPart | undefined> {
+    const inner = this.#inner;
+    return isResultStore(inner) ? inner.part(key, id, part, ceiling) : undefined;
   }
 }
 

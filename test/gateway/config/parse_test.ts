@@ -4,6 +4,7 @@ import {
   GatewayConfigError,
   parseGatewayConfig,
 } from "../../../src/gateway/config/parse.ts";
+import { narrowOptions } from "../../../src/gateway/config/profiles.ts";
 
 function accepted(input: unknown, env: Record<string, string> = {}): GatewayConfig {
   const parsed = parseGatewayConfig(input, env);
@@ -316,4 +317,44 @@ Deno.test("parseGatewayConfig() reads a key given as undefined as absent, as JSO
     pointerOf({ mcpServers: { a: { command: "x", args: [undefined] } } }),
     "/mcpServers/a/args/0",
   );
+});
+
+Deno.test("maxResultTokens and maxResultBytes: the block's and a profile's, bad values said clearly", () => {
+  const config = accepted({
+    mcpServers: {},
+    unfold: {
+      maxResultTokens: 2_000,
+      maxResultBytes: 0,
+      profiles: { p: { maxResultTokens: 0, maxResultBytes: 4096 } },
+    },
+  });
+  equal(config.options.maxResultTokens, 2_000);
+  equal(config.options.maxResultBytes, 0);
+  equal(config.options.profiles?.p?.maxResultTokens, 0);
+  equal(config.options.profiles?.p?.maxResultBytes, 4096);
+  // The profile's gateway gets its own ceiling.
+  const narrowed = narrowOptions(config.options, config.options.profiles!.p!);
+  deepEqual([narrowed.maxResultTokens, narrowed.maxResultBytes], [0, 4096]);
+  for (
+    const [unfold, pointer, said] of [
+      [{ maxResultTokens: 50 }, "/unfold/maxResultTokens", "from 100 to 10000000, got 50"],
+      [{ maxResultTokens: "big" }, "/unfold/maxResultTokens", 'got "big"'],
+      [{ maxResultTokens: 1.5 }, "/unfold/maxResultTokens", "got 1.5"],
+      [{ maxResultBytes: -1 }, "/unfold/maxResultBytes", "up to 1073741824, got -1"],
+      [
+        { profiles: { p: { maxResultTokens: 99 } } },
+        "/unfold/profiles/p/maxResultTokens",
+        "must be 0 (no ceiling) or an integer from 100",
+      ],
+      [
+        { profiles: { p: { maxResultBytes: null } } },
+        "/unfold/profiles/p/maxResultBytes",
+        "got null",
+      ],
+    ] as const
+  ) {
+    const error = refused({ mcpServers: {}, unfold });
+    equal(error.pointer, pointer, error.message);
+    equal(error.message.includes(said), true, error.message);
+  }
 });

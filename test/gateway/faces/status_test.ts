@@ -126,6 +126,8 @@ Deno.test("CountingStore sums searches, misses, describes and execute verdicts a
   } as const;
   await store.apply(a, { catalogHash: "h", event: execute });
   await store.apply(a, { catalogHash: "h", event: execute });
+  await store.apply(a, { event: { kind: "answer", tokens: 120, cut: true, more: false } });
+  await store.apply(a, { event: { kind: "answer", tokens: 80, cut: false, more: true } });
   deepEqual(store.counters, {
     searches: 2,
     misses: 1,
@@ -134,5 +136,8 @@ Deno.test("CountingStore sums searches, misses, describes and execute verdicts a
     describeFirst: 1,
     invalidArguments: 0,
     upstreamFailures: 1,
+    tokensReturned: 200,
+    resultsCut: 1,
+    moreCalls: 1,
   });
 });
