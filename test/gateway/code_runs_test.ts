@@ -257,18 +257,27 @@ Deno.test("under trust, a read-only script may not call a tool whose annotations
   equal(calls.length, 0);
 });
 
-Deno.test("a run's answer over the result ceiling is cut, with the marker", async () => {
+Deno.test("a run's answer over the result ceiling is cut, with the marker, the rest for more", async () => {
   const gateway = await Gateway.open(pool().upstream, {
-    options: { pinned: [] },
+    options: { pinned: [], maxResultTokens: 2_000 },
     store: new MemorySessionStore(),
     sandbox: new VmSandbox(),
   });
-  const cut = await run(gateway, `return "word ".repeat(19000);`);
-  const text = (cut.content?.[0] as { text: string }).text;
-  ok(text.length < 19000 * 5, `${text.length} characters`);
-  match(text, /\[Cut by unfold: [\d,]+ of [\d,]+ tokens shown/);
-  const copy = structured(cut);
-  equal(copy.action, "run");
+  const session = { tenant: "", session: "s" };
+  const cut = await run(gateway, `return "word ".repeat(19000);`, { session });
+  const texts = (cut.content as { text: string }[]).map((block) => block.text);
+  ok(texts.join("").length < 19000 * 5, `${texts.join("").length} characters`);
+  const marker = texts.at(-1)!;
+  match(marker, /\[Cut by unfold: [\d,]+ of [\d,]+ tokens shown/);
+  const copy = structured(cut) as unknown as { action: string; cut: unknown; json: string };
+  equal(copy.action, "run", "the cut copy still names the run");
   ok(JSON.stringify(copy).length < 19000 * 5, "the structured copy is cut too");
   deepEqual(validateArguments(OUTPUT_TOOL, copy), [], JSON.stringify(copy).slice(-300));
+  // The rest comes with more, as any answer's.
+  const ref = /"ref":"([^"]+)"/.exec(marker)?.[1];
+  ok(ref, marker);
+  const next = await gateway.call("mcp", { action: "more", ref }, { session });
+  ok(next.ok);
+  equal(next.result.isError, undefined);
+  match((next.result.content?.[0] as { text: string }).text, /^word word/);
 });
