@@ -100,6 +100,7 @@ export function readOnlyRefusal(id: string): string {
  * on): its `readOnlyHint` is the server's word alone, so the call goes through the bridge.
  *
  * @param id The tool's id.
+ * @param approve The command that approves it, as the user runs it (set in backticks).
  * @returns The message.
  *
  * @example Usage
@@ -110,12 +111,16 @@ export function readOnlyRefusal(id: string): string {
  * match(unapprovedRefusal("a/b"), /not approved/);
  * ```
  */
-export function unapprovedRefusal(id: string): string {
+export function unapprovedRefusal(id: string, approve?: string): string {
   return `${quoteId(id)} has annotations the user has not approved, so its readOnlyHint cannot ` +
     `be trusted, and scripts here may call only read-only tools: execute it through the bridge ` +
     `instead, where the host approves each change: {"action":"execute","name":${
       escapeInvisible(JSON.stringify(id))
-    },"arguments":{...}}`;
+    },"arguments":{...}}${
+      approve === undefined
+        ? ""
+        : `; once the user approves its definition (${approve}), scripts may call it`
+    }`;
 }
 
 /**

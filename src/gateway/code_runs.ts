@@ -41,7 +41,8 @@ import type { CallToolResultLike } from "../tool_result.ts";
 import { isRecord } from "../utils/record.ts";
 import type { GatewayState } from "./gateway_state.ts";
 import { explainConfiguredServer, visible } from "./results.ts";
-import { heldMessage, type TrustSource } from "./trust/policy.ts";
+import { approveHint, heldMessage, type TrustSource } from "./trust/policy.ts";
+import { commandSpan } from "../utils/shell_words.ts";
 
 /**
  * The code of a well-formed `run`, when code mode is on.
@@ -168,7 +169,10 @@ export function scriptBridge(state: GatewayState, trust?: TrustSource): ScriptBr
         action.action === "execute" && injector.config.codeMode === "read-only" &&
         unapprovedAnnotations(state, action.id)
       ) {
-        const message = unapprovedRefusal(action.id);
+        const approve = trust === undefined
+          ? undefined
+          : commandSpan(approveHint(trust, [action.id]));
+        const message = unapprovedRefusal(action.id, approve);
         return errorAction("read_only" as never, message, message, { id: action.id });
       }
       return action;

@@ -253,7 +253,7 @@ Deno.test("under trust, a read-only script may not call a tool whose annotations
       `try { return await call("a/read", { key: "x" }); } catch (e) { return e.message; }`,
     ),
   );
-  equal(answer.result, unapprovedRefusal("a/read"));
+  equal(answer.result, unapprovedRefusal("a/read", "`unfold approve a/read`"));
   equal(calls.length, 0);
 });
 
