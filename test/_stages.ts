@@ -26,6 +26,7 @@ export const INTEGRATION: readonly string[] = [
   // The slowest (real servers from npm, wrangler dev, Chromium), measured in a full run: first.
   // The real hosts (Claude Code, Codex CLI, Gemini CLI), one session each.
   "test/hosts/claude_code_test.ts",
+  "test/hosts/roots_test.ts",
   "test/hosts/codex_test.ts",
   "test/hosts/gemini_test.ts",
   "test/hosts/recorded_server_test.ts",
@@ -101,6 +102,7 @@ export const INTEGRATION: readonly string[] = [
   "test/gateway/inspector_cli_test.ts",
   "test/gateway/overview_test.ts",
   "test/gateway/profile_boundary_test.ts",
+  "test/gateway/roots_test.ts",
   "test/gateway/prototype_names_test.ts",
   "test/gateway/faces/profile_http_test.ts",
   "test/gateway/config/profiles_test.ts",

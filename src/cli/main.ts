@@ -38,6 +38,7 @@ import { approveCommand, openTrust, watchLock } from "./trust.ts";
 import { withPassedEnvironment } from "../gateway/config/environment.ts";
 import { checkSettings } from "../http/settings.ts";
 import { denoConnector } from "./connector.ts";
+import { RootsHub } from "../gateway/roots/hub.ts";
 import { fileSnapshotStore, unfoldCacheDir } from "./snapshots.ts";
 import { parseArgs } from "./args.ts";
 import { readConfigFile, unsetProblem } from "./config_file.ts";
@@ -257,13 +258,23 @@ async function main(argv: readonly string[]): Promise<number> {
   const serves = args.command === "gateway" && !args.http;
   // Resolved once the stdio gateway serves its host (at its exit at the latest).
   const servesHost = Promise.withResolvers<void>();
+  // The hosts' roots, passed on to the upstreams (docs/gateway.md "Roots"): over stdio the one
+  // host's, awaited while it is still to say whether it has any.
+  const roots = args.command === "gateway" ? new RootsHub({ awaitHost: serves, log }) : undefined;
+  const connector = denoConnector(
+    (server, line) => quiet ? undefined : log(`[${server}] ${line}`),
+    {
+      env,
+      configPath: args.config,
+    },
+  );
   const openPool = () =>
     openLivePool(
       withPassedEnvironment(servers, env),
-      denoConnector((server, line) => quiet ? undefined : log(`[${server}] ${line}`), {
-        env,
-        configPath: args.config,
-      }),
+      roots === undefined
+        ? connector
+        : (config, options) =>
+          connector(config, { ...options, roots: roots.upstream(config.server) }),
       {
         connect: {
           onToolIssue: (issue) => once(`${issue.server}/${issue.name} ${issue.problem}`),
@@ -419,7 +430,7 @@ async function main(argv: readonly string[]): Promise<number> {
     import("../gateway/faces/server.ts"),
     import("../version.ts"),
   ]);
-  const host = gatewayHost(gateway, VERSION);
+  const host = gatewayHost(gateway, VERSION, roots?.scope(() => true));
   if (connection !== undefined && stdio !== undefined) {
     if (stopping.signal.aborted) return await finish();
     const served = stdio.serveHostStdio(host, {
@@ -458,6 +469,7 @@ async function main(argv: readonly string[]): Promise<number> {
       : { ...settings, tokens: [...settings.tokens, ...profile.tokens] },
     listen: { hostname: args.host, port: args.port },
     log,
+    ...(roots === undefined ? {} : { roots }),
   });
   if (!serving.ok) {
     console.error(`unfold: ${serving.error}`);

@@ -11,7 +11,8 @@ import { createMcpHttpHandler } from "../gateway/faces/http.ts";
 import type { ToolHost } from "../gateway/faces/server.ts";
 import type { Gateway, GatewayDeps } from "../gateway/gateway.ts";
 import { openGatewayRoutes } from "../gateway/faces/routes.ts";
-import type { Profile } from "../gateway/config/profiles.ts";
+import { type Profile, profileSeesServer } from "../gateway/config/profiles.ts";
+import type { RootsHub } from "../gateway/roots/hub.ts";
 import type { LiveCounters } from "../gateway/faces/status.ts";
 import type { UpstreamPool } from "../gateway/pool/upstreams.ts";
 import { isLoopbackName } from "../http/guard.ts";
@@ -47,6 +48,12 @@ export interface HttpSources {
   listen: { hostname: string; port: number };
   /** Where lines go (the address once listening, errors of the faces). */
   log: (line: string) => void;
+  /**
+   * Where the hosts' roots go: each profile's sessions in the scope of the servers it sees
+   * (`host` carries the scope of `/mcp`).
+   * @default {roots are not passed on}
+   */
+  roots?: RootsHub;
 }
 
 /** A gateway being served. */
@@ -121,7 +128,14 @@ export async function serveHttp(
       : { unavailableProfiles: sources.unavailableProfiles }),
     ...(sources.servedProfile === undefined ? {} : { servedProfile: sources.servedProfile }),
     deps: sources.deps,
-    serve: (host) => createMcpHttpHandler(host, sessions),
+    serve: (host, profile) => {
+      const roots = sources.roots;
+      // A profile's hosts' roots reach the servers the profile sees.
+      const scoped = roots === undefined || profile === undefined
+        ? host
+        : { ...host, roots: roots.scope((server) => profileSeesServer(profile, server)) };
+      return createMcpHttpHandler(scoped, sessions);
+    },
     guard: {
       tokens: settings.tokens,
       allowedOrigins: settings.allowedOrigins,

@@ -28,7 +28,9 @@
  * `Presentation`, `MissingPin`, and the host a client is: `ClientIdentity`, `KnownHost`) and the
  * faces (`ToolHost`, `McpHttpOptions`, `SessionMode`,
  * `HostStdioOptions`, and the stdio connection, `openHostStdio` and its `HostStdio`, opened before
- * the gateway so that an early end of stdin is seen). Defaults (`STARTUP_TIMEOUT_MS`, …), the lazy pool and the
+ * the gateway so that an early end of stdin is seen) and the hosts' roots on their way to the
+ * upstreams (`RootsHub`, `RootsHubOptions`, `RootsScope`, `HostRoots`, and the clock a test
+ * times it by, `Scheduler`). Defaults (`STARTUP_TIMEOUT_MS`, …), the lazy pool and the
  * bridge's output schema are the CLI's and the Worker's internals: each
  * option documents its default.
  *
@@ -80,4 +82,7 @@ export type { HostedCall, HostedProgress, HostedTool, ToolHost } from "./faces/s
 export type { McpHttpHandler, McpHttpOptions, SessionMode, SessionRegistry } from "./faces/http.ts";
 export { createMcpHttpHandler } from "./faces/http.ts";
 export type { HostStdio, HostStdioOptions } from "./faces/stdio.ts";
+export type { HostRoots, RootsHubOptions, RootsScope } from "./roots/hub.ts";
+export { RootsHub } from "./roots/hub.ts";
+export type { Scheduler } from "../utils/deadline.ts";
 export { openHostStdio, serveHostStdio } from "./faces/stdio.ts";

@@ -84,15 +84,19 @@ export async function openConnection(
 ): Promise<McpConnection> {
   checkServerName(server);
   const settings = settingsOf(options);
-  // No capabilities offered: the gateway answers no request of its upstreams' (roots would be
-  // declared here, with their handler on the client).
+  // Roots are the one capability offered, when the caller gives them (the gateway passes its
+  // hosts' on): the client answers `roots/list` and tells of changes.
+  const roots = options.roots;
   const client = new Client(settings.clientInfo, {
-    capabilities: {},
+    capabilities: roots === undefined ? {} : { roots: { listChanged: true } },
     jsonSchemaValidator: BOUNDED_VALIDATOR,
     ...(options.versionNegotiation === undefined
       ? {}
       : { versionNegotiation: { mode: options.versionNegotiation } }),
   });
+  if (roots !== undefined) {
+    client.setRequestHandler("roots/list", async () => ({ roots: await roots.list() }));
+  }
   const connection = new Connection(server, client, settings, hooks);
   // A caller that goes away mid-handshake (the gateway exiting) stops the server there and then:
   // a stdio server would otherwise outlive it until the handshake's timeout, or for ever.
@@ -115,6 +119,9 @@ export async function openConnection(
     signal?.removeEventListener("abort", abandon);
   }
   connection.ready();
+  if (roots !== undefined) {
+    connection.onClosed(roots.onChanged(() => void client.sendRootsListChanged().catch(() => {})));
+  }
   hooks.onConnected?.((why) => connection.failRequests(why));
   return connection;
 }
@@ -152,6 +159,8 @@ class Connection implements McpConnection {
   #stale = false;
   // The tools of the last listing by name: their output schemas check the results of calls.
   #definitions = new Map<string, McpTool>();
+  // Run once when the connection is closed or lost.
+  #onClosed: (() => void)[] = [];
 
   constructor(server: string, client: Client, settings: Settings, hooks: TransportHooks) {
     this.server = server;
@@ -191,6 +200,16 @@ class Connection implements McpConnection {
   ready(): void {
     this.#client.onclose = () => this.#lost("the server closed the connection");
     this.#client.onerror = () => this.#probe();
+  }
+
+  // Runs `stop` once the connection is closed or lost (at once when it is already).
+  onClosed(stop: () => void): void {
+    if (this.#closed) return stop();
+    this.#onClosed.push(stop);
+  }
+
+  #stopped(): void {
+    for (const stop of this.#onClosed.splice(0)) stop();
   }
 
   get identity(): ServerIdentity {
@@ -324,6 +343,7 @@ class Connection implements McpConnection {
       this.#closed = true;
       this.#why = "the connection is closed";
       this.#listeners.clear();
+      this.#stopped();
       this.#failPending("the connection was closed");
       this.#closing = (async () => {
         try {
@@ -406,6 +426,7 @@ class Connection implements McpConnection {
   #lost(why: string): void {
     if (this.#closed) return;
     this.#closed = true;
+    this.#stopped();
     this.#why = `${why}${detail(this.#hooks)}`;
     this.#failPending(this.#why);
     this.#settings.onError(

@@ -27,7 +27,9 @@ export type {
   ForwardOptions,
   McpConnection,
   McpTransport,
+  Root,
   ServerIdentity,
+  UpstreamRoots,
 } from "./types.ts";
 export { connectTransport } from "./client.ts";
 export type { HttpConnectOptions, HttpServerConfig } from "./http_client.ts";

@@ -58,6 +58,34 @@ export interface ConnectOptions {
    * @default {never abandoned}
    */
   signal?: AbortSignal;
+  /**
+   * The roots the client offers the server (MCP roots): given, the client declares the `roots`
+   * capability with `listChanged`, answers `roots/list` with `list()` and sends
+   * `notifications/roots/list_changed` when `onChanged` fires.
+   * @default {no roots capability}
+   */
+  roots?: UpstreamRoots;
+}
+
+/** One MCP root: a `file://` URI, and a name to show. */
+export interface Root {
+  /** The root's `file://` URI. */
+  uri: string;
+  /** Its name, when it has one. */
+  name?: string;
+}
+
+/** The roots a connection offers its server (see {@linkcode ConnectOptions.roots}). */
+export interface UpstreamRoots {
+  /** The roots, as they are now (bounded in time by whoever provides them). */
+  list(): Promise<Root[]>;
+  /**
+   * Listens for changes of the roots.
+   *
+   * @param listener Called after each change.
+   * @returns A function that stops listening.
+   */
+  onChanged(listener: () => void): () => void;
 }
 
 /** Options of one {@linkcode McpConnection.call}. */

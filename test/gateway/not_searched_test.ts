@@ -202,7 +202,16 @@ Deno.test("a search answered at its wait's end names the servers still starting,
     store: new MemorySessionStore(),
   });
   try {
+    // Listed once the pool says so (its listing is a step after the start), then built in.
+    const listed = new Promise<void>((resolve) => {
+      const stop = pool.onChange(() => {
+        if (pool.statuses().find((s) => s.server === "up")?.state !== "ready") return;
+        stop();
+        resolve();
+      });
+    });
     starts.up("up");
+    await listed;
     await gateway.settled();
     const outcome = await gateway.call("mcp", { action: "search", query: "zqxjv wvkq" });
     ok(outcome.ok);

@@ -69,6 +69,11 @@ export interface ScenarioOptions {
   approve?: (file: string) => Promise<void>;
   /** Keys for the `unfold` block of unfold's config after setup. */
   unfold?: Record<string, unknown>;
+  /**
+   * What the model searches for and executes, and the prompt.
+   * @default {everything/echo with "hi"}
+   */
+  round?: { query: string; arguments: Record<string, unknown>; prompt: string };
 }
 
 /**
@@ -91,8 +96,8 @@ export async function hostScenario(host: HostName, options: ScenarioOptions = {}
     await using model = serveModel(
       api,
       roundTrip(BRIDGE[host], {
-        query: "echo a message back",
-        arguments: { message: "hi" },
+        query: options.round?.query ?? "echo a message back",
+        arguments: options.round?.arguments ?? { message: "hi" },
         // What a model asks its host's tool search for when the bridge is deferred (Codex).
         discover: "mcp servers search describe execute tools",
         ready: () => snapshotsWritten(join(box.home, ".cache", "unfold", "snapshots"), 3),
@@ -115,7 +120,8 @@ export async function hostScenario(host: HostName, options: ScenarioOptions = {}
     }
     const env = { ...modelEnv(host, model.url), ...options.env };
     const list = await mcpList(host, box, env);
-    const session = await runPrompt(host, box, "Echo hi with the everything server", {
+    const prompt = options.round?.prompt ?? "Echo hi with the everything server";
+    const session = await runPrompt(host, box, prompt, {
       env,
       ...(options.args === undefined ? {} : { args: options.args }),
     });

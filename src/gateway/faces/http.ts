@@ -16,6 +16,7 @@ import {
   WebStandardStreamableHTTPServerTransport,
 } from "@modelcontextprotocol/server";
 import { type ClientIdentity, hostServer, identityOf, type ToolHost } from "./server.ts";
+import type { HostRootsFollower } from "./host_roots.ts";
 
 /** Where 2025-era HTTP sessions live. */
 export type SessionMode =
@@ -119,7 +120,10 @@ interface LegacySessions {
 // sessions in a loop evicts its own, never another's that is in use.
 function memorySessions(host: ToolHost, maxSessions: number): LegacySessions {
   type Transport = WebStandardStreamableHTTPServerTransport;
-  const sessions = new Map<string, { tenant: string; transport: Transport }>();
+  const sessions = new Map<
+    string,
+    { tenant: string; transport: Transport; roots?: HostRootsFollower }
+  >();
   // Each tenant's sessions, least recently used first.
   const byTenant = new Map<string, Map<string, Transport>>();
   const forget = (sid: string) => {
@@ -152,15 +156,20 @@ function memorySessions(host: ToolHost, maxSessions: number): LegacySessions {
         const session = sessions.get(id);
         if (session === undefined || session.tenant !== tenant) return sessionNotFound();
         touch(id, tenant, session.transport);
-        return await session.transport.handleRequest(request, { authInfo });
+        const response = await session.transport.handleRequest(request, { authInfo });
+        // The GET stream is how a request outside a call reaches the host: its roots are asked
+        // for once it is open (and again on each reconnection).
+        if (request.method === "GET" && response.ok) session.roots?.ask();
+        return response;
       }
       if (request.method !== "POST") {
         return rpcError(400, "Bad Request: Mcp-Session-Id header is required");
       }
+      let roots: HostRootsFollower | undefined;
       const transport: Transport = new WebStandardStreamableHTTPServerTransport({
         sessionIdGenerator: () => crypto.randomUUID(),
         onsessioninitialized: (sid) => {
-          sessions.set(sid, { tenant, transport });
+          sessions.set(sid, { tenant, transport, ...(roots === undefined ? {} : { roots }) });
           touch(sid, tenant, transport);
           while (sessions.size > maxSessions) evict();
         },
@@ -175,6 +184,8 @@ function memorySessions(host: ToolHost, maxSessions: number): LegacySessions {
       const server = hostServer(host, {
         session: () => transport.sessionId,
         ...(client === undefined ? {} : { client }),
+        roots: "when-asked",
+        onRoots: (follower) => roots = follower,
       });
       await server.connect(transport);
       return await transport.handleRequest(request, { authInfo });
@@ -196,7 +207,8 @@ function registrySessions(
 ): LegacySessions {
   const serve = legacyStatelessFallback((ctx: McpRequestContext) => {
     const id = ctx.requestInfo?.headers.get("mcp-session-id") ?? undefined;
-    return hostServer(host, id === undefined ? {} : { session: id });
+    // An instance per request: no stream to ask the host for roots on.
+    return hostServer(host, { roots: "never", ...(id === undefined ? {} : { session: id }) });
   }, onerror);
   return {
     async handle(request, tenant) {

@@ -43,7 +43,7 @@ export interface ProfileFaces {
  * @param pool The upstreams of the whole config.
  * @param profiles The profiles.
  * @param deps What every gateway shares (options, store, ranker, trust, log).
- * @param serve Builds the HTTP face of one host (`createMcpHttpHandler`).
+ * @param serve Builds the HTTP face of one host (`createMcpHttpHandler`), given its profile.
  * @param maxQueryChars The longest query `/explain` takes.
  * @returns The faces.
  *
@@ -57,7 +57,7 @@ export async function openProfileFaces(
   pool: UpstreamPool,
   profiles: readonly Profile[],
   deps: Omit<GatewayDeps, "profile">,
-  serve: (host: ToolHost) => {
+  serve: (host: ToolHost, profile?: Profile) => {
     handle: (request: Request, tenant: string) => Promise<Response>;
     close?: () => Promise<void>;
   },
@@ -65,7 +65,7 @@ export async function openProfileFaces(
 ): Promise<ProfileFaces> {
   const opened = await Promise.all(profiles.map(async (profile) => {
     const view = await Gateway.open(borrowPool(pool), { ...deps, profile });
-    const face = serve(gatewayHost(view, VERSION));
+    const face = serve(gatewayHost(view, VERSION), profile);
     // The counters are the whole process's, every profile's sessions summed: a profile's page
     // reads show none.
     const options = narrowOptions(deps.options, profile);

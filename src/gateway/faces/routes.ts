@@ -39,8 +39,8 @@ export interface GatewayRouteSources {
   servedProfile?: string;
   /** What each profile's gateway is opened with. */
   deps: Omit<GatewayDeps, "profile">;
-  /** Builds the HTTP face of one host (`createMcpHttpHandler`). */
-  serve: (host: ToolHost) => {
+  /** Builds the HTTP face of one host (`createMcpHttpHandler`), with its profile but `/mcp`'s. */
+  serve: (host: ToolHost, profile?: Profile) => {
     handle: (request: Request, tenant: string) => Promise<Response>;
     close?: () => Promise<void>;
   };

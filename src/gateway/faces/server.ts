@@ -7,7 +7,9 @@
  * as JSON-RPC invalid params, the caller's era passed on (its result schema is the gateway's to
  * honour, `tool_calls.ts`). Who the client is (`clientInfo` at `initialize`, or a 2026-07-28
  * request's envelope) reaches the host with every call, listing and instructions: what is shown
- * depends on the host (`../host_profiles.ts`).
+ * depends on the host (`../host_profiles.ts`). A host that declares roots is followed
+ * (`host_roots.ts`) when the host carries a roots scope: every face's instance but the one per
+ * request.
  *
  * @module
  */
@@ -18,6 +20,13 @@ import type { CallToolResultLike } from "../../tool_result.ts";
 import { BOUNDED_VALIDATOR } from "../../mcp/_validator.ts";
 import type { Gateway } from "../gateway.ts";
 import type { ClientIdentity } from "../host_profiles.ts";
+import type { RootsScope } from "../roots/hub.ts";
+import {
+  followHostRoots,
+  type HostRootsFollower,
+  type RootsAsk,
+  rootsLabel,
+} from "./host_roots.ts";
 
 export type { ClientIdentity } from "../host_profiles.ts";
 
@@ -91,6 +100,11 @@ export interface ToolHost {
    * @returns A function that stops listening.
    */
   onToolsChanged(listener: () => void, client?: () => ClientIdentity | undefined): () => void;
+  /**
+   * Where the hosts' roots go, when they are passed on to the upstreams (`../roots/hub.ts`).
+   * @default {roots are not asked for}
+   */
+  readonly roots?: RootsScope;
 }
 
 /**
@@ -115,6 +129,13 @@ export interface HostServerOptions {
    * on it; once initialized, the client's own `clientInfo` is used).
    */
   client?: ClientIdentity;
+  /**
+   * When the instance asks its host for roots (when the host has a roots scope).
+   * @default {"never" with `changes: "never"` (an instance per request), else "after-initialized"}
+   */
+  roots?: RootsAsk;
+  /** Receives what follows the host's roots, for a face that asks itself (`"when-asked"`). */
+  onRoots?: (follower: HostRootsFollower) => void;
 }
 
 /**
@@ -122,6 +143,7 @@ export interface HostServerOptions {
  *
  * @param gateway The gateway.
  * @param version The version the server reports.
+ * @param roots Where its hosts' roots go, when they are passed on.
  * @returns The host.
  *
  * @example Usage
@@ -132,8 +154,9 @@ export interface HostServerOptions {
  * const { handle } = createMcpHttpHandler(gatewayHost(gateway, "0.1.0"), { sessions: { kind: "memory" } });
  * ```
  */
-export function gatewayHost(gateway: Gateway, version: string): ToolHost {
+export function gatewayHost(gateway: Gateway, version: string, roots?: RootsScope): ToolHost {
   return {
+    ...(roots === undefined ? {} : { roots }),
     serverInfo: { name: "unfold", version },
     instructions: (client) => gateway.instructions(client),
     // Once every upstream change seen so far is taken in: a host that lists right after a call
@@ -228,9 +251,25 @@ export function hostServer(host: ToolHost, options: HostServerOptions = {}): Ser
     );
   };
   const changes = options.changes ?? "after-initialized";
-  if (changes === "after-initialized") server.oninitialized = listen;
-  else if (changes === "at-once") listen();
-  server.onclose = () => unsubscribe();
+  const ask = options.roots ?? (changes === "never" ? "never" : "after-initialized");
+  // An instance per request (or one told never to ask) opens no session of the roots hub.
+  const roots = host.roots === undefined || changes === "never" || ask === "never"
+    ? undefined
+    : followHostRoots(server, host.roots, rootsLabel(session), ask);
+  if (roots !== undefined) options.onRoots?.(roots);
+  if (changes === "after-initialized") {
+    server.oninitialized = () => {
+      listen();
+      roots?.initialized();
+    };
+  } else {
+    if (changes === "at-once") listen();
+    roots?.initialized();
+  }
+  server.onclose = () => {
+    unsubscribe();
+    roots?.close();
+  };
   return server;
 }
 
