@@ -34,7 +34,7 @@ import {
   narrowOptions,
   profileSeesServer,
 } from "../gateway/config/profiles.ts";
-import { approveCommand, openTrust, watchLock } from "./trust.ts";
+import { openTrust, watchLock } from "./trust.ts";
 import { withPassedEnvironment } from "../gateway/config/environment.ts";
 import { checkSettings } from "../http/settings.ts";
 import { denoConnector } from "./connector.ts";
@@ -223,7 +223,7 @@ async function main(argv: readonly string[]): Promise<number> {
     console.error(`unfold: ${args.config}: ${clash}`);
     return 1;
   }
-  const opened = await openTrust(args.config, config.options, args.command);
+  const opened = await openTrust(args.config, config.options, args.command, env);
   if (!opened.ok) {
     console.error(`unfold: ${args.config}: ${opened.error}`);
     return 1;
@@ -402,6 +402,7 @@ async function main(argv: readonly string[]): Promise<number> {
     const tools = profile === undefined
       ? pool.tools()
       : pool.tools().filter((tool) => inProfile(profile, tool));
+    const { approveCommand } = await import("./approve.ts");
     const code = await approveCommand(locked, tools, ids, args.dryRun === true);
     await finish();
     return code;

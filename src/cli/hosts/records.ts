@@ -17,7 +17,7 @@ import { Buffer } from "node:buffer";
 import { basename, join } from "node:path";
 import { contentHash } from "./data.ts";
 import { readRegularFile } from "../../utils/regular_file.ts";
-import { MAX_EDITED_BYTES, writePrivate } from "./transaction.ts";
+import { MAX_EDITED_BYTES, writePrivate } from "../../utils/file_transaction.ts";
 import { isRecord } from "../../utils/record.ts";
 
 /** A file's bytes as a record keeps them: a hash, and the bytes themselves for a backup. */
