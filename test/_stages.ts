@@ -37,6 +37,8 @@ export const INTEGRATION: readonly string[] = [
   "test/gateway/result_ceiling_test.ts",
   "test/workers/code_sandbox_test.ts",
   "test/e2e/code_mode_test.ts",
+  "test/gateway/code_mode_test.ts",
+  "test/gateway/code_mode_worker_test.ts",
   "test/deno/code_sandbox_test.ts",
   "test/gateway/chaos/snapshots_test.ts",
   "test/mcp/conformance_client_test.ts",

@@ -48,15 +48,16 @@ import { hostAnswerMs, knownHost } from "../gateway/host_profiles.ts";
 
 // The modules every command past the upstreams' start needs, loaded together.
 async function gatewayModules() {
-  const [gateway, ranker, store, status, pinned, file] = await Promise.all([
+  const [gateway, ranker, store, status, pinned, file, sandbox] = await Promise.all([
     import("../gateway/gateway.ts"),
     import("../ranking/deno_ranker.ts"),
     import("../session/memory_store.ts"),
     import("../gateway/faces/status.ts"),
     import("../gateway/pinned_check.ts"),
     import("../deno/ranking_file.ts"),
+    import("./lazy_sandbox.ts"),
   ]);
-  return { ...gateway, ...ranker, ...store, ...status, ...pinned, ...file };
+  return { ...gateway, ...ranker, ...store, ...status, ...pinned, ...file, ...sandbox };
 }
 
 // The upstreams' last listings, kept where the environment says; none when it names no place.
@@ -318,6 +319,7 @@ async function main(argv: readonly string[]): Promise<number> {
     CountingStore,
     pinError,
     pinNotice,
+    lazySandbox,
   } = loaded;
   // Read from now on, so that the host closing stdin stops the gateway at once.
   const connection = stdio?.openHostStdio();
@@ -339,12 +341,17 @@ async function main(argv: readonly string[]): Promise<number> {
   const learning = args.command === "gateway" || args.command === "search"
     ? await learningOption(env)
     : undefined;
+  // Code mode's sandbox: a child deno with no permissions per run, shared by every profile. After
+  // a first run one process waits for the next (a run then took 94 ms, not 379: bench/code_mode.ts);
+  // a gateway that never runs a script starts none, nor loads its module.
+  const sandbox = lazySandbox();
   const gateway = await Gateway.open(pool, {
     options: config.options,
     store,
     log,
     ranker,
     trust,
+    sandbox,
     ...(profile === undefined ? {} : { profile }),
     logUnapproved: args.command !== "inspect",
     ...(learning === undefined ? {} : { learning }),
@@ -361,6 +368,7 @@ async function main(argv: readonly string[]): Promise<number> {
     servesHost.resolve();
     for (const signal of signals) Deno.removeSignalListener(signal, onSignal);
     await bounded(gateway.close(), CLOSE_BUDGET_MS);
+    await bounded(sandbox.close(), CLOSE_BUDGET_MS);
     if (learning !== undefined) await bounded(learning.settled(), CLOSE_BUDGET_MS);
     return 0;
   };
@@ -452,6 +460,7 @@ async function main(argv: readonly string[]): Promise<number> {
       log,
       ranker,
       trust,
+      sandbox,
       ...(learning === undefined ? {} : { learning }),
     },
     counters: store.counters,
