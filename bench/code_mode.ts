@@ -12,7 +12,8 @@
  * as a model that knows the task would take them, and the answers are checked for being right.
  * The result ceiling is off (`maxResultTokens: 0`): it caps one answer, not what a task must read.
  *
- * Run: `deno run -A --node-modules-dir=auto bench/code_mode.ts`
+ * Run: `deno run -A --node-modules-dir=auto bench/code_mode.ts` (the same first workload through the
+ * stdio gateway, as a host meets it: `bench/code_mode_gateway.ts`)
  *
  * @module
  */

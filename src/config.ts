@@ -9,6 +9,7 @@ import { estimateTokens } from "./tokens.ts";
 import type { Result } from "./result.ts";
 import { MAX_QUERY_CHARS } from "./limits.ts";
 import { checkCodeSettings, type CodeLimits, type CodeMode } from "./code_mode/limits.ts";
+import { codeList } from "./utils/code_list.ts";
 
 /**
  * How much of the catalogue the prompt lists:
@@ -20,26 +21,20 @@ import { checkCodeSettings, type CodeLimits, type CodeMode } from "./code_mode/l
 export type DisclosureLevel = "manifest" | "brief" | "names" | "inventory";
 
 /** The disclosure levels, richest first. */
-export const DISCLOSURE_LEVELS = [
-  "manifest",
-  "brief",
-  "names",
-  "inventory",
-] as const satisfies readonly DisclosureLevel[];
+export const DISCLOSURE_LEVELS: readonly [DisclosureLevel, ...DisclosureLevel[]] = codeList<
+  DisclosureLevel
+>({ manifest: 0, brief: 0, names: 0, inventory: 0 });
 
 /** A tool-definition format: OpenAI function, Anthropic tool or MCP tool. */
 export type ToolFormat = "openai" | "anthropic" | "mcp";
 
 /** The tool-definition formats the bridge tool can be emitted in. */
-export const TOOL_FORMATS = ["openai", "anthropic", "mcp"] as const satisfies readonly ToolFormat[];
+export const TOOL_FORMATS: readonly [ToolFormat, ...ToolFormat[]] = codeList<ToolFormat>({
+  openai: 0,
+  anthropic: 0,
+  mcp: 0,
+});
 
-// The lists above name every member of their union: the public types are written out so that the
-// docs show them, and these checks keep the two in step.
-type Lists<L extends readonly string[], U extends string> = [Exclude<U, L[number]>] extends [never]
-  ? true
-  : false;
-true satisfies Lists<typeof DISCLOSURE_LEVELS, DisclosureLevel>;
-true satisfies Lists<typeof TOOL_FORMATS, ToolFormat>;
 // The configuration writes code mode's union out (the docs show it); it is CodeMode's.
 true satisfies ([CodeMode] extends [ProgressiveConfig["codeMode"]] ? true : false);
 true satisfies ([ProgressiveConfig["codeMode"]] extends [CodeMode] ? true : false);

@@ -7,11 +7,13 @@
 
 /**
  * What a step that can fail in an expected way returns: `{ok: true, value}` or
- * `{ok: false, error}`, where `error` carries a `message` and, by default, a string `code`.
+ * `{ok: false, error}`, where `error` carries a `message` and, by default, a string `code` (or,
+ * where a caller only shows it, is that message).
  * Callers branch on `ok`; they never have to tell a bad input from a bug by catching.
  *
  * @typeParam T The value on success.
- * @typeParam E The failure: by default `{code, message}`; an `Error` subclass fits too.
+ * @typeParam E The failure: by default `{code, message}`; an `Error` subclass fits too, and so
+ * does a `string`, the message alone.
  *
  * @example Usage
  * ```ts
@@ -29,7 +31,7 @@
  */
 export type Result<
   T,
-  E extends { readonly message: string } = { code: string; message: string },
+  E extends { readonly message: string } | string = { code: string; message: string },
 > =
   | { ok: true; value: T }
   | { ok: false; error: E };

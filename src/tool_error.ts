@@ -5,6 +5,8 @@
  * @module
  */
 
+import { codeList } from "./utils/code_list.ts";
+
 /**
  * The stable codes of {@linkcode McpError}:
  * - `connect`: the server could not be started or reached, or the handshake failed;
@@ -37,15 +39,15 @@ export type McpErrorCode =
  * ok(MCP_ERROR_CODES.includes("call_timeout"));
  * ```
  */
-export const MCP_ERROR_CODES: readonly McpErrorCode[] = Object.freeze([
-  "connect",
-  "list_tools",
-  "disconnected",
-  "call_timeout",
-  "tool_error",
-  "unsupported_content",
-  "needs_login",
-]);
+export const MCP_ERROR_CODES: readonly McpErrorCode[] = codeList<McpErrorCode>({
+  connect: 0,
+  list_tools: 0,
+  disconnected: 0,
+  call_timeout: 0,
+  tool_error: 0,
+  unsupported_content: 0,
+  needs_login: 0,
+});
 
 /**
  * A failure of an MCP server, its transport or its result, with a stable `code`. The underlying

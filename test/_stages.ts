@@ -37,6 +37,8 @@ export const INTEGRATION: readonly string[] = [
   "test/gateway/result_ceiling_test.ts",
   "test/workers/code_sandbox_test.ts",
   "test/e2e/code_mode_test.ts",
+  "test/gateway/code_mode_test.ts",
+  "test/gateway/code_mode_worker_test.ts",
   "test/deno/code_sandbox_test.ts",
   "test/gateway/chaos/snapshots_test.ts",
   "test/mcp/conformance_client_test.ts",
@@ -46,6 +48,8 @@ export const INTEGRATION: readonly string[] = [
   "test/cli/spawn_after_checks_test.ts",
   // Real fsync: 200 rounds of setup and --undo as transactions, two writers at once.
   "test/cli/hosts/setup_concurrency_test.ts",
+  // Two real `unfold approve` processes at once, 4 rounds, each listing a stdio upstream.
+  "test/cli/approve_concurrency_test.ts",
   "test/workers/gateway_binding_test.ts",
   "test/gateway/conformance_test.ts",
   "test/gateway/chaos/lazy_test.ts",

@@ -12,7 +12,8 @@ import { importCircles, srcImportGraph, upwardImports } from "./_graph.ts";
 // (trust, config, the upstream pool, the gateway itself, its faces) and the HTTP API above the
 // adapters; the programs and Worker entries on top.
 const LAYERS: readonly (readonly [string, readonly string[]])[] = [
-  ["helpers", ["src/utils/"]],
+  // Result, which imports nothing, is the helpers' too (the file transactions return it).
+  ["helpers", ["src/utils/", "src/result.ts"]],
   [
     "core pieces and the protocol's constants",
     [
@@ -26,7 +27,6 @@ const LAYERS: readonly (readonly [string, readonly string[]])[] = [
       "src/untrusted.ts",
       "src/version.ts",
       "src/prompt.ts",
-      "src/result.ts",
       "src/protocol/",
       "src/code_mode/limits.ts",
       "src/code_mode/sandbox.ts",

@@ -9,6 +9,7 @@ import type { ToolMatch } from "../catalog.ts";
 import type { McpTool } from "../tool.ts";
 import type { ArgumentProblem } from "../schema/validate.ts";
 import type { CutInfo } from "./ceiling.ts";
+import { codeList } from "../utils/code_list.ts";
 
 /**
  * The stable codes of model mistakes:
@@ -26,25 +27,20 @@ export type BridgeErrorCode =
   | "unknown_ref";
 
 /** Every {@linkcode BridgeErrorCode} (the object literal makes the compiler check the list is complete). */
-export const BRIDGE_ERROR_CODES: readonly [BridgeErrorCode, ...BridgeErrorCode[]] = Object.freeze(
-  Object.keys(
-    {
-      invalid_json: 0,
-      invalid_arguments: 0,
-      unknown_tool: 0,
-      describe_first: 0,
-      unknown_ref: 0,
-    } satisfies Record<BridgeErrorCode, 0>,
-  ) as [BridgeErrorCode, ...BridgeErrorCode[]],
-);
+export const BRIDGE_ERROR_CODES: readonly [BridgeErrorCode, ...BridgeErrorCode[]] = codeList<
+  BridgeErrorCode
+>({
+  invalid_json: 0,
+  invalid_arguments: 0,
+  unknown_tool: 0,
+  describe_first: 0,
+  unknown_ref: 0,
+});
 
 /** Every reason a search can miss (see {@linkcode SearchMiss}). */
-export const SEARCH_MISS_REASONS: readonly [SearchMiss["why"], ...SearchMiss["why"][]] = Object
-  .freeze(
-    Object.keys(
-      { empty_query: 0, no_match: 0 } satisfies Record<SearchMiss["why"], 0>,
-    ) as [SearchMiss["why"], ...SearchMiss["why"][]],
-  );
+export const SEARCH_MISS_REASONS: readonly [SearchMiss["why"], ...SearchMiss["why"][]] = codeList<
+  SearchMiss["why"]
+>({ empty_query: 0, no_match: 0 });
 
 /** Why a search found nothing, and the one step that helps. */
 export type SearchMiss = NonNullable<SearchAction["miss"]>;

@@ -11,6 +11,7 @@
 import type { ToolMatch } from "../catalog.ts";
 import { type BridgeAction, SEARCH_MISS_REASONS, type SearchMiss } from "./action.ts";
 import type { StructuredPart } from "./present.ts";
+import { codeList } from "../utils/code_list.ts";
 
 /** A server a gateway's search did not search, and why (`notSearched` of {@linkcode BridgeOutput}). */
 export interface NotSearched {
@@ -34,8 +35,8 @@ export type OutputMatch = Pick<ToolMatch, "id" | "description" | "score">;
  * and the fields of that action.
  */
 export interface BridgeOutput {
-  /** What the call came to (`more`: a part of a cut answer). */
-  action: BridgeAction["action"] | "more";
+  /** What the call came to (`more`: a part of a cut answer; `run`: a script ran, code mode). */
+  action: BridgeAction["action"] | "more" | "run";
   /** The tool id `server/tool`: describe, execute, and errors about a known tool. */
   id?: string;
   /** search: the query, trimmed. */
@@ -48,14 +49,21 @@ export interface BridgeOutput {
   tool?: Record<string, unknown>;
   /** describe: the schema was sent earlier in this session. */
   elided?: boolean;
-  /** execute: the tool's own structured content. */
-  result?: Record<string, unknown>;
+  /** execute: the tool's own structured content; run: the JSON value the script returned. */
+  result?: unknown;
+  /** run: the script's `console` lines. */
+  logs?: string[];
+  /** run: each real call the script made, and whether it succeeded. */
+  calls?: ({ id: string; ok: true } | { id: string; ok: false; error: string })[];
   /** error: the stable code (the same as `error.code`). */
   code?: string;
   /** error: what went wrong and what to do next (the same as `error.message`). */
   message?: string;
-  /** error: the code and message, where every face puts them. */
-  error?: { code: string; message: string };
+  /**
+   * error: the code and message, where every face puts them; a run's, with where (`line`,
+   * `column`) or which bound (`limit`).
+   */
+  error?: { code: string; message: string; line?: number; column?: number; limit?: string };
   /** The next step, as the text says it (hosts that show only this copy lose the text). */
   next?: string;
   /** The fields of this copy that hold the upstream servers' data: untrusted, never instructions. */
@@ -76,12 +84,14 @@ export interface BridgeOutput {
 type Schema = Readonly<Record<string, unknown>>;
 
 // Every action, checked complete by the compiler (the object literal must name each one).
-const ACTIONS = Object.keys(
-  { search: 0, describe: 0, execute: 0, error: 0, more: 0 } satisfies Record<
-    BridgeOutput["action"],
-    0
-  >,
-);
+const ACTIONS = codeList<BridgeOutput["action"]>({
+  search: 0,
+  describe: 0,
+  execute: 0,
+  error: 0,
+  more: 0,
+  run: 0,
+});
 
 const TOOL_MATCH_PROPERTIES = {
   id: { type: "string", description: "the tool id server/tool" },
@@ -126,13 +136,31 @@ const OUTPUT_PROPERTIES = {
   },
   tool: { type: "object", description: "describe: the tool's name, description and input schema" },
   elided: { type: "boolean", description: "describe: the schema was sent earlier" },
-  result: { type: "object", description: "execute: the tool's own structured content" },
+  result: {
+    description: "execute: the tool's own structured content; run: the value the script returned",
+  },
+  logs: { type: "array", items: { type: "string" }, description: "run: the console lines" },
+  calls: {
+    type: "array",
+    items: {
+      type: "object",
+      properties: { id: { type: "string" }, ok: { type: "boolean" }, error: MESSAGE },
+      required: ["id", "ok"],
+    },
+    description: "run: each real call the script made",
+  },
   code: { type: "string", description: "error: the stable code" },
   message: MESSAGE,
   error: {
     type: "object",
     description: "error: the code and message, as /v1/route gives them",
-    properties: { code: { type: "string" }, message: MESSAGE },
+    properties: {
+      code: { type: "string" },
+      message: MESSAGE,
+      line: { type: "integer" },
+      column: { type: "integer" },
+      limit: { type: "string" },
+    },
     required: ["code", "message"],
   },
   next: { type: "string", description: "the next step" },

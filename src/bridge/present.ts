@@ -7,7 +7,7 @@
  */
 
 import type { AnswerLayout } from "./answer.ts";
-import type { Ceiling } from "./ceiling.ts";
+import type { Ceiling, CutInfo } from "./ceiling.ts";
 import type { ChannelStart, PartRead, PartStart } from "./part.ts";
 import { type CutProgress, renderCut, shownPercent } from "./render.ts";
 
@@ -16,7 +16,7 @@ export interface PartRest {
   /** The ref of the next part, when the rest is kept. */
   ref?: string;
   /** Why the rest is not kept, when it is not. */
-  notKept?: "no_session" | "too_large";
+  notKept?: CutInfo["notKept"];
   /** The most bytes a session keeps, with `too_large`. */
   keptBytes?: number;
 }
@@ -94,7 +94,7 @@ export function presentPart(
   const following = (hasNext: boolean): CutProgress["rest"] =>
     !hasNext ? "last" : rest.ref !== undefined ? "more" : rest.notKept ?? "no_session";
   const progress = (
-    channel: "text" | "structured",
+    channel: NonNullable<CutProgress["channel"]>,
     from: ChannelStart | undefined,
     tokens: number,
     total: number,

@@ -87,9 +87,28 @@ export function bridgeDescription(
   codeMode: CodeMode = "off",
   resultCeilingTokens?: number,
 ): string {
-  const code = codeMode === "off" ? "" : RUN + (codeMode === "read-only" ? READ_ONLY : "");
+  const code = codeMode === "off" ? "" : ` ${runSentence(codeMode)}`;
   const ceiling = resultCeilingTokens === undefined ? "" : ceilingSentence(resultCeilingTokens);
   return DESCRIPTION + code + (ceiling === "" ? "" : ` ${ceiling}`);
+}
+
+/**
+ * What the bridge's description says of `run` when code mode is on (a face whose description is
+ * an overview says it there too).
+ *
+ * @param codeMode `read-only` or `all`.
+ * @returns The sentences.
+ *
+ * @example Usage
+ * ```ts
+ * import { runSentence } from "./tool.ts";
+ * import { ok } from "node:assert/strict";
+ *
+ * ok(runSentence("all").startsWith("run: JavaScript"));
+ * ```
+ */
+export function runSentence(codeMode: Exclude<CodeMode, "off">): string {
+  return (RUN + (codeMode === "read-only" ? READ_ONLY : "")).trim();
 }
 
 /**

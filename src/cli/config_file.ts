@@ -19,6 +19,7 @@ import { readPlainHostFile } from "./hosts/entries.ts";
 import type { Args } from "./args.ts";
 import { commandSpan, unfoldCommand } from "./hints.ts";
 import { HOST_NAMES } from "./hosts/known.ts";
+import type { Result } from "../result.ts";
 
 // The largest config read: an `mcpServers` file of hundreds of servers is a few hundred KB.
 const MAX_CONFIG_BYTES = 4 * 1024 * 1024;
@@ -37,7 +38,7 @@ export async function readConfigFile(
   args: Pick<Args, "config" | "configGiven">,
   env: Readonly<Record<string, string | undefined>>,
   log: (line: string) => void,
-): Promise<{ ok: true; value: GatewayConfig } | { ok: false; error: string }> {
+): Promise<Result<GatewayConfig, string>> {
   const path = args.config;
   // A pipe, a device or a folder given as the config is refused in one line, never waited on.
   const read = await readRegularFile(path, MAX_CONFIG_BYTES);

@@ -13,6 +13,7 @@ import { connectOAuth } from "../mcp/oauth/connect.ts";
 import { fileOAuthStore, oauthRecordPath, unfoldConfigDir } from "../mcp/oauth/file_store.ts";
 import { StoredOAuthProvider } from "../mcp/oauth/provider.ts";
 import { memoryOAuthStore } from "../mcp/oauth/store.ts";
+import type { Result } from "../result.ts";
 
 /** How long `unfold login` waits for the browser to come back, by default: five minutes. */
 export const LOGIN_TIMEOUT_MS = 300_000;
@@ -66,7 +67,7 @@ export interface LoginOptions {
  */
 export async function login(
   options: LoginOptions,
-): Promise<{ ok: true; value: string } | { ok: false; error: string }> {
+): Promise<Result<string, string>> {
   const { server: name, configPath } = options;
   const fail = (why: string) => ({
     ok: false as const,
@@ -172,7 +173,7 @@ async function signIn(
   provider: StoredOAuthProvider,
   authorize: (url: URL) => Promise<URL>,
   timeoutMs: number,
-): Promise<{ ok: true } | { ok: false; error: string }> {
+): Promise<Result<undefined, string>> {
   try {
     const connection = await connectOAuth(
       { server: upstream.server, url: upstream.url, headers: upstream.headers },
@@ -181,7 +182,7 @@ async function signIn(
       { versionNegotiation: "auto", requestTimeoutMs: timeoutMs + HANDSHAKE_MS },
     );
     await connection.close();
-    return { ok: true };
+    return { ok: true, value: undefined };
   } catch (error) {
     // The transport wraps what failed; say the innermost reason we wrote ourselves.
     let current: unknown = error;

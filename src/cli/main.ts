@@ -39,7 +39,7 @@ import {
   narrowOptions,
   profileSeesServer,
 } from "../gateway/config/profiles.ts";
-import { approveCommand, openTrust, watchLock } from "./trust.ts";
+import { openTrust, watchLock } from "./trust.ts";
 import { withPassedEnvironment } from "../gateway/config/environment.ts";
 import { checkSettings } from "../http/settings.ts";
 import { denoConnector } from "./connector.ts";
@@ -53,15 +53,16 @@ import { hostAnswerMs, knownHost } from "../gateway/host_profiles.ts";
 
 // The modules every command past the upstreams' start needs, loaded together.
 async function gatewayModules() {
-  const [gateway, ranker, store, status, pinned, file] = await Promise.all([
+  const [gateway, ranker, store, status, pinned, file, sandbox] = await Promise.all([
     import("../gateway/gateway.ts"),
     import("../ranking/deno_ranker.ts"),
     import("../session/memory_store.ts"),
     import("../gateway/faces/status.ts"),
     import("../gateway/pinned_check.ts"),
     import("../deno/ranking_file.ts"),
+    import("./lazy_sandbox.ts"),
   ]);
-  return { ...gateway, ...ranker, ...store, ...status, ...pinned, ...file };
+  return { ...gateway, ...ranker, ...store, ...status, ...pinned, ...file, ...sandbox };
 }
 
 // The upstreams' last listings, kept where the environment says; none when it names no place.
@@ -242,7 +243,7 @@ async function main(argv: readonly string[]): Promise<number> {
     console.error(`unfold: ${args.config}: ${clash}`);
     return 1;
   }
-  const opened = await openTrust(args.config, config.options, args.command);
+  const opened = await openTrust(args.config, config.options, args.command, env);
   if (!opened.ok) {
     console.error(`unfold: ${args.config}: ${opened.error}`);
     return 1;
@@ -338,6 +339,7 @@ async function main(argv: readonly string[]): Promise<number> {
     CountingStore,
     pinError,
     pinNotice,
+    lazySandbox,
   } = loaded;
   // Read from now on, so that the host closing stdin stops the gateway at once.
   const connection = stdio?.openHostStdio();
@@ -359,12 +361,17 @@ async function main(argv: readonly string[]): Promise<number> {
   const learning = args.command === "gateway" || args.command === "search"
     ? await learningOption(env)
     : undefined;
+  // Code mode's sandbox: a child deno with no permissions per run, shared by every profile. After
+  // a first run one process waits for the next (a run then took 94 ms, not 379: bench/code_mode.ts);
+  // a gateway that never runs a script starts none, nor loads its module.
+  const sandbox = lazySandbox();
   const gateway = await Gateway.open(pool, {
     options: config.options,
     store,
     log,
     ranker,
     trust,
+    sandbox,
     ...(profile === undefined ? {} : { profile }),
     logUnapproved: args.command !== "inspect",
     ...(learning === undefined ? {} : { learning }),
@@ -381,6 +388,7 @@ async function main(argv: readonly string[]): Promise<number> {
     servesHost.resolve();
     for (const signal of signals) Deno.removeSignalListener(signal, onSignal);
     await bounded(gateway.close(), CLOSE_BUDGET_MS);
+    await bounded(sandbox.close(), CLOSE_BUDGET_MS);
     if (learning !== undefined) await bounded(learning.settled(), CLOSE_BUDGET_MS);
     return 0;
   };
@@ -414,6 +422,7 @@ async function main(argv: readonly string[]): Promise<number> {
     const tools = profile === undefined
       ? pool.tools()
       : pool.tools().filter((tool) => inProfile(profile, tool));
+    const { approveCommand } = await import("./approve.ts");
     const code = await approveCommand(locked, tools, ids, args.dryRun === true);
     await finish();
     return code;
@@ -471,6 +480,7 @@ async function main(argv: readonly string[]): Promise<number> {
       log,
       ranker,
       trust,
+      sandbox,
       ...(learning === undefined ? {} : { learning }),
     },
     counters: store.counters,

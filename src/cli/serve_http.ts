@@ -19,6 +19,7 @@ import { isLoopbackName } from "../http/guard.ts";
 import { pageHandler } from "../http/page.ts";
 import type { HttpSettings } from "../http/settings.ts";
 import { bounded, CLOSE_BUDGET_MS } from "./_closing.ts";
+import type { Result } from "../result.ts";
 
 // What the page's line adds when the routes it reads need a token.
 const PAGE_TOKEN_NOTE =
@@ -111,7 +112,7 @@ export interface HttpServing {
  */
 export async function serveHttp(
   sources: HttpSources,
-): Promise<{ ok: true; value: HttpServing } | { ok: false; error: string }> {
+): Promise<Result<HttpServing, string>> {
   const { gateway, settings, listen: address, log } = sources;
   const sessions = {
     sessions: { kind: "memory" as const, maxSessions: settings.maxSessions },

@@ -2,13 +2,13 @@
  * `unfold setup HOST`: moves a host's MCP servers — from every place the host keeps them, or the
  * one `--scope`/`--file` names — into unfold's own config, under a profile named for the host (so
  * each host keeps exactly its servers), and leaves one `unfold` entry that starts the gateway for
- * that profile. Each file is edited as a transaction (`hosts/transaction.ts`) and each change is
- * recorded per file (`hosts/records.ts`), so that `--undo` (`setup_undo.ts`) reverses exactly it
- * against the files as they are then. `--dry-run` lists every place and prints each file's
+ * that profile. Each file is edited as a transaction (`utils/file_transaction.ts`) and each
+ * change is recorded per file (`hosts/records.ts`), so that `--undo` (`setup_undo.ts`) reverses
+ * exactly it against the files as they are then. `--dry-run` lists every place and prints each file's
  * change, writing nothing; a second run changes nothing; no servers found, nothing written.
  *
  * Doors that write a user's file: this module and `setup_undo.ts`, through
- * `hosts/transaction.ts` alone.
+ * `utils/file_transaction.ts` alone.
  *
  * @module
  */
@@ -27,7 +27,7 @@ import {
   type FileState,
   readForEdit,
   withFileLock,
-} from "./hosts/transaction.ts";
+} from "../utils/file_transaction.ts";
 import {
   type FileRecord,
   loadRecords,

@@ -14,7 +14,12 @@ import { type Env, type HostSpec, type Place, placeWords } from "./hosts/known.t
 import { ENTRY_NAME, isGatewayEntry } from "./hosts/gateway_entry.ts";
 import { jsonData } from "./hosts/json_doc.ts";
 import { decodeLossless, type FileText } from "./hosts/text_bytes.ts";
-import { type CommitHooks, editTarget, type FileState, readForEdit } from "./hosts/transaction.ts";
+import {
+  type CommitHooks,
+  editTarget,
+  type FileState,
+  readForEdit,
+} from "../utils/file_transaction.ts";
 import {
   type ConfigServer,
   type PlaceStep,

@@ -25,7 +25,7 @@ import {
   type FileState,
   readForEdit,
   withFileLock,
-} from "./hosts/transaction.ts";
+} from "../utils/file_transaction.ts";
 import {
   loadRecords,
   saveRecord,

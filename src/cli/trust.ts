@@ -1,31 +1,21 @@
 /**
  * The lock file on disk (Deno): where it is, reading it (a broken file is a config error, never
- * an empty lock; a pipe or a folder in its place is skipped: nothing approved), writing it
- * atomically (`unfold approve`), and noticing when it changes so that a running gateway applies
- * new approvals without a restart.
+ * an empty lock; a pipe or a folder in its place is skipped: nothing approved), and noticing when
+ * it changes (at a symlink's target too) so that a running gateway applies new approvals without
+ * a restart. `unfold approve` writes it (`approve.ts`); the gateway only reads it.
  *
  * @module
  */
 
-// deno-lint-ignore-file no-console
-
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { readRegularFile } from "../utils/regular_file.ts";
+import { editTarget } from "../utils/file_transaction.ts";
+import { unfoldConfigDir } from "../mcp/oauth/file_store.ts";
 import type { GatewayOptions } from "../gateway/config/parse.ts";
 import type { TrustSource } from "../gateway/gateway.ts";
-import type { McpTool } from "../tool.ts";
-import { toolId } from "../tool.ts";
-import { closest } from "../gateway/config/profiles.ts";
 import { DEFAULT_TRUST, LOCK_FILE_NAME } from "../gateway/trust/policy.ts";
 import { commandSpan, unfoldCommand } from "./hints.ts";
-import {
-  fieldChanges,
-  type Lock,
-  lockEntry,
-  parseLock,
-  review,
-  serializeLock,
-} from "../gateway/trust/lock.ts";
+import { type Lock, parseLock } from "../gateway/trust/lock.ts";
 
 /**
  * The largest lock file read: a lock of 10,000 tools is about 1.5 MB, so anything much larger is
@@ -102,81 +92,6 @@ export async function readLock(
 }
 
 /**
- * Approves tools: their current definitions replace (or join) the lock's entries; the other
- * entries stay, so a server that is down keeps its approvals.
- *
- * @param lock The lock as it is (none yet: `undefined`).
- * @param tools Every listed tool.
- * @param ids The ids to approve, or `"all"`.
- * @returns The new lock and the ids approved, or the ids that name no listed tool.
- *
- * @example Usage
- * ```ts
- * import { approveTools } from "./trust.ts";
- * import { deepEqual, equal } from "node:assert/strict";
- *
- * const tools = [{ server: "s", name: "t", description: "Does T", inputSchema: { type: "object" } }];
- * const done = approveTools(undefined, tools, "all");
- * deepEqual(done.ok && done.approved, ["s/t"]);
- * const bad = approveTools(undefined, tools, ["s/x"]);
- * equal(bad.ok, false);
- * ```
- */
-export function approveTools(
-  lock: Lock | undefined,
-  tools: readonly McpTool[],
-  ids: readonly string[] | "all",
-): { ok: true; lock: Lock; approved: string[] } | { ok: false; error: string } {
-  const byId = new Map(tools.map((tool) => [toolId(tool), tool]));
-  const wanted = ids === "all" ? [...byId.keys()] : [...new Set(ids)];
-  const missing = wanted.filter((id) => !byId.has(id));
-  if (missing.length > 0) {
-    const first = missing[0]!;
-    return {
-      ok: false,
-      error: `Cannot approve ${JSON.stringify(first)}: no upstream lists it now${
-        closest(first, [...byId.keys()])
-      }`,
-    };
-  }
-  // Entries of a version 1 lock that are not approved again stay as they were (hashes only).
-  const next: Lock = { version: 2, tools: { ...(lock?.tools ?? {}) } };
-  for (const id of wanted) next.tools[id] = lockEntry(byId.get(id)!);
-  return { ok: true, lock: next, approved: wanted };
-}
-
-/**
- * Writes the lock atomically: a temporary file beside it, then a rename, so a gateway reading it
- * meanwhile sees the old file or the new one, never half of one.
- *
- * @param path The lock file's path.
- * @param lock The lock.
- * @returns Resolves once written.
- *
- * @example Usage
- * ```ts
- * import { readLock, writeLock } from "./trust.ts";
- * import { equal } from "node:assert/strict";
- *
- * const dir = await Deno.makeTempDir();
- * await writeLock(`${dir}/unfold.lock.json`, { version: 2, tools: {} });
- * const read = await readLock(`${dir}/unfold.lock.json`);
- * equal(read.ok && read.value?.version, 2);
- * await Deno.remove(dir, { recursive: true });
- * ```
- */
-export async function writeLock(path: string, lock: Lock): Promise<void> {
-  const temp = `${path}.${Deno.pid}.${crypto.randomUUID()}.tmp`;
-  try {
-    await Deno.writeTextFile(temp, serializeLock(lock), { mode: 0o644 });
-    await Deno.rename(temp, path);
-  } catch (e) {
-    await Deno.remove(temp).catch(() => {});
-    throw e;
-  }
-}
-
-/**
  * Calls back when the lock file may have changed (it is written by rename, so the directory is
  * watched). Stops with the signal.
  *
@@ -190,23 +105,26 @@ export async function writeLock(path: string, lock: Lock): Promise<void> {
  * ```
  */
 export function watchLock(path: string, onChange: () => void, signal: AbortSignal): void {
-  const target = resolve(path);
-  let watcher: Deno.FsWatcher;
-  try {
-    watcher = Deno.watchFs(dirname(target), { recursive: false });
-  } catch {
-    return; // no directory to watch: approvals then apply at the next re-list or restart
-  }
-  signal.addEventListener("abort", () => watcher.close(), { once: true });
-  void (async () => {
+  // A symlinked lock is edited at its target (`unfold approve` keeps the link): both are watched.
+  const targets = new Set([resolve(path), editTarget(path)]);
+  for (const folder of new Set([...targets].map((target) => dirname(target)))) {
+    let watcher: Deno.FsWatcher;
     try {
-      for await (const event of watcher) {
-        if (event.paths.some((changed) => resolve(changed) === target)) onChange();
-      }
+      watcher = Deno.watchFs(folder, { recursive: false });
     } catch {
-      // the watcher closed
+      continue; // no directory to watch: approvals then apply at the next re-list or restart
     }
-  })();
+    signal.addEventListener("abort", () => watcher.close(), { once: true });
+    void (async () => {
+      try {
+        for await (const event of watcher) {
+          if (event.paths.some((changed) => targets.has(resolve(changed)))) onChange();
+        }
+      } catch {
+        // the watcher closed
+      }
+    })();
+  }
 }
 
 /** The approved definitions of one run of the command. */
@@ -215,6 +133,11 @@ export interface LockedTrust {
   source: TrustSource;
   /** The lock file's path. */
   lockFile: string;
+  /**
+   * The folder of the locks `unfold approve` takes on it: `<unfold config dir>/locks`, one per
+   * user whatever the config, so every writer of one lock file takes the same lock.
+   */
+  lockDir: string;
   /** The line to log at start when nothing is approved yet (and trust is on). */
   notice?: string;
   /** The line to log at start, whatever the command, when the lock file was skipped. */
@@ -230,6 +153,7 @@ export interface LockedTrust {
  * @param configPath The config's path.
  * @param options The `unfold` block.
  * @param command The command being run.
+ * @param env The environment (where the unfold config directory is, for the locks).
  * @returns The trust of this run, or the one-line problem with the lock file.
  *
  * @example Usage
@@ -246,9 +170,16 @@ export async function openTrust(
   configPath: string,
   options: GatewayOptions,
   command: string,
+  env: Readonly<Record<string, string | undefined>> = Deno.env.toObject(),
 ): Promise<{ ok: true; value: LockedTrust } | { ok: false; error: string }> {
   const mode = options.trust ?? DEFAULT_TRUST;
   const lockFile = lockPath(configPath, options);
+  let lockDir: string;
+  try {
+    lockDir = join(unfoldConfigDir(env), "locks");
+  } catch {
+    lockDir = join(dirname(resolve(lockFile)), "locks"); // no home: beside the lock file
+  }
   // Every command printed runs as printed, from any directory.
   const config = resolve(configPath);
   const approve = unfoldCommand("approve", "--config", config);
@@ -264,6 +195,7 @@ export async function openTrust(
       inspect: unfoldCommand("inspect", "--config", config),
     },
     lockFile,
+    lockDir,
     async reload() {
       const next = await readLock(lockFile, `${approve} --all`);
       if (!next.ok) return next.error;
@@ -282,62 +214,3 @@ export async function openTrust(
   }
   return { ok: true, value };
 }
-
-/**
- * `unfold approve`: writes the current definitions of the tools named (or all) to the lock file,
- * and prints each id approved with, for a new or changed one, the approved and the live value of
- * each field that differs (what the user approved). With `dryRun` it prints the same and writes
- * nothing.
- *
- * @param locked The run's trust (its lock file).
- * @param tools Every listed tool.
- * @param ids The ids, or `"all"`.
- * @param dryRun Whether to print only.
- * @returns The exit code: 0, or 1 when an id names no listed tool.
- *
- * @example Usage
- * ```ts ignore
- * Deno.exit(await approveCommand(locked, pool.tools(), "all", false));
- * ```
- */
-export async function approveCommand(
-  locked: LockedTrust,
-  tools: readonly McpTool[],
-  ids: readonly string[] | "all",
-  dryRun = false,
-): Promise<number> {
-  const lock = locked.source.lock();
-  const done = approveTools(lock, tools, ids);
-  if (!done.ok) {
-    console.error(`unfold: ${done.error}`);
-    return 1;
-  }
-  const wanted = new Set(done.approved);
-  const changed = new Map(
-    (await review(tools.filter((tool) => wanted.has(toolId(tool))), lock ?? EMPTY))
-      .map((tool) => [toolId(tool), tool]),
-  );
-  // Loaded here: the report's formatting is no part of the gateway's start.
-  const { changeLines } = await import("./inspect.ts");
-  const verb = dryRun ? "would approve" : "approved";
-  for (const id of done.approved) {
-    const tool = changed.get(id);
-    if (tool === undefined) {
-      console.log(`${verb} ${id} (unchanged)`);
-      continue;
-    }
-    console.log(
-      `${verb} ${id} (${tool.change === "new" ? "new" : `changed: ${tool.fields.join(", ")}`})`,
-    );
-    for (const line of changeLines(fieldChanges(tool), "  ")) console.log(line);
-  }
-  if (dryRun) {
-    console.error(`unfold: dry run: ${done.approved.length} tool definitions not written`);
-    return 0;
-  }
-  await writeLock(locked.lockFile, done.lock);
-  console.error(`unfold: ${done.approved.length} tool definitions approved in ${locked.lockFile}`);
-  return 0;
-}
-
-const EMPTY: Lock = { version: 2, tools: {} };

@@ -7,6 +7,7 @@
  */
 
 import type { McpTool } from "../tool.ts";
+import { codeList } from "../utils/code_list.ts";
 
 /** A run's answer: the same content in the text and in `structuredContent`. */
 export interface RunAnswer {
@@ -65,22 +66,18 @@ export type RunError = NonNullable<RunAnswer["error"]>;
 export type RunErrorCode = RunError["code"];
 
 /** Every {@linkcode RunErrorCode}. */
-export const RUN_ERROR_CODES: readonly [RunErrorCode, ...RunErrorCode[]] = Object.freeze(
-  Object.keys(
-    {
-      syntax_error: 0,
-      not_allowed: 0,
-      too_long: 0,
-      script_error: 0,
-      not_json: 0,
-      never_settles: 0,
-      limit: 0,
-      sandbox_failed: 0,
-      unavailable: 0,
-      invalid_results: 0,
-    } satisfies Record<RunErrorCode, 0>,
-  ) as [RunErrorCode, ...RunErrorCode[]],
-);
+export const RUN_ERROR_CODES: readonly [RunErrorCode, ...RunErrorCode[]] = codeList<RunErrorCode>({
+  syntax_error: 0,
+  not_allowed: 0,
+  too_long: 0,
+  script_error: 0,
+  not_json: 0,
+  never_settles: 0,
+  limit: 0,
+  sandbox_failed: 0,
+  unavailable: 0,
+  invalid_results: 0,
+});
 
 /**
  * The next real call a replayed script needs, for a host that runs the tools: it runs this call,

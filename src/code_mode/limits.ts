@@ -6,6 +6,7 @@
  * @module
  */
 
+import { codeList } from "../utils/code_list.ts";
 import type { Result } from "../result.ts";
 
 /**
@@ -19,7 +20,11 @@ import type { Result } from "../result.ts";
 export type CodeMode = "off" | "read-only" | "all";
 
 /** Every {@linkcode CodeMode}. */
-export const CODE_MODES = ["off", "read-only", "all"] as const satisfies readonly CodeMode[];
+export const CODE_MODES: readonly [CodeMode, ...CodeMode[]] = codeList<CodeMode>({
+  off: 0,
+  "read-only": 0,
+  all: 0,
+});
 
 /** The bounds of one run of a script; a run that reaches one is stopped and says which. */
 export interface CodeLimits {

@@ -288,6 +288,6 @@ function at(code: string, offset: number, message: string): ScriptProblem {
   };
 }
 
-function refuse(problem: ScriptProblem): { ok: false; error: ScriptProblem } {
+function refuse(problem: ScriptProblem): Result<never, ScriptProblem> {
   return { ok: false, error: problem };
 }

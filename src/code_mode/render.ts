@@ -96,6 +96,34 @@ export function readOnlyRefusal(id: string): string {
 }
 
 /**
+ * Why a `read-only` script may not call a tool whose annotations the user has not approved (trust
+ * on): its `readOnlyHint` is the server's word alone, so the call goes through the bridge.
+ *
+ * @param id The tool's id.
+ * @param approve The command that approves it, as the user runs it (set in backticks).
+ * @returns The message.
+ *
+ * @example Usage
+ * ```ts
+ * import { unapprovedRefusal } from "./render.ts";
+ * import { match } from "node:assert/strict";
+ *
+ * match(unapprovedRefusal("a/b"), /not approved/);
+ * ```
+ */
+export function unapprovedRefusal(id: string, approve?: string): string {
+  return `${quoteId(id)} has annotations the user has not approved, so its readOnlyHint cannot ` +
+    `be trusted, and scripts here may call only read-only tools: execute it through the bridge ` +
+    `instead, where the host approves each change: {"action":"execute","name":${
+      escapeInvisible(JSON.stringify(id))
+    },"arguments":{...}}${
+      approve === undefined
+        ? ""
+        : `; once the user approves its definition (${approve}), scripts may call it`
+    }`;
+}
+
+/**
  * The message of a run code mode cannot give.
  *
  * @param why `off`: code mode is off; `no_sandbox`: the host gave no sandbox.

@@ -35,6 +35,7 @@ import type { TrustSource } from "./trust/policy.ts";
 import type { Unapproved } from "./trust/lock.ts";
 import type { UpstreamPool, UpstreamStatus } from "./pool/upstreams.ts";
 import type { Learning } from "../session/learned.ts";
+import type { Sandbox } from "../code_mode/sandbox.ts";
 import type { ResultStore } from "../session/result_store.ts";
 import { GatewayBounds } from "./bounded.ts";
 
@@ -97,6 +98,11 @@ export interface GatewayDeps {
    * off. @default {none: search does not learn}
    */
   learning?: Learning;
+  /**
+   * Runs the scripts of `run` (code mode, `code_runs.ts`): the bridge offers `run` only with one.
+   * @default {none: no run}
+   */
+  sandbox?: Sandbox;
   /**
    * Where the rest of a cut answer is kept for `more` (per session and profile).
    * @default {the store, when it keeps them; else nothing is kept}
@@ -169,6 +175,7 @@ export class Gateway {
       ...(deps.log === undefined ? {} : { log: deps.log }),
       ...(deps.trust === undefined ? {} : { trust: deps.trust }),
       settled: () => this.settled(),
+      ...(deps.sandbox === undefined ? {} : { sandbox: deps.sandbox }),
       ...(deps.learning === undefined
         ? {}
         : { learning: { learning: deps.learning, profile: deps.profile?.name ?? "" } }),

@@ -21,6 +21,8 @@ import { checkTrust, type TrustSource } from "./trust/policy.ts";
 import { fieldChanges, type Unapproved } from "./trust/lock.ts";
 import type { UpstreamPool, UpstreamStatus } from "./pool/upstreams.ts";
 import { unlistedServers } from "./pool/start_wait.ts";
+import type { Sandbox } from "../code_mode/sandbox.ts";
+import { servedCodeMode } from "./code_mode_served.ts";
 
 // The statuses (and so /status and the page) carry the values of the first tools' changed fields,
 // each cut: a server listing thousands of new tools must not make every status that big.
@@ -37,6 +39,8 @@ export interface StateSources {
   profile?: Profile;
   /** The definitions the user approved. */
   trust?: TrustSource;
+  /** Runs the scripts of `run`: without one, the bridge offers no `run`. */
+  sandbox?: Sandbox;
   /**
    * Whether the read-only discovery tool is listed beside the bridge (`false`: the bridge alone).
    * @default {true}
@@ -110,7 +114,11 @@ export async function buildState(
   hash: Hasher,
 ): Promise<GatewayState> {
   const { ranker, profile, trust } = sources;
-  const options = profile === undefined ? sources.options : narrowOptions(sources.options, profile);
+  // Code mode is offered where a sandbox runs the scripts.
+  const options = servedCodeMode(
+    profile === undefined ? sources.options : narrowOptions(sources.options, profile),
+    sources.sandbox !== undefined,
+  );
   // Outside the profile, a tool does not exist: filtered before anything can name it.
   const listed = profile === undefined
     ? pool.tools()

@@ -11,7 +11,12 @@
  */
 
 import { BRIDGE_OUTPUT_SCHEMA } from "../bridge/output_schema.ts";
-import { bridgeParameters, bridgeTool, type McpToolDefinition } from "../bridge/tool.ts";
+import {
+  bridgeParameters,
+  bridgeTool,
+  type McpToolDefinition,
+  runSentence,
+} from "../bridge/tool.ts";
 import { ceilingSentence } from "../bridge/render.ts";
 import type { McpCatalog } from "../catalog.ts";
 import { DISCLOSURE_LEVELS, type ProgressiveConfig } from "../config.ts";
@@ -80,7 +85,7 @@ export interface Presentation {
   /** The read-only discovery tool, when listed. */
   discovery?: ToolDefinition;
   /** Where the overview went. */
-  overviewIn: "both" | "instructions" | "description";
+  overviewIn: NonNullable<GatewayOptions["overviewIn"]>;
   /** The pinned tools as `tools/list` lists them, by exposed name. */
   pinned: Map<string, McpTool>;
   /** `tools/list`: the bridge, then the pinned tools. */
@@ -186,6 +191,8 @@ export function present(
     resultCeilingTokens: c.maxResultTokens,
   }) as McpToolDefinition).description;
   const ceiling = c.maxResultTokens === 0 ? "" : `\n${ceilingSentence(c.maxResultTokens)}`;
+  // An overview in place of the protocol says what the protocol says of run (code mode).
+  const runNote = c.codeMode === "off" ? "" : `\n${runSentence(c.codeMode)}`;
   const notes = note + upstreamNotes(statuses, options.start === "lazy") + trustNotes(statuses) +
     (options.upstreamInstructions === "none" ? "" : serverInstructions(upstreamInstructions));
   // The overview states the protocol itself; without one, the bridge's own description does.
@@ -198,7 +205,9 @@ export function present(
   const overviewOf = (shown: Injection | null, words: string) =>
     shown === null
       ? `${protocol}${none}${notes}`
-      : `${renamedPrompt(shown.prompt, c.bridgeName, shown.mode, words)}${ceiling}${notes}`;
+      : `${
+        renamedPrompt(shown.prompt, c.bridgeName, shown.mode, words)
+      }${runNote}${ceiling}${notes}`;
   const place: Presentation["overviewIn"] = options.overviewIn ?? view.host?.overviewIn ??
     fallbackOf(UNFOLD.shape.overviewIn) ?? "description";
   const words = bridgeWords(c.bridgeName, view.host, view.profile);

@@ -288,7 +288,21 @@ function text(body: string, structured: BridgeOutput): CallToolResultLike {
 }
 
 // Escapes invisible characters in every key and string (`\uXXXX` written out): linear in size.
-function visible(value: unknown): unknown {
+/**
+ * A structured copy with every string's invisible characters escaped, as the text has them.
+ *
+ * @param value The copy.
+ * @returns It escaped.
+ *
+ * @example Usage
+ * ```ts
+ * import { visible } from "./results.ts";
+ * import { deepEqual } from "node:assert/strict";
+ *
+ * deepEqual(visible({ a: ["b"] }), { a: ["b"] });
+ * ```
+ */
+export function visible(value: unknown): unknown {
   if (typeof value === "string") return escapeInvisible(value);
   if (Array.isArray(value)) return value.map(visible);
   if (typeof value !== "object" || value === null) return value;

@@ -35,6 +35,8 @@ import type { ClientIdentity } from "./host_profiles.ts";
 import type { Learning } from "../session/learned.ts";
 import type { LearnedRuns } from "../ranking/learned.ts";
 import { notSearched } from "./not_searched.ts";
+import type { Sandbox } from "../code_mode/sandbox.ts";
+import { runScriptCall, scriptCode } from "./code_runs.ts";
 
 /** What one `tools/call` brings besides its name and arguments. */
 export interface CallContext {
@@ -74,6 +76,8 @@ export interface CallSources {
    * session's tenant); none: search does not learn. `learn: false` in the config turns it off.
    */
   learning?: { learning: Learning; profile: string };
+  /** Runs the scripts of `run` (code mode, `code_runs.ts`); none: the bridge offers no `run`. */
+  sandbox?: Sandbox;
 }
 
 /**
@@ -137,6 +141,15 @@ export class ToolCalls {
   ): Promise<CallToolResultLike> {
     const held = this.#held(state, parsed);
     if (held !== undefined) return held;
+    const code = scriptCode(parsed, state.injector.config);
+    if (code !== undefined && this.#sources.sandbox !== undefined) {
+      return await runScriptCall(state, code, {
+        sandbox: this.#sources.sandbox,
+        store: this.#sources.store,
+        ...(this.#sources.trust === undefined ? {} : { trust: this.#sources.trust }),
+        invoke: (tool, input, signal) => this.invoke(tool, input, context, signal),
+      }, context);
+    }
     const learning = this.#learning(state, context);
     // The learned prior lifts a search's ranking alone: fetched only for a search.
     const searching = parsed.ok && parsed.value.action === "search";
@@ -214,18 +227,11 @@ export class ToolCalls {
     const admit = this.#admitter(tool);
     let result: CallToolResultLike;
     try {
-      result = await this.#sources.pool.forward(tool, args, {
-        ...(admit === undefined ? {} : { admit }),
-        ...(context.signal ? { signal: context.signal } : {}),
-        ...(context.onProgress ? { onProgress: context.onProgress } : {}),
-        ...(this.#sources.options.callTimeoutMs === undefined
-          ? {}
-          : { timeoutMs: this.#sources.options.callTimeoutMs }),
-        // The one check of the result, by the connection: the caller's era's schema (the bridge
-        // puts the structured content in its own object).
-        era: context.era ?? "modern",
-        wrapsStructuredContent: bridged,
-      });
+      result = await this.#sources.pool.forward(
+        tool,
+        args,
+        this.#forwarding(context, bridged, admit),
+      );
     } catch (error) {
       if (error instanceof HeldToolError) return heldResult(id, error.message, bridged);
       // Whatever went wrong upstream is the model's to read, never a protocol error.
@@ -238,6 +244,61 @@ export class ToolCalls {
     // A successful execute through the bridge teaches search (a pinned tool's call does not).
     if (result.isError !== true) await this.#learned(context, id, bridged);
     return bridged ? executeResult(id, result) : result;
+  }
+
+  /**
+   * Runs one call of a script (code mode) as an execute goes out: the same trust check of the
+   * live definition, timeout, cancellation (`signal`: the run's) and counters; its result comes
+   * back as the upstream sent it. A refusal or a failure throws, for the script to read.
+   *
+   * @param tool The tool (resolved, its arguments checked, by the run).
+   * @param args Its arguments.
+   * @param context The call of the bridge that runs the script.
+   * @param signal Aborted when the run no longer needs the call.
+   * @returns The upstream's result.
+   */
+  async invoke(
+    tool: McpTool,
+    args: Record<string, unknown>,
+    context: CallContext,
+    signal?: AbortSignal,
+  ): Promise<CallToolResultLike> {
+    const { onProgress: _, ...quiet } = context;
+    const call = signal === undefined ? quiet : { ...quiet, signal };
+    let result: CallToolResultLike;
+    try {
+      // The script's value carries the structured content inside the run's answer (wrapped).
+      result = await this.#sources.pool.forward(
+        tool,
+        args,
+        this.#forwarding(call, true, this.#admitter(tool)),
+      );
+    } catch (error) {
+      if (!(error instanceof HeldToolError)) await this.#record(context, true);
+      throw error;
+    }
+    await this.#record(context, result.isError === true);
+    return result;
+  }
+
+  // What a forwarded call goes out with: the check of its tool, cancellation, progress, timeout.
+  #forwarding(
+    context: CallContext,
+    bridged: boolean,
+    admit: ((live: McpTool | undefined) => Promise<void>) | undefined,
+  ) {
+    return {
+      ...(admit === undefined ? {} : { admit }),
+      ...(context.signal ? { signal: context.signal } : {}),
+      ...(context.onProgress ? { onProgress: context.onProgress } : {}),
+      ...(this.#sources.options.callTimeoutMs === undefined
+        ? {}
+        : { timeoutMs: this.#sources.options.callTimeoutMs }),
+      // The one check of the result, by the connection: the caller's era's schema (the bridge
+      // puts the structured content in its own object).
+      era: context.era ?? "modern",
+      wrapsStructuredContent: bridged,
+    };
   }
 
   // The session's scope of learning, when search learns (a session, a store, `learn` on).

@@ -14,6 +14,7 @@ import { Injector } from "../injector.ts";
 import { lexicalRanker } from "../ranking/lexical_ranker.ts";
 import type { Ranker, RankerFactory } from "../ranking/ranker.ts";
 import type { McpTool, ServerInfo } from "../tool.ts";
+import type { Result } from "../result.ts";
 
 /** A cached catalogue. */
 export interface CachedCatalog {
@@ -288,7 +289,7 @@ export class CatalogCache {
     text: string | undefined,
     tools: readonly McpTool[],
     servers: readonly ServerInfo[],
-  ): Promise<{ ok: true; value: CachedCatalog } | { ok: false; error: InvalidCatalogError }> {
+  ): Promise<Result<CachedCatalog, InvalidCatalogError>> {
     const index: CachedCatalog["index"] = { stored: false };
     const created = McpCatalog.create(tools, {
       servers,

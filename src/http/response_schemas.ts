@@ -13,6 +13,7 @@ import { DISCLOSURE_LEVELS } from "../config.ts";
 import { EXPLAINED_FIELDS, MATCH_KINDS } from "../ranking/explain.ts";
 import { PROBLEM_CODES } from "./problems.ts";
 import { RUN_ERROR_CODES } from "../code_mode/answer.ts";
+import type { Same } from "../utils/same.ts";
 
 /** The `/v1/result` error codes: the `McpError` codes that mapping a result can raise. */
 export const RESULT_ERROR_CODES = ["tool_error", "unsupported_content"] as const;
@@ -29,7 +30,6 @@ const ToolMatch = z.object({
 // The core's ToolMatch is the declaration (its JSON Schema is src/bridge/output_schema.ts's
 // TOOL_MATCH_SCHEMA): this line stops compiling when the zod schema says otherwise.
 const _toolMatchIsTheCoreType: Same<z.infer<typeof ToolMatch>, CoreToolMatch> = true;
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const text = (description: string) => z.string().check(z.describe(description));
 const int = () => z.int();
 

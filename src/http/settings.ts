@@ -8,6 +8,7 @@
 import { MAX_KEPT_BYTES_PER_SESSION } from "../limits.ts";
 import { DEFAULT_SESSION_TTL_SECONDS } from "../session/store.ts";
 import { MAX_QUERY_CHARS } from "../limits.ts";
+import type { Result } from "../result.ts";
 
 /** Limits and auth of one deployment. */
 export interface HttpSettings {
@@ -62,7 +63,7 @@ export const SETTING_VARIABLES: Readonly<Record<keyof HttpSettings, string>> = O
 });
 
 /** The settings a deployment's variables give, or the first variable that is not valid. */
-export type SettingsResult = { ok: true; value: HttpSettings } | { ok: false; error: RangeError };
+export type SettingsResult = Result<HttpSettings, RangeError>;
 
 /**
  * Reads settings from environment variables: `UNFOLD_API_TOKEN` (comma-separated tokens),

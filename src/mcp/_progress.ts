@@ -9,16 +9,10 @@
 import type { StandardSchemaV1 } from "@modelcontextprotocol/client";
 import { isRecord } from "../utils/record.ts";
 import { rethrow } from "./_settings.ts";
+import type { CallProgress } from "./types.ts";
 
 /** One progress notification, as a listener hears it. */
-export interface Progress {
-  /** How far the work has gone. */
-  progress: number;
-  /** How far it will go, when known. */
-  total?: number;
-  /** What is happening, in words. */
-  message?: string;
-}
+export type Progress = CallProgress;
 
 /** The params of a progress notification: its call's token, and the progress. */
 export interface ProgressParams extends Progress {

@@ -30,7 +30,7 @@ export interface Settings {
   /** Receives failures outside any call; never throws. */
   onError: (error: McpError) => void;
   /** The client's name and version. */
-  clientInfo: { name: string; version: string };
+  clientInfo: NonNullable<ConnectOptions["clientInfo"]>;
 }
 
 /**

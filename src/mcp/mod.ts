@@ -14,7 +14,8 @@
  *
  * Why these names: one function per way to connect (`connectHttp`, `connectTransport`,
  * `connectServers` for several at once) with its options and the connection it gives
- * (`McpConnection`, `McpServers`, `CallOptions`, `ForwardOptions`, `ServerIdentity`, `ToolIssue`);
+ * (`McpConnection`, `McpServers`, `CallOptions`, `ForwardOptions` with its `CallProgress` and
+ * `ProtocolEra`, `ServerIdentity`, `ToolIssue`);
  * `McpError` with `MCP_ERROR_CODES` is the one failure type; `mapContent` and its content types are
  * the mapping of a result for the model, which a host that calls tools itself needs too.
  *
@@ -23,10 +24,12 @@
 
 export type {
   CallOptions,
+  CallProgress,
   ConnectOptions,
   ForwardOptions,
   McpConnection,
   McpTransport,
+  ProtocolEra,
   Root,
   ServerIdentity,
   UpstreamRoots,

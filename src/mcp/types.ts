@@ -16,6 +16,22 @@ import type { ToolIssue } from "./tool_list.ts";
 /** An MCP transport, as the MCP SDK defines it (`start`, `send`, `close` and three callbacks). */
 export type McpTransport = Transport;
 
+/** One progress notification of a call, as a listener hears it. */
+export interface CallProgress {
+  /** How far the work has gone. */
+  progress: number;
+  /** How far it will go, when known. */
+  total?: number;
+  /** What is happening, in words. */
+  message?: string;
+}
+
+/**
+ * The protocol era a result is handed on in: `legacy`, the 2025 revisions' `CallToolResult`, or
+ * `modern`, the 2026 revision's.
+ */
+export type ProtocolEra = "legacy" | "modern";
+
 /** Options of every `connect*` function. */
 export interface ConnectOptions {
   /**
@@ -105,14 +121,14 @@ export interface ForwardOptions extends CallOptions {
    * Receives the server's progress notifications for this call (the connection asks for them by
    * sending a progress token).
    */
-  onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
+  onProgress?: (progress: CallProgress) => void;
   /**
    * The protocol era the result is handed on in: it must fit that era's `CallToolResult` as the
    * SDK's schemas have it (the 2025 era's takes only an object as `structuredContent`, and a
    * request's `_meta`), else the call fails with `tool_error`.
    * @default {"modern"}
    */
-  era?: "legacy" | "modern";
+  era?: ProtocolEra;
   /**
    * Whether the caller hands `structuredContent` on inside an object of its own (the gateway's
    * bridge does): the era's rule for it is then not the result's to meet (the output schema's is).

@@ -20,6 +20,7 @@ import type {
   OpenAiNamespace,
   OpenAiToolSearch,
 } from "./types.ts";
+import type { Result } from "../result.ts";
 
 /** The name of the Claude search tool; no catalogue tool's name can be it (names.ts). */
 export const CLAUDE_SEARCH_TOOL = "search_tools";
@@ -31,7 +32,7 @@ export interface NativeToolsOptions {
 }
 
 /** A result, or why there is none. */
-export type NativeResult<T> = { ok: true; value: T } | { ok: false; error: string };
+export type NativeResult<T> = Result<T, string>;
 
 const SERVER_CHARS = 300;
 

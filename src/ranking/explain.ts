@@ -24,6 +24,7 @@ import {
   toolIndex,
   wordCandidates,
 } from "./explain_index.ts";
+import type { Result } from "../result.ts";
 export {
   EXPLAINED_FIELDS,
   type ExplainedField,
@@ -155,7 +156,7 @@ export function explainSearch(
   catalog: ExplainableCatalog,
   query: string,
   options: ExplainOptions = {},
-): { ok: true; value: SearchExplanation } | { ok: false; error: ExplainError } {
+): Result<SearchExplanation, ExplainError> {
   const limit = Math.max(1, Math.floor(options.limit ?? 10));
   const target = options.id === undefined ? undefined : catalog.get(options.id);
   if (options.id !== undefined && target === undefined) {

@@ -7,18 +7,20 @@
  * @module
  */
 
+import { codeList } from "../utils/code_list.ts";
+
 /** How two words of the thesaurus are related. */
 export type RelationKind = "synonym" | "derived" | "similar" | "broader" | "narrower" | "gloss";
 
 /** The relation kinds, in code order. */
-export const RELATION_KINDS: readonly RelationKind[] = [
-  "synonym",
-  "derived",
-  "similar",
-  "broader",
-  "narrower",
-  "gloss",
-];
+export const RELATION_KINDS: readonly RelationKind[] = codeList<RelationKind>({
+  synonym: 0,
+  derived: 0,
+  similar: 0,
+  broader: 0,
+  narrower: 0,
+  gloss: 0,
+});
 
 /**
  * The most senses per word a relation's code can name (0: the most common); which of them a table

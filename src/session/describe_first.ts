@@ -8,6 +8,7 @@
 
 // A type-only import: erased, so the route is still not loaded with this list.
 import type { SessionRouteOptions } from "./session_route.ts";
+import { codeList } from "../utils/code_list.ts";
 
 /** Whether an execute of a tool not yet described is refused (`enforce`) or not (`off`). */
 export type DescribeFirstMode = NonNullable<SessionRouteOptions["describeFirst"]>;
@@ -23,6 +24,6 @@ export type DescribeFirstMode = NonNullable<SessionRouteOptions["describeFirst"]
  * deepEqual(DESCRIBE_FIRST_MODES, ["enforce", "off"]);
  * ```
  */
-export const DESCRIBE_FIRST_MODES: readonly DescribeFirstMode[] = Object.freeze(
-  Object.keys({ enforce: 0, off: 0 } satisfies Record<DescribeFirstMode, 0>) as DescribeFirstMode[],
+export const DESCRIBE_FIRST_MODES: readonly DescribeFirstMode[] = codeList<DescribeFirstMode>(
+  { enforce: 0, off: 0 },
 );

@@ -11,13 +11,10 @@ import { type HttpSettings, settingsFromEnv } from "../http/settings.ts";
 import { type CatalogNamespace, DurableCatalogStore } from "./durable_catalogs.ts";
 import { DurableSessionStore, type SessionNamespace } from "./durable_store.ts";
 import { assetRanker } from "../ranking/deno_ranker.ts";
-import { type WorkerLoader, WorkerLoaderSandbox } from "./code_sandbox.ts";
+import { type AssetsBinding, type WorkerLoader, WorkerLoaderSandbox } from "./code_sandbox.ts";
 
 // The estimated bytes of catalogues one isolate keeps in memory.
 const ISOLATE_CATALOG_BYTES = 32 * 1024 * 1024;
-
-/** The part of the `ASSETS` binding the ranker uses. */
-type AssetsBinding = { fetch(request: Request): Promise<Response> };
 
 /** The API of one Worker isolate, with its settings and session store. */
 export interface WorkerApi {

@@ -31,7 +31,7 @@ import type {
 /** The static asset the preparer isolate loads: `prepare.ts` with acorn, and the harness. */
 export const SANDBOX_ASSET = "/code-mode-sandbox.js";
 
-/** The part of the `ASSETS` binding the sandbox uses. */
+/** The part of the `ASSETS` binding the sandbox and the ranker use. */
 export interface AssetsBinding {
   /**
    * Fetches a static asset.

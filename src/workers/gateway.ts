@@ -1,6 +1,7 @@
 /**
  * `/mcp` on the Worker: the gateway over the HTTP upstreams listed in `UNFOLD_UPSTREAMS` (the same
- * JSON as the gateway config file), and `/mcp/NAME` for each of its profiles. Trusted definitions
+ * JSON as the gateway config file), and `/mcp/NAME` for each of its profiles. Code mode's scripts
+ * run in a Worker Loader isolate each (the `LOADER` binding). Trusted definitions
  * need a lock file and `unfold approve`, so they are a Deno feature: the Worker runs trust off. Connections to upstreams live only as long as one listing or
  * one call (a Worker connection cannot outlive its request); listings are reused for a while.
  * 2025-era sessions are Durable Objects: the session ids and their state (described, seen,
@@ -29,6 +30,7 @@ import type { SessionStore } from "../session/store.ts";
 import { VERSION } from "../version.ts";
 import { assetRanker } from "../ranking/deno_ranker.ts";
 import { RANKER_HEADER } from "../ranking/ranking_status.ts";
+import { type AssetsBinding, type WorkerLoader, WorkerLoaderSandbox } from "./code_sandbox.ts";
 
 /** The `/mcp` handler of one Worker isolate. */
 export type WorkerMcp = (request: Request) => Promise<Response>;
@@ -100,6 +102,14 @@ export function workerMcp(
   const ranker = assetRanker(
     env.ASSETS as { fetch(request: Request): Promise<Response> } | undefined,
   );
+  // Code mode's sandbox: an isolate per run, no outbound network (the `LOADER` binding; without
+  // it the bridge offers no run).
+  const code = env.LOADER === undefined ? {} : {
+    sandbox: new WorkerLoaderSandbox(
+      env.LOADER as WorkerLoader,
+      env.ASSETS as AssetsBinding | undefined,
+    ),
+  };
   let ready: Promise<{ pool: OnDemandPool; handle: WorkerMcp }> | undefined;
   const start = async () => {
     const pool = withUnavailable(
@@ -109,7 +119,7 @@ export function workerMcp(
       }, poolOptions(config.options)),
       unavailableServers,
     );
-    const gateway = await Gateway.open(pool, { options: config.options, store, ranker });
+    const gateway = await Gateway.open(pool, { options: config.options, store, ranker, ...code });
     // /mcp, /mcp/NAME (a gateway per profile over the same upstreams, its sessions under its own
     // tenant) and the page's reads, under the same checks; an isolate's counters would be a
     // fraction of the deployment's, so the Worker shows none.
@@ -119,7 +129,7 @@ export function workerMcp(
       pool,
       profiles,
       unavailableProfiles,
-      deps: { options: config.options, store, ranker },
+      deps: { options: config.options, store, ranker, ...code },
       serve: (host) =>
         createMcpHttpHandler(host, { sessions: { kind: "registry", registry: registryOf(store) } }),
       guard: { tokens: settings.tokens, allowedOrigins: settings.allowedOrigins },

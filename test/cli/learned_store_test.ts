@@ -15,6 +15,7 @@ async function files(dir: string): Promise<string[]> {
   const found: string[] = [];
   const walk = async (at: string) => {
     for await (const entry of Deno.readDir(at)) {
+      if (at === dir && entry.name === "locks") continue; // the writers' locks, no prior
       if (entry.isDirectory) await walk(`${at}/${entry.name}`);
       else found.push(`${at}/${entry.name}`.slice(dir.length + 1));
     }

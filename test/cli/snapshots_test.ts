@@ -59,3 +59,24 @@ Deno.test("fileSnapshotStore() writes no snapshot over the size cap", async () =
   equal(await Deno.stat(file).then(() => true, () => false), false);
   deepEqual(warnings, []);
 });
+
+Deno.test("fileSnapshotStore() keeps at most its bound of files, the latest written, 0600", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "unfold-snapshots-" });
+  const warnings: string[] = [];
+  const store = fileSnapshotStore(dir, (line) => warnings.push(line), 8);
+  // A config entry edited 30 times: each version is a new snapshot file.
+  for (let version = 0; version < 30; version++) {
+    await store.write({ ...CONFIG, env: { TOKEN: `v${version}` } }, { tools: [TOOL] });
+  }
+  const names = [...Deno.readDirSync(`${dir}/snapshots`)].map((e) => e.name);
+  equal(names.length, 8, names.join(", "));
+  deepEqual((await store.read({ ...CONFIG, env: { TOKEN: "v29" } }))?.tools, [TOOL]);
+  if (Deno.build.os !== "windows") {
+    for (const name of names) {
+      equal((await Deno.stat(`${dir}/snapshots/${name}`)).mode! & 0o777, 0o600, name);
+    }
+    equal((await Deno.stat(`${dir}/snapshots`)).mode! & 0o777, 0o700);
+  }
+  deepEqual(warnings, []);
+  await Deno.remove(dir, { recursive: true });
+});

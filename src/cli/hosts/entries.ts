@@ -8,6 +8,7 @@
  */
 
 import { isRecord } from "../../utils/record.ts";
+import type { Result } from "../../result.ts";
 
 /** A host file's format: JSON (comments and trailing commas allowed) or TOML. */
 export type HostFormat = "json" | "toml";
@@ -86,7 +87,7 @@ const HOST_ONLY_FIELDS = new Set([
 export function readPlainHostFile(
   text: string,
   path: string,
-): { ok: true; value: HostConfig } | { ok: false; error: string } | undefined {
+): Result<HostConfig, string> | undefined {
   if (hostFormat(path) !== "json" || text.includes("__proto__")) return undefined;
   let raw: unknown;
   try {
@@ -107,7 +108,7 @@ export function readPlainHostFile(
 export function hostConfigOf(
   raw: unknown,
   text: string,
-): { ok: true; value: HostConfig } | { ok: false; error: string } {
+): Result<HostConfig, string> {
   if (!isRecord(raw)) {
     return { ok: true, value: { config: text, ignored: [], serversKey: "", refused: [] } };
   }
@@ -144,7 +145,7 @@ export function hostConfigOf(
     const normal = normalEntry(entry, where, ignored);
     // A server only its host can start is that server's problem: the others serve.
     if (!normal.ok) {
-      refused.push({ server: name, path: [serversKey, name], problem: normal.problem });
+      refused.push({ server: name, path: [serversKey, name], problem: normal.error });
     }
     setOwn(entries, name, normal.ok ? normal.value : { disabled: true });
   }
@@ -175,15 +176,12 @@ export function hostConfigOf(
 export function unfoldEntry(
   entry: Record<string, unknown>,
   where: string,
-): { ok: true; value: { entry: Record<string, unknown>; ignored: string[] } } | {
-  ok: false;
-  error: string;
-} {
+): Result<{ entry: Record<string, unknown>; ignored: string[] }, string> {
   const ignored: string[] = [];
   const normal = normalEntry(entry, where, ignored);
   return normal.ok
     ? { ok: true, value: { entry: normal.value, ignored } }
-    : { ok: false, error: normal.error };
+    : { ok: false, error: `${where} ${normal.error}` };
 }
 
 // One server entry in unfold's words.
@@ -191,9 +189,9 @@ function normalEntry(
   entry: Record<string, unknown>,
   where: string,
   ignored: string[],
-): { ok: true; value: Record<string, unknown> } | { ok: false; error: string; problem: string } {
+): Result<Record<string, unknown>, string> {
   const refused = inputVariable(entry);
-  if (refused !== undefined) return { ok: false, error: `${where} ${refused}`, problem: refused };
+  if (refused !== undefined) return { ok: false, error: refused };
   const out: Record<string, unknown> = {};
   const headers: Record<string, unknown> = {};
   for (const [key, raw] of Object.entries(entry)) {

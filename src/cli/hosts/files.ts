@@ -13,6 +13,7 @@
 import { parse as parseJsonc, type ParseError } from "jsonc-parser";
 import { parse as parseToml, stringify as stringifyToml } from "smol-toml";
 import { type HostConfig, hostConfigOf, hostFormat } from "./entries.ts";
+import type { Result } from "../../result.ts";
 
 export { type HostConfig, type HostFormat, hostFormat } from "./entries.ts";
 
@@ -45,7 +46,7 @@ export { type HostConfig, type HostFormat, hostFormat } from "./entries.ts";
 export function readHostFile(
   text: string,
   path: string,
-): { ok: true; value: HostConfig } | { ok: false; error: string } {
+): Result<HostConfig, string> {
   const parsed = parseHostText(text, path);
   if (!parsed.ok) return parsed;
   return hostConfigOf(parsed.value, text);
@@ -62,7 +63,7 @@ export function readHostFile(
 export function parseHostText(
   text: string,
   path: string,
-): { ok: true; value: unknown } | { ok: false; error: string } {
+): Result<unknown, string> {
   if (hostFormat(path) === "toml") {
     try {
       return { ok: true, value: parseToml(text) };

@@ -20,6 +20,7 @@ import {
 } from "jsonc-parser";
 import { lineEnding } from "./text_bytes.ts";
 import { defineOwn } from "./data.ts";
+import type { Outcome } from "../../utils/file_transaction.ts";
 
 /** Where a host keeps its servers in a file: the keys from the top down to the servers' object. */
 export type Pointer = readonly string[];
@@ -35,8 +36,8 @@ export interface ServerEntry {
 /** The servers a file holds under a pointer, in the file's order. */
 export type Servers = Map<string, ServerEntry>;
 
-/** A result: the value, or why not in one line. */
-export type Outcome<T> = { ok: true; value: T } | { ok: false; error: string };
+// A result: the value, or why not in one line (declared with the file transactions).
+export type { Outcome };
 
 /**
  * The JSON text's data, with every object's keys as own properties.
@@ -193,7 +194,7 @@ function where(path: readonly string[]): string {
     : `in ${path.map((k) => JSON.stringify(k)).join(" → ")}`;
 }
 
-function twiceError(path: readonly string[], key: string): { ok: false; error: string } {
+function twiceError(path: readonly string[], key: string): Outcome<never> {
   return {
     ok: false,
     error: `has the key ${JSON.stringify(key)} twice ${where(path)}: hosts read one of them, ` +
@@ -201,7 +202,7 @@ function twiceError(path: readonly string[], key: string): { ok: false; error: s
   };
 }
 
-function notObject(path: readonly string[]): { ok: false; error: string } {
+function notObject(path: readonly string[]): Outcome<never> {
   return {
     ok: false,
     error: path.length === 0

@@ -17,8 +17,9 @@ import { Buffer } from "node:buffer";
 import { basename, join } from "node:path";
 import { contentHash } from "./data.ts";
 import { readRegularFile } from "../../utils/regular_file.ts";
-import { MAX_EDITED_BYTES, writePrivate } from "./transaction.ts";
+import { MAX_EDITED_BYTES, writePrivate } from "../../utils/file_transaction.ts";
 import { isRecord } from "../../utils/record.ts";
+import type { Result } from "../../result.ts";
 
 /** A file's bytes as a record keeps them: a hash, and the bytes themselves for a backup. */
 export interface Snapshot {
@@ -151,7 +152,7 @@ export function recordPath(setupDir: string, host: string, target: string): stri
 export async function loadRecords(
   setupDir: string,
   host?: string,
-): Promise<{ ok: true; value: StoredRecord[] } | { ok: false; error: string }> {
+): Promise<Result<StoredRecord[], string>> {
   const hosts = host !== undefined ? [host] : await folders(setupDir);
   const found: StoredRecord[] = [];
   for (const name of hosts) {

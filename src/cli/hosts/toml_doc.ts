@@ -13,6 +13,7 @@ import { plainData, sameData } from "./data.ts";
 import type { Outcome, ServerChanges, Servers } from "./json_doc.ts";
 import { lineEnding } from "./text_bytes.ts";
 import { isRecord } from "../../utils/record.ts";
+import type { Result } from "../../result.ts";
 
 // One table of the text (or the lines before the first): its header's keys, and its lines.
 interface Block {
@@ -117,7 +118,7 @@ function parse(text: string): Outcome<unknown> {
   }
 }
 
-function unsafe(key: string): { ok: false; error: string } {
+function unsafe(key: string): Result<never, string> {
   return {
     ok: false,
     error:

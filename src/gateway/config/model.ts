@@ -25,6 +25,12 @@ import {
   MAX_RESULT_BYTES,
   type ProgressiveConfig,
 } from "../../config.ts";
+import {
+  CODE_LIMIT_NAMES,
+  CODE_LIMIT_RANGES,
+  CODE_MODES,
+  type CodeMode,
+} from "../../code_mode/limits.ts";
 import { DESCRIBE_FIRST_MODES } from "../../session/describe_first.ts";
 import { SESSION_NAME } from "../../session/store.ts";
 import { DEFAULT_TRUST, TRUST_MODES } from "../trust/policy.ts";
@@ -68,6 +74,12 @@ export const RESTART_DEFAULTS: Readonly<{ initialDelayMs: number; maxDelayMs: nu
 /** The longest delay the config may set: what a timer can hold. */
 export const MAX_DELAY_MS = 2 ** 31 - 1;
 
+/**
+ * The gateway's `codeMode` when the config says none, where a sandbox runs scripts: scripts may
+ * call read-only tools (`code_mode_served.ts`).
+ */
+export const GATEWAY_CODE_MODE: CodeMode = "read-only";
+
 /** The value a key of a few values (in `UNFOLD.shape`) stands for when absent. */
 export function fallbackOf<T>(schema: z.ZodMiniType<T>): Exclude<T, undefined> {
   return z.globalRegistry.get(schema)!.default as Exclude<T, undefined>;
@@ -103,6 +115,23 @@ function core<T extends z.ZodMiniType>(
   const judged = z.exactOptional(schema((issue) => said(issue.input)).check(rule(said)));
   INJECTED.add(judged);
   return judged;
+}
+
+// The bounds of a run by name, each a whole number in its range; a problem is said in the
+// injector's words of the bound alone (`checkConfig` of `{codeLimits: {name: value}}`).
+function codeLimitsSchema(error: z.core.$ZodErrorMap) {
+  const bounds = Object.fromEntries(CODE_LIMIT_NAMES.map((name) => {
+    const [low, high] = CODE_LIMIT_RANGES[name];
+    const said = ((issue: { input?: unknown }) =>
+      error({ ...issue, input: { [name]: issue.input } } as never)) as z.core.$ZodErrorMap;
+    return [
+      name,
+      z.exactOptional(
+        z.int({ error: said }).check(z.gte(low, { error: said }), z.lte(high, { error: said })),
+      ),
+    ];
+  })) as Record<(typeof CODE_LIMIT_NAMES)[number], z.ZodMiniExactOptional<z.ZodMiniInt>>;
+  return z.strictObject(bounds, { error });
 }
 
 const LEVEL = `must be one of ${DISCLOSURE_LEVELS.map((v) => JSON.stringify(v)).join(", ")}`;
@@ -203,6 +232,17 @@ export const UNFOLD = shape({
     z.exactOptional(z.string({ error: "must be a non-empty path" }).check(z.minLength(1))),
     "a path, relative to the config's folder",
     "`unfold.lock.json` beside the config",
+  ),
+  codeMode: key(
+    core("codeMode", (error) => z.enum(CODE_MODES, { error }))
+      .register(z.globalRegistry, { default: GATEWAY_CODE_MODE }),
+    '`"off"`, `"read-only"` (a script calls only tools whose approved definition says `readOnlyHint: true`), `"all"`',
+    '`"read-only"` where a sandbox runs scripts (the `unfold` command; the Worker with its `LOADER` binding), else `"off"`',
+  ),
+  codeLimits: key(
+    core("codeLimits", codeLimitsSchema),
+    "the bounds of one run (`timeoutMs`, `maxCalls`, …: [code mode](code_mode.md#limits))",
+    "`DEFAULT_CODE_LIMITS`",
   ),
   profiles: key(
     z.exactOptional(byName(

@@ -7,6 +7,7 @@
  */
 
 import * as z from "zod/mini";
+import { CODE_MODES } from "../../code_mode/limits.ts";
 import { checkConfig, type ProgressiveConfig } from "../../config.ts";
 import { judged, key, once, problem, rule, shape, text } from "./_declare.ts";
 import { closest, globMatch } from "./_name_match.ts";
@@ -124,6 +125,13 @@ export const PROFILE = shape({
   learn: key(
     z.exactOptional(z.boolean({ error: "must be true or false" })),
     "its own `learn`",
+    "the config's",
+  ),
+  codeMode: key(
+    z.exactOptional(z.enum(CODE_MODES, {
+      error: `must be one of ${CODE_MODES.map((m) => JSON.stringify(m)).join(", ")}`,
+    })),
+    "its own `codeMode`",
     "the config's",
   ),
   maxResultTokens: key(ceiling("maxResultTokens"), "its own `maxResultTokens`", "the config's"),

@@ -8,6 +8,7 @@
  * @module
  */
 
+import type { CodeLimits } from "../../code_mode/limits.ts";
 import type { OAuthSettings } from "../../mcp/oauth/provider.ts";
 
 /** The `unfold` block as parsed: `pinned` is always there (none: `[]`), the rest when given. */
@@ -62,6 +63,14 @@ export interface GatewayOptions {
   trust?: "off" | "notify" | "pin";
   /** A path, relative to the config's folder. Default: `unfold.lock.json` beside the config. */
   lockFile?: string;
+  /**
+   * `"off"`, `"read-only"` (a script calls only tools whose approved definition says
+   * `readOnlyHint: true`), `"all"`. Default: `"read-only"` where a sandbox runs scripts (the
+   * `unfold` command; the Worker with its `LOADER` binding), else `"off"`.
+   */
+  codeMode?: "off" | "read-only" | "all";
+  /** The bounds of one run (`timeoutMs`, `maxCalls`, …). Default: `DEFAULT_CODE_LIMITS`. */
+  codeLimits?: { [K in keyof CodeLimits]?: number };
   /** Profiles by name (an object without a prototype: look a name up with `Object.hasOwn`). */
   profiles?: Record<string, Profile>;
 }
@@ -80,6 +89,8 @@ export interface Profile {
   availableContextTokens?: number;
   /** Its own `learn`. Default: the config's. */
   learn?: boolean;
+  /** Its own `codeMode`. Default: the config's. */
+  codeMode?: "off" | "read-only" | "all";
   /** Its own `maxResultTokens`. Default: the config's. */
   maxResultTokens?: number;
   /** Its own `maxResultBytes`. Default: the config's. */

@@ -8,9 +8,8 @@
 import type { McpConnection } from "../../mcp/types.ts";
 import type { ToolIssue } from "../../mcp/tool_list.ts";
 import type { McpTool } from "../../tool.ts";
-import type { UpstreamConfig } from "../config/parse.ts";
 import type { IdleTimer } from "./idle_timer.ts";
-import type { Snapshot, UpstreamStatus } from "./upstreams.ts";
+import type { ListedUpstream, Snapshot } from "./upstreams.ts";
 
 /**
  * How many refused tools of one server are remembered: a server listing thousands of broken
@@ -19,10 +18,7 @@ import type { Snapshot, UpstreamStatus } from "./upstreams.ts";
 export const MAX_ISSUES = 100;
 
 /** One upstream as the live pool holds it. */
-export interface Entry {
-  config: UpstreamConfig;
-  status: UpstreamStatus;
-  tools: McpTool[];
+export interface Entry extends ListedUpstream {
   connection?: McpConnection;
   // The server's own instructions, from its last handshake.
   instructions?: string;

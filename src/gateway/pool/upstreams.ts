@@ -13,7 +13,7 @@ import type { McpTool } from "../../tool.ts";
 import type { StartMode, UpstreamConfig } from "../config/parse.ts";
 import { McpError } from "../../tool_error.ts";
 import { toolId } from "../../tool.ts";
-import type { FieldChange } from "../trust/lock.ts";
+import type { FieldChange, Unapproved } from "../trust/lock.ts";
 
 /** Opens a connection to one upstream (`connectStdio` or `connectHttp` behind a config). */
 export type Connector = (
@@ -62,7 +62,7 @@ export interface UpstreamStatus {
    */
   unapproved?: {
     name: string;
-    change: "new" | "changed";
+    change: Unapproved["change"];
     fields: string[];
     held: boolean;
     changes?: FieldChange[];
@@ -199,10 +199,13 @@ export interface PoolOptions {
   now?: () => number;
 }
 
-// One upstream as the on-demand pool last listed it.
-interface Entry {
+/** One upstream as a pool last listed it: its config, its state and its tools. */
+export interface ListedUpstream {
+  /** The upstream's configuration. */
   config: UpstreamConfig;
+  /** Its state. */
   status: UpstreamStatus;
+  /** Its tools, as last listed. */
   tools: McpTool[];
 }
 
@@ -258,13 +261,13 @@ export async function openOnDemandPool(
   const ttl = options.listingTtlMs ?? 300_000;
   const now = options.now ?? Date.now;
   const listeners = new Set<() => void>();
-  let entries: Entry[] = [];
+  let entries: ListedUpstream[] = [];
   let listedAt = -Infinity;
   let listing: Promise<void> | undefined;
   const list = async () => {
-    const next = await Promise.all(configs.map(async (config): Promise<Entry> => {
+    const next = await Promise.all(configs.map(async (config): Promise<ListedUpstream> => {
       let connection: McpConnection | undefined;
-      let entry: Entry;
+      let entry: ListedUpstream;
       try {
         connection = await connector(config, options.connect ?? {});
         const tools = await connection.tools();

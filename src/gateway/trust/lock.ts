@@ -12,17 +12,19 @@ import { canonicalJson, type Hasher, sha256Hex } from "../../canonical_json.ts";
 import { isRecord } from "../../utils/record.ts";
 import { type McpTool, toolId } from "../../tool.ts";
 import { escapeInvisible } from "../../untrusted.ts";
+import { codeList } from "../../utils/code_list.ts";
+import type { Result } from "../../result.ts";
 
 /** Every field of a definition that is approved: all the gateway serves, forwards or ranks on. */
-export const DEFINITION_FIELDS: readonly DefinitionField[] = [
-  "name",
-  "title",
-  "description",
-  "inputSchema",
-  "outputSchema",
-  "annotations",
-  "_meta",
-];
+export const DEFINITION_FIELDS: readonly DefinitionField[] = codeList<DefinitionField>({
+  name: 0,
+  title: 0,
+  description: 0,
+  inputSchema: 0,
+  outputSchema: 0,
+  annotations: 0,
+  _meta: 0,
+});
 
 /** One field of a definition (`DEFINITION_FIELDS` lists them in the order they are shown). */
 export type DefinitionField =
@@ -238,7 +240,7 @@ function shown(value: unknown, maxChars: number): string | null {
  * match(bad.ok ? "" : bad.error, /not JSON/);
  * ```
  */
-export function parseLock(text: string): { ok: true; value: Lock } | { ok: false; error: string } {
+export function parseLock(text: string): Result<Lock, string> {
   let value: unknown;
   try {
     value = JSON.parse(text);

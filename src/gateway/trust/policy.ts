@@ -13,12 +13,13 @@ import { type Hasher, sha256Hex } from "../../canonical_json.ts";
 import type { McpTool } from "../../tool.ts";
 import { type Lock, review, type Unapproved } from "./lock.ts";
 import { commandSpan, shellWord } from "../../utils/shell_words.ts";
+import { codeList } from "../../utils/code_list.ts";
 
 /** How the gateway treats definitions the user has not approved. */
 export type TrustMode = "off" | "notify" | "pin";
 
 /** Every trust mode. */
-export const TRUST_MODES: readonly TrustMode[] = ["off", "notify", "pin"];
+export const TRUST_MODES: readonly TrustMode[] = codeList<TrustMode>({ off: 0, notify: 0, pin: 0 });
 
 /** The trust mode by default: new and changed definitions work, and are flagged. */
 export const DEFAULT_TRUST: TrustMode = "notify";

@@ -1,12 +1,20 @@
 /**
- * Sign-ins kept on disk (Deno): one file per upstream under the unfold config directory, readable
- * by the user alone (file 0600, directory 0700), replaced whole so a crash never leaves half a
- * file.
+ * Sign-ins kept on disk (Deno): one file per upstream (its name and a hash of its URL) under the
+ * unfold config directory, so a sign-in to one server never shares a file with another's;
+ * readable by the user alone (file 0600, directory 0700); written as a transaction
+ * (`utils/file_transaction.ts`: under the file's lock in `<dir>/locks/`, re-read, the change
+ * applied to the record as stored then, renamed over it only if unchanged meanwhile, a symlink
+ * kept), so a crash never leaves half a file and a refresh in one process never writes over a
+ * sign-in another process stored since it read.
+ *
+ * Doors that write a record: this store's `write` and `update` alone (`unfold login`, the
+ * gateway's refreshes through `provider.ts`).
  *
  * @module
  */
 
 import { readRegularFile } from "../../utils/regular_file.ts";
+import { editFile } from "../../utils/file_transaction.ts";
 import { checkOAuthRecord, type OAuthRecord, type OAuthStore } from "./store.ts";
 
 // A record holds a few tokens and a registration: anything much larger is not ours.
@@ -85,6 +93,37 @@ export async function oauthRecordPath(dir: string, server: string, url: string):
  * ```
  */
 export function fileOAuthStore(dir: string, server: string, url: string): OAuthStore {
+  const parse = (text: string): OAuthRecord | undefined => {
+    try {
+      return checkOAuthRecord(JSON.parse(text), server, url);
+    } catch {
+      return undefined;
+    }
+  };
+  const update = async (
+    change: (stored: OAuthRecord | undefined) => OAuthRecord | undefined,
+  ): Promise<OAuthRecord | undefined> => {
+    const path = await oauthRecordPath(dir, server, url);
+    const folder = `${dir}/oauth`;
+    await Deno.mkdir(folder, { recursive: true, mode: 0o700 });
+    await restrict(folder, 0o700);
+    let written: OAuthRecord | undefined;
+    const edited = await editFile(path, (bytes) => {
+      // Too large or not a record of ours: as if signed out, so the change replaces it.
+      const text = bytes === undefined || bytes.length > MAX_RECORD_BYTES
+        ? undefined
+        : new TextDecoder().decode(bytes);
+      written = change(text === undefined ? undefined : parse(text));
+      return {
+        ok: true,
+        value: written === undefined
+          ? undefined
+          : new TextEncoder().encode(`${JSON.stringify(written, null, 2)}\n`),
+      };
+    }, { lockDir: `${dir}/locks`, mode: 0o600 });
+    if (!edited.ok) throw new Error(`Cannot keep the sign-in record: ${edited.error}`);
+    return written;
+  };
   return {
     async read() {
       const path = await oauthRecordPath(dir, server, url);
@@ -94,36 +133,12 @@ export function fileOAuthStore(dir: string, server: string, url: string): OAuthS
         if (read.code === "not_found" || read.code === "too_large") return undefined;
         throw new Error(`Cannot read the sign-in record ${path}: ${read.reason}`);
       }
-      try {
-        return checkOAuthRecord(JSON.parse(read.text), server, url);
-      } catch {
-        return undefined;
-      }
+      return parse(read.text);
     },
     async write(record: OAuthRecord | undefined) {
-      const path = await oauthRecordPath(dir, server, url);
-      if (record === undefined) {
-        await Deno.remove(path).catch((error) => {
-          if (!(error instanceof Deno.errors.NotFound)) throw error;
-        });
-        return;
-      }
-      const folder = `${dir}/oauth`;
-      await Deno.mkdir(folder, { recursive: true, mode: 0o700 });
-      await restrict(folder, 0o700);
-      const temporary = `${path}.${crypto.randomUUID()}.tmp`;
-      try {
-        await Deno.writeTextFile(temporary, `${JSON.stringify(record, null, 2)}\n`, {
-          createNew: true,
-          mode: 0o600,
-        });
-        await restrict(temporary, 0o600);
-        await Deno.rename(temporary, path);
-      } catch (error) {
-        await Deno.remove(temporary).catch(() => {});
-        throw error;
-      }
+      await update(() => record);
     },
+    update,
   };
 }
 

@@ -187,17 +187,32 @@ export class StoredOAuthProvider implements OAuthClientProvider {
    */
   async saveTokens(tokens: StoredOAuthTokens): Promise<void> {
     const now = (this.#options.now ?? Date.now)();
-    const { expiresAt: _, ...rest } = (await this.#load()) ?? this.#empty();
+    const held = await this.#load();
     // A refresh may leave out the refresh token, meaning "keep using the one you have".
-    const refresh = tokens.refresh_token ?? rest.tokens?.refresh_token;
+    const refresh = tokens.refresh_token ?? held?.tokens?.refresh_token;
     const kept = refresh === undefined ? tokens : { ...tokens, refresh_token: refresh };
-    await this.#update(() => ({
-      ...rest,
-      tokens: kept,
-      ...(typeof tokens.expires_in === "number"
-        ? { expiresAt: now + tokens.expires_in * 1000 }
-        : {}),
-    }));
+    await this.#update((record, stored) => {
+      // A newer sign-in stored since this one was read (`unfold login` registered anew), or the
+      // record removed (signed out): these tokens belong to the sign-in that was replaced.
+      if (this.#replaced(held, stored)) return undefined;
+      const { expiresAt: _, ...rest } = record;
+      return {
+        ...rest,
+        tokens: kept,
+        ...(typeof tokens.expires_in === "number"
+          ? { expiresAt: now + tokens.expires_in * 1000 }
+          : {}),
+      };
+    });
+  }
+
+  // Whether the stored record is another sign-in than the one this process read: it was removed,
+  // or its registration is another (a sign-in with a configured client shares one: never).
+  #replaced(held: OAuthRecord | undefined, stored: OAuthRecord | undefined): boolean {
+    if (held?.tokens === undefined) return false;
+    if (stored === undefined) return true;
+    if (this.#configuredClient !== undefined) return false;
+    return stored.client?.client_id !== held.client?.client_id;
   }
 
   /**
@@ -271,7 +286,11 @@ export class StoredOAuthProvider implements OAuthClientProvider {
       }
     }
     if (scope === "all" || scope === "client" || scope === "tokens") {
-      await this.#update((record) => {
+      const refused = this.#record?.tokens?.access_token;
+      await this.#update((record, stored) => {
+        // The same check as above, on the record as it is when written.
+        const theirs = stored?.tokens?.access_token;
+        if (scope === "tokens" && theirs !== undefined && theirs !== refused) return undefined;
         const next = { ...record };
         if (scope !== "client") {
           delete next.tokens;
@@ -316,9 +335,23 @@ export class StoredOAuthProvider implements OAuthClientProvider {
     return this.#record;
   }
 
-  async #update(change: (record: OAuthRecord) => OAuthRecord): Promise<void> {
-    const next = change((await this.#load()) ?? this.#empty());
-    await this.#options.store.write(next);
+  // A change of the record, applied to it as stored now when the store can (another process may
+  // have refreshed or signed in since): `undefined` from `change` leaves the stored record as is.
+  async #update(
+    change: (record: OAuthRecord, stored: OAuthRecord | undefined) => OAuthRecord | undefined,
+  ): Promise<void> {
+    const { store } = this.#options;
+    if (store.update !== undefined) {
+      this.#record = await store.update((stored) =>
+        change(stored ?? this.#empty(), stored) ?? stored
+      );
+      this.#loaded = true;
+      return;
+    }
+    const loaded = await this.#load();
+    const next = change(loaded ?? this.#empty(), loaded);
+    if (next === undefined) return;
+    await store.write(next);
     this.#record = next;
   }
 }

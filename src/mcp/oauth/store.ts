@@ -28,6 +28,15 @@ export interface OAuthStore {
   read(): Promise<OAuthRecord | undefined>;
   /** Replaces the record; `undefined` deletes it. */
   write(record: OAuthRecord | undefined): Promise<void>;
+  /**
+   * Changes the record as it is stored now, as one transaction (another process may have written
+   * it since this one read it); `change` returns the new record, `undefined` to delete it.
+   *
+   * @returns The record stored afterwards.
+   */
+  update?(
+    change: (stored: OAuthRecord | undefined) => OAuthRecord | undefined,
+  ): Promise<OAuthRecord | undefined>;
 }
 
 /**
@@ -53,6 +62,11 @@ export function memoryOAuthStore(initial?: OAuthRecord): OAuthStore {
     write: (next) => {
       record = next === undefined ? undefined : structuredClone(next);
       return Promise.resolve();
+    },
+    update: (change) => {
+      const next = change(record === undefined ? undefined : structuredClone(record));
+      record = next === undefined ? undefined : structuredClone(next);
+      return Promise.resolve(next);
     },
   };
 }

@@ -7,7 +7,7 @@
  */
 
 import { setup, type SetupOptions } from "../../../src/cli/setup.ts";
-import type { CommitHooks } from "../../../src/cli/hosts/transaction.ts";
+import type { CommitHooks } from "../../../src/utils/file_transaction.ts";
 
 /** One run of setup: its exit code and lines. */
 export interface SetupRun {

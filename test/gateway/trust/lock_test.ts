@@ -1,5 +1,5 @@
 import { deepEqual, equal, match, ok } from "node:assert/strict";
-import { approveTools } from "../../../src/cli/trust.ts";
+import { approveTools } from "../../../src/cli/approve.ts";
 import { checkTrust, heldMessage, shellWord } from "../../../src/gateway/trust/policy.ts";
 import {
   DEFINITION_FIELDS,

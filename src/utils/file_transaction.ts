@@ -7,17 +7,24 @@
  * host itself) loses nothing. A symlink is followed: its target is edited, the link kept. A file
  * or folder that cannot be written is found before anything is written.
  *
- * Doors (every writer of `unfold setup` goes through here): the host files, unfold's own config,
- * and the records and backups under `<config dir>/setup/`.
+ * Doors (every writer of a file a user owns or that holds what they decided goes through here):
+ * `unfold setup` and `--undo` (the host files, unfold's own config, the records and backups under
+ * `<config dir>/setup/`), `unfold approve` (the trust lock file, `src/cli/approve.ts`), the OAuth
+ * sign-in records (`src/mcp/oauth/file_store.ts`) and what search learned
+ * (`src/cli/learned_store.ts`); {@linkcode editFile} is the whole transaction for a writer that
+ * can say its change as a function of the bytes there now.
  *
  * @module
  */
 
 import { accessSync, constants } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
-import { readRegularBytes } from "../../utils/regular_file.ts";
-import { contentHash } from "./data.ts";
-import type { Outcome } from "./json_doc.ts";
+import { createHash } from "node:crypto";
+import { readRegularBytes } from "./regular_file.ts";
+import type { Result } from "../result.ts";
+
+/** A result: the value, or why not in one line. */
+export type Outcome<T> = Result<T, string>;
 
 /** The most bytes of a file read for an edit (Claude Code's `~/.claude.json` grows with use). */
 export const MAX_EDITED_BYTES = 32 * 1024 * 1024;
@@ -93,9 +100,11 @@ export async function readForEdit(path: string): Promise<Outcome<FileState>> {
  * the system would let this user write it, since whoever made it so meant it.
  *
  * @param path The file (as given).
+ * @param leaveOut How the user may leave the file out instead (setup's flags by default; `""`:
+ * no such way, the line only says to make it writable).
  * @returns Nothing, or why not in one line.
  */
-export function checkWritable(path: string): Outcome<void> {
+export function checkWritable(path: string, leaveOut = "(--scope, --file)"): Outcome<void> {
   const target = editTarget(path);
   let info: Deno.FileInfo | undefined;
   try {
@@ -110,7 +119,7 @@ export function checkWritable(path: string): Outcome<void> {
       return {
         ok: false,
         error: `${path} is read-only (mode ${octal(mode)}): nothing was written; make it ` +
-          `writable (chmod u+w ${target}) or leave it out (--scope, --file)`,
+          `writable (chmod u+w ${target})${leaveOut === "" ? "" : ` or leave it out ${leaveOut}`}`,
       };
     }
   }
@@ -130,7 +139,7 @@ export function checkWritable(path: string): Outcome<void> {
         return {
           ok: false,
           error: `${dir} is read-only (mode ${octal(mode)}): nothing was written; make it ` +
-            `writable or leave ${path} out (--scope, --file)`,
+            `writable${leaveOut === "" ? "" : ` or leave ${path} out ${leaveOut}`}`,
         };
       }
       return { ok: true, value: undefined };
@@ -207,7 +216,10 @@ export async function withFileLock<T>(
   fn: () => Promise<T>,
 ): Promise<T> {
   await Deno.mkdir(lockDir, { recursive: true, mode: 0o700 });
-  const path = join(lockDir, `${contentHash(new TextEncoder().encode(target)).slice(0, 24)}.lock`);
+  const path = join(
+    lockDir,
+    `${createHash("sha256").update(target).digest("hex").slice(0, 24)}.lock`,
+  );
   const lock = await Deno.open(path, { create: true, write: true, mode: 0o600 });
   try {
     await lock.lock(true);
@@ -216,6 +228,85 @@ export async function withFileLock<T>(
     await lock.unlock().catch(() => {});
     lock.close();
   }
+}
+
+/** How {@linkcode editFile} runs. */
+export interface EditOptions {
+  /** The folder of the lock files; every writer of the file must name the same one. */
+  lockDir: string;
+  /** How the user may leave the file out instead (see {@linkcode checkWritable}); `""`: none. */
+  leaveOut?: string;
+  /** For tests: a writer's turn before each check. */
+  hooks?: CommitHooks;
+  /**
+   * The mode written, whatever the file's (a secret's `0600`); by default the file's own. A writer
+   * that sets the mode owns the file: its own write bits are then no refusal (its folder's are).
+   */
+  mode?: number;
+}
+
+/** How many times an edit is made again from what the file holds now before it gives up. */
+export const MAX_EDIT_TRIES = 16;
+
+/**
+ * Edits a file as a transaction: refused before anything is written when it (or its folder) is
+ * read-only; then, holding its lock, read, changed by `change` (which gets what the file holds
+ * now, so a concurrent writer's bytes are taken in), and written with {@linkcode commitEdit} —
+ * made again from the file as it is then when it changed meanwhile. A symlink stays one, the
+ * mode and owner stay; a change that gives the same bytes writes nothing.
+ *
+ * @param path The file.
+ * @param change The new bytes from the bytes there now (`undefined`: no file), or why not; it
+ * runs holding the lock (the same bytes back: nothing is written).
+ * @param options The lock folder (and for tests, the hooks).
+ * @returns The bytes the file holds afterwards, or the one-line reason nothing was written.
+ * @throws {Error} When the system refuses the write (a full disk): the file is as it was.
+ *
+ * @example Usage
+ * ```ts
+ * import { editFile } from "./file_transaction.ts";
+ * import { equal } from "node:assert/strict";
+ *
+ * const dir = await Deno.makeTempDir();
+ * const add = (line: string) => (bytes: Uint8Array | undefined) => ({
+ *   ok: true as const,
+ *   value: new TextEncoder().encode(new TextDecoder().decode(bytes ?? new Uint8Array()) + line),
+ * });
+ * await Promise.all([
+ *   editFile(`${dir}/list`, add("a\n"), { lockDir: `${dir}/locks` }),
+ *   editFile(`${dir}/list`, add("b\n"), { lockDir: `${dir}/locks` }),
+ * ]);
+ * equal((await Deno.readTextFile(`${dir}/list`)).split("\n").length, 3);
+ * await Deno.remove(dir, { recursive: true });
+ * ```
+ */
+export async function editFile(
+  path: string,
+  change: (
+    bytes: Uint8Array | undefined,
+  ) => Outcome<Uint8Array | undefined> | Promise<Outcome<Uint8Array | undefined>>,
+  options: EditOptions,
+): Promise<Outcome<Uint8Array | undefined>> {
+  const leaveOut = options.leaveOut ?? "";
+  const own = options.mode === undefined ? path : join(dirname(editTarget(path)), ".unfold-new");
+  for (const file of [own, join(options.lockDir, "x.lock")]) {
+    const writable = checkWritable(file, leaveOut);
+    if (!writable.ok) return writable;
+  }
+  return await withFileLock(options.lockDir, editTarget(path), async () => {
+    for (let tries = 0; tries < MAX_EDIT_TRIES; tries++) {
+      const read = await readForEdit(path);
+      if (!read.ok) return read;
+      const next = await change(read.value.bytes);
+      if (!next.ok || sameBytes(next.value, read.value.bytes)) return next;
+      const state = options.mode === undefined ? read.value : { ...read.value, mode: options.mode };
+      if (await commitEdit(state, next.value, options.hooks) === "done") return next;
+    }
+    return {
+      ok: false,
+      error: `${path} kept changing while it was written (${MAX_EDIT_TRIES} tries)`,
+    };
+  });
 }
 
 /**
