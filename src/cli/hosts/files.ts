@@ -38,6 +38,7 @@ export { type HostConfig, type HostFormat, hostFormat } from "./entries.ts";
  *   value: {
  *     config: { mcpServers: { fs: { command: "npx" } } },
  *     ignored: ['the top-level key "globalShortcut"', 'the field "mcpServers/fs/timeout"'],
+ *     refused: [],
  *     serversKey: "mcpServers",
  *   },
  * });
