@@ -5,6 +5,7 @@
  * @module
  */
 
+import { servedCodeMode } from "../gateway/code_mode_served.ts";
 import type { McpCatalog } from "../catalog.ts";
 import type { DisclosureLevel } from "../config.ts";
 import type { GatewayOptions } from "../gateway/config/parse.ts";
@@ -98,7 +99,8 @@ export function inspectCatalog(
   const budgets = sizes.map((availableContextTokens): InspectedBudget => {
     const shown = present(
       catalog,
-      { ...options, availableContextTokens },
+      // What the `unfold` command serves: it always has a sandbox, so code mode as configured.
+      { ...servedCodeMode(options, true), availableContextTokens },
       statuses,
       upstreamInstructions,
     );
