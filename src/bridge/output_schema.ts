@@ -206,6 +206,39 @@ export const BRIDGE_OUTPUT_SCHEMA: Schema = deepFreeze({
   required: ["action"] satisfies (keyof BridgeOutput)[],
 });
 
+/**
+ * The output schema the bridge's tools are listed with: each field of
+ * {@linkcode BRIDGE_OUTPUT_SCHEMA} by its type alone (and `action` by its values), so it accepts
+ * every answer the full schema accepts. A host sends a tool's output schema in every request and
+ * the gateway lists two tools with one: the full schema costs 660 tokens each, this one 155 (the
+ * 3 reference servers at 200k: 4,263 → 3,253 tokens per request). The full schema stays what the
+ * tests hold every answer to, and documents each field.
+ *
+ * @example Usage
+ * ```ts
+ * import { BRIDGE_OUTPUT_SCHEMA, LISTED_OUTPUT_SCHEMA } from "./output_schema.ts";
+ * import { deepEqual } from "node:assert/strict";
+ *
+ * const names = (schema: Record<string, unknown>) => Object.keys(schema.properties as object);
+ * deepEqual(names(LISTED_OUTPUT_SCHEMA), names(BRIDGE_OUTPUT_SCHEMA));
+ * ```
+ */
+export const LISTED_OUTPUT_SCHEMA: Schema = deepFreeze({
+  type: "object",
+  properties: Object.fromEntries(
+    Object.entries(OUTPUT_PROPERTIES).map(([name, property]) => [name, typeOnly(property)]),
+  ),
+  required: ["action"] satisfies (keyof BridgeOutput)[],
+});
+
+// A property's type (and its values, when it lists them), nothing nested.
+function typeOnly(property: Schema): Schema {
+  return {
+    ...("type" in property ? { type: property.type } : {}),
+    ...("enum" in property ? { enum: property.enum } : {}),
+  };
+}
+
 function deepFreeze<T>(value: T): T {
   if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
     for (const inner of Object.values(value)) deepFreeze(inner);

@@ -10,7 +10,7 @@
  * @module
  */
 
-import { BRIDGE_OUTPUT_SCHEMA } from "../bridge/output_schema.ts";
+import { LISTED_OUTPUT_SCHEMA } from "../bridge/output_schema.ts";
 import {
   bridgeParameters,
   bridgeTool,
@@ -244,7 +244,7 @@ export function present(
     title: "MCP tools: search, describe, execute",
     description,
     inputSchema: bridgeParameters(c),
-    outputSchema: { ...BRIDGE_OUTPUT_SCHEMA },
+    outputSchema: { ...LISTED_OUTPUT_SCHEMA },
     annotations: { openWorldHint: true },
     _meta: { [ALWAYS_LOAD]: true },
   };
@@ -336,7 +336,7 @@ function discoveryTool(c: ProgressiveConfig, words: string): ToolDefinition {
       ...parameters,
       properties: { action: { type: "string", enum: [...DISCOVERY_ACTIONS] }, ...rest },
     },
-    outputSchema: { ...BRIDGE_OUTPUT_SCHEMA },
+    outputSchema: { ...LISTED_OUTPUT_SCHEMA },
     annotations: { readOnlyHint: true, openWorldHint: false },
     _meta: { [ALWAYS_LOAD]: true },
   };

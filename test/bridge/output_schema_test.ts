@@ -9,7 +9,12 @@
 import { deepEqual, ok } from "node:assert/strict";
 import { Injector, McpCatalog, type McpTool, type ToolMatch } from "../../mod.ts";
 import { errorAction } from "../../src/bridge/action.ts";
-import { BRIDGE_OUTPUT_SCHEMA, TOOL_MATCH_SCHEMA } from "../../src/bridge/output_schema.ts";
+import {
+  BRIDGE_OUTPUT_SCHEMA,
+  LISTED_OUTPUT_SCHEMA,
+  TOOL_MATCH_SCHEMA,
+} from "../../src/bridge/output_schema.ts";
+import { estimateTokens } from "../../src/tokens.ts";
 import { actionResult, failureResult, stateless } from "../../src/gateway/results.ts";
 import { executeResult } from "../../src/gateway/tool_calls.ts";
 import { createApp } from "../../src/http/app.ts";
@@ -83,6 +88,28 @@ Deno.test("every structured result of the gateway's bridge follows BRIDGE_OUTPUT
   for (const output of outputs) {
     deepEqual(validateArguments(outputTool, output), [], JSON.stringify(output).slice(0, 300));
   }
+});
+
+Deno.test("the listed output schema accepts every result the full one does, at a quarter of its tokens", () => {
+  const listed = asTool(LISTED_OUTPUT_SCHEMA);
+  for (const output of structuredOutputs()) {
+    deepEqual(validateArguments(listed, output), [], JSON.stringify(output).slice(0, 300));
+  }
+  const properties = (schema: Readonly<Record<string, unknown>>) =>
+    schema.properties as Record<string, Record<string, unknown>>;
+  // The same fields, each with the full schema's type (and values), nothing nested.
+  deepEqual(
+    Object.entries(properties(LISTED_OUTPUT_SCHEMA)),
+    Object.entries(properties(BRIDGE_OUTPUT_SCHEMA)).map(([name, full]) => [
+      name,
+      {
+        ...(full.type === undefined ? {} : { type: full.type }),
+        ...(full.enum === undefined ? {} : { enum: full.enum }),
+      },
+    ]),
+  );
+  const tokens = (schema: unknown) => estimateTokens(JSON.stringify(schema));
+  ok(tokens(LISTED_OUTPUT_SCHEMA) * 4 <= tokens(BRIDGE_OUTPUT_SCHEMA));
 });
 
 Deno.test("the gateway's structured results name no field that BRIDGE_OUTPUT_SCHEMA leaves out", () => {
