@@ -9,6 +9,7 @@
  * @module
  */
 
+import { poolReaches } from "./pool/_reaches.ts";
 import { deepEqual, doesNotMatch, equal, match, ok } from "node:assert/strict";
 import { Gateway } from "../../src/gateway/gateway.ts";
 import { openLivePool } from "../../src/gateway/pool/live_pool.ts";
@@ -155,13 +156,7 @@ Deno.test("a server whose first start failed is not waited for again, and is nam
   });
   try {
     starts.up("up");
-    const failed = new Promise<void>((resolve) => {
-      const stop = pool.onChange(() => {
-        if (pool.statuses().find((s) => s.server === "down")?.state !== "failed") return;
-        stop();
-        resolve();
-      });
-    });
+    const failed = poolReaches(pool, "down", "failed");
     starts.fail("down", "the server exited (code 1)");
     await failed;
     await gateway.settled();
@@ -203,13 +198,7 @@ Deno.test("a search answered at its wait's end names the servers still starting,
   });
   try {
     // Listed once the pool says so (its listing is a step after the start), then built in.
-    const listed = new Promise<void>((resolve) => {
-      const stop = pool.onChange(() => {
-        if (pool.statuses().find((s) => s.server === "up")?.state !== "ready") return;
-        stop();
-        resolve();
-      });
-    });
+    const listed = poolReaches(pool, "up", "ready");
     starts.up("up");
     await listed;
     await gateway.settled();

@@ -1,4 +1,5 @@
 import { deepEqual, equal, rejects } from "node:assert/strict";
+import { poolReaches } from "./_reaches.ts";
 import { openLivePool } from "../../../src/gateway/pool/live_pool.ts";
 import type { Connector } from "../../../src/gateway/pool/upstreams.ts";
 import type { McpConnection } from "../../../src/mcp/types.ts";
@@ -246,11 +247,7 @@ Deno.test("a lazily started server that crashes is lost, restarted with backoff,
   crash!();
   deepEqual(pool.statuses()[0]!.state, "lost");
   // The backoff's first delay passes: restarted, and up while the idle time runs.
-  const ready = new Promise<void>((resolve) => {
-    const stop = pool.onChange(() => {
-      if (pool.statuses()[0]!.state === "ready") resolve(stop());
-    });
-  });
+  const ready = poolReaches(pool, pool.statuses()[0]!.server, "ready");
   time.advance(100);
   await ready;
   equal(pool.statuses()[0]!.state, "ready");
